@@ -1,0 +1,22 @@
+"""kvwidgets: interactive explainers of LLM KV-cache memory for JupyterLab and course pages."""
+
+from __future__ import annotations
+
+from .api import (as_model, decode_ceiling, max_context, memory_budget, offload_vs_recompute,
+                  paged_vs_reserved, prefill_seconds, prefix_sharing, reload_seconds, users_that_fit,
+                  vllm_kv_report, vllm_report_from_tokens)
+from .configs import load_model
+from .core import (GPU, GPUS, STORAGE, ConfigError, InputError, KVWidgetsError, Model, ModelSourceError,
+                   UnknownNameError, fmt_bytes, fmt_tokens, get_gpu, parse_vllm_log, uniform_model)
+
+__version__ = "0.1.0"
+
+
+def __getattr__(name: str):
+    # Widgets pull in anywidget/plotly; import them only when asked for, so the
+    # calculation API stays light (and importable where no widget stack is installed).
+    if name in {"PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns", "Scenario"}:
+        from . import widgets
+
+        return getattr(widgets, name)
+    raise AttributeError(f"module 'kvwidgets' has no attribute {name!r}")

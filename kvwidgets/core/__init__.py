@@ -1,0 +1,21 @@
+"""kvwidgets.core: the arithmetic of the KV cache, standard library only.
+
+Everything a widget, table or notebook shows is computed here from a Model (layer
+specs with counts) and a GPU row; nothing re-derives heads or windows elsewhere.
+"""
+
+from .budget import Budget, Fit, max_context, memory_budget, users_that_fit, utilization_fraction
+from .decode import Decode, decode_ceiling, prefill_seconds
+from .dtypes import DTYPE_BITS, dtype_bytes, dtype_name
+from .errors import ConfigError, InputError, KVWidgetsError, ModelSourceError, UnknownNameError
+from .gpus import GPU, GPUS, get_gpu
+from .layers import (ChunkedLocalSpec, FullAttentionSpec, LayerGroup, LayerSpec, MLASpec,
+                     RecurrentStateSpec, SlidingWindowSpec, kv_heads_per_gpu)
+from .model import Model, uniform_model
+from .offload import STORAGE, OffloadRow, StorageTier, offload_vs_recompute, reload_seconds
+from .paging import PagedVsReserved, blocks_for, paged_vs_reserved
+from .sharing import PrefixSharing, prefix_sharing
+from .units import GB, GiB, KiB, MiB, fmt_bytes, fmt_tokens
+from .vllm import VLLMReport, parse_vllm_log, vllm_kv_report, vllm_report_from_tokens
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,169 @@
+"""A Model: layer groups with counts, a parameter count, and where each number came from."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from typing import Any, Mapping
+
+from .dtypes import dtype_bytes, dtype_name
+from .errors import ConfigError, check_int
+from .layers import FullAttentionSpec, LayerGroup, LayerSpec, MLASpec, SlidingWindowSpec
+
+
+def exact_int(value: Fraction, what: str) -> int:
+    """Bytes are whole numbers; a fractional total means a half-byte dtype on an odd count."""
+    if value.denominator != 1:
+        return math.ceil(value)  # int4 on an odd count: round up to whole bytes
+    return int(value)
+
+
+@dataclass(frozen=True)
+class Model:
+    """What kvwidgets knows about one model.
+
+    groups            the attention layers, grouped by identical spec
+    params            total parameter count (all experts of an MoE included)
+    num_query_heads   attention (query) heads, kept to show the "query heads" mistake
+    provenance        field -> where the number came from (config file, Hub metadata...)
+    """
+
+    name: str
+    groups: tuple[LayerGroup, ...]
+    params: int
+    params_source: str = "given"
+    num_query_heads: int | None = None
+    weight_dtype: str = "bf16"
+    max_context: int | None = None
+    provenance: Mapping[str, str] = field(default_factory=dict)
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.groups:
+            raise ConfigError(f"model {self.name!r} has no attention layers")
+        check_int("params", self.params, minimum=1)
+        object.__setattr__(self, "groups", tuple(self.groups))
+        object.__setattr__(self, "weight_dtype", dtype_name(self.weight_dtype, "weight_dtype"))
+
+    # ---- shape -------------------------------------------------------------------
+    @property
+    def num_layers(self) -> int:
+        return sum(g.count for g in self.groups)
+
+    def count(self, kind: str) -> int:
+        """Layers of one kind ('full', 'sliding', 'chunked', 'mla', 'recurrent')."""
+        return sum(g.count for g in self.groups if g.spec.kind == kind)
+
+    @property
+    def is_uniform(self) -> bool:
+        return len(self.groups) == 1
+
+    @property
+    def attention_kind(self) -> str:
+        kinds = sorted({g.spec.kind for g in self.groups})
+        return kinds[0] if len(kinds) == 1 else "hybrid(" + "+".join(kinds) + ")"
+
+    # ---- the contract ----------------------------------------------------------------
+    def kv_bytes_per_token(self, kv_dtype: str = "bf16", tp: int = 1) -> int:
+        """Bytes each extra token adds once the conversation is longer than every window."""
+        total = sum(g.count * g.spec.long_context_bytes_per_token(kv_dtype, tp) for g in self.groups)
+        return exact_int(Fraction(total), "kv_bytes_per_token")
+
+    def kv_bytes(self, tokens: int, kv_dtype: str = "bf16", tp: int = 1) -> int:
+        """Bytes one sequence of `tokens` tokens holds (per GPU under tensor parallelism tp).
+
+        Windowed layers are capped at their window, recurrent state is added once.
+        """
+        tokens = check_int("context", tokens)
+        total = sum(g.count * g.spec.bytes_for(tokens, kv_dtype, tp) for g in self.groups)
+        return exact_int(Fraction(total), "kv_bytes")
+
+    def bytes_by_kind(self, tokens: int, kv_dtype: str = "bf16", tp: int = 1) -> dict[str, int]:
+        """kv_bytes split by layer kind, for stacked bars and readouts."""
+        out: dict[str, Fraction] = {}
+        for g in self.groups:
+            out[g.spec.kind] = out.get(g.spec.kind, Fraction(0)) + g.count * g.spec.bytes_for(tokens, kv_dtype, tp)
+        return {k: exact_int(v, k) for k, v in out.items()}
+
+    def weight_bytes(self, weight_dtype: str | None = None, params: int | None = None) -> int:
+        """Parameters x bytes per parameter (the series' convention)."""
+        p = self.params if params is None else check_int("params", params, minimum=1)
+        return exact_int(p * dtype_bytes(weight_dtype or self.weight_dtype, "weight_dtype"), "weights")
+
+    # ---- variants ----------------------------------------------------------------------
+    def with_params(self, params: int, source: str = "given") -> "Model":
+        return replace(self, params=check_int("params", params, minimum=1), params_source=source)
+
+    def with_kv_heads(self, num_kv_heads: int, name: str | None = None) -> "Model":
+        """Same model with every full/sliding layer given another KV-head count (MQA/MHA shapes)."""
+        groups = []
+        for g in self.groups:
+            spec = g.spec
+            if isinstance(spec, FullAttentionSpec):
+                spec = replace(spec, num_kv_heads=num_kv_heads)
+            groups.append(LayerGroup(spec, g.count))
+        return replace(self, name=name or f"{self.name} ({num_kv_heads} KV heads)", groups=tuple(groups))
+
+    def as_full_attention(self, name: str | None = None) -> "Model":
+        """Same model with every window removed: what an engine that ignores windows sizes."""
+        groups: dict[LayerSpec, int] = {}
+        for g in self.groups:
+            spec = g.spec
+            if isinstance(spec, FullAttentionSpec) and type(spec) is not FullAttentionSpec:
+                spec = FullAttentionSpec(spec.num_kv_heads, spec.head_size, spec.head_size_v)
+            groups[spec] = groups.get(spec, 0) + g.count
+        return replace(
+            self,
+            name=name or f"{self.name} (every layer full)",
+            groups=tuple(LayerGroup(s, c) for s, c in groups.items()),
+        )
+
+    # ---- description ---------------------------------------------------------------------
+    def describe(self) -> str:
+        parts = [f"{g.count} x {g.spec.describe()}" for g in self.groups]
+        return f"{self.name}: " + "; ".join(parts) + f"; {self.params / 1e9:,.2f} B params"
+
+    def shape(self) -> dict[str, Any]:
+        """The compact JSON the widgets' JavaScript evaluates (numbers, not bytes:
+        the dtype is applied in the browser so a dtype menu needs no kernel)."""
+        groups = []
+        for g in self.groups:
+            s = g.spec
+            entry: dict[str, Any] = {"kind": s.kind, "count": g.count, "cap": s.token_cap}
+            if isinstance(s, FullAttentionSpec):
+                entry.update(kv_heads=s.num_kv_heads, head_k=s.head_size, head_v=s.v_size)
+            elif isinstance(s, MLASpec):
+                entry.update(latent=s.kv_lora_rank + s.qk_rope_head_dim)
+            entry["fixed_bytes"] = s.fixed_bytes(1)
+            groups.append(entry)
+        return {
+            "name": self.name,
+            "params": self.params,
+            "query_heads": self.num_query_heads,
+            "groups": groups,
+        }
+
+    def __repr__(self) -> str:  # a one-liner a notebook can print
+        return f"<Model {self.describe()}>"
+
+
+def uniform_model(
+    name: str,
+    layers: int,
+    kv_heads: int,
+    head_dim: int,
+    params: int,
+    *,
+    query_heads: int | None = None,
+    window: int | None = None,
+    **kw: Any,
+) -> Model:
+    """Shortcut for the textbook case: `layers` identical full (or sliding) layers."""
+    layers = check_int("num_hidden_layers", layers, minimum=1)
+    spec: LayerSpec
+    if window:
+        spec = SlidingWindowSpec(kv_heads, head_dim, window=window)
+    else:
+        spec = FullAttentionSpec(kv_heads, head_dim)
+    return Model(name, (LayerGroup(spec, layers),), params, num_query_heads=query_heads, **kw)
