@@ -1,0 +1,151 @@
+"""One standalone HTML page holding one or more anywidgets, working from file:// offline.
+
+The page carries everything in itself: each distinct ESM and CSS once, each widget's
+state, and runtime.js (beside this module), which plays the kernel's and anywidget's
+part. All of that data sits in one ``<script type="application/json">`` block whose
+``<``, ``>`` and ``&`` are written as JSON \\u escapes, so no text a widget holds
+(``</script>``, ``<!--``) can end the block early; the runtime imports each ESM from
+a Blob URL, exactly as anywidget does in JupyterLab.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Iterable
+
+from ..core.errors import InputError
+from .errors import ExportError
+from .snapshot import WidgetSnapshot, snapshot
+
+_RUNTIME = Path(__file__).with_name("runtime.js")
+
+# Just enough layout for a course page; the widgets bring their own CSS.
+_PAGE_CSS = """
+body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", sans-serif; color: #1f2328; background: #fff; }
+main.kvw-export { max-width: 1100px; margin: 0 auto; padding: 16px 24px 32px; }
+main.kvw-export > h1 { font-size: 1.4rem; font-weight: 600; }
+.kvw-export-widget { margin: 0 0 32px; }
+.kvw-export-error { color: #b42318; white-space: pre-wrap; }
+"""
+
+
+def to_html(widget, path=None, *, title: str | None = None) -> str:
+    """Write one standalone HTML page showing ``widget`` (or a list of widgets), and return it.
+
+    The page needs no kernel, no server and no network: open it from disk and the
+    controls keep working, because each widget's ESM draws from its synced state.
+    Changes made on the page stay on the page. ``path`` may be None to only get the
+    text back; missing folders are created.
+    """
+    widgets = _as_list(widget)
+    snapshots = [snapshot(w) for w in widgets]
+    page = build_page(snapshots, title=title)
+    if path is not None:
+        write_page(page, path)
+    return page
+
+
+def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None) -> str:
+    if title is None:
+        title = "kvwidgets: " + ", ".join(dict.fromkeys(s.name for s in snapshots))
+    elif not isinstance(title, str):
+        raise InputError(f"title must be a string or None, got {type(title).__name__}")
+    esm_index = _dedupe(s.esm for s in snapshots)
+    css_index = _dedupe(s.css for s in snapshots if s.css)
+    payload = {
+        "esm": list(esm_index),
+        "css": list(css_index),
+        "widgets": [
+            {
+                "el": f"kvw-widget-{i}",
+                "name": s.name,
+                "model_id": s.model_id,
+                "esm": esm_index[s.esm],
+                "state": s.state,
+                "buffers": s.buffers,
+            }
+            for i, s in enumerate(snapshots)
+        ],
+    }
+    sections = "\n".join(
+        f'<section class="kvw-export-widget" id="kvw-widget-{i}" data-widget="{html.escape(s.name)}"></section>'
+        for i, s in enumerate(snapshots)
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="kvwidgets {_version()}">
+<title>{html.escape(title)}</title>
+<style>{_PAGE_CSS}</style>
+</head>
+<body>
+<main class="kvw-export">
+<noscript><p class="kvw-export-error">These widgets are drawn by JavaScript; turn it on to see them.</p></noscript>
+{sections}
+</main>
+<script type="application/json" id="kvw-export-data">{script_safe_json(payload)}</script>
+<script type="module">
+{_runtime_source()}
+</script>
+</body>
+</html>
+"""
+
+
+def script_safe_json(value) -> str:
+    """JSON that can sit inside a <script> element whatever strings it holds.
+
+    ``<``, ``>`` and ``&`` only occur inside JSON strings, where \\u003c etc. mean
+    the same characters, so JSON.parse gives back exactly the original text.
+    """
+    text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def write_page(page: str, path) -> Path:
+    try:
+        target = Path(path).expanduser()
+    except TypeError as exc:
+        raise InputError(f"path must be a file path (str or pathlib.Path) or None, got {type(path).__name__}") from exc
+    if target.is_dir():
+        raise ExportError(f"cannot write the page to {target}: that is a folder; give a file name such as page.html")
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise ExportError(f"cannot write the page to {target}: {exc.strerror or exc}") from exc
+    return target
+
+
+def _as_list(widget) -> list:
+    if isinstance(widget, (list, tuple)):
+        if not widget:
+            raise InputError("to_html needs at least one widget, got an empty list")
+        return list(widget)
+    return [widget]
+
+
+def _dedupe(texts: Iterable[str]) -> dict[str, int]:
+    """Each distinct text once, in first-seen order, mapped to its index."""
+    index: dict[str, int] = {}
+    for text in texts:
+        index.setdefault(text, len(index))
+    return index
+
+
+def _runtime_source() -> str:
+    source = _RUNTIME.read_text(encoding="utf-8")
+    # The runtime is inlined as code, not JSON; it must never close its own tag.
+    assert "</script" not in source.lower(), "runtime.js must not contain </script"
+    return source
+
+
+def _version() -> str:
+    from .. import __version__
+
+    return __version__
+

@@ -1,0 +1,97 @@
+"""Chromium through Playwright, proven offline: shared fixtures of the browser tests.
+
+Debian's Chromium is used (KVW_CHROMIUM, else /usr/bin/chromium); no browser is ever
+downloaded. A missing Chromium fails the tests rather than skipping them: the
+test command installs it, so its absence is a broken setup, not an optional extra.
+Every request that is not file://, blob:, data: or localhost is aborted and
+recorded, and each test asserts there were none, along with no console errors.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+LOCAL_HOSTS = {"localhost", "127.0.0.1", "[::1]", "::1"}
+
+
+def chromium_path() -> str:
+    candidate = os.environ.get("KVW_CHROMIUM") or "/usr/bin/chromium"
+    found = shutil.which(candidate) if not os.path.isabs(candidate) else candidate
+    if not found or not os.access(found, os.X_OK):
+        pytest.fail(
+            f"Chromium not found at {candidate!r} (set KVW_CHROMIUM, or run scripts/test.sh, "
+            "which installs Debian's chromium package)",
+            pytrace=False,
+        )
+    return found
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    executable = chromium_path()
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+class PageWatch:
+    """A page plus what it tried to fetch from outside and what it logged as errors."""
+
+    def __init__(self, page):
+        self.page = page
+        self.blocked: list[str] = []
+        self.errors: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.errors.append(f"page error: {exc}"))
+        page.route("**/*", self._route)
+
+    def _console(self, message):
+        if message.type == "error":
+            self.errors.append(f"console.error: {message.text}")
+
+    def _route(self, route):
+        url = route.request.url
+        parts = urlsplit(url)
+        if parts.scheme in {"file", "blob", "data"} or (parts.hostname or "") in LOCAL_HOSTS:
+            route.continue_()
+        else:
+            self.blocked.append(url)
+            route.abort("internetdisconnected")
+
+    def assert_clean(self, *, allow_errors: tuple[str, ...] = ()):
+        assert self.blocked == [], f"the page tried to reach the network: {self.blocked}"
+        errors = [e for e in self.errors if not any(a in e for a in allow_errors)]
+        assert errors == [], "\n".join(errors)
+
+
+@pytest.fixture
+def watched(browser):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(20_000)
+    yield PageWatch(page)
+    context.close()
+
+
+def open_exported(watch: PageWatch, path: Path, *, expect: str = "ready") -> None:
+    """Load an exported page from disk and wait until every widget has rendered."""
+    watch.page.goto(Path(path).resolve().as_uri())
+    watch.page.wait_for_selector(f"html[data-kvw-export]", state="attached")
+    status = watch.page.get_attribute("html", "data-kvw-export")
+    assert status == expect, f"export runtime finished as {status!r}; page errors: {watch.errors}"
