@@ -24,6 +24,8 @@ def utilization_fraction(utilization: float) -> Fraction:
     """0.9 -> Fraction(9, 10) exactly (via its shortest decimal repr)."""
     if isinstance(utilization, bool) or not isinstance(utilization, (int, float, Fraction)):
         raise InputError(f"utilization must be a number in (0, 1], got {utilization!r}")
+    if isinstance(utilization, float) and not math.isfinite(utilization):  # Fraction() rejects nan/inf unclearly
+        raise InputError(f"utilization must be in (0, 1] (0.9 keeps 10% free), got {utilization!r}")
     u = Fraction(utilization) if isinstance(utilization, Fraction) else Fraction(repr(float(utilization)))
     if not 0 < u <= 1:
         raise InputError(f"utilization must be in (0, 1] (0.9 keeps 10% free), got {utilization!r}")

@@ -8,6 +8,7 @@ They subclass the built-in errors callers already catch.
 from __future__ import annotations
 
 import difflib
+import math
 from typing import Iterable
 
 
@@ -61,6 +62,7 @@ def check_int(field: str, value: object, *, minimum: int = 0) -> int:
 
 def check_positive(field: str, value: object) -> float:
     """Return value as a float > 0, or raise an InputError naming the field."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
-        raise InputError(f"{field} must be a number > 0, got {value!r}")
+    # inf passes "> 0" but would turn a time into 0 and a speed into a division by zero.
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+        raise InputError(f"{field} must be a finite number > 0, got {value!r}")
     return value

@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 from .decode import prefill_seconds
-from .errors import check_int, unknown_name
+from .errors import InputError, check_int, unknown_name
 from .gpus import GPU, get_gpu
 from .model import Model
 
@@ -44,7 +44,10 @@ def reload_seconds(model: Model, tokens: int, tier: str = "cpu-pinned", *,
                    kv_dtype: str = "bf16", speed: str = "typical") -> float:
     """Time to copy one conversation's cache back to the GPU from `tier`."""
     t = get_tier(tier)
-    gbps = {"low": t.low_gbps, "typical": t.typical_gbps, "high": t.high_gbps}[speed]
+    speeds = {"low": t.low_gbps, "typical": t.typical_gbps, "high": t.high_gbps}
+    if speed not in speeds:
+        raise InputError(f"speed must be 'low', 'typical' or 'high', got {speed!r}")
+    gbps = speeds[speed]
     return model.kv_bytes(tokens, kv_dtype) / (gbps * 1e9)
 
 

@@ -76,6 +76,7 @@ def vllm_report_from_tokens(model: Model, gpu_kv_cache_tokens: int, *, max_model
                             kv_dtype: str = "bf16", block_size: int = 16, num_gpus: int = 1) -> VLLMReport:
     """Check a logged token count against the formula: bytes, blocks and concurrency."""
     tokens = check_int("gpu_kv_cache_tokens", gpu_kv_cache_tokens, minimum=1)
+    block_size = check_int("block_size", block_size, minimum=1)
     bpt = model.kv_bytes_per_token(kv_dtype, tp=num_gpus)
     return _report(model, tokens * bpt, bpt, check_int("max_model_len", max_model_len, minimum=1), block_size)
 
