@@ -1,18 +1,22 @@
-"""Turning Hugging Face configs (dict, file, folder, Hub repo id) and presets into Models.
+"""Turning Hugging Face configs (dict, file, folder, Hub repo id) and bundled presets into Models.
 
-Placeholder so the package imports; the real loader lands with the configs work.
+    load_model(source, *, params=None, name=None, token=None, revision=None) -> Model
+    list_presets()  -> sorted preset names
+    PRESETS         -> {preset name: one-line description}
+
+Modules: fields (reading a config with provenance), defaults (library defaults per
+model_type), layer_plan (which layers are full / sliding / chunked / recurrent),
+recurrent (state-size estimate), params (parameter estimate), checkpoint (exact counts
+from safetensors headers), hf_config (dict -> Model), presets, hub (the only place
+huggingface_hub is imported), loader (load_model).
 """
 
 from __future__ import annotations
 
-from ..core.model import Model, uniform_model
+from .hf_config import model_from_config
+from .loader import load_model
+from .presets import list_presets, preset_descriptions
 
-_TEMP = {
-    "llama-3-8b": lambda: uniform_model("llama-3-8b", 32, 8, 128, 8_030_261_248, query_heads=32),
-    "llama-3-70b": lambda: uniform_model("llama-3-70b", 80, 8, 128, 70_553_706_496, query_heads=64),
-}
+PRESETS: dict[str, str] = preset_descriptions()
 
-
-def load_model(source, *, params=None, name=None, token=None, revision=None) -> Model:
-    m = _TEMP[source]()
-    return m.with_params(params) if params else m
+__all__ = ["load_model", "list_presets", "PRESETS", "model_from_config"]

@@ -119,6 +119,41 @@ class Model:
             groups=tuple(LayerGroup(s, c) for s, c in groups.items()),
         )
 
+    def as_mha(self, name: str | None = None) -> "Model":
+        """Same model stored as plain multi-head attention: one K and V per query head.
+
+        GQA/MQA layers get num_query_heads KV heads (windows kept). MLA layers are
+        expanded to what a plain MHA cache of the same model would hold: one key of
+        qk_nope_head_dim + qk_rope_head_dim and one value of v_head_dim per query head
+        (the loader keeps those in extra["mla_key_dim"] / extra["mla_value_dim"]).
+        Recurrent state is left as it is.
+        """
+        if not self.num_query_heads:
+            raise ConfigError(
+                f"model {self.name!r} has no num_query_heads (num_attention_heads), "
+                "so it cannot be written as MHA; give the query-head count"
+            )
+        heads = self.num_query_heads
+        groups: dict[LayerSpec, int] = {}
+        for g in self.groups:
+            spec = g.spec
+            if isinstance(spec, FullAttentionSpec):
+                spec = replace(spec, num_kv_heads=heads)
+            elif isinstance(spec, MLASpec):
+                key, value = self.extra.get("mla_key_dim"), self.extra.get("mla_value_dim")
+                if not key or not value:
+                    raise ConfigError(
+                        f"model {self.name!r} is MLA but has no extra['mla_key_dim'] / "
+                        "extra['mla_value_dim'] (qk_nope_head_dim + qk_rope_head_dim, v_head_dim)"
+                    )
+                spec = FullAttentionSpec(heads, key, value)
+            groups[spec] = groups.get(spec, 0) + g.count
+        return replace(
+            self,
+            name=name or f"{self.name} (as MHA)",
+            groups=tuple(LayerGroup(s, c) for s, c in groups.items()),
+        )
+
     # ---- description ---------------------------------------------------------------------
     def describe(self) -> str:
         parts = [f"{g.count} x {g.spec.describe()}" for g in self.groups]

@@ -1,0 +1,125 @@
+"""Reading fields out of a config.json, with their provenance.
+
+One ConfigView wraps one config dict. It knows which sub-dict holds the text model
+(multimodal wrappers nest it in text_config), tries a field's alternative names in
+order (GPT-2's n_layer, Falcon's n_head...), falls back to the library default of the
+model's config class when the field is absent, and records where every value came
+from, so a Model can say "config.json of google/gemma-3-27b-it: text_config.head_dim"
+or "default of Gemma3TextConfig".
+
+A field that is present with value null counts as decided by the config (Mistral
+v0.2's "sliding_window": null means no window); only an absent field takes the
+library default, as in transformers.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+from ..core.errors import ConfigError
+from .defaults import TEXT_MODEL_TYPE, library_default
+
+MISSING = object()
+
+# The names each quantity goes by across model families, in the order engines try them.
+NAMES: dict[str, tuple[str, ...]] = {
+    "num_hidden_layers": ("num_hidden_layers", "n_layer", "num_layers", "n_layers"),
+    "num_attention_heads": ("num_attention_heads", "n_head", "num_heads", "n_heads"),
+    "num_key_value_heads": ("num_key_value_heads", "num_kv_heads", "n_head_kv", "num_query_groups"),
+    "hidden_size": ("hidden_size", "n_embd", "d_model", "model_dim"),
+    "head_dim": ("head_dim", "kv_channels"),
+    "intermediate_size": ("intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim"),
+    "vocab_size": ("vocab_size", "padded_vocab_size"),
+    "max_position_embeddings": ("max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"),
+    "num_experts": ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"),
+}
+
+
+class ConfigView:
+    """A config dict plus where it came from (used in every provenance string)."""
+
+    def __init__(self, config: Mapping[str, Any], source: str):
+        if not isinstance(config, Mapping):
+            raise ConfigError(f"{source}: a model config must be a JSON object (dict), got {type(config).__name__}")
+        if not config:
+            raise ConfigError(f"{source}: the config is empty; expected the fields of a config.json "
+                              "(num_hidden_layers, num_attention_heads, hidden_size, ...)")
+        self.source = source
+        self.top = config
+        text = config.get("text_config")
+        # Multimodal wrappers (Gemma 3, Llama 4, Mistral 3...) keep the language model in
+        # text_config; the KV cache is the language model's.
+        if isinstance(text, Mapping) and not any(n in config for n in NAMES["num_hidden_layers"]):
+            self.cfg: Mapping[str, Any] = text
+            self.prefix = "text_config."
+            outer = config.get("model_type")
+            self.model_type = text.get("model_type") or TEXT_MODEL_TYPE.get(outer, outer)
+        else:
+            self.cfg = config
+            self.prefix = ""
+            self.model_type = config.get("model_type")
+        self.provenance: dict[str, str] = {}
+
+    # ---- lookups ---------------------------------------------------------------------
+    def where(self, name: str) -> str:
+        return f"{self.source}: {self.prefix}{name}"
+
+    def has(self, name: str) -> bool:
+        return name in self.cfg
+
+    def raw(self, name: str, default: Any = None) -> Any:
+        """The value as written (no defaults, no provenance)."""
+        return self.cfg.get(name, default)
+
+    def get(self, key: str, names: Sequence[str] | None = None, *, default: Any = MISSING,
+            top_level: bool = False) -> Any:
+        """First of `names` present in the config, else the library default, else `default`.
+
+        Records provenance under `key`. top_level also looks in the outer dict of a
+        wrapper (torch_dtype, quantization_config sit there in multimodal configs).
+        """
+        names = tuple(names or NAMES.get(key, (key,)))
+        for name in names:
+            if name in self.cfg:
+                self.provenance[key] = self.where(name)
+                return self.cfg[name]
+        if top_level and self.prefix:
+            for name in names:
+                if name in self.top:
+                    self.provenance[key] = f"{self.source}: {name}"
+                    return self.top[name]
+        for name in names:
+            found, value, where = library_default(self.model_type, name)
+            if found:
+                self.provenance[key] = where + (f" ({name})" if name != key else "")
+                return value
+        return default
+
+    def integer(self, key: str, names: Sequence[str] | None = None, *, minimum: int = 1,
+                default: Any = MISSING, required: bool = True) -> int | None:
+        """An integer field, validated: a clear ConfigError names the field and the value."""
+        names = tuple(names or NAMES.get(key, (key,)))
+        value = self.get(key, names, default=default)
+        if value is MISSING or value is None:
+            if not required:
+                return None
+            tried = ", ".join(self.prefix + n for n in names)
+            raise ConfigError(f"{self.source}: no {key} in the config (tried {tried}); "
+                              f"expected a whole number >= {minimum}")
+        return self.check_int(key, value, minimum)
+
+    def check_int(self, key: str, value: Any, minimum: int = 1) -> int:
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+            where = self.provenance.get(key, self.where(key))
+            raise ConfigError(f"{key} must be a whole number >= {minimum}, got {value!r} ({where})")
+        return value
+
+    def flag(self, key: str, names: Sequence[str] | None = None, default: bool = False) -> bool:
+        value = self.get(key, names, default=default)
+        return bool(value) if value is not MISSING else default
+
+    def note(self, key: str, text: str) -> None:
+        """Provenance for a value derived from several fields or estimated."""
+        self.provenance[key] = text

@@ -1,0 +1,240 @@
+"""A Hugging Face config dict -> a kvwidgets Model.
+
+Read the way serving engines read it (vLLM's ModelConfig.get_num_kv_heads /
+get_head_size, transformers' config classes): KV heads, never query heads; head_dim
+when the config gives one; Falcon's multi_query; GPT-2's n_head / n_embd; the text
+model inside multimodal wrappers; layer kinds per layer (see layer_plan.py); MLA
+latents for DeepSeek-V2/V3 and Kimi-K2. Configs are data: no model code is imported
+and nothing remote is trusted.
+
+FP8 (or any quantized) weights are recorded as Model.weight_dtype and never change the
+KV-cache dtype: the cache dtype is an engine setting (vLLM's --kv-cache-dtype), chosen
+per call with kv_dtype=.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from ..core.dtypes import dtype_name
+from ..core.errors import ConfigError, UnknownNameError
+from ..core.layers import (ChunkedLocalSpec, FullAttentionSpec, LayerGroup, LayerSpec, MLASpec,
+                           RecurrentStateSpec, SlidingWindowSpec)
+from ..core.model import Model
+from .fields import MISSING, NAMES, ConfigView
+from .layer_plan import layer_plan
+from .params import estimate_params
+from .recurrent import recurrent_state_bytes
+
+
+@dataclass
+class Dims:
+    """The numbers read from a config that both the cache and the parameter count use."""
+
+    num_layers: int
+    hidden: int
+    heads: int
+    kv_heads: int
+    head_dim: int
+    vocab: int
+    intermediate: int | None
+    tied: bool
+    num_experts: int | None
+    mla: dict[str, int] | None
+    plan: list[str]
+
+
+def read_dims(view: ConfigView) -> Dims:
+    layers = view.integer("num_hidden_layers")
+    heads = view.integer("num_attention_heads")
+    hidden = view.integer("hidden_size", required=False)
+
+    mla = None
+    if view.raw("kv_lora_rank") is not None:
+        mla = {
+            "kv_lora_rank": view.integer("kv_lora_rank", ("kv_lora_rank",)),
+            "qk_rope_head_dim": view.integer("qk_rope_head_dim", ("qk_rope_head_dim",), minimum=0),
+            "qk_nope_head_dim": view.integer("qk_nope_head_dim", ("qk_nope_head_dim",), minimum=0),
+            "v_head_dim": view.integer("v_head_dim", ("v_head_dim",)),
+        }
+        q_lora = view.raw("q_lora_rank")
+        if q_lora is not None:
+            mla["q_lora_rank"] = view.check_int("q_lora_rank", q_lora)
+
+    kv_heads = read_kv_heads(view, heads)
+    if mla is None and heads % kv_heads:
+        raise ConfigError(
+            f"num_attention_heads={heads} is not divisible by num_key_value_heads={kv_heads} "
+            f"({view.provenance.get('num_key_value_heads')}); every KV head must serve a whole group of query heads"
+        )
+
+    head_dim = view.get("head_dim")
+    if head_dim is None or head_dim is MISSING:
+        if hidden is None:
+            raise ConfigError(f"{view.source}: neither head_dim nor hidden_size is given "
+                              f"(tried {', '.join(NAMES['head_dim'] + NAMES['hidden_size'])}); one is needed")
+        if hidden % heads:
+            raise ConfigError(f"hidden_size={hidden} is not divisible by num_attention_heads={heads} and no "
+                              f"head_dim is given ({view.source}); add head_dim")
+        head_dim = hidden // heads
+        view.note("head_dim", f"hidden_size / num_attention_heads = {hidden} / {heads} "
+                              f"({view.provenance['hidden_size']}; no head_dim in the config)")
+    else:
+        head_dim = view.check_int("head_dim", head_dim)
+
+    plan = layer_plan(view, layers)
+    vocab = view.integer("vocab_size", required=False) or 0
+    inter = view.get("intermediate_size", default=None)
+    inter = view.check_int("intermediate_size", inter) if inter is not None else None
+    tied = bool(view.get("tie_word_embeddings", ("tie_word_embeddings",), default=True))
+    experts = view.get("num_experts", default=None)
+    experts = view.check_int("num_experts", experts) if experts else None
+    return Dims(layers, hidden or heads * head_dim, heads, kv_heads, head_dim, vocab, inter, tied, experts, mla, plan)
+
+
+def read_kv_heads(view: ConfigView, heads: int) -> int:
+    """KV heads as vLLM counts them (ModelConfig.get_total_num_kv_heads)."""
+    cfg = view.cfg
+    falcon = view.model_type in ("falcon", "RefinedWeb", "RefinedWebModel")
+    if falcon and cfg.get("new_decoder_architecture", False):
+        # Falcon-40B/180B: grouped KV heads in num_kv_heads (n_head_kv in older configs)
+        return view.integer("num_key_value_heads", ("num_kv_heads", "n_head_kv"))
+    if falcon or "multi_query" in cfg:
+        if view.get("multi_query", ("multi_query",), default=False):
+            view.note("num_key_value_heads", f"{view.where('multi_query')} = true: multi-query attention, "
+                                             "one KV head shared by every query head")
+            return 1
+    kv = view.get("num_key_value_heads", default=None)
+    if kv is None or kv is MISSING:
+        view.note("num_key_value_heads", f"{view.source}: no num_key_value_heads, so MHA: one KV head per "
+                                         f"query head ({view.provenance['num_attention_heads']})")
+        return heads
+    return view.check_int("num_key_value_heads", kv)
+
+
+def attention_spec(kind: str, view: ConfigView, d: Dims) -> LayerSpec:
+    if d.mla is not None and kind in ("full", "sliding", "chunked"):
+        return MLASpec(d.mla["kv_lora_rank"], d.mla["qk_rope_head_dim"])
+    if kind == "full":
+        return FullAttentionSpec(d.kv_heads, d.head_dim)
+    if kind == "sliding":
+        window = view.get("sliding_window", ("sliding_window",), default=None)
+        if window is None:
+            raise ConfigError(f"{view.source}: layers are marked sliding but sliding_window is missing or null; "
+                              "expected the window length in tokens")
+        return SlidingWindowSpec(d.kv_heads, d.head_dim, window=view.check_int("sliding_window", window))
+    if kind == "chunked":
+        chunk = view.integer("attention_chunk_size", ("attention_chunk_size",))
+        return ChunkedLocalSpec(d.kv_heads, d.head_dim, chunk=chunk)
+    raise ConfigError(f"no attention spec for layer kind {kind!r}")  # pragma: no cover
+
+
+def group_layers(view: ConfigView, d: Dims) -> tuple[LayerGroup, ...]:
+    """Group the per-layer plan into LayerGroups of identical specs, first-seen order."""
+    counts: dict[LayerSpec, int] = {}
+    state: int | None = None
+    for kind in d.plan:
+        if kind == "none":
+            continue
+        if kind == "recurrent":
+            if state is None:
+                state = recurrent_state_bytes(view, d.hidden)
+            spec: LayerSpec = RecurrentStateSpec(state)
+        else:
+            spec = attention_spec(kind, view, d)
+        counts[spec] = counts.get(spec, 0) + 1
+    if not counts:
+        raise ConfigError(f"{view.source}: no layer stores anything (layer plan {sorted(set(d.plan))})")
+    return tuple(LayerGroup(s, c) for s, c in counts.items())
+
+
+# quantization_config.quant_method -> the weight dtype kvwidgets sizes weights with
+QUANT_WEIGHT_DTYPE = {
+    "fp8": "fp8",
+    "fbgemm_fp8": "fp8",
+    "compressed-tensors": None,  # decided by its bits below
+    "mxfp4": "int4",  # 4-bit experts (attention, embeddings and router stay 16-bit)
+    "awq": "int4",
+    "gptq": None,
+    "bitsandbytes": None,
+}
+
+
+def weight_dtype(view: ConfigView) -> str:
+    """The dtype the checkpoint's weights are stored in. Never used for the KV cache."""
+    quant = view.get("quantization_config", ("quantization_config",), default=None, top_level=True)
+    if isinstance(quant, Mapping):
+        method = str(quant.get("quant_method", "")).lower()
+        dtype = QUANT_WEIGHT_DTYPE.get(method)
+        bits = quant.get("bits") or quant.get("weight_bits")
+        if quant.get("load_in_4bit"):
+            bits = 4
+        elif quant.get("load_in_8bit"):
+            bits = 8
+        if dtype is None and bits in (4, 8):
+            dtype = "int4" if bits == 4 else "int8"
+        if dtype:
+            note = " (4-bit MoE experts; attention, embeddings and router stay 16-bit)" if method == "mxfp4" else ""
+            view.note("weight_dtype", f"{view.provenance['quantization_config']}.quant_method = {method!r} -> "
+                                      f"{dtype} weights{note}; the KV cache dtype is not changed by this")
+            return dtype
+    raw = view.get("weight_dtype", ("torch_dtype", "dtype"), default=None, top_level=True)
+    if raw:
+        try:
+            return dtype_name(raw, "torch_dtype")
+        except UnknownNameError:
+            pass
+    view.note("weight_dtype", f"{view.source}: no torch_dtype; 16-bit (bf16) assumed")
+    return "bf16"
+
+
+def model_from_config(
+    config: Mapping[str, Any],
+    *,
+    source: str = "config dict",
+    name: str | None = None,
+    params: int | None = None,
+    params_source: str | None = None,
+) -> Model:
+    """Build a Model from a config.json dict. Without params, the count is estimated."""
+    view = ConfigView(config, source)
+    d = read_dims(view)
+    groups = group_layers(view, d)
+
+    extra: dict[str, Any] = {"model_type": view.model_type, "hidden_size": d.hidden,
+                             "head_dim": d.head_dim, "num_key_value_heads": d.kv_heads,
+                             "layer_plan": tuple(d.plan)}
+    if d.mla is not None:
+        extra["mla_key_dim"] = d.mla["qk_nope_head_dim"] + d.mla["qk_rope_head_dim"]
+        extra["mla_value_dim"] = d.mla["v_head_dim"]
+        view.note("mla_key_dim", f"qk_nope_head_dim + qk_rope_head_dim ({view.where('qk_nope_head_dim')}, "
+                                 f"{view.where('qk_rope_head_dim')})")
+        view.note("mla_value_dim", view.where("v_head_dim"))
+    if d.num_experts:
+        extra["num_experts"] = d.num_experts  # changes the weights, never the cache
+    if "recurrent_state_bytes" in view.provenance:
+        extra["recurrent_state_is_estimate"] = True
+
+    wdtype = weight_dtype(view)
+    max_ctx = view.get("max_position_embeddings", default=None)
+    max_ctx = view.check_int("max_position_embeddings", max_ctx) if max_ctx else None
+
+    if params is None:
+        params = estimate_params(view, d)
+        params_source = (f"ESTIMATE from {source}: embeddings, attention, MLP/experts, norms"
+                         f"{'' if d.tied else ', untied lm_head'} counted from the config")
+    view.note("params", params_source or "given")
+
+    label = name or config.get("_name_or_path") or view.model_type or "model"
+    return Model(
+        name=str(label),
+        groups=groups,
+        params=params,
+        params_source=params_source or "given",
+        num_query_heads=d.heads,
+        weight_dtype=wdtype,
+        max_context=max_ctx,
+        provenance=dict(view.provenance),
+        extra=extra,
+    )

@@ -1,0 +1,97 @@
+"""The Hugging Face Hub: the only module that imports huggingface_hub.
+
+config.json is fetched with hf_hub_download, so the local cache, HF_HUB_OFFLINE,
+HF_ENDPOINT and HF_TOKEN all behave as they do for transformers. Only data files are
+read (config.json, safetensors headers); no model code is ever downloaded or run.
+
+Errors are turned into ModelSourceError messages that say what to do: a gated repo
+needs its licence accepted and a token (HF_TOKEN or token=); a missing repo may be a
+typo or private; offline with nothing cached cannot work. Each message also names the
+bundled presets, which need no network at all.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..core.errors import ModelSourceError
+from .checkpoint import index_params, safetensors_params
+from .presets import list_presets
+
+
+def _presets_hint() -> str:
+    return "Bundled presets work offline: kw.load_model(" + ", ".join(repr(p) for p in list_presets()[:4]) + ", ...)"
+
+
+def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None = None) -> tuple[dict[str, Any], str]:
+    """(config dict, local path) of a Hub repo's config.json, through the HF cache."""
+    import huggingface_hub
+    from huggingface_hub.errors import (GatedRepoError, LocalEntryNotFoundError, OfflineModeIsEnabled,
+                                        RemoteEntryNotFoundError, RepositoryNotFoundError, RevisionNotFoundError,
+                                        HFValidationError)
+
+    rev = revision or "main"
+    try:
+        path = huggingface_hub.hf_hub_download(repo_id, "config.json", revision=revision, token=token)
+    except GatedRepoError as e:
+        raise ModelSourceError(
+            f"{repo_id} is a gated repository on the Hugging Face Hub: accept its licence on "
+            f"https://huggingface.co/{repo_id} and give a token with access, either in the HF_TOKEN "
+            f"environment variable or as kw.load_model({repo_id!r}, token=...). {_presets_hint()}"
+        ) from e
+    except RepositoryNotFoundError as e:
+        raise ModelSourceError(
+            f"no model repository {repo_id!r} found on the Hugging Face Hub (check the spelling; a private "
+            f"repo also needs a token in HF_TOKEN or token=). {_presets_hint()}"
+        ) from e
+    except RevisionNotFoundError as e:
+        raise ModelSourceError(f"{repo_id} has no revision {rev!r} on the Hugging Face Hub") from e
+    except RemoteEntryNotFoundError as e:
+        raise ModelSourceError(f"{repo_id} (revision {rev!r}) has no config.json, so it is not a "
+                               "transformers model kvwidgets can read") from e
+    except (LocalEntryNotFoundError, OfflineModeIsEnabled) as e:
+        offline = huggingface_hub.constants.is_offline_mode()
+        why = ("HF_HUB_OFFLINE is set (offline mode)" if offline
+               else "the Hugging Face Hub could not be reached")
+        raise ModelSourceError(
+            f"cannot load {repo_id}: {why} and its config.json (revision {rev!r}) is not in the local "
+            f"Hugging Face cache. Download it once while online, point to a local config.json, "
+            f"or use a preset. {_presets_hint()}"
+        ) from e
+    except HFValidationError as e:
+        raise ModelSourceError(f"{repo_id!r} is not a valid Hub repo id (expected 'org/name'): {e}") from e
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f), path
+    except json.JSONDecodeError as e:
+        raise ModelSourceError(f"config.json of {repo_id} (cached at {path}) is not valid JSON: {e}") from e
+
+
+def hub_params(repo_id: str, *, revision: str | None, token: str | None, weight_dtype: str) -> tuple[int, str] | None:
+    """(params, source) for a Hub repo, or None when nothing better than an estimate exists.
+
+    Online: exact, from the safetensors headers (get_safetensors_metadata). Offline or
+    when that fails: a cached model.safetensors (exact, from its header) or a cached
+    model.safetensors.index.json (approximate, total_size / bytes per parameter).
+    """
+    import huggingface_hub
+
+    if not huggingface_hub.constants.is_offline_mode():
+        try:
+            meta = huggingface_hub.get_safetensors_metadata(repo_id, revision=revision, token=token)
+            counts = dict(meta.parameter_count)
+            if counts:
+                detail = ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items()))
+                return sum(counts.values()), f"safetensors metadata of {repo_id} on the Hub ({detail})"
+        except Exception:  # noqa: BLE001 - any failure here just means "fall back to the cache/estimate"
+            pass
+    single = huggingface_hub.try_to_load_from_cache(repo_id, "model.safetensors", revision=revision)
+    if isinstance(single, str):
+        counts = safetensors_params(single)
+        return sum(counts.values()), f"header of the cached model.safetensors of {repo_id} (exact)"
+    index = huggingface_hub.try_to_load_from_cache(repo_id, "model.safetensors.index.json", revision=revision)
+    if isinstance(index, str):
+        params, how = index_params(index, weight_dtype)
+        return params, f"{how} (cached index of {repo_id})"
+    return None

@@ -1,0 +1,110 @@
+"""Parameter count estimated from a config, when no checkpoint metadata is at hand.
+
+Counts the matrices a decoder-only transformer holds, the way the checkpoints store
+them: token embeddings (+ learned positions for GPT-2), per layer the attention
+projections (GQA: K and V are kv_heads x head_dim wide; MLA: the low-rank down/up
+projections and their norms), the MLP (gated SwiGLU/GeGLU = 3 matrices, GPT-2/Falcon
+= 2), MoE experts (all of them: every expert is in memory) plus router and shared
+experts, norms, biases where the family has them, and an untied lm_head.
+
+For the Llama 3, Mistral, Qwen 2.5/3 and gpt-oss configs this reproduces the Hub's
+safetensors totals exactly (tests/configs check it); for others it is an estimate
+(vision towers, Mamba internals and MTP heads are not counted), and params_source
+says so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .fields import ConfigView
+
+if TYPE_CHECKING:  # only for the type hint; hf_config imports this module
+    from .hf_config import Dims
+
+# Families whose MLP is a plain two-matrix MLP with GELU (no gate).
+UNGATED_MLP = {"gpt2", "falcon", "gpt_bigcode", "gpt_neox", "opt", "phi"}
+# Families with LayerNorm (weight + bias) rather than RMSNorm (weight only).
+LAYERNORM_WITH_BIAS = {"gpt2", "falcon", "gpt_bigcode", "gpt_neox", "opt", "phi"}
+# Families with per-head RMSNorm on queries and keys (q_norm / k_norm of head_dim each).
+QK_NORM = {"qwen3", "qwen3_moe", "gemma3_text", "qwen3_next"}
+# Families with biases on the Q, K, V projections (but not the output projection).
+QKV_BIAS = {"qwen2", "qwen2_moe"}
+# Families with biases on every linear layer.
+ALL_BIAS = {"gpt2"}
+
+
+def estimate_params(view: ConfigView, d: "Dims") -> int:
+    cfg = view.cfg
+    mt = view.model_type or ""
+    h = d.hidden
+    all_bias = mt in ALL_BIAS or bool(cfg.get("bias", False)) and mt == "falcon"
+    attn_bias = all_bias or bool(cfg.get("attention_bias", False))
+    norm = 2 * h if mt in LAYERNORM_WITH_BIAS else h
+
+    # ---- attention, per attention layer -----------------------------------------------
+    if d.mla is not None:
+        m = d.mla
+        q_head = m["qk_nope_head_dim"] + m["qk_rope_head_dim"]
+        if m.get("q_lora_rank"):
+            q = h * m["q_lora_rank"] + m["q_lora_rank"] + m["q_lora_rank"] * d.heads * q_head
+        else:
+            q = h * d.heads * q_head
+        kv = (h * (m["kv_lora_rank"] + m["qk_rope_head_dim"]) + m["kv_lora_rank"]
+              + m["kv_lora_rank"] * d.heads * (m["qk_nope_head_dim"] + m["v_head_dim"]))
+        attention = q + kv + d.heads * m["v_head_dim"] * h
+    else:
+        q_width, kv_width = d.heads * d.head_dim, d.kv_heads * d.head_dim
+        attention = h * q_width + 2 * h * kv_width + q_width * h
+        if attn_bias:
+            attention += q_width + 2 * kv_width + h
+        elif mt in QKV_BIAS:
+            attention += q_width + 2 * kv_width
+        if mt in QK_NORM:
+            attention += 2 * d.head_dim
+        if mt == "gpt_oss":
+            attention += d.heads  # attention sinks: one learned logit per head
+    if mt == "falcon" and not cfg.get("new_decoder_architecture", False) and cfg.get("parallel_attn", True):
+        layer_norms = norm  # parallel attention + MLP share one LayerNorm
+    else:
+        layer_norms = 2 * norm
+
+    # ---- MLP ------------------------------------------------------------------------
+    inter = d.intermediate or 4 * h
+    mats = 2 if mt in UNGATED_MLP else 3
+    dense_mlp = mats * h * inter + ((inter + h) if all_bias else 0)
+
+    experts = d.num_experts
+    if experts:
+        e_inter = view.get("moe_intermediate_size", ("moe_intermediate_size", "expert_intermediate_size"),
+                           default=None) or inter
+        expert = 3 * h * e_inter
+        if mt == "gpt_oss":
+            expert += 2 * e_inter + h  # gate_up and down projection biases
+        router = h * experts + (experts if mt == "gpt_oss" else 0)
+        shared = 0
+        n_shared = cfg.get("n_shared_experts") or 0
+        if n_shared:
+            shared = n_shared * 3 * h * e_inter
+        shared_inter = cfg.get("shared_expert_intermediate_size") or 0
+        if shared_inter:  # Qwen-MoE: one shared expert with its own width and a gate
+            shared = 3 * h * shared_inter + h
+        moe_mlp = experts * expert + router + shared
+        first_dense = cfg.get("first_k_dense_replace") or 0
+        moe_layers = max(d.num_layers - first_dense, 0)
+        mlp_total = moe_layers * moe_mlp + (d.num_layers - moe_layers) * dense_mlp
+    else:
+        mlp_total = d.num_layers * dense_mlp
+
+    # Layers without attention (recurrent) get their in/out projections instead: a rough
+    # 3 x hidden x (2 x hidden) for Mamba-style mixers.
+    attn_layers = sum(1 for t in d.plan if t in ("full", "sliding", "chunked"))
+    recurrent_layers = sum(1 for t in d.plan if t == "recurrent")
+    mixers = attn_layers * attention + recurrent_layers * 3 * h * 2 * h
+
+    embeddings = d.vocab * h
+    if mt == "gpt2":
+        embeddings += (view.get("n_positions", ("n_positions",), default=1024) or 1024) * h
+    lm_head = 0 if d.tied else d.vocab * h
+    final_norm = norm
+    return embeddings + mixers + mlp_total + d.num_layers * layer_norms + final_norm + lm_head
