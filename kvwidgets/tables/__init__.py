@@ -1,0 +1,23 @@
+"""kvwidgets.tables: the tables a reader keeps, as pandas DataFrames built from the core.
+
+Every function takes Models or anything load_model accepts and returns a DataFrame whose
+column names carry their units (GB = 10^9 bytes, KiB = 1,024 bytes, ms, tokens/s).
+"""
+
+from .conversation import cache_per_conversation_table
+from .decode import decode_table
+from .designs import attention_designs_table, shape_variants
+from .offload import offload_table
+from .per_token import bytes_per_token_table
+from .users import users_grid, users_table
+
+__all__ = [
+    "attention_designs_table",
+    "bytes_per_token_table",
+    "cache_per_conversation_table",
+    "decode_table",
+    "offload_table",
+    "shape_variants",
+    "users_grid",
+    "users_table",
+]
