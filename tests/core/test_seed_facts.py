@@ -110,6 +110,8 @@ ROWS_000 = [
          lambda: (model("deepseek-v3").count("mla"), model("deepseek-v3").kv_bytes_per_token() // (2 * 61)), (61, 576)),
     case("000 DeepSeek-V3 as MHA = 4,997,120 B",
          lambda: _deepseek_as_mha().kv_bytes_per_token(), 4_997_120),
+    case("000 DeepSeek-V3 as MHA: Model.as_mha agrees (4,997,120 B)",
+         lambda: model("deepseek-v3").as_mha().kv_bytes_per_token(), 4_997_120),
     case("000 DeepSeek-V3 as MHA is about 4.8 MB (MiB)",
          lambda: round(_deepseek_as_mha().kv_bytes_per_token() / MiB, 1), 4.8),
     case("000 DeepSeek-V3 as MHA is about 71x the MLA cache",
