@@ -1,0 +1,17 @@
+"""The five explainer widgets and the Scenario that drives several of them.
+
+Each is an anywidget: inputs are synced traitlets named as in the API contract, the
+browser draws with a vendored plotly.js partial bundle from compact model shapes (no
+kernel round trip), and `result` holds kvwidgets.core's numbers for the same inputs.
+"""
+
+from .base import KVWidget
+from .context_users import ContextVsUsers
+from .decode_speed import DecodeSpeed
+from .designs import AttentionDesigns
+from .per_token import PerTokenBytes
+from .scenario import Scenario
+from .users_fit import UsersThatFit
+
+__all__ = ["AttentionDesigns", "ContextVsUsers", "DecodeSpeed", "KVWidget", "PerTokenBytes", "Scenario",
+           "UsersThatFit"]

@@ -1,0 +1,139 @@
+"""KVWidget: what the five explainer widgets share.
+
+Each widget is an anywidget whose ESM is the vendored plotly.js partial bundle followed
+by js/kvcalc.js (the closed forms), js/ui.js (controls, theme, errors) and the widget's
+own render code. Python sends the model shapes and GPU rows once; the browser redraws
+from them on every control change, and Python recomputes `result` with kvwidgets.core
+for anyone reading it from the kernel. An observer never raises: bad input lands in
+the `error` trait and the previous `result` stays.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import anywidget
+import traitlets
+
+from ..core.errors import UnknownNameError
+from ..core.model import Model
+from . import state
+
+_HERE = Path(__file__).parent
+
+
+def _read(rel: str) -> str:
+    return (_HERE / rel).read_text(encoding="utf-8")
+
+
+def build_esm(render_file: str) -> str:
+    """plotly bundle + kvcalc + ui + one widget's render code, as one ES module.
+
+    The bundle is a UMD script that sets window.Plotly when there is no CommonJS
+    `module`, which is the case inside an ES module; ui.js reads window.Plotly.
+    """
+    parts = [
+        _read("vendor/plotly-basic.min.js"),
+        _read("js/kvcalc.js"),
+        _read("js/ui.js"),
+        _read(f"js/{render_file}"),
+        "export default { render };\n",
+    ]
+    return "\n;\n".join(parts)
+
+
+class KVWidget(anywidget.AnyWidget):
+    """Base class. Subclasses declare their input traits (see traits.py), list them in
+    `_inputs`, name their render file and implement `compute()`."""
+
+    _render_file: ClassVar[str] = ""
+    _inputs: ClassVar[tuple[str, ...]] = ()
+    _css = _read("js/widget.css")
+
+    kind = traitlets.Unicode("").tag(sync=True)       # which render code the JS runs
+    shapes = traitlets.Dict().tag(sync=True)          # model name -> Model.shape()
+    gpus = traitlets.Dict().tag(sync=True)            # GPU name -> row
+    dtypes = traitlets.Dict().tag(sync=True)          # dtype -> bits
+    presets = traitlets.List().tag(sync=True)         # preset names, menu order
+    initial = traitlets.Dict().tag(sync=True)         # input values the reset button restores
+    scale = traitlets.Float(1.0).tag(sync=True)       # 1.5 for a lecture hall
+    error = traitlets.Unicode("").tag(sync=True)      # last bad input, "" when all is well
+    result = traitlets.Dict().tag(sync=True)          # the core's numbers for the inputs
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        if cls.__dict__.get("_render_file"):
+            cls._esm = build_esm(cls._render_file)
+        super().__init_subclass__(**kwargs)
+
+    def __init__(self, scenario: Any = None, **kwargs: Any) -> None:
+        self._models: dict[str, Model] = {}
+        self.compute_ms = 0.0  # Python time of the last recompute, for benchmarks
+        super().__init__(**kwargs)
+        self.kind = type(self).__name__
+        if not self.shapes:
+            self.shapes = self.default_shapes()
+        self.gpus = state.gpu_rows()
+        self.dtypes = state.dtype_bits()
+        self.presets = list(state.preset_names())
+        self.initial = {name: getattr(self, name) for name in self._inputs}
+        self.observe(self._on_input, names=list(self._inputs))
+        self.refresh()
+        if scenario is not None:
+            scenario.link(self)
+
+    # ---- models ---------------------------------------------------------------------------
+    def default_shapes(self) -> dict[str, Any]:
+        return state.preset_shapes()
+
+    def register_model(self, model: Model) -> None:
+        """Make a Model loaded from Python selectable (and computable) under its name."""
+        self._models[model.name] = model
+        shapes = dict(self.shapes) if self.shapes else self.default_shapes()
+        shapes[model.name] = state.model_shape(model)
+        self.shapes = shapes
+
+    def get_model(self, name: str) -> Model:
+        if name in self._models:
+            return self._models[name]
+        if name not in self.shapes:
+            known = ", ".join(sorted(self.shapes))
+            raise UnknownNameError(
+                f"unknown model {name!r}. Known models: {known}. "
+                "Load another with kw.load_model(...) and assign the Model to `model`."
+            )
+        return state.preset_model(name)
+
+    # ---- recompute ------------------------------------------------------------------------
+    def compute(self) -> dict[str, Any]:  # pragma: no cover - every subclass implements it
+        raise NotImplementedError
+
+    def refresh(self) -> None:
+        """Recompute `result`; on bad input set `error` and keep the previous result."""
+        t0 = time.perf_counter()
+        try:
+            result = self.compute()
+        except Exception as exc:  # an observer must never raise: say what is wrong instead
+            msg = str(exc) or type(exc).__name__
+            self.error = msg
+        else:
+            self.error = ""
+            self.result = result
+        self.compute_ms = (time.perf_counter() - t0) * 1e3
+
+    def _on_input(self, change: dict[str, Any]) -> None:
+        self.refresh()
+
+    # ---- output ---------------------------------------------------------------------------
+    def reset(self) -> None:
+        """Back to the values the widget started with (what the reset button does)."""
+        with self.hold_trait_notifications():
+            for name, value in self.initial.items():
+                setattr(self, name, value)
+
+    def to_html(self, path: Any = None, **kwargs: Any) -> str:
+        """Standalone page (no kernel, no CDN) that stays interactive."""
+        from kvwidgets.export import to_html
+
+        return to_html(self, path, **kwargs)

@@ -1,0 +1,45 @@
+"""ContextVsUsers: how the number of conversations that fit falls as each one gets longer,
+for a 16-bit and an FP8 cache, with 8K / 32K / 128K marked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.budget import max_context, users_that_fit
+from . import traits
+from .base import KVWidget
+
+MARKS = (8192, 32768, 131072)
+LINE_DTYPES = ("bf16", "fp8")  # the two caches the chart compares
+
+
+class ContextVsUsers(KVWidget):
+    """Users against context on a log axis (1K..1M), the chosen point highlighted."""
+
+    _render_file = "context_users.js"
+    _inputs = ("model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype", "utilization")
+
+    model = traits.model()
+    gpu = traits.gpu()
+    num_gpus = traits.num_gpus()
+    context = traits.context(8000)
+    weight_dtype = traits.weight_dtype()
+    kv_dtype = traits.kv_dtype()
+    utilization = traits.utilization()
+
+    def compute(self) -> dict[str, Any]:
+        m = self.get_model(self.model)
+        common = dict(num_gpus=self.num_gpus, weight_dtype=self.weight_dtype, utilization=self.utilization)
+
+        def users(context: int, kv: str) -> int:
+            return users_that_fit(m, self.gpu, context, kv_dtype=kv, **common).users
+
+        return {
+            "model": m.name,
+            "context": self.context,
+            "kv_dtype": self.kv_dtype,
+            "users": users(self.context, self.kv_dtype),
+            "users_by_dtype": {kv: users(self.context, kv) for kv in LINE_DTYPES},
+            "marks": {str(t): {kv: users(t, kv) for kv in LINE_DTYPES} for t in MARKS},
+            "max_context_one_user": max_context(m, self.gpu, 1, kv_dtype=self.kv_dtype, **common),
+        }

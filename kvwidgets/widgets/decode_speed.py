@@ -1,0 +1,57 @@
+"""DecodeSpeed: the bandwidth ceiling of decoding, per user and in total, against context,
+the bytes one step reads (weights vs KV), and measured H200 points beside the ideal."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import traitlets
+
+from ..core.decode import decode_ceiling
+from ..data import measured as measured_data
+from . import traits
+from .base import KVWidget
+
+BATCHES = (1, 8, 32, 64, 128, 256)
+
+
+class DecodeSpeed(KVWidget):
+    """Tokens/s ceilings for several batch sizes; measured H200 points for llama-3-8b."""
+
+    _render_file = "decode_speed.js"
+    _inputs = ("model", "gpu", "num_gpus", "context", "batch", "weight_dtype", "kv_dtype")
+
+    model = traits.model()
+    gpu = traits.gpu("H200")
+    num_gpus = traits.num_gpus()
+    context = traits.context(8192)
+    batch = traits.batch(1)
+    weight_dtype = traits.weight_dtype()
+    kv_dtype = traits.kv_dtype()
+    # The H200 rows (sdpa attention) and where they came from; drawn only for their model/GPU.
+    measured = traitlets.Dict().tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.measured = {
+            "model": measured_data.H200_DECODE_MODEL,
+            "gpu": measured_data.H200_DECODE_GPU,
+            "provenance": measured_data.H200_DECODE_PROVENANCE,
+            "rows": [{k: r[k] for k in ("batch", "context", "tokens_per_s_per_user", "tokens_per_s_total")}
+                     for r in measured_data.h200_decode("sdpa")],
+        }
+
+    def compute(self) -> dict[str, Any]:
+        m = self.get_model(self.model)
+        opts = dict(weight_dtype=self.weight_dtype, kv_dtype=self.kv_dtype, num_gpus=self.num_gpus)
+        result = dataclasses.asdict(decode_ceiling(m, self.gpu, self.context, self.batch, **opts))
+        result["model"] = m.name
+        result["by_batch"] = {
+            str(b): {k: getattr(d, k) for k in ("tokens_per_s_per_user", "tokens_per_s_total", "step_s")}
+            for b in BATCHES
+            for d in [decode_ceiling(m, self.gpu, self.context, b, **opts)]
+        }
+        result["shows_measured"] = (m.name == measured_data.H200_DECODE_MODEL and result["gpu"] == measured_data.H200_DECODE_GPU
+                                    and self.num_gpus == 1)
+        return result

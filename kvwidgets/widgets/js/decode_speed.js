@@ -1,0 +1,105 @@
+// DecodeSpeed: ideal bandwidth ceilings of decoding, per user (top) and in total
+// (bottom), against context for several batch sizes; the bytes one step reads split into
+// weights and KV; the batch at which KV reads pass the weights; measured H200 points.
+
+const DS_INPUTS = ["model", "gpu", "num_gpus", "context", "batch", "weight_dtype", "kv_dtype"];
+const DS_BATCHES = [1, 8, 32, 64, 128, 256];
+const DS_POINTS = 41; // 4 per doubling from 1K to 1M
+
+function dsSplitBar(app) {
+  // The bytes of one step as a plain HTML bar: weights vs the batch's KV.
+  const w = kvEl("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
+  const k = kvEl("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
+  const bar = kvEl("div", { class: "kv-split", "data-kv-out": "step_split", role: "img", style: "display:flex;height:1.2em;width:100%;margin:0.3em 0;border-radius:3px;overflow:hidden" }, [w, k]);
+  app.text.after(bar);
+  return (weights, kv) => {
+    const t = app.theme();
+    const share = kv / (weights + kv);
+    w.style.width = `${(1 - share) * 100}%`;
+    k.style.width = `${share * 100}%`;
+    w.style.background = t.colors[0];
+    k.style.background = t.colors[1];
+    const label = `one step reads ${fmtBytes(weights)} of weights and ${fmtBytes(kv)} of KV per GPU (${(share * 100).toFixed(1)}% KV)`;
+    bar.setAttribute("aria-label", label);
+    bar.title = label;
+  };
+}
+
+function render({ model, el }) {
+  const app = kvApp({ model, el }, "Decode speed ceiling");
+  kvModelSelect(app);
+  kvGpuSelect(app);
+  kvGpuCount(app);
+  kvContext(app);
+  kvIntBox(app, "batch", "Batch", { min: 1, max: 1 << 20 });
+  kvDtypeSelect(app, "weight_dtype", "Weights");
+  kvDtypeSelect(app, "kv_dtype", "KV cache");
+  kvResetButton(app, DS_INPUTS);
+  const outUser = app.readout("tokens_per_s_per_user", "Per user:");
+  const outTotal = app.readout("tokens_per_s_total", "Total:");
+  const outStep = app.readout("step_ms", "Step:");
+  const outCross = app.readout("crossover_batch", "KV reads pass the weights at batch:");
+  const setSplit = dsSplitBar(app);
+
+  app.draw = () => {
+    const L = app.lookup();
+    const shape = L.shape();
+    const gpu = L.gpu();
+    const o = { numGpus: model.get("num_gpus"), weightBits: L.bits("weight_dtype"), kvBits: L.bits("kv_dtype") };
+    const context = model.get("context");
+    const batch = model.get("batch");
+    const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
+    const xs = Array.from({ length: DS_POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
+    const batches = DS_BATCHES.includes(batch) ? DS_BATCHES : [...DS_BATCHES, batch].sort((a, b) => a - b);
+    const t = app.theme();
+    const traces = [];
+    batches.forEach((b, i) => {
+      const ds = xs.map((c) => decodeCeiling(shape, gpu, c, b, o));
+      const color = t.colors[i % t.colors.length];
+      const width = b === batch ? 3 : 1.5;
+      traces.push({ type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: xs,
+        y: ds.map((x) => x.tokens_per_s_per_user), line: { color, width }, xaxis: "x", yaxis: "y",
+        hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per user<extra></extra>` });
+      traces.push({ type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, showlegend: false, x: xs,
+        y: ds.map((x) => x.tokens_per_s_total), line: { color, width }, xaxis: "x2", yaxis: "y2",
+        hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>` });
+    });
+    traces.push({ type: "scatter", mode: "markers", name: "chosen", x: [context], y: [d.tokens_per_s_per_user],
+      marker: { size: 11 * app.scale(), color: t.fg, symbol: "circle-open", line: { width: 2 } }, xaxis: "x", yaxis: "y", hoverinfo: "skip" });
+    const meas = model.get("measured") || {};
+    const showMeasured = meas.rows && shape.name === meas.model && gpu.name === meas.gpu && o.numGpus === 1;
+    if (showMeasured) {
+      const rows = meas.rows;
+      const color = (b) => t.colors[Math.max(0, batches.indexOf(b)) % t.colors.length];
+      traces.push({ type: "scatter", mode: "markers", name: "measured H200", x: rows.map((r) => r.context),
+        y: rows.map((r) => r.tokens_per_s_per_user), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
+        text: rows.map((r) => `batch ${r.batch}`), xaxis: "x", yaxis: "y",
+        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per user<extra></extra>" });
+      traces.push({ type: "scatter", mode: "markers", name: "measured H200", showlegend: false, x: rows.map((r) => r.context),
+        y: rows.map((r) => r.tokens_per_s_total), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
+        text: rows.map((r) => `batch ${r.batch}`), xaxis: "x2", yaxis: "y2",
+        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>" });
+    }
+    // Everything is computed: now touch the page.
+    const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
+    if (showMeasured) lines.push({ text: `x marks: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
+    kvSetText(app.text, lines);
+    setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
+    const num = (x, dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });
+    outUser.textContent = `${num(d.tokens_per_s_per_user, 1)} tok/s`;
+    outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
+    outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;
+    outCross.textContent = d.crossover_batch === null ? "never" : d.crossover_batch.toLocaleString("en-US");
+    const xaxis = { type: "log", range: [Math.log10(1024), Math.log10(1048576)] };
+    kvPlot(app, traces, {
+      height: Math.round(520 * app.scale()),
+      grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
+      xaxis: { ...xaxis, matches: "x2", showticklabels: false },
+      xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" }, gridcolor: t.grid, color: t.fg, automargin: true },
+      yaxis: { type: "log", title: { text: "tok/s per user" } },
+      yaxis2: { type: "log", title: { text: "tok/s total" }, gridcolor: t.grid, color: t.fg, automargin: true },
+      legend: { orientation: "h", y: -0.15, font: { color: t.fg } },
+    });
+  };
+  return kvStart(app, DS_INPUTS);
+}

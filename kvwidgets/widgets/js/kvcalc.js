@@ -1,0 +1,306 @@
+// kvcalc: the KV-cache closed forms of kvwidgets.core, evaluated in the browser from the
+// compact "shape" JSON that Python sends (Model.shape()), so a control redraws with no
+// kernel round trip and an exported page stays live.
+//
+// Python is the one source of truth; tests/widgets/js/kvcalc.test.mjs checks this file
+// against golden vectors written by kvwidgets.core. To reproduce it exactly:
+//  * every byte count is a BigInt (the core uses exact Fractions; int4 is half a byte,
+//    so sums are kept in bits and divided by 8 once, rounding up like core.model.exact_int);
+//  * users and budgets mirror core.budget's Fractions with BigInt numerators and
+//    denominators (utilization 0.9 is parsed from its shortest decimal as 9/10);
+//  * decode ceilings are doubles computed in the same operation order as
+//    kvwidgets/core/decode.py, from integers that are checked to be below 2^53 (so the
+//    int -> double conversions are exact and IEEE rounding gives the same bits).
+//
+// This file is concatenated into each widget's ESM and also imported by Node's test
+// runner, so it has no imports and only declares functions and constants.
+
+export class KVInputError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "KVInputError";
+  }
+}
+
+const B0 = 0n;
+const B8 = 8n;
+
+function big(x) {
+  return typeof x === "bigint" ? x : BigInt(x);
+}
+
+export function floorDiv(a, b) {
+  // BigInt division truncates toward zero; Python's // and math.floor round down.
+  const q = a / b;
+  return (a % b !== B0 && (a < B0) !== (b < B0)) ? q - 1n : q;
+}
+
+export function ceilDiv(a, b) {
+  return -floorDiv(-a, b);
+}
+
+export function checkInt(field, value, minimum = 0) {
+  // core.errors.check_int: whole numbers only, with the same message.
+  if (typeof value === "bigint") value = Number(value);
+  if (typeof value !== "number" || !Number.isFinite(value) || !Number.isInteger(value) || value < minimum) {
+    throw new KVInputError(`${field} must be a whole number >= ${minimum}, got ${value}`);
+  }
+  return value;
+}
+
+export function dtypeBits(dtypes, name, field = "kv_dtype") {
+  const bits = dtypes[name];
+  if (bits === undefined) {
+    throw new KVInputError(`unknown ${field} '${name}'. Known ${field}s: ${Object.keys(dtypes).sort().join(", ")}.`);
+  }
+  return bits;
+}
+
+// ---- one layer group (core/layers.py) -------------------------------------------------
+
+export function kvHeadsPerGpu(kvHeads, tp) {
+  tp = checkInt("num_gpus", tp, 1);
+  if (tp <= kvHeads) {
+    if (kvHeads % tp) {
+      throw new KVInputError(
+        `num_gpus=${tp} does not divide num_key_value_heads=${kvHeads}; ` +
+        "tensor parallelism needs the KV heads split evenly (try a divisor of the KV heads)");
+    }
+    return kvHeads / tp;
+  }
+  if (tp % kvHeads) {
+    throw new KVInputError(
+      `num_gpus=${tp} is not a multiple of num_key_value_heads=${kvHeads}; ` +
+      "with more GPUs than KV heads each head must be copied to a whole number of GPUs");
+  }
+  return 1; // each GPU keeps a full copy of one head
+}
+
+export function numbersPerToken(group, tp) {
+  if (group.kv_heads !== undefined) {
+    return kvHeadsPerGpu(group.kv_heads, tp) * (group.head_k + group.head_v);
+  }
+  checkInt("num_gpus", tp, 1);
+  if (group.latent !== undefined) return group.latent; // MLA: whole latent on every GPU
+  return 0; // recurrent state: no per-token numbers
+}
+
+export function tokensHeld(group, tokens) {
+  return group.cap === null || group.cap === undefined ? tokens : Math.min(tokens, group.cap);
+}
+
+function fixedBytes(group, tp) {
+  // core.layers.RecurrentStateSpec.fixed_bytes: math.ceil(state / tp) on doubles.
+  const f = group.fixed_bytes || 0;
+  return f ? Math.ceil(f / tp) : 0;
+}
+
+function groupBits(group, tokens, bits, tp) {
+  const held = BigInt(tokensHeld(group, tokens));
+  const perToken = BigInt(numbersPerToken(group, tp)) * BigInt(bits);
+  return BigInt(group.count) * (held * perToken + BigInt(fixedBytes(group, tp)) * B8);
+}
+
+// ---- a model (core/model.py) ----------------------------------------------------------
+
+/** Bytes one sequence of `tokens` tokens holds on one GPU (windows capped, state added). */
+export function kvBytes(shape, tokens, bits, tp = 1) {
+  tokens = checkInt("context", tokens, 0);
+  let total = B0;
+  for (const g of shape.groups) total += groupBits(g, tokens, bits, tp);
+  return ceilDiv(total, B8);
+}
+
+/** Bytes each extra token adds once the conversation is longer than every window. */
+export function kvBytesPerToken(shape, bits, tp = 1) {
+  let total = B0;
+  for (const g of shape.groups) {
+    if (g.cap === null || g.cap === undefined) {
+      total += BigInt(g.count) * BigInt(numbersPerToken(g, tp)) * BigInt(bits);
+    }
+  }
+  return ceilDiv(total, B8);
+}
+
+/** kvBytes split by layer kind, in the order the kinds first appear. */
+export function bytesByKind(shape, tokens, bits, tp = 1) {
+  tokens = checkInt("context", tokens, 0);
+  const out = {};
+  for (const g of shape.groups) out[g.kind] = (out[g.kind] || B0) + groupBits(g, tokens, bits, tp);
+  for (const k of Object.keys(out)) out[k] = ceilDiv(out[k], B8);
+  return out;
+}
+
+/** Bytes per token of one layer group (one GPU), for the formula lines. */
+export function groupBytesPerToken(group, bits, tp = 1) {
+  return ceilDiv(BigInt(group.count) * BigInt(numbersPerToken(group, tp)) * BigInt(bits), B8);
+}
+
+export function weightBytes(params, bits) {
+  return ceilDiv(big(params) * BigInt(bits), B8);
+}
+
+// ---- memory budget and users (core/budget.py) ----------------------------------------
+
+/** A number's shortest decimal as an exact fraction {p, q}: 0.9 -> 9/10 (like Fraction(repr(x))). */
+export function decimalFraction(x) {
+  const m = /^(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(String(x));
+  if (!m) throw new KVInputError(`utilization must be a number in (0, 1], got ${x}`);
+  const frac = m[2] || "";
+  let p = BigInt((m[1] || "0") + frac);
+  let q = 10n ** BigInt(frac.length);
+  const e = Number(m[3] || 0);
+  if (e > 0) p *= 10n ** BigInt(e);
+  if (e < 0) q *= 10n ** BigInt(-e);
+  return { p, q };
+}
+
+export function utilizationFraction(u) {
+  if (typeof u !== "number" || !Number.isFinite(u) || !(u > 0 && u <= 1)) {
+    throw new KVInputError(`utilization must be in (0, 1] (0.9 keeps 10% free), got ${u}`);
+  }
+  return decimalFraction(u);
+}
+
+export function gpuMemory(gpu, which = "marketed") {
+  if (which === "marketed") return big(gpu.memory_bytes);
+  if (which === "device") {
+    if (gpu.device_bytes === null || gpu.device_bytes === undefined) {
+      throw new KVInputError(`memory='device': no device-reported memory is recorded for ${gpu.name}; use memory='marketed'`);
+    }
+    return big(gpu.device_bytes);
+  }
+  throw new KVInputError(`memory must be 'marketed' or 'device', got '${which}'`);
+}
+
+/**
+ * core.budget.memory_budget. The per-GPU KV budget is the exact fraction num / (q * n):
+ * num = mem * p * n - weights * q - working * q * n.
+ */
+export function memoryBudget(shape, gpu, o) {
+  const n = checkInt("num_gpus", o.numGpus, 1);
+  const { p, q } = utilizationFraction(o.utilization);
+  const working = BigInt(checkInt("working_bytes", o.workingBytes || 0, 0));
+  const mem = gpuMemory(gpu, o.memory || "marketed");
+  const weights = weightBytes(o.params ?? shape.params, o.weightBits);
+  const N = BigInt(n);
+  const num = mem * p * N - weights * q - working * q * N;
+  const usable = floorDiv(mem * p * N, q);
+  return {
+    num_gpus: n,
+    p, q, num, den: q * N,
+    memory_bytes: mem * N,
+    usable_bytes: usable,
+    reserve_bytes: mem * N - usable,
+    weights_bytes: weights,
+    working_bytes: working * N,
+    kv_budget_bytes: floorDiv(num, q),
+  };
+}
+
+/** core.budget.users_that_fit: conversations of `context` tokens that fit at once. */
+export function usersThatFit(shape, gpu, context, o) {
+  context = checkInt("context", context, 1);
+  const b = memoryBudget(shape, gpu, o);
+  const perGpuUser = kvBytes(shape, context, o.kvBits, b.num_gpus);
+  if (perGpuUser <= B0) {
+    throw new KVInputError(`context=${context} holds no KV bytes for ${shape.name}; users would be unbounded`);
+  }
+  let users = floorDiv(b.num, b.den * perGpuUser);
+  if (users < B0) users = B0;
+  const kvUser = perGpuUser * BigInt(b.num_gpus);
+  const leftOver = b.kv_budget_bytes - users * kvUser;
+  return {
+    users,
+    context,
+    num_gpus: b.num_gpus,
+    gpu: gpu.name,
+    memory_bytes: b.memory_bytes,
+    usable_bytes: b.usable_bytes,
+    reserve_bytes: b.reserve_bytes,
+    weights_bytes: b.weights_bytes,
+    working_bytes: b.working_bytes,
+    kv_budget_bytes: b.kv_budget_bytes,
+    kv_per_user_bytes: kvUser,
+    kv_used_bytes: users * kvUser,
+    left_over_bytes: leftOver > B0 ? leftOver : B0,
+    weights_fit: b.kv_budget_bytes >= B0,
+  };
+}
+
+/** core.budget.max_context: longest context at which `users` conversations fit (0; null = no limit). */
+export function maxContext(shape, gpu, users, o, limit = 2 ** 40) {
+  users = BigInt(checkInt("users", users, 1));
+  const b = memoryBudget(shape, gpu, o);
+  const fits = (t) => users * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
+  if (!fits(1)) return 0;
+  if (fits(limit)) return null;
+  let lo = 1;
+  let hi = limit;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+// ---- decode ceiling (core/decode.py) --------------------------------------------------
+
+function exactDouble(what, x) {
+  // Below 2^53 a BigInt converts to a double exactly, as Python's int -> float does.
+  if (x > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new KVInputError(`${what} = ${x} bytes is too large to evaluate exactly in the browser`);
+  }
+  return Number(x);
+}
+
+/** Bandwidth ceiling of one decode step, same operation order as core.decode.decode_ceiling. */
+export function decodeCeiling(shape, gpu, context, batch, o) {
+  context = checkInt("context", context, 1);
+  batch = checkInt("batch", batch, 1);
+  const n = checkInt("num_gpus", o.numGpus, 1);
+  const bw = gpu.bandwidth_gbps;
+  const weights = exactDouble("weights", weightBytes(o.params ?? shape.params, o.weightBits)) / n;
+  const kvSeq = exactDouble("kv per sequence", kvBytes(shape, context, o.kvBits, n));
+  const kv = exactDouble("kv per step", BigInt(batch) * BigInt(kvSeq));
+  const step = (weights + kv) / (bw * 1e9);
+  return {
+    context,
+    batch,
+    num_gpus: n,
+    gpu: gpu.name,
+    bandwidth_gbps: bw,
+    weight_bytes_per_step: weights,
+    kv_bytes_per_step: kv,
+    step_s: step,
+    tokens_per_s_per_user: 1 / step,
+    tokens_per_s_total: batch / step,
+    kv_share: kv / (weights + kv),
+    crossover_batch: kvSeq > 0 ? Math.floor(weights / kvSeq) + 1 : null,
+  };
+}
+
+// ---- formatting (core/units.py) -------------------------------------------------------
+
+const SCALE = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12 };
+
+/** core.units.fmt_bytes: binary KiB below 1 MiB, decimal MB/GB/TB above. */
+export function fmtBytes(n, unit = null, digits = 2) {
+  n = Number(n);
+  const a = Math.abs(n);
+  if (unit === null) unit = a < 1024 ? "B" : a < 1024 ** 2 ? "KiB" : a < 1e9 ? "MB" : a < 1e12 ? "GB" : "TB";
+  const v = n / SCALE[unit];
+  const opts = unit === "B" || Number.isInteger(v)
+    ? { maximumFractionDigits: 0 }
+    : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+  return `${v.toLocaleString("en-US", opts)} ${unit}`;
+}
+
+/** core.units.fmt_tokens: 8192 -> 8K, 1048576 -> 1M, 8000 -> 8,000. */
+export function fmtTokens(n) {
+  n = Number(n);
+  if (n >= 1048576 && n % 1048576 === 0) return `${n / 1048576}M`;
+  if (n >= 1024 && n % 1024 === 0) return `${n / 1024}K`;
+  return n.toLocaleString("en-US");
+}

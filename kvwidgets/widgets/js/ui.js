@@ -1,0 +1,349 @@
+// ui.js: what every widget's render code shares: the frame (title, controls, text,
+// plot, error line), controls bound to the model's traits, theme colours, the scale
+// factor and plotting. Concatenated after kvcalc.js into each widget's ES module.
+//
+// Every control change sets the trait and calls save_changes() (so Python's `result`
+// follows when a kernel is there) AND redraws at once from the synced shapes (so it
+// never waits for one). Each widget's draw() computes everything before it touches the
+// page, so bad input leaves the last good figure and shows a message in .kv-error.
+
+const KV_DEFAULT_CONTEXT_STEPS = 40; // slider positions per doubling, 1K..1M
+
+function kvEl(tag, attrs = {}, children = []) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") e.textContent = v;
+    else if (k === "class") e.className = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+/** Colours from JupyterLab's theme variables, with light fallbacks outside JupyterLab. */
+function kvTheme(node) {
+  const cs = getComputedStyle(node);
+  const v = (name, fallback) => (cs.getPropertyValue(name) || "").trim() || fallback;
+  return {
+    fg: v("--jp-ui-font-color1", "#1f1f1f"),
+    fg2: v("--jp-ui-font-color2", "#616161"),
+    bg: v("--jp-layout-color1", "#ffffff"),
+    grid: v("--jp-border-color2", "#e0e0e0"),
+    font: v("--jp-ui-font-family", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"),
+    colors: ["#3b82c4", "#e07b39", "#4aa564", "#c94c4c", "#8c6bb1", "#8c8c8c", "#d4a017"],
+  };
+}
+
+/** Look-ups with the core's error messages, shared by every draw(). */
+function kvLookup(app) {
+  const m = app.model;
+  const shapes = m.get("shapes") || {};
+  const name = m.get("model");
+  const gpus = m.get("gpus") || {};
+  const dtypes = m.get("dtypes") || {};
+  return {
+    shape(n = name) {
+      const s = shapes[n];
+      if (!s) throw new KVInputError(`unknown model '${n}'. Known models: ${Object.keys(shapes).sort().join(", ")}.`);
+      return s;
+    },
+    gpu(n = m.get("gpu")) {
+      const g = gpus[n];
+      if (!g) throw new KVInputError(`unknown GPU '${n}'. Known GPUs: ${Object.keys(gpus).sort().join(", ")}.`);
+      return g;
+    },
+    bits(field) {
+      return dtypeBits(dtypes, m.get(field), field);
+    },
+    dtypes,
+  };
+}
+
+function kvContextToPos(c) {
+  const pos = Math.round((Math.log2(Math.max(1, c)) - 10) * KV_DEFAULT_CONTEXT_STEPS);
+  return Math.min(10 * KV_DEFAULT_CONTEXT_STEPS, Math.max(0, pos));
+}
+
+function kvPosToContext(pos) {
+  return Math.round(2 ** (10 + Number(pos) / KV_DEFAULT_CONTEXT_STEPS));
+}
+
+function kvApp({ model, el }, title) {
+  const root = kvEl("div", { class: "kv-widget" });
+  const controls = kvEl("div", { class: "kv-controls" });
+  const readouts = kvEl("div", { class: "kv-readouts" });
+  const text = kvEl("div", { class: "kv-text" });
+  const plot = kvEl("div", { class: "kv-plot" });
+  const error = kvEl("div", { class: "kv-error", role: "alert", "aria-live": "polite" });
+  root.append(kvEl("div", { class: "kv-title", text: title }), controls, readouts, text, plot, error);
+  el.append(root);
+
+  const app = {
+    model, el, root, controls, readouts, text, plot, error,
+    localError: "",
+    draw: () => {},
+    syncers: [],
+    listeners: [],
+    on(event, fn) {
+      model.on(event, fn);
+      app.listeners.push([event, fn]);
+    },
+    /** Set a trait from a control: save it for Python and redraw from the shape now. */
+    set(name, value) {
+      model.set(name, value);
+      model.save_changes();
+      app.redraw();
+    },
+    fail(message) {
+      app.localError = message;
+      app.showError();
+    },
+    showError() {
+      const msg = app.localError || model.get("error") || "";
+      error.textContent = msg;
+      error.style.display = msg ? "" : "none";
+    },
+    redraw() {
+      for (const s of app.syncers) s();
+      try {
+        app.draw();
+        app.localError = "";
+      } catch (e) {
+        app.localError = e && e.message ? e.message : String(e);
+        if (!(e instanceof KVInputError)) console.error(e);
+      }
+      app.showError();
+    },
+    theme() {
+      return kvTheme(root);
+    },
+    scale() {
+      const s = Number(model.get("scale"));
+      return s > 0 ? s : 1;
+    },
+    readout(name, label) {
+      const value = kvEl("span", { class: "kv-value", "data-kv-out": name });
+      readouts.append(kvEl("span", { class: "kv-readout" }, [kvEl("span", { class: "kv-label", text: label + " " }), value]));
+      return value;
+    },
+    lookup() {
+      return kvLookup(app);
+    },
+  };
+  return app;
+}
+
+function kvLabelled(app, labelText, control) {
+  const label = kvEl("label", { class: "kv-control" }, [kvEl("span", { text: labelText }), control]);
+  app.controls.append(label);
+  return control;
+}
+
+/** A <select> bound to a trait; options() is re-read whenever the traits it depends on change. */
+function kvSelect(app, name, labelText, options, dependsOn = []) {
+  const sel = kvEl("select", { "data-kv": name });
+  const fill = () => {
+    const want = app.model.get(name);
+    const opts = options();
+    const values = opts.map((o) => (Array.isArray(o) ? o[0] : o));
+    if (!values.some((v) => String(v) === String(want))) opts.push([want, String(want)]);
+    sel.replaceChildren(...opts.map((o) => {
+      const [v, t] = Array.isArray(o) ? o : [o, String(o)];
+      return kvEl("option", { value: String(v), text: t });
+    }));
+    sel.value = String(want);
+  };
+  fill();
+  sel.addEventListener("change", () => {
+    const raw = sel.value;
+    const cur = app.model.get(name);
+    app.set(name, typeof cur === "number" ? Number(raw) : raw);
+  });
+  for (const dep of dependsOn) app.on(`change:${dep}`, fill);
+  app.syncers.push(() => {
+    if (String(sel.value) !== String(app.model.get(name))) fill();
+  });
+  return kvLabelled(app, labelText, sel);
+}
+
+/** A whole-number box; bad typed input shows a message and is not sent. */
+function kvIntBox(app, name, labelText, { min = 1, max = 2 ** 40, field = name } = {}) {
+  const box = kvEl("input", { type: "number", min: String(min), max: String(max), step: "1", "data-kv": name });
+  box.value = String(app.model.get(name));
+  box.addEventListener("change", () => {
+    const v = Number(box.value);
+    if (box.value.trim() === "" || !Number.isInteger(v) || v < min) {
+      app.fail(`${field} must be a whole number >= ${min}, got ${box.value.trim() || "nothing"}`);
+      return;
+    }
+    if (v > max) {
+      app.fail(`${field} must be at most ${max.toLocaleString("en-US")}, got ${v.toLocaleString("en-US")}`);
+      return;
+    }
+    app.set(name, v);
+  });
+  app.syncers.push(() => {
+    if (document.activeElement !== box) box.value = String(app.model.get(name));
+  });
+  return kvLabelled(app, labelText, box);
+}
+
+/** Context: a log-scale slider 1K..1M (arrow keys step 1/40 of a doubling) plus a typed box. */
+function kvContext(app, labelText = "Context (tokens)") {
+  const slider = kvEl("input", {
+    type: "range", min: "0", max: String(10 * KV_DEFAULT_CONTEXT_STEPS), step: "1",
+    "data-kv": "context", "aria-label": "context, log scale from 1K to 1M tokens",
+  });
+  const box = kvEl("input", { type: "number", min: "1", max: String(2 ** 40), step: "1", "data-kv": "context-box", "aria-label": "context in tokens" });
+  const shown = kvEl("span", { class: "kv-value", "data-kv-out": "context" });
+  const sync = () => {
+    const c = app.model.get("context");
+    slider.value = String(kvContextToPos(c));
+    slider.setAttribute("aria-valuetext", `${Number(c).toLocaleString("en-US")} tokens`);
+    if (document.activeElement !== box) box.value = String(c);
+    shown.textContent = fmtTokens(c);
+  };
+  slider.addEventListener("input", () => app.set("context", kvPosToContext(slider.value)));
+  box.addEventListener("change", () => {
+    const raw = box.value.trim();
+    const v = Number(raw);
+    if (raw === "" || !Number.isInteger(v) || v < 1) {
+      app.fail(`context must be a whole number >= 1, got ${raw || "nothing"}`);
+      return;
+    }
+    if (v > 2 ** 40) {
+      app.fail(`context must be at most ${(2 ** 40).toLocaleString("en-US")} tokens, got ${v.toLocaleString("en-US")}`);
+      return;
+    }
+    app.set("context", v);
+  });
+  app.syncers.push(sync);
+  sync();
+  const wrap = kvEl("span", { class: "kv-context" }, [slider, box, shown]);
+  return kvLabelled(app, labelText, wrap);
+}
+
+/** A range slider for a float trait (utilization). */
+function kvFloatSlider(app, name, labelText, { min, max, step, fmt = (v) => String(v) }) {
+  const slider = kvEl("input", { type: "range", min: String(min), max: String(max), step: String(step), "data-kv": name });
+  const shown = kvEl("span", { class: "kv-value", "data-kv-out": name });
+  const sync = () => {
+    const v = app.model.get(name);
+    slider.value = String(v);
+    slider.setAttribute("aria-valuetext", fmt(v));
+    shown.textContent = fmt(v);
+  };
+  slider.addEventListener("input", () => app.set(name, Number(slider.value)));
+  app.syncers.push(sync);
+  sync();
+  return kvLabelled(app, labelText, kvEl("span", { class: "kv-context" }, [slider, shown]));
+}
+
+// The usual controls, with the menus read from the synced tables.
+function kvModelSelect(app) {
+  return kvSelect(app, "model", "Model", () => {
+    const shapes = app.model.get("shapes") || {};
+    const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
+    const extra = Object.keys(shapes).filter((n) => !presets.includes(n)).sort();
+    return [...presets, ...extra];
+  }, ["shapes", "presets"]);
+}
+
+function kvGpuSelect(app) {
+  return kvSelect(app, "gpu", "GPU", () => Object.keys(app.model.get("gpus") || {}), ["gpus"]);
+}
+
+function kvGpuCount(app) {
+  return kvSelect(app, "num_gpus", "GPUs", () => [1, 2, 4, 8].map((n) => [n, String(n)]));
+}
+
+function kvDtypeSelect(app, name, labelText) {
+  const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4" };
+  return kvSelect(app, name, labelText, () => Object.keys(app.model.get("dtypes") || names).map((d) => [d, names[d] || d]), ["dtypes"]);
+}
+
+function kvUtilization(app) {
+  return kvFloatSlider(app, "utilization", "Utilization", { min: 0.5, max: 1, step: 0.01, fmt: (v) => `${Math.round(v * 100)}%` });
+}
+
+function kvResetButton(app, names) {
+  const btn = kvEl("button", { type: "button", class: "kv-reset", "data-kv": "reset", text: "Reset" });
+  btn.addEventListener("click", () => {
+    const initial = app.model.get("initial") || {};
+    for (const n of names) if (n in initial) app.model.set(n, initial[n]);
+    app.model.save_changes();
+    app.localError = "";
+    app.redraw();
+  });
+  app.controls.append(btn);
+  return btn;
+}
+
+/** Plotly layout with the theme's colours and the scale factor. */
+function kvLayout(app, extra = {}) {
+  const t = app.theme();
+  const s = app.scale();
+  const axis = (a = {}) => ({ gridcolor: t.grid, zerolinecolor: t.grid, linecolor: t.grid, color: t.fg, automargin: true, ...a });
+  const { xaxis, yaxis, ...rest } = extra;
+  return {
+    height: Math.round(360 * s),
+    margin: { l: 60 * s, r: 20 * s, t: 30 * s, b: 50 * s },
+    paper_bgcolor: "rgba(0,0,0,0)",
+    plot_bgcolor: "rgba(0,0,0,0)",
+    font: { color: t.fg, family: t.font, size: 12 * s },
+    colorway: t.colors,
+    legend: { orientation: "h", y: -0.25, font: { color: t.fg } },
+    hoverlabel: { font: { size: 12 * s } },
+    xaxis: axis(xaxis),
+    yaxis: axis(yaxis),
+    ...rest,
+  };
+}
+
+function kvPlot(app, data, layout) {
+  const Plotly = window.Plotly;
+  if (!Plotly) throw new Error("plotly.js did not load (window.Plotly is missing)");
+  return Plotly.react(app.plot, data, kvLayout(app, layout), { displayModeBar: false, responsive: true });
+}
+
+/** Wire the model's changes to redraws; return anywidget's cleanup function. */
+function kvStart(app, traits) {
+  for (const t of [...traits, "shapes", "gpus", "dtypes", "presets"]) app.on(`change:${t}`, () => app.redraw());
+  app.on("change:error", () => app.showError());
+  app.on("change:scale", () => {
+    app.root.style.setProperty("--kv-scale", String(app.scale()));
+    app.redraw();
+  });
+  app.root.style.setProperty("--kv-scale", String(app.scale()));
+  // JupyterLab switches theme by changing attributes on <body>: redraw with its colours.
+  const themeWatch = new MutationObserver(() => app.redraw());
+  themeWatch.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "data-jp-theme-name"] });
+  app.redraw();
+  return () => {
+    themeWatch.disconnect();
+    for (const [event, fn] of app.listeners) app.model.off(event, fn);
+    if (window.Plotly) window.Plotly.purge(app.plot);
+  };
+}
+
+function kvSetText(node, lines) {
+  node.replaceChildren(...lines.map((l) => kvEl("div", { class: l.cls || "kv-line", text: l.text ?? l })));
+}
+
+function kvGB1(x) {
+  return (Number(x) / 1e9).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+
+/** core.budget.Fit.message, in the browser. */
+function kvFitMessage(f) {
+  if (!f.weights_fit) {
+    return `The weights (${kvGB1(f.weights_bytes)} GB) do not fit in the usable ${kvGB1(f.usable_bytes)} GB: the model does not even load.`;
+  }
+  if (f.users === 0n) {
+    const gb2 = (x) => (Number(x) / 1e9).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    return `Loads but cannot serve: ${gb2(f.kv_budget_bytes)} GB is left after the weights, less than one ` +
+      `${Number(f.context).toLocaleString("en-US")}-token conversation needs (${gb2(f.kv_per_user_bytes)} GB).`;
+  }
+  return `${Number(f.users).toLocaleString("en-US")} conversations of ${Number(f.context).toLocaleString("en-US")} tokens fit at once.`;
+}
+

@@ -1,0 +1,50 @@
+"""PerTokenBytes: the bytes one token adds to the cache, with the formula's numbers in it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.errors import check_int
+from . import state, traits
+from .base import KVWidget
+
+# The conversation lengths the bar chart always shows (plus the chosen context).
+BAR_CONTEXTS = (1024, 8192, 32768, 131072)
+
+
+class PerTokenBytes(KVWidget):
+    """2 x layers x KV heads x head dim x bytes, live, for any preset or loaded model."""
+
+    _render_file = "per_token.js"
+    _inputs = ("model", "kv_dtype", "context")
+
+    model = traits.model()
+    kv_dtype = traits.kv_dtype()
+    context = traits.context(8192)
+
+    def compute(self) -> dict[str, Any]:
+        m = self.get_model(self.model)
+        context = check_int("context", self.context, minimum=1)
+        kv = self.kv_dtype
+        per_kind: dict[str, int] = {}
+        for g in m.groups:  # what each kind adds per token while under its window
+            per_kind[g.spec.kind] = per_kind.get(g.spec.kind, 0) + g.count * g.spec.bytes_per_token(kv)
+        result: dict[str, Any] = {
+            "model": m.name,
+            "kv_dtype": kv,
+            "context": context,
+            "bytes_per_token": m.kv_bytes_per_token(kv),
+            "bytes_per_token_by_kind": {k: int(v) if v.denominator == 1 else float(v) for k, v in per_kind.items()},
+            "kv_bytes": m.kv_bytes(context, kv),
+            "kv_bytes_by_kind": m.bytes_by_kind(context, kv),
+            "per_context": {str(t): m.kv_bytes(t, kv) for t in (*BAR_CONTEXTS, context)},
+            "mha_bytes_per_token": None,
+            "mha_ratio": None,
+        }
+        mha = state.mha_model(m)
+        if mha is not None:
+            mha_bpt = mha.kv_bytes_per_token(kv)
+            result["mha_bytes_per_token"] = mha_bpt
+            if result["bytes_per_token"]:
+                result["mha_ratio"] = mha_bpt / result["bytes_per_token"]
+        return result

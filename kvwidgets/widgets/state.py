@@ -1,0 +1,102 @@
+"""The synced state every widget's JavaScript evaluates: model shapes, GPU rows, dtype sizes.
+
+Python sends these once per widget; the browser then evaluates the closed forms in
+js/kvcalc.js from them, so no control ever waits for the kernel. The numbers come from
+kvwidgets.core (Model.shape(), the GPU table, DTYPE_BITS): nothing is restated here.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from .. import configs
+from ..core import DTYPE_BITS, GPUS
+from ..core.model import Model
+
+# The two presets the temporary loader knows; used only while kvwidgets.configs has no
+# list_presets() / PRESETS yet (the real loader brings a dozen).
+_FALLBACK_PRESETS = ("llama-3-8b", "llama-3-70b")
+
+
+def preset_names() -> tuple[str, ...]:
+    """Preset names from kvwidgets.configs (list_presets() or PRESETS), else the fallback."""
+    lister = getattr(configs, "list_presets", None)
+    names: Any = None
+    if callable(lister):
+        names = lister()
+    elif getattr(configs, "PRESETS", None):
+        names = configs.PRESETS
+    if not names:
+        return _FALLBACK_PRESETS
+    if isinstance(names, dict):
+        names = names.keys()
+    # list_presets() may return names or (name, description) rows
+    return tuple(n if isinstance(n, str) else n[0] for n in names)
+
+
+@functools.lru_cache(maxsize=None)
+def preset_model(name: str) -> Model:
+    return configs.load_model(name)
+
+
+def mha_model(model: Model) -> Model | None:
+    """The model stored as if every query head had its own K and V (the "query heads by
+    mistake" number); None when the model does not say its query heads."""
+    as_mha = getattr(model, "as_mha", None)  # Model.as_mha() arrives with the configs work
+    try:
+        if callable(as_mha):
+            return as_mha()
+        if model.num_query_heads and model.count("mla") == 0:
+            return model.with_kv_heads(model.num_query_heads)
+    except Exception:  # a model the conversion does not cover: show no mistake line
+        return None
+    return None
+
+
+def mha_groups(model: Model) -> list[dict[str, Any]] | None:
+    mha = mha_model(model)
+    return None if mha is None else mha.shape()["groups"]
+
+
+def model_shape(model: Model) -> dict[str, Any]:
+    """Model.shape() plus what the widgets show beside it (the MHA-mistake layers)."""
+    shape = model.shape()
+    shape["mha_groups"] = mha_groups(model)
+    return shape
+
+
+@functools.lru_cache(maxsize=None)
+def _preset_shapes(names: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    shapes = {}
+    for name in names:
+        try:
+            shapes[name] = model_shape(preset_model(name))
+        except Exception:  # a preset that fails to load must not take every widget down
+            continue
+    return shapes
+
+
+def preset_shapes() -> dict[str, dict[str, Any]]:
+    """name -> shape for every preset that loads (a fresh copy each call)."""
+    return {k: dict(v) for k, v in _preset_shapes(preset_names()).items()}
+
+
+def gpu_rows() -> dict[str, dict[str, Any]]:
+    """The GPU table as the browser needs it (bytes as integers, computed by core.GPU)."""
+    return {
+        name: {
+            "name": g.name,
+            "memory_bytes": g.memory_bytes,
+            "device_bytes": g.device_bytes,
+            "bandwidth_gbps": g.bandwidth_gbps,
+            "bf16_tflops": g.bf16_tflops,
+            "fp8": g.fp8,
+            "memory_type": g.memory_type,
+        }
+        for name, g in GPUS.items()
+    }
+
+
+def dtype_bits() -> dict[str, int]:
+    return dict(DTYPE_BITS)

@@ -1,0 +1,174 @@
+"""Golden vectors: inputs across every preset, GPU, dtype, GPU count and context (windows'
+edges and the 1M end included) with the outputs kvwidgets.core gives for them.
+
+tests/widgets/test_kvcalc_node.py writes them fresh and runs tests/widgets/js/kvcalc.test.mjs
+under Node, which must reproduce every one with kvwidgets/widgets/js/kvcalc.js: integers
+exactly (as decimal strings, compared with BigInt), doubles to the last bit, and the same
+error where the core refuses an input. Run as a script to write them somewhere:
+    python3 -m tests.widgets.golden /tmp/golden.json
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import sys
+from typing import Any
+
+from kvwidgets.core import (DTYPE_BITS, GPUS, ChunkedLocalSpec, FullAttentionSpec, LayerGroup, MLASpec,
+                            RecurrentStateSpec, SlidingWindowSpec, decode_ceiling, max_context, users_that_fit)
+from kvwidgets.core.errors import KVWidgetsError
+from kvwidgets.core.model import Model, uniform_model
+from kvwidgets.widgets import designs, state
+
+MAX_SAFE = 2**53 - 1
+DTYPES = sorted(DTYPE_BITS)
+TPS = (1, 2, 3, 4, 8, 16, 32, 64)
+UTILIZATIONS = (0.9, 0.5, 0.85, 0.95, 1.0, 0.333, 0.123456789, 1e-07, 0.7000000000000001)
+
+
+def synthetic_models() -> list[Model]:
+    """Shapes no preset may have yet: every layer kind, odd counts (int4 half bytes),
+    K and V of different sizes, windows and chunks, recurrent state that TP splits."""
+    return [
+        uniform_model("t-mha-odd", 3, 5, 7, 1_000_003, query_heads=5),
+        uniform_model("t-sliding-all", 32, 8, 128, 7_241_732_096, window=4096),
+        Model("t-hybrid", (LayerGroup(SlidingWindowSpec(8, 64, window=128), 18),
+                           LayerGroup(FullAttentionSpec(8, 64), 18)), 116_829_156_672, num_query_heads=64),
+        Model("t-kv-sizes", (LayerGroup(FullAttentionSpec(4, 192, 128), 27),), 15_000_000_001),
+        Model("t-chunked", (LayerGroup(ChunkedLocalSpec(8, 128, chunk=8192), 36),
+                            LayerGroup(FullAttentionSpec(8, 128), 12)), 108_000_000_000, num_query_heads=40),
+        Model("t-mla", (LayerGroup(MLASpec(512, 64), 61),), 671_026_419_200, num_query_heads=128),
+        Model("t-recurrent", (LayerGroup(RecurrentStateSpec(1_234_567), 36),
+                              LayerGroup(FullAttentionSpec(2, 256), 12)), 80_000_000_000),
+        Model("t-mqa", (LayerGroup(FullAttentionSpec(1, 128), 40),), 40_000_000_000),
+        # 13 numbers per token on 3 layers: in int4 an odd context leaves half a byte to round up
+        Model("t-int4-half-byte", (LayerGroup(FullAttentionSpec(1, 7, 6), 3),
+                                   LayerGroup(RecurrentStateSpec(1_001), 1)), 999_999),
+    ]
+
+
+def all_shapes() -> dict[str, dict[str, Any]]:
+    shapes = dict(state.preset_shapes())
+    for m in [*synthetic_models(), *designs.design_models().values()]:
+        shapes[m.name] = state.model_shape(m)
+    return shapes
+
+
+def models() -> dict[str, Model]:
+    out = {n: state.preset_model(n) for n in state.preset_shapes()}
+    for m in [*synthetic_models(), *designs.design_models().values()]:
+        out[m.name] = m
+    return out
+
+
+def contexts_for(m: Model) -> list[int]:
+    """The usual ticks plus each window's edges, where a capped layer stops growing."""
+    ts = {1, 2, 3, 99, 100, 1000, 1023, 1024, 4096, 8000, 8192, 32768, 131072, 1_000_000, 1_048_576}
+    for g in m.groups:
+        cap = g.spec.token_cap
+        if cap:
+            ts.update({cap - 1, cap, cap + 1})
+    return sorted(t for t in ts if t >= 1)
+
+
+def _ints(d: dict[str, Any]) -> dict[str, Any]:
+    """Integers as strings (BigInt in Node), everything else as it is."""
+    return {k: str(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in d.items()}
+
+
+def _attempt(fn, *args, **kwargs) -> tuple[Any, str | None]:
+    try:
+        return fn(*args, **kwargs), None
+    except KVWidgetsError as e:
+        return None, str(e)
+
+
+def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max: int = 200) -> dict[str, Any]:
+    rng = random.Random(seed)
+    ms = models()
+    gpus = state.gpu_rows()
+    out: dict[str, Any] = {"shapes": all_shapes(), "gpus": gpus, "dtypes": dict(DTYPE_BITS),
+                           "kv": [], "per_token": [], "users": [], "max_context": [], "decode": []}
+
+    for name, m in ms.items():
+        for kv in DTYPES:
+            for tp in TPS:
+                bpt, err = _attempt(m.kv_bytes_per_token, kv, tp)
+                out["per_token"].append({"shape": name, "kv_dtype": kv, "tp": tp,
+                                         "expect": None if err else str(bpt), "error": err})
+                for t in contexts_for(m):
+                    b, err = _attempt(m.kv_bytes, t, kv, tp)
+                    by_kind = None if err else {k: str(v) for k, v in m.bytes_by_kind(t, kv, tp).items()}
+                    out["kv"].append({"shape": name, "tokens": t, "kv_dtype": kv, "tp": tp,
+                                      "expect": None if err else str(b), "by_kind": by_kind, "error": err})
+
+    names = sorted(ms)
+    gpu_names = sorted(GPUS)
+
+    def pick() -> dict[str, Any]:
+        name = rng.choice(names)
+        return {
+            "shape": name,
+            "gpu": rng.choice(gpu_names),
+            "context": rng.choice(contexts_for(ms[name]) + [rng.randint(1, 2**20)]),
+            "num_gpus": rng.choice(TPS),
+            "weight_dtype": rng.choice(DTYPES),
+            "kv_dtype": rng.choice(DTYPES),
+        }
+
+    for i in range(n_users):
+        case = pick()
+        case["utilization"] = rng.choice(UTILIZATIONS)
+        case["working_bytes"] = rng.choice([0, 0, 1_500_000_000, rng.randint(0, 10**10)])
+        case["memory"] = "device" if i % 7 == 0 else "marketed"
+        fit, err = _attempt(users_that_fit, ms[case["shape"]], case["gpu"], case["context"],
+                            num_gpus=case["num_gpus"], weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"],
+                            utilization=case["utilization"], working_bytes=case["working_bytes"], memory=case["memory"])
+        expect = None
+        if fit is not None:
+            expect = _ints(dataclasses.asdict(fit))
+            expect["weights_fit"] = fit.weights_fit
+        out["users"].append({**case, "expect": expect, "error": err})
+
+    for _ in range(n_max):
+        case = pick()
+        case["utilization"] = rng.choice(UTILIZATIONS)
+        case["users"] = rng.choice([1, 1, 2, 8, 64, rng.randint(1, 1000)])
+        got, err = _attempt(max_context, ms[case["shape"]], case["gpu"], case["users"], num_gpus=case["num_gpus"],
+                            weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"],
+                            utilization=case["utilization"])
+        out["max_context"].append({**case, "expect": None if got is None else str(got),
+                                   "unlimited": err is None and got is None, "error": err})
+
+    # Steps whose KV bytes pass 2^53, which the browser must refuse rather than round.
+    huge = [{"shape": "MHA", "gpu": "H200", "context": 1_048_576, "num_gpus": 1, "weight_dtype": "bf16",
+             "kv_dtype": "fp32", "batch": b} for b in (8192, 16384, 1 << 20)]
+    for i in range(n_decode + len(huge)):
+        case = huge[i - n_decode] if i >= n_decode else pick()
+        if i < n_decode:
+            case["batch"] = rng.choice([1, 8, 32, 64, 128, 256, rng.randint(1, 4096)])
+        m = ms[case["shape"]]
+        d, err = _attempt(decode_ceiling, m, case["gpu"], case["context"], case["batch"],
+                          weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"], num_gpus=case["num_gpus"])
+        too_large = False
+        if d is not None:
+            # The browser evaluates in doubles from integers it can hold exactly; beyond
+            # 2^53 it must refuse rather than round differently from Python.
+            weights = m.weight_bytes(case["weight_dtype"])
+            too_large = max(weights, d.kv_bytes_per_step) > MAX_SAFE
+        expect = None if d is None or too_large else dataclasses.asdict(d)
+        out["decode"].append({**case, "expect": expect, "too_large": too_large, "error": err})
+    return out
+
+
+def write(path: str, **kwargs: Any) -> dict[str, int]:
+    data = build(**kwargs)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(data, f)
+    return {k: len(v) for k, v in data.items() if isinstance(v, list)}
+
+
+if __name__ == "__main__":
+    print(write(sys.argv[1] if len(sys.argv) > 1 else "golden.json"))

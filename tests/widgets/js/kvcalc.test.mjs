@@ -1,0 +1,113 @@
+// The browser's closed forms (kvwidgets/widgets/js/kvcalc.js) against kvwidgets.core.
+// Run by tests/widgets/test_kvcalc_node.py, which writes the golden vectors fresh from
+// Python and passes their path in KV_GOLDEN. Integers are compared exactly (BigInt, as
+// decimal strings), doubles to the last bit (Object.is), errors by their message.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import * as kv from "../../../kvwidgets/widgets/js/kvcalc.js";
+
+const path = process.env.KV_GOLDEN;
+if (!path) throw new Error("set KV_GOLDEN to a golden-vector file (tests/widgets/golden.py writes one)");
+const G = JSON.parse(readFileSync(path, "utf8"));
+const bits = (d) => G.dtypes[d];
+const shape = (n) => G.shapes[n];
+
+function outcome(fn) {
+  try {
+    return { value: fn(), error: null };
+  } catch (e) {
+    if (!(e instanceof kv.KVInputError)) throw e;
+    return { value: null, error: e.message };
+  }
+}
+
+function checkError(got, c, what) {
+  if (c.error) {
+    assert.equal(got.error, c.error, `${what}: expected the core's error`);
+    return true;
+  }
+  assert.equal(got.error, null, `${what}: unexpected error ${got.error}`);
+  return false;
+}
+
+test("golden vectors cover every kind of case", () => {
+  for (const k of ["kv", "per_token", "users", "max_context", "decode"]) assert.ok(G[k].length > 100 || k === "max_context", k);
+  assert.ok(G.users.some((c) => c.expect && c.expect.users === "0" && c.expect.weights_fit), "a loads-but-cannot-serve case");
+  assert.ok(G.users.some((c) => c.expect && !c.expect.weights_fit), "a does-not-load case");
+  assert.ok(G.kv.some((c) => c.error), "a TP split that is refused");
+  assert.ok(G.decode.some((c) => c.expect && c.expect.crossover_batch !== null), "a crossover batch");
+});
+
+test("kv bytes per sequence and by layer kind", () => {
+  for (const c of G.kv) {
+    const what = `kvBytes ${JSON.stringify(c)}`;
+    const got = outcome(() => kv.kvBytes(shape(c.shape), c.tokens, bits(c.kv_dtype), c.tp));
+    if (checkError(got, c, what)) continue;
+    assert.equal(got.value.toString(), c.expect, what);
+    const byKind = kv.bytesByKind(shape(c.shape), c.tokens, bits(c.kv_dtype), c.tp);
+    assert.deepEqual(Object.fromEntries(Object.entries(byKind).map(([k, v]) => [k, v.toString()])), c.by_kind, what);
+  }
+});
+
+test("kv bytes per token (long context)", () => {
+  for (const c of G.per_token) {
+    const what = `kvBytesPerToken ${JSON.stringify(c)}`;
+    const got = outcome(() => kv.kvBytesPerToken(shape(c.shape), bits(c.kv_dtype), c.tp));
+    if (checkError(got, c, what)) continue;
+    assert.equal(got.value.toString(), c.expect, what);
+  }
+});
+
+const opts = (c) => ({
+  numGpus: c.num_gpus, weightBits: bits(c.weight_dtype), kvBits: bits(c.kv_dtype),
+  utilization: c.utilization, workingBytes: c.working_bytes || 0, memory: c.memory || "marketed",
+});
+
+test("users that fit, with the whole breakdown in bytes", () => {
+  for (const c of G.users) {
+    const what = `usersThatFit ${JSON.stringify({ ...c, expect: undefined })}`;
+    const got = outcome(() => kv.usersThatFit(shape(c.shape), G.gpus[c.gpu], c.context, opts(c)));
+    if (checkError(got, c, what)) continue;
+    for (const [k, want] of Object.entries(c.expect)) {
+      const v = got.value[k];
+      assert.equal(typeof v === "bigint" || typeof v === "number" && typeof want === "string" ? v.toString() : v, want, `${what}: ${k}`);
+    }
+  }
+});
+
+test("max context for N users (binary search, exact)", () => {
+  for (const c of G.max_context) {
+    const what = `maxContext ${JSON.stringify(c)}`;
+    const got = outcome(() => kv.maxContext(shape(c.shape), G.gpus[c.gpu], c.users, opts(c)));
+    if (checkError(got, c, what)) continue;
+    if (c.unlimited) assert.equal(got.value, null, what);
+    else assert.equal(String(got.value), c.expect, what);
+  }
+});
+
+test("decode ceilings to the last bit", () => {
+  for (const c of G.decode) {
+    const what = `decodeCeiling ${JSON.stringify({ ...c, expect: undefined })}`;
+    const got = outcome(() => kv.decodeCeiling(shape(c.shape), G.gpus[c.gpu], c.context, c.batch, opts(c)));
+    if (c.too_large) {
+      assert.match(got.error || "", /too large to evaluate exactly/, what);
+      continue;
+    }
+    if (checkError(got, c, what)) continue;
+    for (const [k, want] of Object.entries(c.expect)) {
+      assert.ok(Object.is(got.value[k], want), `${what}: ${k} = ${got.value[k]}, core says ${want}`);
+    }
+  }
+});
+
+test("utilization is read as the exact decimal Python's Fraction(repr(u)) gives", () => {
+  const f = kv.decimalFraction(0.9);
+  assert.equal(f.p * 10n, f.q * 9n);
+  const g = kv.decimalFraction(1e-7);
+  assert.equal(g.p * 10000000n, g.q);
+  assert.throws(() => kv.utilizationFraction(1.5), /utilization must be in \(0, 1\]/);
+  assert.throws(() => kv.utilizationFraction(0), /utilization/);
+});

@@ -1,0 +1,40 @@
+"""The browser's closed forms reproduce kvwidgets.core exactly (Node's built-in test runner).
+
+The golden vectors are written fresh from Python on every run (tests/widgets/golden.py),
+so they can never go stale against the core; kvcalc.test.mjs then checks every one.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+from . import golden
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE_TEST = ROOT / "tests" / "widgets" / "js" / "kvcalc.test.mjs"
+
+
+def test_kvcalc_js_reproduces_core(tmp_path):
+    node = shutil.which("node")
+    assert node, "Node.js is needed to test the widgets' JavaScript (scripts/test.sh installs it)"
+    path = tmp_path / "golden.json"
+    counts = golden.write(str(path))
+    assert counts["kv"] > 10_000 and counts["users"] >= 3000 and counts["decode"] >= 3000
+    proc = subprocess.run([node, "--test", str(NODE_TEST)], cwd=ROOT, env={"KV_GOLDEN": str(path), "PATH": ""},
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
+    assert "# fail 0" in proc.stdout and "# pass 7" in proc.stdout
+
+
+def test_golden_vectors_reach_every_edge():
+    data = golden.build(n_users=50, n_decode=50, n_max=5)
+    loaded = set(golden.state.preset_shapes())
+    kv_shapes = {c["shape"] for c in data["kv"]}
+    assert loaded <= kv_shapes, "every preset that loads is in the vectors"
+    assert {"t-mla", "t-recurrent", "t-chunked", "t-hybrid", "t-int4-half-byte"} <= kv_shapes
+    tokens = {c["tokens"] for c in data["kv"]}
+    assert {1, 128, 129, 8192, 131072, 1_048_576} <= tokens  # a window's edge and the 1M end
+    assert {c["tp"] for c in data["kv"]} >= {1, 3, 16, 64}       # uneven splits and copies
+    assert any(c["too_large"] for c in data["decode"])
