@@ -34,11 +34,15 @@ class ContextVsUsers(KVWidget):
         def users(context: int, kv: str) -> int:
             return users_that_fit(m, self.gpu, context, kv_dtype=kv, **common).users
 
+        here = users_that_fit(m, self.gpu, self.context, kv_dtype=self.kv_dtype, **common)
         return {
             "model": m.name,
+            "gpu": here.gpu,
             "context": self.context,
             "kv_dtype": self.kv_dtype,
-            "users": users(self.context, self.kv_dtype),
+            "users": here.users,
+            "kv_budget_bytes": here.kv_budget_bytes,   # what the GPUs keep for the cache
+            "kv_per_user_bytes": here.kv_per_user_bytes,
             "users_by_dtype": {kv: users(self.context, kv) for kv in LINE_DTYPES},
             "marks": {str(t): {kv: users(t, kv) for kv in LINE_DTYPES} for t in MARKS},
             "max_context_one_user": max_context(m, self.gpu, 1, kv_dtype=self.kv_dtype, **common),

@@ -10,8 +10,9 @@ function dsSplitBar(app) {
   // The bytes of one step as a plain HTML bar: weights vs the batch's KV.
   const w = kvEl("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
   const k = kvEl("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
-  const bar = kvEl("div", { class: "kv-split", "data-kv-out": "step_split", role: "img", style: "display:flex;height:1.2em;width:100%;margin:0.3em 0;border-radius:3px;overflow:hidden" }, [w, k]);
-  app.text.after(bar);
+  const bar = kvEl("div", { class: "kv-split", role: "img", style: "display:flex;height:1.2em;width:100%;margin:0.3em 0;border-radius:3px;overflow:hidden" }, [w, k]);
+  const caption = kvEl("div", { class: "kv-note", "data-kv-out": "step_split" });
+  app.text.after(caption, bar);
   return (weights, kv) => {
     const t = app.theme();
     const share = kv / (weights + kv);
@@ -19,9 +20,10 @@ function dsSplitBar(app) {
     k.style.width = `${share * 100}%`;
     w.style.background = t.colors[0];
     k.style.background = t.colors[1];
-    const label = `one step reads ${fmtBytes(weights)} of weights and ${fmtBytes(kv)} of KV per GPU (${(share * 100).toFixed(1)}% KV)`;
+    const label = `weights ${fmtBytes(weights)} (blue) + KV ${fmtBytes(kv)} (orange) per GPU, ${(share * 100).toFixed(1)}% KV`;
     bar.setAttribute("aria-label", label);
     bar.title = label;
+    caption.textContent = `Bytes of one step: ${label}.`;
   };
 }
 
@@ -90,7 +92,7 @@ function render({ model, el }) {
     outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
     outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;
     outCross.textContent = d.crossover_batch === null ? "never" : d.crossover_batch.toLocaleString("en-US");
-    const xaxis = { type: "log", range: [Math.log10(1024), Math.log10(1048576)] };
+    const xaxis = { type: "log", range: [Math.log10(900), Math.log10(1.2e6)] };
     kvPlot(app, traces, {
       height: Math.round(520 * app.scale()),
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },

@@ -7,7 +7,7 @@
 // never waits for one). Each widget's draw() computes everything before it touches the
 // page, so bad input leaves the last good figure and shows a message in .kv-error.
 
-const KV_DEFAULT_CONTEXT_STEPS = 40; // slider positions per doubling, 1K..1M
+const KV_CONTEXT_STEPS = 16; // slider stops per doubling, 1K..1M
 
 function kvEl(tag, attrs = {}, children = []) {
   const e = document.createElement(tag);
@@ -59,13 +59,19 @@ function kvLookup(app) {
   };
 }
 
+// The context slider: 16 evenly spaced stops per doubling from 1K to 1M, so every stop is
+// a round number of tokens (1K, 1,088, ... 8K, 8,704 ...) and 8K/32K/128K are stops.
 function kvContextToPos(c) {
-  const pos = Math.round((Math.log2(Math.max(1, c)) - 10) * KV_DEFAULT_CONTEXT_STEPS);
-  return Math.min(10 * KV_DEFAULT_CONTEXT_STEPS, Math.max(0, pos));
+  c = Math.min(2 ** 20, Math.max(1024, Number(c)));
+  const k = Math.floor(Math.log2(c));
+  const j = Math.round((c - 2 ** k) / 2 ** (k - 4));
+  return Math.min(10 * KV_CONTEXT_STEPS, (k - 10) * KV_CONTEXT_STEPS + j);
 }
 
 function kvPosToContext(pos) {
-  return Math.round(2 ** (10 + Number(pos) / KV_DEFAULT_CONTEXT_STEPS));
+  pos = Number(pos);
+  const k = 10 + Math.floor(pos / KV_CONTEXT_STEPS);
+  return 2 ** k + (pos % KV_CONTEXT_STEPS) * 2 ** (k - 4);
 }
 
 function kvApp({ model, el }, title) {
@@ -188,10 +194,10 @@ function kvIntBox(app, name, labelText, { min = 1, max = 2 ** 40, field = name }
   return kvLabelled(app, labelText, box);
 }
 
-/** Context: a log-scale slider 1K..1M (arrow keys step 1/40 of a doubling) plus a typed box. */
+/** Context: a log-scale slider 1K..1M (arrow keys step 1/16 of a doubling) plus a typed box. */
 function kvContext(app, labelText = "Context (tokens)") {
   const slider = kvEl("input", {
-    type: "range", min: "0", max: String(10 * KV_DEFAULT_CONTEXT_STEPS), step: "1",
+    type: "range", min: "0", max: String(10 * KV_CONTEXT_STEPS), step: "1",
     "data-kv": "context", "aria-label": "context, log scale from 1K to 1M tokens",
   });
   const box = kvEl("input", { type: "number", min: "1", max: String(2 ** 40), step: "1", "data-kv": "context-box", "aria-label": "context in tokens" });
@@ -292,7 +298,7 @@ function kvLayout(app, extra = {}) {
     plot_bgcolor: "rgba(0,0,0,0)",
     font: { color: t.fg, family: t.font, size: 12 * s },
     colorway: t.colors,
-    legend: { orientation: "h", y: -0.25, font: { color: t.fg } },
+    legend: { orientation: "h", y: -0.25, font: { color: t.fg }, traceorder: "normal" },
     hoverlabel: { font: { size: 12 * s } },
     xaxis: axis(xaxis),
     yaxis: axis(yaxis),

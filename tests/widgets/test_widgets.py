@@ -1,0 +1,282 @@
+"""The five widgets from Python: inputs are synced traits, `result` is the core's numbers,
+bad input lands in `error` (never raised out of an observer), models loaded from Python
+work, linking and Scenario work, and the synced state stays small."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+
+import pytest
+import traitlets
+
+import kvwidgets as kw
+from kvwidgets.data import measured
+from kvwidgets.widgets import designs, state
+
+WIDGETS = [kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns]
+
+# A Llama-3-8B-shaped config as a user would paste it; named so it cannot clash with a preset.
+MY_CONFIG = dict(model_type="llama", num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
+                 hidden_size=4096, intermediate_size=14336, vocab_size=128256, torch_dtype="bfloat16")
+
+# One new valid value per input trait (different from every widget's default).
+NEW_VALUES = {
+    "model": "llama-3-70b",
+    "gpu": "H200",
+    "num_gpus": 2,
+    "context": 32768,
+    "batch": 32,
+    "weight_dtype": "fp8",
+    "kv_dtype": "fp8",
+    "utilization": 0.8,
+    "memory": "device",
+    "working_bytes": 2_000_000_000,
+    "window": 128,
+    "short_context": 4096,
+}
+
+
+def my_model():
+    return kw.load_model(dict(MY_CONFIG), name="my-llama")
+
+
+def synced_state(w) -> dict:
+    return json.loads(json.dumps(w.get_state(), default=str))
+
+
+@pytest.mark.parametrize("cls", WIDGETS, ids=lambda c: c.__name__)
+def test_every_input_is_synced_and_changes_the_result(cls):
+    w = cls(gpu="H100-SXM") if cls is kw.DecodeSpeed else cls()
+    assert w.error == "", w.error
+    for name in cls._inputs:
+        before = w.result
+        setattr(w, name, NEW_VALUES[name])
+        assert w.error == "", f"{name}: {w.error}"
+        assert synced_state(w)[name] == NEW_VALUES[name], f"{name} is not in the synced state"
+        assert w.result != before, f"changing {name} did not change the result"
+
+
+def test_python_assignments_canonicalize_names():
+    w = kw.UsersThatFit(gpu="h100", kv_dtype="bfloat16")
+    assert (w.gpu, w.kv_dtype) == ("H100-SXM", "bf16")
+
+
+# ---- outputs are the core's (and the seed's) numbers -------------------------------------
+
+def test_per_token_bytes_seed_numbers():
+    w = kw.PerTokenBytes(model="llama-3-8b", context=8192)
+    r = w.result
+    assert r["bytes_per_token"] == 131_072
+    assert r["mha_bytes_per_token"] == 524_288 and r["mha_ratio"] == 4.0  # query heads by mistake
+    assert r["per_context"] == {str(t): kw.load_model("llama-3-8b").kv_bytes(t) for t in (1024, 8192, 32768, 131072)}
+    w.kv_dtype = "fp8"
+    assert w.result["bytes_per_token"] == 65_536
+
+
+def test_per_token_bytes_splits_hybrids_by_kind():
+    w = kw.PerTokenBytes(model="gpt-oss-120b", context=131072)
+    m = kw.load_model("gpt-oss-120b")
+    assert w.result["bytes_per_token"] == m.kv_bytes_per_token() == 36_864
+    assert w.result["kv_bytes_by_kind"] == m.bytes_by_kind(131072)
+    assert w.result["kv_bytes_by_kind"]["sliding"] == 4_718_592  # 18 x 128 x 2,048, capped
+    assert set(w.result["bytes_per_token_by_kind"]) == {"sliding", "full"}
+
+
+def seed_70b():
+    """The series counts Llama 3 70B as 70 B parameters (70 GB of FP8 weights)."""
+    return kw.load_model("llama-3-70b", params=70_000_000_000)
+
+
+@pytest.mark.parametrize("gpu,weight_dtype,kv_dtype,model,users", [
+    ("H100", "bf16", "bf16", "llama-3-8b", 53),
+    ("H200", "bf16", "bf16", "llama-3-8b", 105),
+    ("H200", "fp8", "bf16", "seed-70b", 21),
+    ("H200", "fp8", "fp8", "seed-70b", 43),
+])
+def test_users_that_fit_seed_numbers(gpu, weight_dtype, kv_dtype, model, users):
+    if model == "seed-70b":
+        model = seed_70b()  # registered under its name, in place of the preset
+    w = kw.UsersThatFit(model=model, gpu=gpu, context=8000, weight_dtype=weight_dtype, kv_dtype=kv_dtype)
+    assert w.result["users"] == users
+    core = kw.users_that_fit(model, gpu, 8000, weight_dtype=weight_dtype, kv_dtype=kv_dtype)
+    for key in ("users", "weights_bytes", "kv_budget_bytes", "kv_per_user_bytes", "left_over_bytes", "reserve_bytes"):
+        assert w.result[key] == getattr(core, key)
+
+
+def test_loads_but_cannot_serve_and_does_not_load():
+    w = kw.UsersThatFit(model=seed_70b(), gpu="H100", context=8000, weight_dtype="fp8")
+    assert w.result["users"] == 0 and w.result["loads_but_cannot_serve"]
+    assert w.result["message"].startswith("Loads but cannot serve")
+    w.weight_dtype = "bf16"
+    assert not w.result["weights_fit"] and "does not even load" in w.result["message"]
+    assert w.error == ""  # a model that does not fit is an answer, not an error
+
+
+def test_users_across_gpu_counts_and_device_memory():
+    w = kw.UsersThatFit(model="llama-3-70b", gpu="H200", context=8000)
+    for n in (1, 2, 4, 8):
+        assert w.result["by_gpus"][str(n)]["users"] == kw.users_that_fit("llama-3-70b", "H200", 8000, num_gpus=n).users
+    w.memory = "device"
+    assert w.result["memory_bytes"] == 150_109_880_320
+    w.gpu = "H100"  # no device-reported size recorded: a message, the last result kept
+    assert "device-reported" in w.error and w.result["memory_bytes"] == 150_109_880_320
+
+
+def test_context_vs_users_matches_core():
+    w = kw.ContextVsUsers(model="llama-3-8b", gpu="H100", context=8000)
+    assert w.result["users"] == 53
+    for t in ("8192", "32768", "131072"):
+        for kv in ("bf16", "fp8"):
+            assert w.result["marks"][t][kv] == kw.users_that_fit("llama-3-8b", "H100", int(t), kv_dtype=kv).users
+    assert w.result["max_context_one_user"] == kw.max_context("llama-3-8b", "H100", 1)
+
+
+def test_decode_speed_matches_core_and_shows_measured_h200():
+    w = kw.DecodeSpeed(model="llama-3-8b", gpu="H200", context=8192, batch=8)
+    core = kw.decode_ceiling("llama-3-8b", "H200", 8192, 8)
+    assert w.result["tokens_per_s_per_user"] == core.tokens_per_s_per_user
+    assert w.result["tokens_per_s_total"] == core.tokens_per_s_total
+    assert w.result["crossover_batch"] == core.crossover_batch
+    for b in (1, 8, 32, 64, 128, 256):
+        assert w.result["by_batch"][str(b)]["step_s"] == kw.decode_ceiling("llama-3-8b", "H200", 8192, b).step_s
+    assert w.result["shows_measured"]
+    rows = w.measured["rows"]
+    assert rows and all(r["batch"] >= 1 for r in rows)
+    assert [(r["batch"], r["context"]) for r in rows] == [(r["batch"], r["context"]) for r in measured.h200_decode()]
+    assert "random" in w.measured["provenance"]
+    w.gpu = "H100"
+    assert not w.result["shows_measured"]
+
+
+def test_attention_designs_on_the_llama_shape():
+    w = kw.AttentionDesigns(kv_dtype="bf16", context=131072)
+    d = w.result["designs"]
+    assert d["MHA"]["bytes_per_token"] == 524_288
+    assert d["GQA"]["bytes_per_token"] == 131_072
+    assert d["MQA"]["bytes_per_token"] == 16_384
+    assert d["MLA"]["bytes_per_token"] == 32 * (512 + 64) * 2
+    hybrid = d["Sliding hybrid 1024"]
+    assert hybrid["bytes_per_token"] == 65_536
+    assert hybrid["long"] == 16 * 131072 * 4096 + 16 * 1024 * 4096  # sliding half capped
+    for name in w.real:
+        assert w.result["models"][name]["long"] == kw.load_model(name).kv_bytes(131072)
+    assert set(w.real) == set(designs.REAL_MODELS) & set(state.preset_shapes())
+    w.window = 128
+    assert "Sliding hybrid 128" in w.result["designs"]
+
+
+# ---- models loaded from Python ------------------------------------------------------------
+
+@pytest.mark.parametrize("cls", [kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed],
+                         ids=lambda c: c.__name__)
+def test_model_loaded_from_a_config_dict(cls):
+    m = my_model()
+    w = cls(model=m)
+    assert w.model == "my-llama" and "my-llama" in w.shapes and w.error == ""
+    assert w.shapes["my-llama"]["groups"] == m.shape()["groups"]
+    w2 = cls()
+    w2.model = m  # a Model assigned later is registered too
+    assert w2.model == "my-llama" and "my-llama" in w2.get_state()["shapes"]
+    assert w2.result == w.result
+    w2.model = dict(MY_CONFIG)  # a config dict is loaded on the spot
+    assert w2.error == "" and w2.model in w2.shapes
+
+
+def test_loaded_model_result_is_the_core_one():
+    m = my_model()
+    w = kw.UsersThatFit(model=m, gpu="H100", context=8000)
+    assert w.result["users"] == kw.users_that_fit(m, "H100", 8000).users == 53
+
+
+# ---- linking ------------------------------------------------------------------------------
+
+def test_traitlets_link_ties_two_widgets():
+    a, b = kw.UsersThatFit(), kw.DecodeSpeed()
+    traitlets.link((a, "context"), (b, "context"))
+    a.context = 32768
+    assert b.context == 32768 and b.result["context"] == 32768
+
+
+def test_scenario_drives_several_widgets():
+    s = kw.Scenario(model="llama-3-70b", gpu="H200", context=16384)
+    u, c, d = kw.UsersThatFit(), kw.ContextVsUsers(), kw.DecodeSpeed(scenario=s)
+    s.link(u, c)
+    for w in (u, c, d):
+        assert (w.model, w.gpu, w.context) == ("llama-3-70b", "H200", 16384)
+    s.context = 131072
+    assert all(w.result["context"] == 131072 for w in (u, c, d))
+    u.kv_dtype = "fp8"  # a widget's control moves the scenario, and so the others
+    assert s.kv_dtype == "fp8" and d.kv_dtype == "fp8"
+    m = my_model()
+    s.model = m  # registered in every linked widget before the name arrives
+    assert all(w.model == "my-llama" and w.error == "" for w in (u, c, d))
+    p = kw.PerTokenBytes()
+    s.link(p)  # linked later: gets the scenario's loaded model too
+    assert p.model == "my-llama" and p.error == ""
+    s.unlink()
+    s.context = 1024
+    assert u.context == 131072
+
+
+# ---- bad input ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name,value,words", [
+    ("context", -5, "context must be a whole number >= 1"),
+    ("num_gpus", 3, "does not divide num_key_value_heads=8"),
+    ("gpu", "H900", "unknown GPU 'H900'"),
+    ("model", "llama-9", "unknown model 'llama-9'"),
+    ("utilization", 1.5, "utilization must be in (0, 1]"),
+    ("kv_dtype", "fp7", "unknown kv_dtype 'fp7'"),
+])
+def test_bad_input_sets_error_and_keeps_the_result(name, value, words):
+    w = kw.UsersThatFit()
+    good = dict(w.result)
+    setattr(w, name, value)  # must not raise
+    assert words in w.error
+    assert w.result == good
+    assert synced_state(w)["error"] == w.error
+    setattr(w, name, w.initial[name])
+    assert w.error == "" and w.result == good
+
+
+def test_reset_restores_the_initial_inputs():
+    w = kw.DecodeSpeed(context=4096)
+    w.context, w.batch = 65536, 64
+    w.reset()
+    assert (w.context, w.batch) == (4096, 1) and w.result["context"] == 4096
+
+
+def test_scale_is_synced():
+    w = kw.PerTokenBytes(scale=1.5)
+    assert synced_state(w)["scale"] == 1.5
+
+
+# ---- payload and speed --------------------------------------------------------------------
+
+@pytest.mark.parametrize("cls", WIDGETS, ids=lambda c: c.__name__)
+def test_synced_state_is_at_most_1_5_mb(cls):
+    w = cls()
+    size = len(json.dumps(w.get_state()).encode())  # includes _esm (plotly bundle + our code) and _css
+    assert "window.Plotly" in w._esm and w._esm.rstrip().endswith("export default { render };")
+    assert size <= 1_500_000, f"{cls.__name__}: {size:,} bytes"
+
+
+@pytest.mark.parametrize("cls", WIDGETS, ids=lambda c: c.__name__)
+def test_python_recompute_is_quick(cls):
+    w = cls()
+    times = []
+    for i in range(20):
+        w.context = 4096 + 1024 * (i % 5)
+        times.append(w.compute_ms)
+    # a generous bound for a shared CI machine; the report quotes the measured medians
+    assert statistics.median(times) < 50, times
+
+
+def test_to_html_writes_a_standalone_page(tmp_path):
+    w = kw.PerTokenBytes()
+    path = tmp_path / "w.html"
+    w.to_html(str(path))
+    html = path.read_text()
+    assert "PerTokenBytes" in html and "kv-plot" in html
