@@ -11,6 +11,7 @@ Arithmetic is exact (Fractions), so a boundary case never flips on float roundin
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -20,13 +21,19 @@ from .gpus import GPU, get_gpu
 from .model import Model
 
 
+@functools.lru_cache(maxsize=256)
+def _decimal_fraction(x: float) -> Fraction:
+    # Parsing the repr is most of a users_that_fit call; sweeps repeat the same few values.
+    return Fraction(repr(x))
+
+
 def utilization_fraction(utilization: float) -> Fraction:
     """0.9 -> Fraction(9, 10) exactly (via its shortest decimal repr)."""
     if isinstance(utilization, bool) or not isinstance(utilization, (int, float, Fraction)):
         raise InputError(f"utilization must be a number in (0, 1], got {utilization!r}")
     if isinstance(utilization, float) and not math.isfinite(utilization):  # Fraction() rejects nan/inf unclearly
         raise InputError(f"utilization must be in (0, 1] (0.9 keeps 10% free), got {utilization!r}")
-    u = Fraction(utilization) if isinstance(utilization, Fraction) else Fraction(repr(float(utilization)))
+    u = Fraction(utilization) if isinstance(utilization, Fraction) else _decimal_fraction(float(utilization))
     if not 0 < u <= 1:
         raise InputError(f"utilization must be in (0, 1] (0.9 keeps 10% free), got {utilization!r}")
     return u
@@ -68,18 +75,21 @@ def memory_budget(
     working = check_int("working_bytes", working_bytes)
     per_gpu_mem = g.memory(memory)
     weights = model.weight_bytes(weight_dtype, params)
-    per_gpu_budget = per_gpu_mem * u - Fraction(weights, n) - working
-    usable = per_gpu_mem * u * n
+    # Exact, in integers over the utilization's denominator q (u = p / q): the same values
+    # as Fraction arithmetic step by step, at a fraction of the cost in sweeps.
+    p, q = u.numerator, u.denominator
+    usable = per_gpu_mem * p * n // q
+    kv_total_q = per_gpu_mem * p * n - (weights + working * n) * q   # (usable - weights - working) x q
     return Budget(
         gpu=g,
         num_gpus=n,
         memory_bytes=per_gpu_mem * n,
-        usable_bytes=math.floor(usable),
-        reserve_bytes=per_gpu_mem * n - math.floor(usable),
+        usable_bytes=usable,
+        reserve_bytes=per_gpu_mem * n - usable,
         weights_bytes=weights,
         working_bytes=working * n,
-        kv_budget_bytes=math.floor(per_gpu_budget * n),
-        per_gpu_kv_budget=per_gpu_budget,
+        kv_budget_bytes=kv_total_q // q,
+        per_gpu_kv_budget=Fraction(kv_total_q, q * n),
     )
 
 
@@ -142,7 +152,8 @@ def users_that_fit(
     per_gpu_user = model.kv_bytes(context, kv_dtype, tp=b.num_gpus)
     if per_gpu_user <= 0:
         raise InputError(f"context={context} holds no KV bytes for {model.name}; users would be unbounded")
-    users = max(0, math.floor(b.per_gpu_kv_budget / per_gpu_user))
+    budget = b.per_gpu_kv_budget
+    users = max(0, budget.numerator // (budget.denominator * per_gpu_user))  # floor(budget / per user)
     kv_user = per_gpu_user * b.num_gpus
     return Fit(
         users=users,

@@ -49,6 +49,11 @@ def dtype_name(name: str, field: str = "dtype") -> str:
     return key
 
 
+def dtype_bits(name: str, field: str = "dtype") -> int:
+    """Bits per number (int4 -> 4), for exact integer arithmetic."""
+    return DTYPE_BITS[dtype_name(name, field)]
+
+
 def dtype_bytes(name: str, field: str = "dtype") -> Fraction:
     """Bytes per number as an exact Fraction (int4 -> 1/2)."""
-    return Fraction(DTYPE_BITS[dtype_name(name, field)], 8)
+    return Fraction(dtype_bits(name, field), 8)

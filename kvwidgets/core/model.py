@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any, Mapping
 
-from .dtypes import dtype_bytes, dtype_name
+from .dtypes import dtype_bits, dtype_bytes, dtype_name
 from .errors import ConfigError, check_int
 from .layers import FullAttentionSpec, LayerGroup, LayerSpec, MLASpec, SlidingWindowSpec
 
@@ -76,8 +76,12 @@ class Model:
         Windowed layers are capped at their window, recurrent state is added once.
         """
         tokens = check_int("context", tokens)
-        total = sum(g.count * g.spec.bytes_for(tokens, kv_dtype, tp) for g in self.groups)
-        return exact_int(Fraction(total), "kv_bytes")
+        bits = dtype_bits(kv_dtype, "kv_dtype")
+        # Integers summed, then divided by 8 and rounded up once, as exact_int does for the
+        # per-layer Fractions (bytes_for): the same total, several times faster in sweeps.
+        held = sum(g.count * g.spec.bits_held(tokens, bits, tp) for g in self.groups)
+        fixed = sum(g.count * g.spec.fixed_bytes(tp) for g in self.groups)
+        return -(-held // 8) + fixed
 
     def bytes_by_kind(self, tokens: int, kv_dtype: str = "bf16", tp: int = 1) -> dict[str, int]:
         """kv_bytes split by layer kind, for stacked bars and readouts."""
@@ -89,7 +93,8 @@ class Model:
     def weight_bytes(self, weight_dtype: str | None = None, params: int | None = None) -> int:
         """Parameters x bytes per parameter (the series' convention)."""
         p = self.params if params is None else check_int("params", params, minimum=1)
-        return exact_int(p * dtype_bytes(weight_dtype or self.weight_dtype, "weight_dtype"), "weights")
+        bits = dtype_bits(weight_dtype or self.weight_dtype, "weight_dtype")
+        return -(-p * bits // 8)  # whole bytes, rounded up as exact_int does (int4 on an odd count)
 
     # ---- variants ----------------------------------------------------------------------
     def with_params(self, params: int, source: str = "given") -> "Model":

@@ -22,7 +22,7 @@ settings.register_profile("kvwidgets", deadline=None, max_examples=60,
 settings.load_profile("kvwidgets")
 
 KV_HEADS = st.sampled_from([1, 2, 4, 8, 16, 32, 64, 128])
-HEAD_DIMS = st.sampled_from([32, 64, 80, 96, 128, 192, 256])
+HEAD_DIMS = st.sampled_from([32, 63, 64, 80, 96, 128, 192, 256])  # 63: odd sizes reach half bytes at int4
 WINDOWS = st.integers(min_value=1, max_value=65_536)
 TOKENS = st.integers(min_value=0, max_value=2_000_000)
 GPU_NAMES = st.sampled_from(sorted(GPUS))
@@ -42,7 +42,7 @@ def chunked_specs():
 
 
 def mla_specs():
-    return st.builds(MLASpec, st.sampled_from([128, 256, 512]), st.sampled_from([0, 32, 64]))
+    return st.builds(MLASpec, st.sampled_from([128, 256, 512]), st.sampled_from([0, 1, 32, 64]))
 
 
 def recurrent_specs():
@@ -196,3 +196,46 @@ def test_users_fill_the_budget_without_passing_it(model, context, gpu):
         assert fit.users == 0
     budget = Fraction(fit.usable_bytes) - fit.weights_bytes
     assert fit.kv_budget_bytes == pytest.approx(float(budget), abs=1)
+
+
+# ---- the integer fast paths equal the plain Fraction arithmetic they replace ------------------------
+
+@given(models(), TOKENS, st.sampled_from(["bf16", "fp8", "fp32", "int4"]), st.sampled_from([1, 2, 4, 8]))
+def test_kv_bytes_equals_the_sum_of_layer_fractions(model, tokens, kv_dtype, tp):
+    assume(_ok_tp(model, tp))
+    total = sum(g.count * g.spec.bytes_for(tokens, kv_dtype, tp) for g in model.groups)
+    assert model.kv_bytes(tokens, kv_dtype, tp) == -(-total.numerator // total.denominator)  # ceil
+
+
+@given(st.integers(min_value=1, max_value=10**12), st.sampled_from(["bf16", "fp8", "fp32", "int4", "int8"]))
+def test_weight_bytes_is_params_times_bytes_rounded_up(params, dtype):
+    from kvwidgets.core import dtype_bytes, uniform_model
+
+    exact = params * dtype_bytes(dtype)
+    assert uniform_model("w", 1, 1, 64, params).weight_bytes(dtype) == -(-exact.numerator // exact.denominator)
+
+
+@given(models(), st.integers(min_value=1, max_value=300_000), GPU_NAMES, FIT_ARGS,
+       st.integers(min_value=0, max_value=8 * 10**9))
+def test_users_that_fit_is_the_series_formula(model, context, gpu, kw, working):
+    """floor((memory x utilization - weights / GPUs - working) / per-GPU KV of one user), in Fractions."""
+    from kvwidgets.core import get_gpu
+
+    assume(_ok_tp(model, kw["num_gpus"]))
+    g, n = get_gpu(gpu), kw["num_gpus"]
+    budget = (g.memory_bytes * Fraction(repr(kw["utilization"])) - Fraction(model.weight_bytes(kw["weight_dtype"]), n)
+              - working)
+    per_user = model.kv_bytes(context, kw["kv_dtype"], tp=n)
+    fit = users_that_fit(model, gpu, context, working_bytes=working, **kw)
+    assert fit.users == max(0, budget // per_user)
+    assert fit.kv_budget_bytes == (budget * n).__floor__()
+    assert fit.usable_bytes == (g.memory_bytes * Fraction(repr(kw["utilization"])) * n).__floor__()
+
+
+def test_half_bytes_round_up_once_per_sequence():
+    # 513 numbers x 4 bits = 256.5 bytes per token: one token holds 257 bytes, three hold 770
+    # (769.5 rounded up once for the whole sequence, not once per token or per layer).
+    m = Model("odd", (LayerGroup(MLASpec(512, 1), 1),), 10**9)
+    assert [m.kv_bytes(t, "int4") for t in (1, 2, 3)] == [257, 513, 770]
+    assert Model("odd", (LayerGroup(MLASpec(512, 1), 3),), 10**9).kv_bytes(1, "int4") == 770
+    assert m.weight_bytes("int4", params=3) == 2
