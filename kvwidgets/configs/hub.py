@@ -21,7 +21,8 @@ from .presets import list_presets
 
 
 def _presets_hint() -> str:
-    return "Bundled presets work offline: kw.load_model(" + ", ".join(repr(p) for p in list_presets()[:4]) + ", ...)"
+    return ("Bundled presets need no network, e.g. kw.load_model('llama-3-8b'); the presets are "
+            + ", ".join(list_presets()) + ".")
 
 
 def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None = None) -> tuple[dict[str, Any], str]:
