@@ -38,3 +38,18 @@ def test_golden_vectors_reach_every_edge():
     assert {1, 128, 129, 8192, 131072, 1_048_576} <= tokens  # a window's edge and the 1M end
     assert {c["tp"] for c in data["kv"]} >= {1, 3, 16, 64}       # uneven splits and copies
     assert any(c["too_large"] for c in data["decode"])
+
+
+def test_every_widget_esm_parses_as_one_module(tmp_path):
+    """Each _esm (plotly bundle + kvcalc + ui + render code) is valid ES module syntax and
+    ends with the default export anywidget calls; a typo in any render file fails here."""
+    import kvwidgets as kw
+
+    node = shutil.which("node")
+    assert node
+    for cls in (kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns):
+        path = tmp_path / f"{cls.__name__}.mjs"
+        path.write_text(cls._esm, encoding="utf-8")
+        proc = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, f"{cls.__name__}: {proc.stderr[-2000:]}"
+        assert "function render(" in cls._esm and cls._esm.rstrip().endswith("export default { render };")

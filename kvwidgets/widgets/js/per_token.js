@@ -58,7 +58,8 @@ function render({ model, el }) {
       name: PT_KIND_NAMES[k] || k,
       x: contexts.map((c) => (c === context ? `${fmtTokens(c)} (chosen)` : fmtTokens(c))),
       y: byCtx.map((b) => Number(b[k] || 0n) / 1e9),
-      marker: { color: contexts.map((c) => (c === context ? t.colors[(i + 1) % t.colors.length] : t.colors[i % t.colors.length])) },
+      // the chosen context keeps its kind's colour and gets an outline
+      marker: { color: t.colors[i % t.colors.length], line: { color: t.fg, width: contexts.map((c) => (c === context ? 2 : 0)) } },
       hovertemplate: "%{x}: %{y:.3f} GB<extra>" + (PT_KIND_NAMES[k] || k) + "</extra>",
     }));
     // Everything is computed: now touch the page.
