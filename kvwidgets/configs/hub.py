@@ -4,6 +4,11 @@ config.json is fetched with hf_hub_download, so the local cache, HF_HUB_OFFLINE,
 HF_ENDPOINT and HF_TOKEN all behave as they do for transformers. Only data files are
 read (config.json, safetensors headers); no model code is ever downloaded or run.
 
+When the Hub cannot be reached at all, huggingface_hub retries with backoff for about
+25 s before falling back to the cache. A one-connection check (3 s at most, skipped
+behind a proxy, where only the proxy knows) goes straight to the cache instead, so an
+offline notebook answers at once.
+
 Errors are turned into ModelSourceError messages that say what to do: a gated repo
 needs its licence accepted and a token (HF_TOKEN or token=); a missing repo may be a
 typo or private; offline with nothing cached cannot work. Each message also names the
@@ -13,7 +18,10 @@ bundled presets, which need no network at all.
 from __future__ import annotations
 
 import json
+import os
+import socket
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..core.errors import ModelSourceError
 from .checkpoint import index_params, safetensors_params
@@ -25,16 +33,38 @@ def _presets_hint() -> str:
             + ", ".join(list_presets()) + ".")
 
 
+PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
+
+
+def hub_reachable(timeout: float = 3.0) -> bool:
+    """Can a TCP connection to the Hub endpoint (HF_ENDPOINT) be opened? True behind a proxy."""
+    from huggingface_hub import constants
+
+    if any(os.environ.get(v) for v in PROXY_VARIABLES):
+        return True
+    url = urlsplit(constants.ENDPOINT)
+    port = url.port or (443 if url.scheme == "https" else 80)
+    try:
+        socket.create_connection((url.hostname, port), timeout=timeout).close()
+        return True
+    except OSError:
+        return False
+
+
 def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None = None) -> tuple[dict[str, Any], str]:
     """(config dict, local path) of a Hub repo's config.json, through the HF cache."""
     import huggingface_hub
+    from huggingface_hub import constants
     from huggingface_hub.errors import (GatedRepoError, LocalEntryNotFoundError, OfflineModeIsEnabled,
                                         RemoteEntryNotFoundError, RepositoryNotFoundError, RevisionNotFoundError,
                                         HFValidationError)
 
     rev = revision or "main"
+    offline = constants.is_offline_mode()
+    unreachable = not offline and not hub_reachable()
     try:
-        path = huggingface_hub.hf_hub_download(repo_id, "config.json", revision=revision, token=token)
+        path = huggingface_hub.hf_hub_download(repo_id, "config.json", revision=revision, token=token,
+                                               local_files_only=unreachable)
     except GatedRepoError as e:
         raise ModelSourceError(
             f"{repo_id} is a gated repository on the Hugging Face Hub: accept its licence on "
@@ -52,9 +82,9 @@ def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None
         raise ModelSourceError(f"{repo_id} (revision {rev!r}) has no config.json, so it is not a "
                                "transformers model kvwidgets can read") from e
     except (LocalEntryNotFoundError, OfflineModeIsEnabled) as e:
-        offline = huggingface_hub.constants.is_offline_mode()
+        endpoint = constants.ENDPOINT
         why = ("HF_HUB_OFFLINE is set (offline mode)" if offline
-               else "the Hugging Face Hub could not be reached")
+               else f"the Hugging Face Hub could not be reached ({endpoint})")
         raise ModelSourceError(
             f"cannot load {repo_id}: {why} and its config.json (revision {rev!r}) is not in the local "
             f"Hugging Face cache. Download it once while online, point to a local config.json, "
@@ -77,8 +107,9 @@ def hub_params(repo_id: str, *, revision: str | None, token: str | None, weight_
     model.safetensors.index.json (approximate, total_size / bytes per parameter).
     """
     import huggingface_hub
+    from huggingface_hub import constants
 
-    if not huggingface_hub.constants.is_offline_mode():
+    if not constants.is_offline_mode() and hub_reachable():
         try:
             meta = huggingface_hub.get_safetensors_metadata(repo_id, revision=revision, token=token)
             counts = dict(meta.parameter_count)

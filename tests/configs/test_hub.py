@@ -14,6 +14,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -154,16 +155,23 @@ def test_fake_hub_missing_repo_and_missing_config(hub, tmp_path):
     assert not no_config["ok"] and "has no config.json" in no_config["message"]
 
 
-@pytest.mark.slow
-def test_hub_unreachable_and_nothing_cached(tmp_path):
-    # a port nothing listens on: the Hub "cannot be reached". huggingface_hub retries with
-    # backoff (1 + 2 + 4 + 8 + 8 s) before giving up, so this takes about 25 s.
+def closed_port_url():
     import socket
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    (result,) = probe([{"source": "acme/anything"}], tmp_path, HF_ENDPOINT=f"http://127.0.0.1:{port}",
-                      HF_HUB_ETAG_TIMEOUT="2", HF_HUB_DOWNLOAD_TIMEOUT="2")
-    assert not result["ok"] and result["type"] == "ModelSourceError"
-    assert "could not be reached" in result["message"] and "acme/anything" in result["message"]
+        return f"http://127.0.0.1:{s.getsockname()[1]}"
+
+
+def test_hub_unreachable_fails_fast_or_uses_the_cache(tmp_path):
+    # a port nothing listens on: the Hub "cannot be reached". huggingface_hub alone would
+    # retry with backoff for about 25 s; kvwidgets checks one connection and goes to the cache.
+    add_to_cache(tmp_path / "hub", "acme/cached", {"config.json": json.dumps(TINY_CONFIG).encode()})
+    started = time.monotonic()
+    missing, cached = probe([{"source": "acme/anything"}, {"source": "acme/cached"}], tmp_path,
+                            HF_ENDPOINT=closed_port_url())
+    assert time.monotonic() - started < 15
+    assert not missing["ok"] and missing["type"] == "ModelSourceError"
+    assert "could not be reached" in missing["message"] and "acme/anything" in missing["message"]
+    assert cached["ok"] and cached["kv"] == TINY_KV_PER_TOKEN
+    assert cached["params_source"].startswith("ESTIMATE")
