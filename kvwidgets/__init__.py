@@ -5,7 +5,7 @@ from __future__ import annotations
 from .api import (as_model, decode_ceiling, max_context, memory_budget, offload_vs_recompute,
                   paged_vs_reserved, prefill_seconds, prefix_sharing, reload_seconds, users_that_fit,
                   vllm_kv_report, vllm_report_from_tokens)
-from .configs import load_model
+from .configs import PRESETS, list_presets, load_model
 from .core import (GPU, GPUS, STORAGE, ConfigError, InputError, KVWidgetsError, Model, ModelSourceError,
                    UnknownNameError, fmt_bytes, fmt_tokens, get_gpu, parse_vllm_log, uniform_model)
 

@@ -51,16 +51,26 @@ def hub_reachable(timeout: float = 3.0) -> bool:
         return False
 
 
+def is_offline() -> bool:
+    from huggingface_hub import constants
+
+    check = getattr(constants, "is_offline_mode", None)  # a function since huggingface_hub 1.0
+    return bool(check()) if check else bool(constants.HF_HUB_OFFLINE)
+
+
 def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None = None) -> tuple[dict[str, Any], str]:
     """(config dict, local path) of a Hub repo's config.json, through the HF cache."""
     import huggingface_hub
     from huggingface_hub import constants
-    from huggingface_hub.errors import (GatedRepoError, LocalEntryNotFoundError, OfflineModeIsEnabled,
-                                        RemoteEntryNotFoundError, RepositoryNotFoundError, RevisionNotFoundError,
-                                        HFValidationError)
+    from huggingface_hub import errors as hf_errors
+    from huggingface_hub.errors import (GatedRepoError, HFValidationError, LocalEntryNotFoundError,
+                                        OfflineModeIsEnabled, RepositoryNotFoundError, RevisionNotFoundError)
+
+    # huggingface_hub 1.0 split EntryNotFoundError into remote and local kinds
+    RemoteEntryNotFoundError = getattr(hf_errors, "RemoteEntryNotFoundError", hf_errors.EntryNotFoundError)
 
     rev = revision or "main"
-    offline = constants.is_offline_mode()
+    offline = is_offline()
     unreachable = not offline and not hub_reachable()
     try:
         path = huggingface_hub.hf_hub_download(repo_id, "config.json", revision=revision, token=token,
@@ -107,9 +117,8 @@ def hub_params(repo_id: str, *, revision: str | None, token: str | None, weight_
     model.safetensors.index.json (approximate, total_size / bytes per parameter).
     """
     import huggingface_hub
-    from huggingface_hub import constants
 
-    if not constants.is_offline_mode() and hub_reachable():
+    if not is_offline() and hub_reachable():
         try:
             meta = huggingface_hub.get_safetensors_metadata(repo_id, revision=revision, token=token)
             counts = dict(meta.parameter_count)

@@ -72,11 +72,12 @@ def _from_name_or_path(source: str | os.PathLike, *, name, token, revision, para
     path = Path(text).expanduser()
     if path.exists():
         return _from_path(path, name=name)
+    # "org/name" is always a Hub repo id, never a preset alias (qwen/3-8b is not qwen3-8b)
+    if REPO_ID.match(text) and not text.endswith(".json"):
+        return _from_hub(text, name=name, token=token, revision=revision, params_given=params_given)
     preset = find_preset(text)
     if preset is not None:
         return _from_preset(preset, name=name)
-    if REPO_ID.match(text) and not text.endswith(".json"):
-        return _from_hub(text, name=name, token=token, revision=revision, params_given=params_given)
     if text.endswith(".json") or os.sep in text or text.startswith((".", "~")):
         raise ModelSourceError(f"no such file or folder: {text} (expected a config.json or a folder holding one)")
     err = unknown_name("preset", text, list_presets())

@@ -134,3 +134,8 @@ def test_estimates_close_to_published_totals_for_moe_and_mla():
         _, config, _, _ = get_preset(name)
         est = model_from_config(config, source="test").params
         assert abs(est / published - 1) < 0.001, name
+
+
+def test_presets_are_public_names():
+    assert kw.list_presets() == list_presets()
+    assert kw.PRESETS == PRESETS
