@@ -1,0 +1,174 @@
+"""A throwaway JupyterLab server for the live-session browser test.
+
+Runs `python -m jupyter lab` from the interpreter running the tests (so the kernel
+imports the kvwidgets under test), on a free loopback port with a fixed token, with
+settings, workspaces and runtime files kept in a temporary folder so neither the
+developer's JupyterLab nor the test leaves traces in the other. The server's output
+goes to a log file the test reads for errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+# Lines a healthy run may log at error level; anything else fails the test.
+BENIGN_LOG = (
+    # The kernel's websocket is closed under it when the server shuts down at the end.
+    "Exception in callback",
+    # Our own SIGTERM at the end, which jupyter_server logs at critical level.
+    "received signal 15, stopping",
+)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def notebook(cells: list[str]) -> dict:
+    return {
+        "cells": [
+            {"cell_type": "code", "execution_count": None, "id": f"cell{i}", "metadata": {}, "outputs": [], "source": src}
+            for i, src in enumerate(cells)
+        ],
+        "metadata": {
+            "kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"},
+            "language_info": {"name": "python"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+class LabServer:
+    def __init__(self, workdir: Path):
+        self.workdir = workdir
+        self.root = workdir / "root"
+        self.root.mkdir(parents=True)
+        self.port = free_port()
+        self.token = secrets.token_hex(16)
+        self.log_path = workdir / "jupyterlab.log"
+        self.proc: subprocess.Popen | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def write_notebook(self, name: str, cells: list[str]) -> str:
+        (self.root / name).write_text(json.dumps(notebook(cells), indent=1), encoding="utf-8")
+        return name
+
+    def start(self, timeout: float = 90.0) -> None:
+        env = dict(os.environ)
+        state = self.workdir / "jupyter"
+        env.update(
+            JUPYTER_RUNTIME_DIR=str(state / "runtime"),
+            JUPYTERLAB_SETTINGS_DIR=str(state / "settings"),
+            JUPYTERLAB_WORKSPACES_DIR=str(state / "workspaces"),
+            JUPYTER_DATA_DIR=str(state / "data"),  # the notebook-signing key lands here
+            # The kernel finds the kvwidgets being tested even when it is not installed.
+            PYTHONPATH=os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p),
+        )
+        cmd = [
+            sys.executable, "-m", "jupyter", "lab",
+            "--no-browser",
+            "--ip=127.0.0.1",
+            f"--port={self.port}",
+            "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={self.root}",
+            "--LabApp.news_url=",
+            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+            # No PyPI look-ups from the extension manager: the test runs offline.
+            "--LabApp.extension_manager=readonly",
+        ]
+        if hasattr(os, "geteuid") and os.geteuid() == 0:  # CI containers run as root
+            cmd.append("--allow-root")
+        self._write_lab_settings(state / "settings")
+        log = self.log_path.open("w", encoding="utf-8")
+        # Its own session, so the finalizer can stop the server and its kernels together.
+        self.proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"jupyter lab exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(f"{self.base_url}/api/status?token={self.token}", timeout=2) as r:
+                    if r.status == 200:
+                        return
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            time.sleep(0.5)
+        raise RuntimeError(f"jupyter lab did not answer within {timeout:.0f} s:\n{self.log()}")
+
+    @staticmethod
+    def _write_lab_settings(settings_dir: Path) -> None:
+        """Settings a test run needs: start the notebook's kernel without asking, and
+        no news pop-up (which would ask about fetching news from the internet)."""
+        for plugin, values in {
+            "@jupyterlab/notebook-extension/tracker": {"autoStartDefaultKernel": True},
+            "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+        }.items():
+            target = settings_dir / f"{plugin}.jupyterlab-settings"
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(json.dumps(values), encoding="utf-8")
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        # SIGTERM makes jupyter_server shut its kernels down before it exits.
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
+
+    def log(self) -> str:
+        return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
+
+    def log_errors(self) -> list[str]:
+        """Error-level lines and tracebacks in the server's log."""
+        found = []
+        for line in self.log().splitlines():
+            if re.match(r"\[(E|C) ", line) or "Traceback (most recent call last)" in line:
+                if not any(b in line for b in BENIGN_LOG):
+                    found.append(line)
+        return found
+
+    def wait_kernel_ready(self, notebook_name: str, timeout: float = 120.0) -> None:
+        """Until the notebook's kernel is started, idle and connected to the page.
+
+        JupyterLab's own indicator reads "idle" before any kernel exists, so ask the
+        server: running cells earlier can race the session and start a second kernel.
+        """
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with urllib.request.urlopen(f"{self.base_url}/api/sessions?token={self.token}", timeout=5) as r:
+                sessions = json.loads(r.read())
+            for session in sessions:
+                kernel = session.get("kernel") or {}
+                if session.get("path") == notebook_name and kernel.get("execution_state") == "idle" \
+                        and kernel.get("connections", 0) >= 1:
+                    return
+            time.sleep(0.5)
+        raise TimeoutError(f"the kernel of {notebook_name} was not idle and connected within {timeout:.0f} s")
+
+    def lab_url(self, notebook_name: str) -> str:
+        return f"{self.base_url}/lab/tree/{notebook_name}?token={self.token}&reset"
