@@ -50,6 +50,7 @@ class KVWidget(anywidget.AnyWidget):
 
     _render_file: ClassVar[str] = ""
     _inputs: ClassVar[tuple[str, ...]] = ()
+    _axes: ClassVar[dict[str, Any]] = {}  # ticks and series the chart draws (sent as `axes`)
     _css = _read("js/widget.css")
 
     kind = traitlets.Unicode("").tag(sync=True)       # which render code the JS runs
@@ -61,6 +62,7 @@ class KVWidget(anywidget.AnyWidget):
     scale = traitlets.Float(1.0).tag(sync=True)       # 1.5 for a lecture hall
     error = traitlets.Unicode("").tag(sync=True)      # last bad input, "" when all is well
     result = traitlets.Dict().tag(sync=True)          # the core's numbers for the inputs
+    axes = traitlets.Dict().tag(sync=True)            # the chart's ticks and series, from _axes
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if cls.__dict__.get("_render_file"):
@@ -77,6 +79,7 @@ class KVWidget(anywidget.AnyWidget):
         self.gpus = state.gpu_rows()
         self.dtypes = state.dtype_bits()
         self.presets = list(state.preset_names())
+        self.axes = {k: list(v) for k, v in self._axes.items()}
         self.initial = {name: getattr(self, name) for name in self._inputs}
         self.observe(self._on_input, names=list(self._inputs))
         self.refresh()

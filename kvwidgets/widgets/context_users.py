@@ -10,7 +10,8 @@ from . import traits
 from .base import KVWidget
 
 MARKS = (8192, 32768, 131072)
-LINE_DTYPES = ("bf16", "fp8")  # the two caches the chart compares
+LINES = (("bf16", "16-bit cache"), ("fp8", "FP8 cache"))  # the two caches the chart compares
+LINE_DTYPES = tuple(dt for dt, _ in LINES)
 
 
 class ContextVsUsers(KVWidget):
@@ -18,6 +19,7 @@ class ContextVsUsers(KVWidget):
 
     _render_file = "context_users.js"
     _inputs = ("model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype", "utilization")
+    _axes = {"marks": MARKS, "lines": LINES}
 
     model = traits.model()
     gpu = traits.gpu()

@@ -21,6 +21,7 @@ class DecodeSpeed(KVWidget):
 
     _render_file = "decode_speed.js"
     _inputs = ("model", "gpu", "num_gpus", "context", "batch", "weight_dtype", "kv_dtype")
+    _axes = {"batches": BATCHES}
 
     model = traits.model()
     gpu = traits.gpu("H200")

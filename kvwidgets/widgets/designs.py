@@ -18,6 +18,7 @@ from .base import KVWidget
 LAYERS, QUERY_HEADS, KV_HEADS, HEAD_DIM = 32, 32, 8, 128
 MLA_LATENT, MLA_ROPE = 512, 64
 WINDOWS = (128, 1024)
+DESIGN_ORDER = ("MHA", "GQA", "MQA", "MLA", "Sliding hybrid {window}")  # chart order
 REAL_MODELS = ("llama-3-8b", "llama-3-70b", "deepseek-v3", "gpt-oss-120b", "gemma-3-27b")
 _PARAMS = 8_030_261_248  # unused by these charts; a Model needs one
 
@@ -49,12 +50,12 @@ class AttentionDesigns(KVWidget):
 
     _render_file = "designs.js"
     _inputs = ("kv_dtype", "context", "window", "short_context")
+    _axes = {"windows": WINDOWS, "designs": DESIGN_ORDER}
 
     kv_dtype = traits.kv_dtype()
     context = traits.context(131072)
     window = traitlets.Int(1024, help="window of the hybrid's sliding layers (128 or 1024)").tag(sync=True)
     short_context = traitlets.Int(1024, help="the short conversation compared with `context`").tag(sync=True)
-    designs = traitlets.List().tag(sync=True)   # design labels, chart order
     real = traitlets.List().tag(sync=True)      # real model names that loaded
 
     def __init__(self, **kwargs: Any) -> None:
@@ -66,7 +67,6 @@ class AttentionDesigns(KVWidget):
         presets = state.preset_shapes()
         real = [n for n in REAL_MODELS if n in presets]
         shapes.update({n: presets[n] for n in real})
-        self.designs = list(self._design_models)
         self.real = real
         return shapes
 
@@ -79,7 +79,7 @@ class AttentionDesigns(KVWidget):
         short = check_int("short_context", self.short_context, minimum=1)
         if self.window not in WINDOWS:
             raise InputError(f"window must be one of {', '.join(map(str, WINDOWS))}, got {self.window!r}")
-        shown = ["MHA", "GQA", "MQA", "MLA", f"Sliding hybrid {self.window}"]
+        shown = [label.format(window=self.window) for label in DESIGN_ORDER]
 
         def row(m: Model) -> dict[str, int]:
             return {"bytes_per_token": m.kv_bytes_per_token(kv), "short": m.kv_bytes(short, kv),

@@ -17,6 +17,7 @@ class PerTokenBytes(KVWidget):
 
     _render_file = "per_token.js"
     _inputs = ("model", "kv_dtype", "context")
+    _axes = {"bar_contexts": BAR_CONTEXTS}
 
     model = traits.model()
     kv_dtype = traits.kv_dtype()

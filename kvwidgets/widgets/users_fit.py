@@ -26,6 +26,7 @@ class UsersThatFit(KVWidget):
     _render_file = "users_fit.js"
     _inputs = ("model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype", "utilization",
                "memory", "working_bytes")
+    _axes = {"gpu_counts": GPU_COUNTS}
 
     model = traits.model()
     gpu = traits.gpu()

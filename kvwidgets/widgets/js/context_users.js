@@ -1,9 +1,6 @@
 // ContextVsUsers: conversations that fit against their length (log axis 1K..1M) for a
 // 16-bit and an FP8 cache, 8K / 32K / 128K marked, the chosen point highlighted.
 
-const CU_INPUTS = ["model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype", "utilization"];
-const CU_MARKS = [8192, 32768, 131072];
-const CU_LINES = [["bf16", "16-bit cache"], ["fp8", "FP8 cache"]];
 const CU_POINTS = 81; // 8 per doubling from 1K to 1M
 
 function render({ model, el }) {
@@ -15,7 +12,7 @@ function render({ model, el }) {
   kvDtypeSelect(app, "weight_dtype", "Weights");
   kvDtypeSelect(app, "kv_dtype", "KV cache");
   kvUtilization(app);
-  kvResetButton(app, CU_INPUTS);
+  kvResetButton(app);
   const outUsers = app.readout("users", "Users at this context:");
   const outMax = app.readout("max_context", "Longest context for one user:");
 
@@ -35,7 +32,8 @@ function render({ model, el }) {
     const longest = maxContext(shape, gpu, 1, o);
     const xs = Array.from({ length: CU_POINTS }, (_, i) => Math.round(2 ** (10 + i / 8)));
     const t = app.theme();
-    const traces = CU_LINES.map(([dt, name], i) => ({
+    const marks = kvAxis(app, "marks");
+    const traces = kvAxis(app, "lines").map(([dt, name], i) => ({
       type: "scatter", mode: "lines", name,
       x: xs, y: xs.map((c) => Number(usersThatFit(shape, gpu, c, { ...o, kvBits: dtypes[dt] }).users)),
       line: { color: t.colors[i], shape: "hv" },
@@ -48,10 +46,10 @@ function render({ model, el }) {
       marker: { size: 12 * app.scale(), color: t.colors[3], line: { color: t.fg, width: 1 } },
       hovertemplate: "%{x:,} tokens, " + model.get("kv_dtype") + " cache: %{y:,} users<extra></extra>",
     });
-    const shapes = CU_MARKS.map((c) => ({
+    const shapes = marks.map((c) => ({
       type: "line", x0: c, x1: c, yref: "paper", y0: 0, y1: 1, line: { dash: "dot", color: t.fg2, width: 1 },
     }));
-    const annotations = CU_MARKS.map((c) => ({
+    const annotations = marks.map((c) => ({
       x: Math.log10(c), yref: "paper", y: 1, yanchor: "bottom", text: fmtTokens(c), showarrow: false, font: { color: t.fg2 },
     }));
     // Everything is computed: now touch the page.
@@ -64,5 +62,5 @@ function render({ model, el }) {
       yaxis: { title: { text: "conversations that fit" }, rangemode: "tozero" },
     });
   };
-  return kvStart(app, CU_INPUTS);
+  return kvStart(app);
 }

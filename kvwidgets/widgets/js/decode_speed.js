@@ -2,8 +2,6 @@
 // (bottom), against context for several batch sizes; the bytes one step reads split into
 // weights and KV; the batch at which KV reads pass the weights; measured H200 points.
 
-const DS_INPUTS = ["model", "gpu", "num_gpus", "context", "batch", "weight_dtype", "kv_dtype"];
-const DS_BATCHES = [1, 8, 32, 64, 128, 256];
 const DS_POINTS = 41; // 4 per doubling from 1K to 1M
 
 function dsSplitBar(app) {
@@ -36,7 +34,7 @@ function render({ model, el }) {
   kvIntBox(app, "batch", "Batch", { min: 1, max: 1 << 20 });
   kvDtypeSelect(app, "weight_dtype", "Weights");
   kvDtypeSelect(app, "kv_dtype", "KV cache");
-  kvResetButton(app, DS_INPUTS);
+  kvResetButton(app);
   const outUser = app.readout("tokens_per_s_per_user", "Per user:");
   const outTotal = app.readout("tokens_per_s_total", "Total:");
   const outStep = app.readout("step_ms", "Step:");
@@ -52,7 +50,8 @@ function render({ model, el }) {
     const batch = model.get("batch");
     const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
     const xs = Array.from({ length: DS_POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
-    const batches = DS_BATCHES.includes(batch) ? DS_BATCHES : [...DS_BATCHES, batch].sort((a, b) => a - b);
+    const drawn = kvAxis(app, "batches");
+    const batches = drawn.includes(batch) ? drawn : [...drawn, batch].sort((a, b) => a - b);
     const t = app.theme();
     const traces = [];
     batches.forEach((b, i) => {
@@ -103,5 +102,5 @@ function render({ model, el }) {
       legend: { orientation: "h", y: -0.15, font: { color: t.fg } },
     });
   };
-  return kvStart(app, DS_INPUTS);
+  return kvStart(app);
 }

@@ -1,14 +1,13 @@
 // AttentionDesigns: bytes per token of MHA, GQA, MQA, MLA and a sliding hybrid on the
 // Llama 3 8B shape, and real models' cache per conversation at a short and a long context.
 
-const AD_INPUTS = ["kv_dtype", "context", "window", "short_context"];
 
 function render({ model, el }) {
   const app = kvApp({ model, el }, "Attention designs and their cache");
   kvDtypeSelect(app, "kv_dtype", "KV cache");
   kvContext(app, "Long context (tokens)");
-  kvSelect(app, "window", "Hybrid window", () => [[128, "128"], [1024, "1,024"]]);
-  kvResetButton(app, AD_INPUTS);
+  kvSelect(app, "window", "Hybrid window", () => kvAxis(app, "windows").map((w) => [w, w.toLocaleString("en-US")]));
+  kvResetButton(app);
   const outDesign = app.readout("designs", "Per token:");
 
   app.draw = () => {
@@ -17,7 +16,7 @@ function render({ model, el }) {
     const long = checkInt("context", model.get("context"), 1);
     const short = checkInt("short_context", model.get("short_context"), 1);
     const win = model.get("window");
-    const labels = ["MHA", "GQA", "MQA", "MLA", `Sliding hybrid ${win}`];
+    const labels = kvAxis(app, "designs").map((l) => l.replace("{window}", win));
     const shapes = labels.map((l) => L.shape(l));
     const real = (model.get("real") || []).map((n) => [n, L.shape(n)]);
     const perToken = shapes.map((s) => kvBytesPerToken(s, bits));
@@ -43,5 +42,5 @@ function render({ model, el }) {
       yaxis: { type: "category", autorange: "reversed" },
     });
   };
-  return kvStart(app, AD_INPUTS);
+  return kvStart(app);
 }

@@ -1,7 +1,6 @@
 // PerTokenBytes: the per-token formula with live numbers, split by layer kind, the
 // "query heads by mistake" figure, and the cache of one conversation at a few lengths.
 
-const PT_CONTEXTS = [1024, 8192, 32768, 131072];
 const PT_KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", mla: "MLA latent", recurrent: "recurrent state" };
 
 function ptFormulaLine(g, bits) {
@@ -25,7 +24,7 @@ function render({ model, el }) {
   kvModelSelect(app);
   kvDtypeSelect(app, "kv_dtype", "KV cache");
   kvContext(app);
-  kvResetButton(app, ["model", "kv_dtype", "context"]);
+  kvResetButton(app);
   const outBpt = app.readout("bytes_per_token", "Per token:");
   const outMha = app.readout("mha_bytes_per_token", "With query heads by mistake:");
   const outSeq = app.readout("kv_bytes", "One conversation:");
@@ -46,7 +45,7 @@ function render({ model, el }) {
       const ratio = bpt > 0n ? Number(mha) / Number(bpt) : 0;
       mhaText = `${fmtBytes(mha)} (${ratio.toLocaleString("en-US", { maximumFractionDigits: 1 })}x too much)`;
     }
-    const contexts = [...PT_CONTEXTS];
+    const contexts = [...kvAxis(app, "bar_contexts")];
     if (!contexts.includes(context)) contexts.push(context);
     contexts.sort((a, b) => a - b);
     const kinds = [...new Set(shape.groups.map((g) => g.kind))];
@@ -74,5 +73,5 @@ function render({ model, el }) {
       yaxis: { title: { text: "KV cache per conversation (GB)" } },
     });
   };
-  return kvStart(app, ["model", "kv_dtype", "context"]);
+  return kvStart(app);
 }

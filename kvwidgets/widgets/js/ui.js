@@ -260,7 +260,8 @@ function kvGpuSelect(app) {
 }
 
 function kvGpuCount(app) {
-  return kvSelect(app, "num_gpus", "GPUs", () => [1, 2, 4, 8].map((n) => [n, String(n)]));
+  const counts = () => (app.model.get("axes") || {}).gpu_counts || [1, 2, 4, 8];
+  return kvSelect(app, "num_gpus", "GPUs", () => counts().map((n) => [n, String(n)]), ["axes"]);
 }
 
 function kvDtypeSelect(app, name, labelText) {
@@ -272,11 +273,23 @@ function kvUtilization(app) {
   return kvFloatSlider(app, "utilization", "Utilization", { min: 0.5, max: 1, step: 0.01, fmt: (v) => `${Math.round(v * 100)}%` });
 }
 
-function kvResetButton(app, names) {
+/** The widget's input trait names: Python sends their starting values in `initial`. */
+function kvInputs(app) {
+  return Object.keys(app.model.get("initial") || {});
+}
+
+/** Ticks and series Python chose for this widget (e.g. the batch sizes drawn), from `axes`. */
+function kvAxis(app, name) {
+  const axes = app.model.get("axes") || {};
+  if (!(name in axes)) throw new Error(`axes.${name} is missing from the widget state`);
+  return axes[name];
+}
+
+function kvResetButton(app) {
   const btn = kvEl("button", { type: "button", class: "kv-reset", "data-kv": "reset", text: "Reset" });
   btn.addEventListener("click", () => {
     const initial = app.model.get("initial") || {};
-    for (const n of names) if (n in initial) app.model.set(n, initial[n]);
+    for (const n of Object.keys(initial)) app.model.set(n, initial[n]);
     app.model.save_changes();
     app.localError = "";
     app.redraw();
@@ -313,8 +326,8 @@ function kvPlot(app, data, layout) {
 }
 
 /** Wire the model's changes to redraws; return anywidget's cleanup function. */
-function kvStart(app, traits) {
-  for (const t of [...traits, "shapes", "gpus", "dtypes", "presets"]) app.on(`change:${t}`, () => app.redraw());
+function kvStart(app) {
+  for (const t of [...kvInputs(app), "shapes", "gpus", "dtypes", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
   app.on("change:error", () => app.showError());
   app.on("change:scale", () => {
     app.root.style.setProperty("--kv-scale", String(app.scale()));

@@ -2,8 +2,6 @@
 // reserve) for 1, 2, 4 and 8 GPUs, the user count on each, and a plain message when the
 // model does not load or loads but cannot serve one conversation.
 
-const UF_COUNTS = [1, 2, 4, 8];
-const UF_INPUTS = ["model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype", "utilization", "memory", "working_bytes"];
 
 function ufWorking(app) {
   // Working area per GPU, typed in GB (activations, CUDA graphs); stored in bytes.
@@ -35,7 +33,7 @@ function render({ model, el }) {
   kvUtilization(app);
   kvSelect(app, "memory", "Memory", () => [["marketed", "marketed GB"], ["device", "device-reported"]]);
   ufWorking(app);
-  kvResetButton(app, UF_INPUTS);
+  kvResetButton(app);
   const outUsers = app.readout("users", "Users:");
   const outPer = app.readout("kv_per_user", "KV per conversation:");
   const outBudget = app.readout("kv_budget", "KV budget:");
@@ -54,7 +52,7 @@ function render({ model, el }) {
     };
     const context = model.get("context");
     const fit = usersThatFit(shape, gpu, context, o); // throws on bad input: the figure stays
-    const counts = [...UF_COUNTS];
+    const counts = [...kvAxis(app, "gpu_counts")];
     if (!counts.includes(fit.num_gpus)) counts.push(fit.num_gpus);
     counts.sort((a, b) => a - b);
     const fits = counts.map((n) => {
@@ -99,5 +97,5 @@ function render({ model, el }) {
       yaxis: { title: { text: `GPU memory, ${o.memory} (GB)` } },
     });
   };
-  return kvStart(app, UF_INPUTS);
+  return kvStart(app);
 }
