@@ -222,8 +222,9 @@ def model_from_config(
 
     if params is None:
         params = estimate_params(view, d)
+        rough = "; recurrent mixers only roughly (in/out projections)" if "recurrent" in d.plan else ""
         params_source = (f"ESTIMATE from {source}: embeddings, attention, MLP/experts, norms"
-                         f"{'' if d.tied else ', untied lm_head'} counted from the config")
+                         f"{'' if d.tied else ', untied lm_head'} counted from the config{rough}")
     view.note("params", params_source or "given")
 
     label = name or config.get("_name_or_path") or view.model_type or "model"
