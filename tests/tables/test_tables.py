@@ -209,3 +209,18 @@ def test_every_column_names_its_unit_or_is_a_label(m8):
         assert isinstance(df, pd.DataFrame) and len(df) > 0
         for col in df.columns:
             assert col in labels or any(u in col for u in units), col
+
+
+def test_default_tables_cover_every_design_with_the_seed_numbers():
+    """The defaults load the bundled presets; the series' numbers appear where they belong."""
+    per_token = tables.bytes_per_token_table().set_index("model")["bytes/token bf16 (B)"]
+    assert per_token["llama-3-8b"] == 131_072 and per_token["llama-3-70b"] == 327_680
+    assert per_token["deepseek-v3"] == 70_272 and per_token["gpt-oss-120b"] == 36_864
+    assert per_token["mistral-7b-v0.1"] == 0          # every layer slides: nothing grows past the window
+    designs = set(tables.bytes_per_token_table()["attention design"])
+    assert {"GQA", "MLA", "sliding GQA", "hybrid: sliding GQA + GQA"} <= designs
+    conv = tables.cache_per_conversation_table().set_index("model")
+    assert round(conv.loc["llama-3-70b", "128K tokens (GB)"], 1) == 42.9
+    assert conv.loc["mistral-7b-v0.1", "1M tokens (GB)"] == conv.loc["mistral-7b-v0.1", "8K tokens (GB)"]
+    d = tables.attention_designs_table().set_index("model")
+    assert round(d.loc["deepseek-v3", "x smaller than the shape's MHA"], 2) == round(524_288 / 70_272, 2)
