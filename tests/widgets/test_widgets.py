@@ -280,3 +280,42 @@ def test_to_html_writes_a_standalone_page(tmp_path):
     w.to_html(str(path))
     html = path.read_text()
     assert "PerTokenBytes" in html and "kv-plot" in html
+
+
+# ---- any input: the core's answer or a message, never an exception -----------------------
+
+import functools  # noqa: E402
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@functools.cache
+def shared_users_widget():
+    """One widget across examples, so each example starts from the last one's state."""
+    return kw.UsersThatFit()
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    model=st.sampled_from(sorted(state.preset_shapes())),
+    gpu=st.sampled_from(sorted(kw.GPUS)),
+    num_gpus=st.sampled_from([1, 2, 3, 4, 8, 16, 0, -1]),
+    context=st.integers(min_value=-10, max_value=2_000_000),
+    weight_dtype=st.sampled_from(["bf16", "fp8", "int4", "fp32"]),
+    kv_dtype=st.sampled_from(["bf16", "fp8", "int4"]),
+    utilization=st.sampled_from([0.9, 0.5, 1.0, 0.0, 1.2]),
+)
+def test_users_widget_is_the_core_or_a_message(model, gpu, num_gpus, context, weight_dtype, kv_dtype, utilization):
+    w = shared_users_widget()
+    with w.hold_trait_notifications():
+        w.model, w.gpu, w.num_gpus, w.context = model, gpu, num_gpus, context
+        w.weight_dtype, w.kv_dtype, w.utilization = weight_dtype, kv_dtype, utilization
+    try:
+        core = kw.users_that_fit(model, gpu, context, num_gpus=num_gpus, weight_dtype=weight_dtype,
+                                 kv_dtype=kv_dtype, utilization=utilization)
+    except kw.KVWidgetsError as e:
+        assert w.error == str(e)
+    else:
+        assert w.error == ""
+        assert w.result["users"] == core.users and w.result["kv_budget_bytes"] == core.kv_budget_bytes
