@@ -1,0 +1,74 @@
+"""The notebooks as files: the series is complete, linked, and stored clean.
+
+Running them is nbval's job (`pytest notebooks --nbval-lax` in scripts/test.sh); these
+checks are about what a reader opening the repository finds.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from .repo_copy import NOTEBOOKS
+
+PARTS = sorted(p.name for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+
+
+def load(name: str) -> dict:
+    return json.loads((NOTEBOOKS / name).read_text(encoding="utf-8"))
+
+
+def markdown(nb: dict) -> str:
+    return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
+
+
+def test_ten_parts_in_order():
+    assert [p[:2] for p in PARTS] == [f"{i:02d}" for i in range(1, 11)]
+    assert (NOTEBOOKS / "index.ipynb").exists()
+
+
+def test_index_links_every_part():
+    links = set(re.findall(r"\]\(([^)]+\.ipynb)\)", markdown(load("index.ipynb"))))
+    assert set(PARTS) <= links, f"index.ipynb does not link {sorted(set(PARTS) - links)}"
+
+
+@pytest.mark.parametrize("name", PARTS)
+def test_each_part_links_index_and_neighbours(name):
+    text = markdown(load(name))
+    assert "(index.ipynb)" in text
+    i = PARTS.index(name)
+    if i + 1 < len(PARTS):
+        assert f"({PARTS[i + 1]})" in text, f"{name} does not link the next part"
+    if i > 0:
+        assert f"({PARTS[i - 1]})" in text, f"{name} does not link the previous part"
+
+
+@pytest.mark.parametrize("name", ["index.ipynb", *PARTS])
+def test_stored_without_outputs_or_widget_state(name):
+    nb = load(name)
+    for i, cell in enumerate(nb["cells"]):
+        if cell["cell_type"] == "code":
+            assert cell["outputs"] == [], f"{name} cell {i} has stored outputs"
+            assert cell["execution_count"] is None, f"{name} cell {i} has an execution count"
+    assert "widgets" not in nb["metadata"], f"{name} stores widget state"
+
+
+@pytest.mark.parametrize("name", ["index.ipynb", *PARTS])
+def test_numbers_are_checked_in_cells(name):
+    code = "\n".join("".join(c["source"]) for c in load(name)["cells"] if c["cell_type"] == "code")
+    assert "import kvwidgets as kw" in code
+    assert code.count("assert ") >= 3, f"{name} states numbers but checks fewer than three"
+
+
+def test_mistakes_notebook_hides_answers_and_checks_them():
+    nb = load("10_mistakes.ipynb")
+    text = markdown(nb)
+    questions = re.findall(r"\*\*Question (\d+[a-z]?)\.\*\*", text)
+    assert len(questions) >= 7
+    assert text.count("<details>") >= 6
+    code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    for q in questions:
+        assert f"answer_{q} = None" in code, f"question {q} has no answer cell"
+        assert f"check({q if q.isdigit() else repr(q)}" in code.replace('"', "'"), f"question {q} is never checked"
