@@ -23,7 +23,7 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..core.errors import ModelSourceError
+from ..core.errors import ConfigError, ModelSourceError
 from .checkpoint import index_params, safetensors_params
 from .presets import list_presets
 
@@ -78,7 +78,7 @@ def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None
     except GatedRepoError as e:
         raise ModelSourceError(
             f"{repo_id} is a gated repository on the Hugging Face Hub: accept its licence on "
-            f"https://huggingface.co/{repo_id} and give a token with access, either in the HF_TOKEN "
+            f"{constants.ENDPOINT}/{repo_id} and give a token with access, either in the HF_TOKEN "
             f"environment variable or as kw.load_model({repo_id!r}, token=...). {_presets_hint()}"
         ) from e
     except RepositoryNotFoundError as e:
@@ -86,11 +86,7 @@ def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None
             f"no model repository {repo_id!r} found on the Hugging Face Hub (check the spelling; a private "
             f"repo also needs a token in HF_TOKEN or token=). {_presets_hint()}"
         ) from e
-    except RevisionNotFoundError as e:
-        raise ModelSourceError(f"{repo_id} has no revision {rev!r} on the Hugging Face Hub") from e
-    except RemoteEntryNotFoundError as e:
-        raise ModelSourceError(f"{repo_id} (revision {rev!r}) has no config.json, so it is not a "
-                               "transformers model kvwidgets can read") from e
+    # before RemoteEntryNotFoundError: before huggingface_hub 1.0 the local error subclassed it
     except (LocalEntryNotFoundError, OfflineModeIsEnabled) as e:
         endpoint = constants.ENDPOINT
         why = ("HF_HUB_OFFLINE is set (offline mode)" if offline
@@ -100,13 +96,18 @@ def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None
             f"Hugging Face cache. Download it once while online, point to a local config.json, "
             f"or use a preset. {_presets_hint()}"
         ) from e
+    except RevisionNotFoundError as e:
+        raise ModelSourceError(f"{repo_id} has no revision {rev!r} on the Hugging Face Hub") from e
+    except RemoteEntryNotFoundError as e:
+        raise ModelSourceError(f"{repo_id} (revision {rev!r}) has no config.json, so it is not a "
+                               "transformers model kvwidgets can read") from e
     except HFValidationError as e:
         raise ModelSourceError(f"{repo_id!r} is not a valid Hub repo id (expected 'org/name'): {e}") from e
     try:
         with open(path, encoding="utf-8") as f:
             return json.load(f), path
     except json.JSONDecodeError as e:
-        raise ModelSourceError(f"config.json of {repo_id} (cached at {path}) is not valid JSON: {e}") from e
+        raise ConfigError(f"config.json of {repo_id} (cached at {path}) is not valid JSON: {e}") from e
 
 
 def hub_params(repo_id: str, *, revision: str | None, token: str | None, weight_dtype: str) -> tuple[int, str] | None:

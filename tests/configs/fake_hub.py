@@ -7,7 +7,7 @@ expects, for /{repo}/resolve/{revision}/{file}:
         as parse_safetensors_file_metadata does with "bytes=0-100000")
   errors with X-Error-Code: GatedRepo (401 without a token, 403 with one lacking
         access), RepoNotFound (401, as the Hub answers unauthenticated requests for
-        missing or private repos), EntryNotFound (404)
+        missing or private repos), RevisionNotFound and EntryNotFound (404)
 Every request is logged so tests can check what was asked and with which token.
 """
 
@@ -71,6 +71,9 @@ class FakeHub:
                     text = f"Access to model {m['repo']} is restricted and you are not in the authorized list."
                     return self.send(status, {"X-Error-Code": "GatedRepo", "X-Error-Message": text},
                                      text.encode(), body)
+                if m["rev"] not in ("main", repo.sha):
+                    return self.send(404, {"X-Error-Code": "RevisionNotFound",
+                                           "X-Error-Message": "Invalid rev id"}, b"Invalid rev id", body)
                 data = repo.files.get(m["file"])
                 if data is None:
                     return self.send(404, {"X-Error-Code": "EntryNotFound", "X-Error-Message": "Entry not found",

@@ -102,6 +102,7 @@ def hub():
         "acme/gated": FakeRepo({"config.json": json.dumps(TINY_CONFIG).encode()}, gated_token="hf_good"),
         "acme/no-weights": FakeRepo({"config.json": json.dumps(TINY_CONFIG).encode()}),
         "acme/no-config": FakeRepo({"README.md": b"hello"}),
+        "acme/broken-json": FakeRepo({"config.json": b'{"num_hidden_layers": 2,'}),
     })
     url = fake.start()
     yield fake, url
@@ -147,8 +148,11 @@ def test_fake_hub_gated_repo(hub, tmp_path):
 
 def test_fake_hub_missing_repo_and_missing_config(hub, tmp_path):
     _, url = hub
-    missing, no_config = probe([{"source": "nobody/missing"}, {"source": "acme/no-config"}], tmp_path,
-                               HF_ENDPOINT=url)
+    missing, no_config, bad_revision, broken = probe(
+        [{"source": "nobody/missing"}, {"source": "acme/no-config"}, {"source": "acme/tiny", "revision": "v9"},
+         {"source": "acme/broken-json"}], tmp_path, HF_ENDPOINT=url)
+    assert not bad_revision["ok"] and "has no revision 'v9'" in bad_revision["message"]
+    assert not broken["ok"] and broken["type"] == "ConfigError" and "not valid JSON" in broken["message"]
     assert not missing["ok"] and missing["type"] == "ModelSourceError"
     assert "no model repository 'nobody/missing'" in missing["message"]
     assert "FileNotFoundError" in missing["mro"]
