@@ -152,11 +152,13 @@ class LabServer:
                     found.append(line)
         return found
 
-    def wait_kernel_ready(self, notebook_name: str, timeout: float = 120.0) -> None:
+    def wait_kernel_ready(self, notebook_name: str, pause, timeout: float = 120.0) -> None:
         """Until the notebook's kernel is started, idle and connected to the page.
 
         JupyterLab's own indicator reads "idle" before any kernel exists, so ask the
         server: running cells earlier can race the session and start a second kernel.
+        `pause(ms)` must keep the browser going: with Playwright's sync API that is
+        page.wait_for_timeout, since routed requests are only served inside its calls.
         """
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -167,7 +169,7 @@ class LabServer:
                 if session.get("path") == notebook_name and kernel.get("execution_state") == "idle" \
                         and kernel.get("connections", 0) >= 1:
                     return
-            time.sleep(0.5)
+            pause(500)
         raise TimeoutError(f"the kernel of {notebook_name} was not idle and connected within {timeout:.0f} s")
 
     def lab_url(self, notebook_name: str) -> str:
