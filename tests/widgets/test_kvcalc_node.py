@@ -22,7 +22,11 @@ def test_kvcalc_js_reproduces_core(tmp_path):
     path = tmp_path / "golden.json"
     counts = golden.write(str(path))
     assert counts["kv"] > 10_000 and counts["users"] >= 3000 and counts["decode"] >= 3000
-    proc = subprocess.run([node, "--test", str(NODE_TEST)], cwd=ROOT, env={"KV_GOLDEN": str(path), "PATH": ""},
+    import kvwidgets.widgets
+
+    calc = Path(kvwidgets.widgets.__file__).parent / "js" / "kvcalc.js"  # the file the widgets embed
+    env = {"KV_GOLDEN": str(path), "KV_CALC": str(calc), "PATH": ""}
+    proc = subprocess.run([node, "--test", str(NODE_TEST)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
     assert "# fail 0" in proc.stdout and "# pass 7" in proc.stdout

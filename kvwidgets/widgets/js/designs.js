@@ -31,6 +31,10 @@ function render({ model, el }) {
     });
     const traces = [at(short, 0, `${fmtTokens(short)} tokens`), at(long, 1, `${fmtTokens(long)} tokens`)];
     const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
+    for (const [n, s] of real) {
+      const capped = s.groups.some((g) => g.cap !== null && g.cap !== undefined);
+      lines.push({ text: `${n.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
+    }
     lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
     // Everything is computed: now touch the page.
     kvSetText(app.text, lines);

@@ -6,8 +6,12 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 
-import * as kv from "../../../kvwidgets/widgets/js/kvcalc.js";
+// KV_CALC: the kvcalc.js the widgets actually load (the installed package's); the
+// repository's copy otherwise.
+const calc = process.env.KV_CALC || new URL("../../../kvwidgets/widgets/js/kvcalc.js", import.meta.url).pathname;
+const kv = await import(pathToFileURL(calc).href);
 
 const path = process.env.KV_GOLDEN;
 if (!path) throw new Error("set KV_GOLDEN to a golden-vector file (tests/widgets/golden.py writes one)");
