@@ -246,7 +246,7 @@ async function boot() {
   });
   const results = await Promise.allSettled(views);
   // For scripts and tests that drive the page: the models, and a flag once all drew.
-  window.kvwExport = { models, styles };
+  window.kvwExport = { models, styles, readyMs: performance.now() };
   document.documentElement.dataset.kvwExport = results.every((r) => r.status === "fulfilled") ? "ready" : "failed";
   document.dispatchEvent(new CustomEvent("kvw-export-ready", { detail: { models } }));
 }
