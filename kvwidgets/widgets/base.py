@@ -97,6 +97,9 @@ class KVWidget(anywidget.AnyWidget):
         shapes[model.name] = state.model_shape(model)
         self.shapes = shapes
 
+    def known_models(self) -> set[str]:
+        return set(self.shapes)
+
     def get_model(self, name: str) -> Model:
         if name in self._models:
             return self._models[name]

@@ -42,6 +42,9 @@ class Scenario(traitlets.HasTraits):
         for w in self._widgets:
             w.register_model(model)
 
+    def known_models(self) -> set[str]:
+        return set(self._models)
+
     def link(self, *widgets: Any) -> "Scenario":
         """Tie every input the widgets share with the scenario; the scenario's values win."""
         for w in widgets:

@@ -13,6 +13,14 @@ import traitlets
 
 from ..core import dtype_name, get_gpu
 from ..core.model import Model
+from . import state
+
+
+# Models given to any widget or Scenario in this kernel, by name, so that a name arriving
+# through traitlets.link from another widget can be drawn here too. Preset names are
+# never taken from here: a preset name always means the preset unless this very widget
+# was given a Model of that name.
+LOADED_MODELS: dict[str, Model] = {}
 
 
 class ModelName(traitlets.Unicode):
@@ -26,9 +34,13 @@ class ModelName(traitlets.Unicode):
 
             value = load_model(value)
         if isinstance(value, Model):
+            LOADED_MODELS[value.name] = value
             obj.register_model(value)
             return value.name
-        return super().validate(obj, value)
+        value = super().validate(obj, value)
+        if value in LOADED_MODELS and value not in obj.known_models() and value not in state.preset_names():
+            obj.register_model(LOADED_MODELS[value])
+        return value
 
 
 class GPUName(traitlets.Unicode):

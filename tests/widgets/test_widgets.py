@@ -199,6 +199,20 @@ def test_traitlets_link_ties_two_widgets():
     assert b.context == 32768 and b.result["context"] == 32768
 
 
+def test_linking_carries_a_loaded_model_to_the_other_widget():
+    a, b = kw.PerTokenBytes(), kw.UsersThatFit()
+    traitlets.link((a, "model"), (b, "model"))
+    a.model = kw.load_model(dict(MY_CONFIG), name="linked-llama")
+    assert b.model == "linked-llama" and b.error == "" and "linked-llama" in b.shapes
+    assert b.result["kv_per_user_bytes"] == 131_072 * b.context
+
+
+def test_a_preset_name_still_means_the_preset_after_a_same_named_model():
+    kw.UsersThatFit(model=seed_70b())  # a Model called "llama-3-70b" with 70 B params
+    w = kw.UsersThatFit(model="llama-3-70b")
+    assert w.result["weights_bytes"] == kw.load_model("llama-3-70b").weight_bytes()
+
+
 def test_scenario_drives_several_widgets():
     s = kw.Scenario(model="llama-3-70b", gpu="H200", context=16384)
     u, c, d = kw.UsersThatFit(), kw.ContextVsUsers(), kw.DecodeSpeed(scenario=s)
