@@ -1,7 +1,7 @@
 """One standalone HTML page holding one or more anywidgets, working from file:// offline.
 
-The page carries everything in itself: each distinct ESM and CSS once, each widget's
-state, and runtime.js (beside this module), which plays the kernel's and anywidget's
+The page carries everything in itself: each distinct ESM and CSS once (and a long
+start the ESMs share, such as a bundled plotly.js, once), each widget's state, and runtime.js (beside this module), which plays the kernel's and anywidget's
 part. All of that data sits in one ``<script type="application/json">`` block whose
 ``<``, ``>`` and ``&`` are written as JSON \\u escapes, so no text a widget holds
 (``</script>``, ``<!--``) can end the block early; the runtime imports each ESM from
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 from pathlib import Path
 from typing import Iterable
 
@@ -54,8 +55,10 @@ def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None) -> 
         raise InputError(f"title must be a string or None, got {type(title).__name__}")
     esm_index = _dedupe(s.esm for s in snapshots)
     css_index = _dedupe(s.css for s in snapshots if s.css)
+    prefix = shared_prefix(list(esm_index))
     payload = {
-        "esm": list(esm_index),
+        "esm_prefix": prefix,
+        "esm": [text[len(prefix):] for text in esm_index],
         "css": list(css_index),
         "widgets": [
             {
@@ -94,6 +97,23 @@ def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None) -> 
 </body>
 </html>
 """
+
+
+# Below this, a prefix shared by the ESMs is not worth splitting out.
+MIN_SHARED_PREFIX = 4096
+
+
+def shared_prefix(texts: list[str]) -> str:
+    """The start all the distinct ESMs have in common, when it is long enough to matter.
+
+    kvwidgets' widgets each inline the same 1.2 MB plotly.js bundle ahead of their own
+    code, so a page with all five would carry it five times; the page stores it once
+    and the runtime puts each ESM back together before importing it.
+    """
+    if len(texts) < 2:
+        return ""
+    prefix = os.path.commonprefix(texts)
+    return prefix if len(prefix) >= MIN_SHARED_PREFIX else ""
 
 
 def script_safe_json(value) -> str:
@@ -139,8 +159,9 @@ def _dedupe(texts: Iterable[str]) -> dict[str, int]:
 
 def _runtime_source() -> str:
     source = _RUNTIME.read_text(encoding="utf-8")
-    # The runtime is inlined as code, not JSON; it must never close its own tag.
-    assert "</script" not in source.lower(), "runtime.js must not contain </script"
+    # The runtime is inlined as code, not JSON, so it must never close its own tag.
+    if "</script" in source.lower() or "<!--" in source:
+        raise RuntimeError(f"{_RUNTIME} must not contain '</script' or '<!--': it is inlined in a <script>")
     return source
 
 

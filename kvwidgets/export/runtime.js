@@ -212,7 +212,8 @@ async function boot() {
     return style;
   });
   // Load each distinct ESM once, however many widgets on the page share it.
-  const modules = payload.esm.map((text) => importEsm(text));
+  // (the page stores the start every ESM shares once: see shared_prefix in page.py)
+  const modules = payload.esm.map((rest) => importEsm(payload.esm_prefix + rest));
   const controller = new AbortController();
   window.addEventListener("pagehide", () => controller.abort("page closed"));
   const models = [];

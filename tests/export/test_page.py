@@ -32,6 +32,11 @@ def payload(page: str) -> dict:
     return json.loads(match.group(1))
 
 
+def esm_texts(data: dict) -> list[str]:
+    """Each distinct ESM as the runtime rebuilds it: the shared start plus its own rest."""
+    return [data["esm_prefix"] + rest for rest in data["esm"]]
+
+
 def test_state_is_embedded_without_front_end_only_keys():
     w = Toy(value=42)
     data = payload(to_html(w))
@@ -43,7 +48,7 @@ def test_state_is_embedded_without_front_end_only_keys():
     for dropped in ("_esm", "_css", "_anywidget_id", "layout", "_dom_classes"):
         assert dropped not in entry["state"]
     # the ESM and CSS travel once, separately, as the widget's exact text
-    assert data["esm"][entry["esm"]] == TOY_ESM
+    assert esm_texts(data)[entry["esm"]] == TOY_ESM
     assert data["css"] == [TOY_CSS]
 
 
@@ -77,14 +82,15 @@ def test_script_closers_in_the_esm_cannot_end_a_script_block():
     assert page.lower().count("</script") == 2
     assert "<!--" not in page
     # and the text comes back unchanged once parsed
-    assert payload(page)["esm"] == [TOY_ESM]
+    assert esm_texts(payload(page)) == [TOY_ESM]
 
 
 def test_several_widgets_share_one_copy_of_an_identical_esm_and_css():
     widgets = [Toy(value=1), NamedRender(), Toy(value=2), Factory()]
     page = to_html(widgets)
     data = payload(page)
-    assert data["esm"] == [TOY_ESM, NAMED_RENDER_ESM, FACTORY_ESM]
+    assert esm_texts(data) == [TOY_ESM, NAMED_RENDER_ESM, FACTORY_ESM]
+    assert data["esm_prefix"] == ""  # nothing long in common
     assert data["css"] == [TOY_CSS]
     assert [(e["name"], e["esm"]) for e in data["widgets"]] == [("Toy", 0), ("NamedRender", 1), ("Toy", 0), ("Factory", 2)]
     assert [e["state"].get("value") for e in data["widgets"]] == [1, None, 2, None]
@@ -93,6 +99,18 @@ def test_several_widgets_share_one_copy_of_an_identical_esm_and_css():
         ("kvw-widget-0", "Toy"), ("kvw-widget-1", "NamedRender"), ("kvw-widget-2", "Toy"), ("kvw-widget-3", "Factory")]
     assert [e["el"] for e in data["widgets"]] == ["kvw-widget-0", "kvw-widget-1", "kvw-widget-2", "kvw-widget-3"]
     assert page.count("must survive being inlined in a page") == 1  # a line of TOY_ESM
+
+
+def test_a_long_start_shared_by_different_esms_is_stored_once():
+    library = "/* a bundled library */\n" + "globalThis.lib = 1;\n" * 2000  # ~40 KB
+    first, second = NamedRender(), Factory()
+    first._esm = library + NAMED_RENDER_ESM
+    second._esm = library + FACTORY_ESM
+    page = to_html([first, second])
+    data = payload(page)
+    assert data["esm_prefix"].startswith(library)
+    assert esm_texts(data) == [first._esm, second._esm]
+    assert page.count("globalThis.lib = 1;") == 2000
 
 
 def test_writes_the_file_it_returns_creating_folders(tmp_path):
@@ -118,11 +136,11 @@ def test_esm_given_as_a_file_path(tmp_path):
         _esm = esm_file  # anywidget reads the file and watches it
         label = traitlets.Unicode("x").tag(sync=True)
 
-    assert payload(to_html(FromFile()))["esm"] == [NAMED_RENDER_ESM]
+    assert esm_texts(payload(to_html(FromFile()))) == [NAMED_RENDER_ESM]
 
     w = NamedRender()
     w._esm = str(esm_file)  # a path handed to an instance
-    assert payload(to_html(w))["esm"] == [NAMED_RENDER_ESM]
+    assert esm_texts(payload(to_html(w))) == [NAMED_RENDER_ESM]
 
 
 @pytest.mark.parametrize(
