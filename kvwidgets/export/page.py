@@ -13,8 +13,8 @@ from __future__ import annotations
 import html
 import json
 import os
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from ..core.errors import InputError
 from .errors import ExportError

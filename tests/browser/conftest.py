@@ -92,6 +92,6 @@ def watched(browser):
 def open_exported(watch: PageWatch, path: Path, *, expect: str = "ready") -> None:
     """Load an exported page from disk and wait until every widget has rendered."""
     watch.page.goto(Path(path).resolve().as_uri())
-    watch.page.wait_for_selector(f"html[data-kvw-export]", state="attached")
+    watch.page.wait_for_selector("html[data-kvw-export]", state="attached")
     status = watch.page.get_attribute("html", "data-kvw-export")
     assert status == expect, f"export runtime finished as {status!r}; page errors: {watch.errors}"

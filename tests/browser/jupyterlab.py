@@ -26,8 +26,6 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 
 # Lines a healthy run may log at error level; anything else fails the test.
 BENIGN_LOG = (
-    # The kernel's websocket is closed under it when the server shuts down at the end.
-    "Exception in callback",
     # Our own SIGTERM at the end, which jupyter_server logs at critical level.
     "received signal 15, stopping",
 )
@@ -147,9 +145,9 @@ class LabServer:
         """Error-level lines and tracebacks in the server's log."""
         found = []
         for line in self.log().splitlines():
-            if re.match(r"\[(E|C) ", line) or "Traceback (most recent call last)" in line:
-                if not any(b in line for b in BENIGN_LOG):
-                    found.append(line)
+            is_error = re.match(r"\[(E|C) ", line) or "Traceback (most recent call last)" in line
+            if is_error and not any(b in line for b in BENIGN_LOG):
+                found.append(line)
         return found
 
     def wait_kernel_ready(self, notebook_name: str, pause, timeout: float = 120.0) -> None:

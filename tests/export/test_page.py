@@ -10,7 +10,6 @@ import base64
 import json
 import math
 import re
-from pathlib import Path
 
 import anywidget
 import ipywidgets
@@ -22,7 +21,7 @@ from kvwidgets.export import ExportError, NotAWidgetError, to_html
 
 from .toy import FACTORY_ESM, NAMED_RENDER_ESM, TOY_CSS, TOY_ESM, Factory, NamedRender, Toy
 
-DATA_BLOCK = re.compile(r'<script type="application/json" id="kvw-export-data">(.*?)</script>', re.S)
+DATA_BLOCK = re.compile(r'<script type="application/json" id="kvw-export-data">(.*?)</script>', re.DOTALL)
 
 
 def payload(page: str) -> dict:
@@ -69,9 +68,9 @@ def test_bytes_travel_as_base64_buffers_at_their_path():
 
 def test_no_remote_scripts_styles_or_links():
     page = to_html([Toy(), NamedRender(), Factory()])
-    tags = re.findall(r"<(script|link|img|iframe)\b[^>]*>", page, re.I)
+    tags = re.findall(r"<(script|link|img|iframe)\b[^>]*>", page, re.IGNORECASE)
     assert tags == ["script", "script"], tags  # the data block and the inline runtime
-    assert not re.search(r"<[^>]+\s(src|href)\s*=", page, re.I)
+    assert not re.search(r"<[^>]+\s(src|href)\s*=", page, re.IGNORECASE)
     assert "http://" not in page and "https://" not in page
 
 
