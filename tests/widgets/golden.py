@@ -107,11 +107,19 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
     names = sorted(ms)
     gpu_names = sorted(GPUS)
 
-    def pick() -> dict[str, Any]:
-        name = rng.choice(names)
+    # Every (shape, GPU) pair once, in order, then random pairs.
+    pairs = [(n, g) for n in names for g in gpu_names]
+    cursor = {"users": 0, "decode": 0}
+
+    def pick(kind: str = "") -> dict[str, Any]:
+        if kind and cursor[kind] < len(pairs):
+            name, gpu = pairs[cursor[kind]]
+            cursor[kind] += 1
+        else:
+            name, gpu = rng.choice(names), rng.choice(gpu_names)
         return {
             "shape": name,
-            "gpu": rng.choice(gpu_names),
+            "gpu": gpu,
             "context": rng.choice(contexts_for(ms[name]) + [rng.randint(1, 2**20)]),
             "num_gpus": rng.choice(TPS),
             "weight_dtype": rng.choice(DTYPES),
@@ -119,7 +127,7 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
         }
 
     for i in range(n_users):
-        case = pick()
+        case = pick("users")
         case["utilization"] = rng.choice(UTILIZATIONS)
         case["working_bytes"] = rng.choice([0, 0, 1_500_000_000, rng.randint(0, 10**10)])
         case["memory"] = "device" if i % 7 == 0 else "marketed"
@@ -146,7 +154,7 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
     huge = [{"shape": "MHA", "gpu": "H200", "context": 1_048_576, "num_gpus": 1, "weight_dtype": "bf16",
              "kv_dtype": "fp32", "batch": b} for b in (8192, 16384, 1 << 20)]
     for i in range(n_decode + len(huge)):
-        case = huge[i - n_decode] if i >= n_decode else pick()
+        case = huge[i - n_decode] if i >= n_decode else pick("decode")
         if i < n_decode:
             case["batch"] = rng.choice([1, 8, 32, 64, 128, 256, rng.randint(1, 4096)])
         m = ms[case["shape"]]

@@ -6,9 +6,12 @@ so they can never go stale against the core; kvcalc.test.mjs then checks every o
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
+
+import pytest
 
 from . import golden
 
@@ -16,12 +19,17 @@ ROOT = Path(__file__).resolve().parents[2]
 NODE_TEST = ROOT / "tests" / "widgets" / "js" / "kvcalc.test.mjs"
 
 
-def test_kvcalc_js_reproduces_core(tmp_path):
+@pytest.fixture(scope="module")
+def vectors():
+    return golden.build()
+
+
+def test_kvcalc_js_reproduces_core(tmp_path, vectors):
     node = shutil.which("node")
     assert node, "Node.js is needed to test the widgets' JavaScript (scripts/test.sh installs it)"
     path = tmp_path / "golden.json"
-    counts = golden.write(str(path))
-    assert counts["kv"] > 10_000 and counts["users"] >= 3000 and counts["decode"] >= 3000
+    path.write_text(json.dumps(vectors), encoding="utf-8")
+    assert len(vectors["kv"]) > 10_000 and len(vectors["users"]) >= 3000 and len(vectors["decode"]) >= 3000
     import kvwidgets.widgets
 
     calc = Path(kvwidgets.widgets.__file__).parent / "js" / "kvcalc.js"  # the file the widgets embed
@@ -32,8 +40,8 @@ def test_kvcalc_js_reproduces_core(tmp_path):
     assert "# fail 0" in proc.stdout and "# pass 7" in proc.stdout
 
 
-def test_golden_vectors_reach_every_edge():
-    data = golden.build(n_users=50, n_decode=50, n_max=5)
+def test_golden_vectors_reach_every_edge(vectors):
+    data = vectors
     loaded = set(golden.state.preset_shapes())
     kv_shapes = {c["shape"] for c in data["kv"]}
     assert loaded <= kv_shapes, "every preset that loads is in the vectors"
@@ -42,6 +50,9 @@ def test_golden_vectors_reach_every_edge():
     assert {1, 128, 129, 8192, 131072, 1_048_576} <= tokens  # a window's edge and the 1M end
     assert {c["tp"] for c in data["kv"]} >= {1, 3, 16, 64}       # uneven splits and copies
     assert any(c["too_large"] for c in data["decode"])
+    every_pair = {(n, g) for n in data["shapes"] for g in data["gpus"]}
+    assert every_pair <= {(c["shape"], c["gpu"]) for c in data["users"]}
+    assert every_pair <= {(c["shape"], c["gpu"]) for c in data["decode"]}
 
 
 def test_every_widget_esm_parses_as_one_module(tmp_path):

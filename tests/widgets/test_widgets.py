@@ -58,6 +58,14 @@ def test_every_input_is_synced_and_changes_the_result(cls):
         assert w.result != before, f"changing {name} did not change the result"
 
 
+def test_every_listed_preset_is_in_the_model_menu():
+    # state skips a preset that fails to load (so one bad file cannot break every widget);
+    # this is where such a failure shows up
+    names = set(state.preset_names())
+    assert names == set(kw.PerTokenBytes().shapes)
+    assert {"llama-3-8b", "llama-3-70b", "deepseek-v3", "gpt-oss-120b", "gemma-3-27b"} <= names
+
+
 def test_python_assignments_canonicalize_names():
     w = kw.UsersThatFit(gpu="h100", kv_dtype="bfloat16")
     assert (w.gpu, w.kv_dtype) == ("H100-SXM", "bf16")
