@@ -87,6 +87,8 @@ function kvApp({ model, el }, title) {
   const app = {
     model, el, root, controls, readouts, text, plot, error,
     localError: "",
+    holding: false, // true while several traits are set at once (reset): draw once after
+    drawn: false,   // set by redraw(), so set() knows whether a change event already drew
     draw: () => {},
     syncers: [],
     listeners: [],
@@ -94,11 +96,14 @@ function kvApp({ model, el }, title) {
       model.on(event, fn);
       app.listeners.push([event, fn]);
     },
-    /** Set a trait from a control: save it for Python and redraw from the shape now. */
+    /** Set a trait from a control: save it for Python and redraw from the shape now.
+     *  model.set fires change:<name> synchronously, whose handler redraws; draw here only
+     *  when it did not (same value, or a model that does not echo its own sets). */
     set(name, value) {
+      app.drawn = false;
       model.set(name, value);
       model.save_changes();
-      app.redraw();
+      if (!app.drawn) app.redraw();
     },
     fail(message) {
       app.localError = message;
@@ -110,6 +115,8 @@ function kvApp({ model, el }, title) {
       error.style.display = msg ? "" : "none";
     },
     redraw() {
+      if (app.holding) return;
+      app.drawn = true;
       for (const s of app.syncers) s();
       try {
         app.draw();
@@ -289,7 +296,12 @@ function kvResetButton(app) {
   const btn = kvEl("button", { type: "button", class: "kv-reset", "data-kv": "reset", text: "Reset" });
   btn.addEventListener("click", () => {
     const initial = app.model.get("initial") || {};
-    for (const n of Object.keys(initial)) app.model.set(n, initial[n]);
+    app.holding = true;
+    try {
+      for (const n of Object.keys(initial)) app.model.set(n, initial[n]);
+    } finally {
+      app.holding = false;
+    }
     app.model.save_changes();
     app.localError = "";
     app.redraw();
