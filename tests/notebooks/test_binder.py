@@ -142,12 +142,22 @@ def test_binder_environment_runs_a_notebook(tmp_path):
     config = (tmp_path / "jupyter-config" / "jupyter_server_config.py").read_text()
     assert 'default_url = "/lab' in config
 
+    # One extra cell at the end reports which Python the kernel ran and where kvwidgets came from.
+    notebook = repo / "notebooks" / "05_users_that_fit.ipynb"
+    nb = json.loads(notebook.read_text())
+    nb["cells"].append({"cell_type": "code", "id": "binder-probe", "metadata": {}, "outputs": [],
+                        "execution_count": None,
+                        "source": "import sys, kvwidgets\nprint('PROBE', sys.prefix, kvwidgets.__file__)"})
+    notebook.write_text(json.dumps(nb))
+
     out_dir = tmp_path / "executed"
     run([bindir / "python", "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute",
-         "--ExecutePreprocessor.timeout=120", "--output-dir", str(out_dir),
-         "notebooks/05_users_that_fit.ipynb"], cwd=repo)
+         "--ExecutePreprocessor.timeout=120", "--output-dir", str(out_dir), str(notebook)], cwd=repo)
     nb = json.loads((out_dir / "05_users_that_fit.ipynb").read_text())
     code_cells = [c for c in nb["cells"] if c["cell_type"] == "code"]
+    probe = "".join(code_cells[-1]["outputs"][0]["text"]).split()
+    assert probe[0] == "PROBE" and Path(probe[1]).resolve() == venv.resolve(), f"kernel ran in {probe[1]}"
+    assert probe[2].startswith(str(venv)), f"the kernel imported kvwidgets from {probe[2]}"
     assert code_cells and all(c["execution_count"] for c in code_cells), "not every cell ran"
     outputs = [o for c in code_cells for o in c["outputs"]]
     assert not [o for o in outputs if o["output_type"] == "error"]
