@@ -11,12 +11,21 @@ from .core import (GPU, GPUS, STORAGE, ConfigError, InputError, KVWidgetsError, 
 
 __version__ = "0.1.0"
 
+_WIDGETS = {"PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns", "Scenario"}
+__all__ = sorted(
+    [n for n in dir() if not n.startswith("_") and n != "annotations"] + list(_WIDGETS) + ["tables", "export"]
+)
+
 
 def __getattr__(name: str):
     # Widgets pull in anywidget/plotly; import them only when asked for, so the
     # calculation API stays light (and importable where no widget stack is installed).
-    if name in {"PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns", "Scenario"}:
+    if name in _WIDGETS:
         from . import widgets
 
         return getattr(widgets, name)
+    if name in {"tables", "export"}:  # pandas / the page writer, also only on demand
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'kvwidgets' has no attribute {name!r}")

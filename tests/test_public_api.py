@@ -1,0 +1,43 @@
+"""The public API contract of ARCHITECTURE.md: names that code outside the package relies on."""
+
+import kvwidgets as kw
+
+CONTRACT = [
+    "load_model", "GPUS", "users_that_fit", "decode_ceiling",
+    "PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns",
+]
+
+
+def test_contract_names_exist():
+    missing = [n for n in CONTRACT if not hasattr(kw, n)]
+    assert not missing, f"public API lost {missing}"
+
+
+def test_contract_shapes():
+    model = kw.load_model("llama-3-8b")
+    assert isinstance(model.kv_bytes_per_token(kv_dtype="bf16"), int)
+    assert isinstance(model.kv_bytes(8000, kv_dtype="bf16"), int)
+    assert isinstance(model.params, int)
+    assert kw.GPUS["H100-SXM"].bandwidth_gbps == 3350
+    fit = kw.users_that_fit(model, "H100-SXM", context=8000, num_gpus=1, weight_dtype="bf16",
+                            kv_dtype="bf16", utilization=0.9, working_bytes=0, params=None)
+    assert isinstance(fit.users, int)
+    speed = kw.decode_ceiling(model, "H100-SXM", context=8192, batch=1, weight_dtype="bf16",
+                              kv_dtype="bf16", num_gpus=1)
+    assert isinstance(speed.tokens_per_s_per_user, float)
+    for cls in ("PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns"):
+        assert callable(getattr(getattr(kw, cls), "to_html"))
+
+
+def test_tables_and_export_on_demand():
+    assert kw.tables.cache_per_conversation_table is not None
+    assert callable(kw.export.to_html)
+
+
+def test_unknown_attribute_is_an_attribute_error():
+    try:
+        kw.no_such_thing
+    except AttributeError as e:
+        assert "no_such_thing" in str(e)
+    else:
+        raise AssertionError("expected AttributeError")
