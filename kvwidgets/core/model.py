@@ -70,6 +70,16 @@ class Model:
         total = sum(g.count * g.spec.long_context_bytes_per_token(kv_dtype, tp) for g in self.groups)
         return exact_int(Fraction(total), "kv_bytes_per_token")
 
+    def kv_bytes_per_token_within_windows(self, kv_dtype: str = "bf16", tp: int = 1) -> int:
+        """Bytes each token adds while the conversation is shorter than every window.
+
+        Every layer counts (windows and chunks not yet full); recurrent state is fixed per
+        sequence, not per token, so it adds nothing. For a sliding-everywhere model this is
+        the figure to show beside kv_bytes_per_token(), which is 0 once every layer is capped.
+        """
+        total = sum(g.count * g.spec.bytes_per_token(kv_dtype, tp) for g in self.groups)
+        return exact_int(Fraction(total), "kv_bytes_per_token_within_windows")
+
     def kv_bytes(self, tokens: int, kv_dtype: str = "bf16", tp: int = 1) -> int:
         """Bytes one sequence of `tokens` tokens holds (per GPU under tensor parallelism tp).
 
