@@ -34,7 +34,8 @@ class PerTokenBytes(KVWidget):
             "model": m.name,
             "kv_dtype": kv,
             "context": context,
-            "bytes_per_token": m.kv_bytes_per_token(kv),
+            "bytes_per_token": m.kv_bytes_per_token(kv),  # past every window (0 if all are capped)
+            "bytes_per_token_within_windows": m.kv_bytes_per_token_within_windows(kv),
             "bytes_per_token_by_kind": {k: int(v) if v.denominator == 1 else float(v) for k, v in per_kind.items()},
             "kv_bytes": m.kv_bytes(context, kv),
             "kv_bytes_by_kind": m.bytes_by_kind(context, kv),
@@ -44,8 +45,10 @@ class PerTokenBytes(KVWidget):
         }
         mha = state.mha_model(m)
         if mha is not None:
-            mha_bpt = mha.kv_bytes_per_token(kv)
+            # Measured while the windows fill: past them a sliding-everywhere model costs 0
+            # either way, which would hide the mistake (Mistral 7B: 512 KiB, 4x).
+            mha_bpt = mha.kv_bytes_per_token_within_windows(kv)
             result["mha_bytes_per_token"] = mha_bpt
-            if result["bytes_per_token"]:
-                result["mha_ratio"] = mha_bpt / result["bytes_per_token"]
+            if result["bytes_per_token_within_windows"]:
+                result["mha_ratio"] = mha_bpt / result["bytes_per_token_within_windows"]
         return result

@@ -96,8 +96,12 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
         for kv in DTYPES:
             for tp in TPS:
                 bpt, err = _attempt(m.kv_bytes_per_token, kv, tp)
+                # its own error: a model capped everywhere costs 0 long-context on any split,
+                # while its window-filling figure still needs the KV heads to split
+                within, within_err = _attempt(m.kv_bytes_per_token_within_windows, kv, tp)
                 out["per_token"].append({"shape": name, "kv_dtype": kv, "tp": tp,
-                                         "expect": None if err else str(bpt), "error": err})
+                                         "expect": None if err else str(bpt), "error": err,
+                                         "within": None if within_err else str(within), "within_error": within_err})
                 for t in contexts_for(m):
                     b, err = _attempt(m.kv_bytes, t, kv, tp)
                     by_kind = None if err else {k: str(v) for k, v in m.bytes_by_kind(t, kv, tp).items()}
@@ -167,7 +171,12 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
             weights = m.weight_bytes(case["weight_dtype"])
             too_large = max(weights, d.kv_bytes_per_step) > MAX_SAFE
         expect = None if d is None or too_large else dataclasses.asdict(d)
-        out["decode"].append({**case, "expect": expect, "too_large": too_large, "error": err})
+        # Whether the batch can be held at this context (DecodeSpeed's solid vs dotted lines).
+        fit, fit_err = _attempt(users_that_fit, m, case["gpu"], case["context"], num_gpus=case["num_gpus"],
+                                weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"])
+        fits = None if fit is None else {"fits": case["batch"] <= fit.users, "max_batch": str(fit.users)}
+        out["decode"].append({**case, "expect": expect, "too_large": too_large, "error": err,
+                              "fits": fits, "fits_error": fit_err})
     return out
 
 

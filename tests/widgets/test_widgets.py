@@ -341,3 +341,17 @@ def test_users_widget_is_the_core_or_a_message(model, gpu, num_gpus, context, we
     else:
         assert w.error == ""
         assert w.result["users"] == core.users and w.result["kv_budget_bytes"] == core.kv_budget_bytes
+
+
+# ---- follow-ups: windows, memory limits on decode lines, params -------------------------
+
+def test_per_token_bytes_sliding_everywhere_shows_the_window_filling_cost():
+    r = kw.PerTokenBytes(model="mistral-7b-v0.1").result
+    assert r["bytes_per_token"] == 0                        # past every 4,096-token window
+    assert r["bytes_per_token_within_windows"] == 131_072  # 128 KiB while the window fills
+    assert r["mha_bytes_per_token"] == 524_288 and r["mha_ratio"] == 4.0
+
+
+def test_per_token_bytes_hybrid_has_both_figures():
+    r = kw.PerTokenBytes(model="gpt-oss-120b").result
+    assert (r["bytes_per_token_within_windows"], r["bytes_per_token"]) == (73_728, 36_864)

@@ -122,6 +122,14 @@ export function kvBytesPerToken(shape, bits, tp = 1) {
   return ceilDiv(total, B8);
 }
 
+/** core.model.Model.kv_bytes_per_token_within_windows: every layer counted, caps ignored
+ *  (what a token adds while the conversation is shorter than every window). */
+export function kvBytesPerTokenWithinWindows(shape, bits, tp = 1) {
+  let total = B0;
+  for (const g of shape.groups) total += BigInt(g.count) * BigInt(numbersPerToken(g, tp)) * BigInt(bits);
+  return ceilDiv(total, B8);
+}
+
 /** kvBytes split by layer kind, in the order the kinds first appear. */
 export function bytesByKind(shape, tokens, bits, tp = 1) {
   tokens = checkInt("context", tokens, 0);
@@ -281,6 +289,17 @@ export function decodeCeiling(shape, gpu, context, batch, o) {
   };
 }
 
+/**
+ * Whether `batch` sequences of `context` tokens can be held at once: the same arithmetic as
+ * core.budget.users_that_fit (kvwidgets/widgets/decode_speed.py calls it with the
+ * engine's default utilization 0.9). max_batch is the users that fit at this context.
+ */
+export function decodeFits(shape, gpu, context, batch, o) {
+  batch = checkInt("batch", batch, 1);
+  const f = usersThatFit(shape, gpu, context, { ...o, utilization: o.utilization ?? 0.9 });
+  return { fits: BigInt(batch) <= f.users, max_batch: f.users };
+}
+
 // ---- formatting (core/units.py) -------------------------------------------------------
 
 const SCALE = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12 };
@@ -295,6 +314,30 @@ export function fmtBytes(n, unit = null, digits = 2) {
     ? { maximumFractionDigits: 0 }
     : { minimumFractionDigits: digits, maximumFractionDigits: digits };
   return `${v.toLocaleString("en-US", opts)} ${unit}`;
+}
+
+/**
+ * PerTokenBytes' two readouts. A model with windows has two per-token costs: while the
+ * conversation is shorter than every window each layer adds its K and V; past every
+ * window only the uncapped layers do (0 for a sliding-everywhere model, so "0 B" alone
+ * would mislead). The query-heads mistake is measured while windows fill, where it bites.
+ */
+export function perTokenReadouts(shape, bits) {
+  const n = (x) => Number(x).toLocaleString("en-US");
+  const both = (x) => (x < 1024n ? fmtBytes(x) : `${fmtBytes(x)} (${n(x)} B)`); // "0 B", not "0 B (0 B)"
+  const past = kvBytesPerToken(shape, bits);
+  const within = kvBytesPerTokenWithinWindows(shape, bits);
+  const capped = shape.groups.some((g) => g.cap !== null && g.cap !== undefined && g.kind !== "recurrent");
+  const bytesPerToken = capped && within !== past
+    ? `while the window fills: ${both(within)}; past every window: ${both(past)}`
+    : both(past);
+  let mha = "n/a (query heads not known)";
+  if (shape.mha_groups) {
+    const wrong = kvBytesPerTokenWithinWindows({ groups: shape.mha_groups }, bits);
+    const ratio = within > 0n ? `${(Number(wrong) / Number(within)).toLocaleString("en-US", { maximumFractionDigits: 1 })}x too much` : "no per-token cost to compare";
+    mha = `${fmtBytes(wrong)} (${ratio})`;
+  }
+  return { bytes_per_token: bytesPerToken, mha_bytes_per_token: mha, past, within };
 }
 
 /** core.units.fmt_tokens: 8192 -> 8K, 1048576 -> 1M, 8000 -> 8,000. */

@@ -39,12 +39,7 @@ function render({ model, el }) {
     if (shape.groups.length > 1 || shape.groups.some((g) => g.cap !== null && g.cap !== undefined)) {
       lines.push({ text: `Past every window each token adds ${fmtBytes(bpt)} (${Number(bpt).toLocaleString("en-US")} B).`, cls: "kv-note" });
     }
-    let mhaText = "n/a (query heads not known)";
-    if (shape.mha_groups) {
-      const mha = kvBytesPerToken({ groups: shape.mha_groups }, bits);
-      const ratio = bpt > 0n ? Number(mha) / Number(bpt) : 0;
-      mhaText = `${fmtBytes(mha)} (${ratio.toLocaleString("en-US", { maximumFractionDigits: 1 })}x too much)`;
-    }
+    const texts = perTokenReadouts(shape, bits);
     const contexts = [...kvAxis(app, "bar_contexts")];
     if (!contexts.includes(context)) contexts.push(context);
     contexts.sort((a, b) => a - b);
@@ -63,8 +58,8 @@ function render({ model, el }) {
     }));
     // Everything is computed: now touch the page.
     kvSetText(app.text, lines);
-    outBpt.textContent = `${fmtBytes(bpt)} (${Number(bpt).toLocaleString("en-US")} B)`;
-    outMha.textContent = mhaText;
+    outBpt.textContent = texts.bytes_per_token;
+    outMha.textContent = texts.mha_bytes_per_token;
     outSeq.textContent = `${fmtBytes(seq)} at ${fmtTokens(context)} tokens`;
     kvPlot(app, traces, {
       barmode: "stack",

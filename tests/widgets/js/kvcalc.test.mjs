@@ -65,6 +65,16 @@ test("kv bytes per token (long context)", () => {
   }
 });
 
+test("kv bytes per token while every window is still filling", () => {
+  for (const c of G.per_token) {
+    const what = `kvBytesPerTokenWithinWindows ${JSON.stringify(c)}`;
+    const got = outcome(() => kv.kvBytesPerTokenWithinWindows(shape(c.shape), bits(c.kv_dtype), c.tp));
+    if (checkError(got, { error: c.within_error }, what)) continue;
+    assert.equal(got.value.toString(), c.within, what);
+  }
+  assert.ok(G.per_token.some((c) => c.expect === "0" && c.within !== "0"), "a sliding-everywhere model");
+});
+
 const opts = (c) => ({
   numGpus: c.num_gpus, weightBits: bits(c.weight_dtype), kvBits: bits(c.kv_dtype),
   utilization: c.utilization, workingBytes: c.working_bytes || 0, memory: c.memory || "marketed",
@@ -105,6 +115,31 @@ test("decode ceilings to the last bit", () => {
       assert.ok(Object.is(got.value[k], want), `${what}: ${k} = ${got.value[k]}, core says ${want}`);
     }
   }
+});
+
+test("PerTokenBytes readouts: both figures for windowed models, the mistake while windows fill", () => {
+  const bf16 = bits("bf16");
+  const mistral = kv.perTokenReadouts(shape("mistral-7b-v0.1"), bf16);
+  assert.equal(mistral.bytes_per_token, "while the window fills: 128 KiB (131,072 B); past every window: 0 B");
+  assert.equal(mistral.mha_bytes_per_token, "512 KiB (4x too much)");
+  const oss = kv.perTokenReadouts(shape("gpt-oss-120b"), bf16);
+  assert.equal(oss.bytes_per_token, "while the window fills: 72 KiB (73,728 B); past every window: 36 KiB (36,864 B)");
+  const llama = kv.perTokenReadouts(shape("llama-3-8b"), bf16);
+  assert.equal(llama.bytes_per_token, "128 KiB (131,072 B)");
+  assert.equal(llama.mha_bytes_per_token, "512 KiB (4x too much)");
+});
+
+test("a decode batch fits in memory exactly when users_that_fit says so", () => {
+  let both = { true: 0, false: 0 };
+  for (const c of G.decode) {
+    const what = `decodeFits ${JSON.stringify({ ...c, expect: undefined })}`;
+    const got = outcome(() => kv.decodeFits(shape(c.shape), G.gpus[c.gpu], c.context, c.batch, { ...opts(c), utilization: undefined }));
+    if (checkError(got, { error: c.fits_error }, what)) continue;
+    assert.equal(got.value.fits, c.fits.fits, what);
+    assert.equal(got.value.max_batch.toString(), c.fits.max_batch, what);
+    both[got.value.fits] += 1;
+  }
+  assert.ok(both.true > 100 && both.false > 100, `fitting and non-fitting cases: ${JSON.stringify(both)}`);
 });
 
 test("utilization is read as the exact decimal Python's Fraction(repr(u)) gives", () => {
