@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import anywidget
 import traitlets
 
-from ..core.errors import UnknownNameError
+from ..core.errors import UnknownNameError, check_int
 from ..core.model import Model
 from . import state
 
@@ -110,6 +110,11 @@ class KVWidget(anywidget.AnyWidget):
                 "Load another with kw.load_model(...) and assign the Model to `model`."
             )
         return state.preset_model(name)
+
+    def params_override(self) -> int | None:
+        """The `params` input as the core takes it: None (the model's own count) for 0."""
+        p = check_int("params", self.params, minimum=0)
+        return p or None
 
     # ---- recompute ------------------------------------------------------------------------
     def compute(self) -> dict[str, Any]:  # pragma: no cover - every subclass implements it

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import traitlets
+
 from ..core.budget import max_context, users_that_fit
+from ..core.errors import InputError
 from . import traits
 from .base import KVWidget
 
@@ -18,7 +21,8 @@ class ContextVsUsers(KVWidget):
     """Users against context on a log axis (1K..1M), the chosen point highlighted."""
 
     _render_file = "context_users.js"
-    _inputs = ("model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype", "utilization")
+    _inputs = ("model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype", "utilization", "params",
+               "y_scale")
     _axes = {"marks": MARKS, "lines": LINES}
 
     model = traits.model()
@@ -28,10 +32,16 @@ class ContextVsUsers(KVWidget):
     weight_dtype = traits.weight_dtype()
     kv_dtype = traits.kv_dtype()
     utilization = traits.utilization()
+    params = traits.params()
+    # Log by default: 3 users at 128K and 800 at 1K are both readable only on a log axis.
+    y_scale = traitlets.Unicode("log", help="'log' or 'linear' users axis").tag(sync=True)
 
     def compute(self) -> dict[str, Any]:
         m = self.get_model(self.model)
-        common = dict(num_gpus=self.num_gpus, weight_dtype=self.weight_dtype, utilization=self.utilization)
+        if self.y_scale not in ("log", "linear"):
+            raise InputError(f"y_scale must be 'log' or 'linear', got {self.y_scale!r}")
+        common = dict(num_gpus=self.num_gpus, weight_dtype=self.weight_dtype, utilization=self.utilization,
+                      params=self.params_override())
 
         def users(context: int, kv: str) -> int:
             return users_that_fit(m, self.gpu, context, kv_dtype=kv, **common).users
@@ -39,6 +49,7 @@ class ContextVsUsers(KVWidget):
         here = users_that_fit(m, self.gpu, self.context, kv_dtype=self.kv_dtype, **common)
         return {
             "model": m.name,
+            "y_scale": self.y_scale,
             "gpu": here.gpu,
             "context": self.context,
             "kv_dtype": self.kv_dtype,

@@ -8,6 +8,7 @@ from typing import Any
 
 import traitlets
 
+from ..core.budget import max_context, users_that_fit
 from ..core.decode import decode_ceiling
 from ..data import measured as measured_data
 from . import traits
@@ -20,7 +21,7 @@ class DecodeSpeed(KVWidget):
     """Tokens/s ceilings for several batch sizes; measured H200 points for llama-3-8b."""
 
     _render_file = "decode_speed.js"
-    _inputs = ("model", "gpu", "num_gpus", "context", "batch", "weight_dtype", "kv_dtype")
+    _inputs = ("model", "gpu", "num_gpus", "context", "batch", "weight_dtype", "kv_dtype", "params")
     _axes = {"batches": BATCHES}
 
     model = traits.model()
@@ -30,6 +31,7 @@ class DecodeSpeed(KVWidget):
     batch = traits.batch(1)
     weight_dtype = traits.weight_dtype()
     kv_dtype = traits.kv_dtype()
+    params = traits.params()
     # The H200 rows (sdpa attention) and where they came from; drawn only for their model/GPU.
     measured = traitlets.Dict().tag(sync=True)
 
@@ -45,11 +47,20 @@ class DecodeSpeed(KVWidget):
 
     def compute(self) -> dict[str, Any]:
         m = self.get_model(self.model)
-        opts = dict(weight_dtype=self.weight_dtype, kv_dtype=self.kv_dtype, num_gpus=self.num_gpus)
+        opts = dict(weight_dtype=self.weight_dtype, kv_dtype=self.kv_dtype, num_gpus=self.num_gpus,
+                    params=self.params_override())
         result = dataclasses.asdict(decode_ceiling(m, self.gpu, self.context, self.batch, **opts))
         result["model"] = m.name
+        # The ceiling assumes the batch's caches are all in GPU memory; say whether they can
+        # be, with users_that_fit's arithmetic at the engine's default utilization (0.9).
+        fit = users_that_fit(m, self.gpu, self.context, **opts)
+        result["max_batch"] = fit.users
+        result["fits"] = self.batch <= fit.users
         result["by_batch"] = {
-            str(b): {k: getattr(d, k) for k in ("tokens_per_s_per_user", "tokens_per_s_total", "step_s")}
+            str(b): {**{k: getattr(d, k) for k in ("tokens_per_s_per_user", "tokens_per_s_total", "step_s")},
+                     # longest context at which b sequences fit (None: no limit); the line is
+                     # solid up to here and dotted beyond
+                     "fits_up_to": max_context(m, self.gpu, b, **opts)}
             for b in BATCHES
             for d in [decode_ceiling(m, self.gpu, self.context, b, **opts)]
         }

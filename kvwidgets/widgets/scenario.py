@@ -30,6 +30,7 @@ class Scenario(traitlets.HasTraits):
     utilization = traits.utilization()
     memory = traits.memory()
     working_bytes = traits.working_bytes()
+    params = traits.params()
 
     def __init__(self, **kwargs: Any) -> None:
         self._models: dict[str, Model] = {}

@@ -101,6 +101,12 @@ def working_bytes(default: int = 0) -> traitlets.Int:
     return traitlets.Int(default, help="working area per GPU (activations, graphs), bytes").tag(sync=True)
 
 
+def params(default: int = 0) -> traitlets.Int:
+    # 0 means "the model's own count"; a notebook sets e.g. 70_000_000_000 to reproduce the
+    # series' rounded 70.0 B assumption (the loader's count for Llama 3 70B is 70.55 B).
+    return traitlets.Int(default, help="parameter count for the weights, 0 = the model's own").tag(sync=True)
+
+
 # Every input trait a widget or Scenario may carry, in the order controls are drawn.
 INPUT_TRAITS = ("model", "gpu", "num_gpus", "context", "batch", "weight_dtype", "kv_dtype",
-                "utilization", "memory", "working_bytes")
+                "utilization", "memory", "working_bytes", "params")

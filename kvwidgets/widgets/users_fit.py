@@ -25,7 +25,7 @@ class UsersThatFit(KVWidget):
 
     _render_file = "users_fit.js"
     _inputs = ("model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype", "utilization",
-               "memory", "working_bytes")
+               "memory", "working_bytes", "params")
     _axes = {"gpu_counts": GPU_COUNTS}
 
     model = traits.model()
@@ -37,12 +37,13 @@ class UsersThatFit(KVWidget):
     utilization = traits.utilization()
     memory = traits.memory()
     working_bytes = traits.working_bytes()
+    params = traits.params()
 
     def _fit(self, num_gpus: int) -> Fit:
         return users_that_fit(
             self.get_model(self.model), self.gpu, self.context, num_gpus=num_gpus,
             weight_dtype=self.weight_dtype, kv_dtype=self.kv_dtype, utilization=self.utilization,
-            working_bytes=self.working_bytes, memory=self.memory)
+            working_bytes=self.working_bytes, memory=self.memory, params=self.params_override())
 
     def compute(self) -> dict[str, Any]:
         result = fit_dict(self._fit(self.num_gpus))  # raises on bad input: nothing changes

@@ -85,12 +85,34 @@ def _attempt(fn, *args, **kwargs) -> tuple[Any, str | None]:
         return None, str(e)
 
 
-def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max: int = 200) -> dict[str, Any]:
+def staircase_expect(m: Model, case: dict[str, Any], lo: int = 1024, hi: int = 1 << 20,
+                     exact_below: int = 256) -> dict[str, Any]:
+    """First context at which each user count <= exact_below (and the first <= it) is gone:
+    max_context(u) + 1, with the users there. kvcalc.usersStaircase must draw these steps."""
+    opts = dict(num_gpus=case["num_gpus"], weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"],
+                utilization=case["utilization"])
+    try:
+        def users(t: int) -> int:
+            return users_that_fit(m, case["gpu"], t, **opts).users
+        u_lo, u_hi = users(lo), users(hi)
+        drops = {}
+        for u in range(u_hi + 1, min(u_lo, exact_below + 1) + 1):
+            c = max_context(m, case["gpu"], u, **opts)
+            if c is not None and lo < c + 1 < hi:
+                drops[c + 1] = users(c + 1)
+    except KVWidgetsError as e:
+        return {"expect": None, "error": str(e)}
+    return {"expect": {"users_lo": str(u_lo), "users_hi": str(u_hi),
+                       "drops": [[c, str(u)] for c, u in sorted(drops.items())]}, "error": None}
+
+
+def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max: int = 200,
+          n_stairs: int = 40) -> dict[str, Any]:
     rng = random.Random(seed)
     ms = models()
     gpus = state.gpu_rows()
     out: dict[str, Any] = {"shapes": all_shapes(), "gpus": gpus, "dtypes": dict(DTYPE_BITS),
-                           "kv": [], "per_token": [], "users": [], "max_context": [], "decode": []}
+                           "kv": [], "per_token": [], "users": [], "max_context": [], "decode": [], "staircase": []}
 
     for name, m in ms.items():
         for kv in DTYPES:
@@ -153,6 +175,12 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
                             utilization=case["utilization"])
         out["max_context"].append({**case, "expect": None if got is None else str(got),
                                    "unlimited": err is None and got is None, "error": err})
+
+    # ContextVsUsers' step line: where each user count drops, from the core's max_context.
+    for _ in range(n_stairs):
+        case = pick()
+        case["utilization"] = rng.choice(UTILIZATIONS[:5])
+        out["staircase"].append({**case, **staircase_expect(ms[case["shape"]], case)})
 
     # Steps whose KV bytes pass 2^53, which the browser must refuse rather than round.
     huge = [{"shape": "MHA", "gpu": "H200", "context": 1_048_576, "num_gpus": 1, "weight_dtype": "bf16",

@@ -35,6 +35,8 @@ NEW_VALUES = {
     "working_bytes": 2_000_000_000,
     "window": 128,
     "short_context": 4096,
+    "params": 70_000_000_000,
+    "y_scale": "linear",
 }
 
 
@@ -355,3 +357,56 @@ def test_per_token_bytes_sliding_everywhere_shows_the_window_filling_cost():
 def test_per_token_bytes_hybrid_has_both_figures():
     r = kw.PerTokenBytes(model="gpt-oss-120b").result
     assert (r["bytes_per_token_within_windows"], r["bytes_per_token"]) == (73_728, 36_864)
+
+
+def test_decode_speed_says_whether_the_batch_fits_in_memory():
+    # 256 x 1M tokens of Llama 3 8B is ~34 TB of cache: not one 1M conversation fits on an H200
+    w = kw.DecodeSpeed(model="llama-3-8b", gpu="H200", context=1_048_576, batch=256)
+    r = w.result
+    assert r["fits"] is False and r["max_batch"] == 0
+    w.context, w.batch = 8192, 32
+    fit = kw.users_that_fit("llama-3-8b", "H200", 8192, utilization=0.9)
+    assert w.result["max_batch"] == fit.users and w.result["fits"] is True
+    w.batch = fit.users + 1
+    assert w.result["fits"] is False
+    # each batch line is solid up to the longest context at which that batch fits
+    for b, row in w.result["by_batch"].items():
+        assert row["fits_up_to"] == kw.max_context("llama-3-8b", "H200", int(b))
+    assert w.result["by_batch"]["256"]["fits_up_to"] < 4096 < w.result["by_batch"]["1"]["fits_up_to"]
+
+
+def test_params_input_reproduces_the_seed_70b_assumption():
+    w = kw.UsersThatFit(model="llama-3-70b", weight_dtype="fp8", params=70_000_000_000, gpu="H200", kv_dtype="fp8")
+    assert w.result["users"] == 43 and w.result["weights_bytes"] == 70_000_000_000
+    w.params = 0  # the model's own count (70.55 B) leaves room for one user fewer
+    assert w.result["users"] == 42
+    w.params = -1
+    assert "params must be a whole number >= 0" in w.error and w.result["users"] == 42
+
+
+@pytest.mark.parametrize("cls", [kw.ContextVsUsers, kw.DecodeSpeed])
+def test_params_input_reaches_the_other_widgets(cls):
+    base = cls(model="llama-3-70b", gpu="H200", weight_dtype="fp8", kv_dtype="fp8").result
+    r = cls(model="llama-3-70b", gpu="H200", weight_dtype="fp8", kv_dtype="fp8", params=70_000_000_000).result
+    if cls is kw.DecodeSpeed:
+        assert r["weight_bytes_per_step"] == 70_000_000_000 != base["weight_bytes_per_step"]
+    else:
+        assert r["kv_budget_bytes"] > base["kv_budget_bytes"]
+
+
+def test_scenario_carries_params():
+    s = kw.Scenario(model="llama-3-70b", gpu="H200", weight_dtype="fp8", kv_dtype="fp8")
+    u = kw.UsersThatFit(scenario=s)
+    s.params = 70_000_000_000
+    assert u.params == 70_000_000_000 and u.result["users"] == 43
+
+
+def test_context_vs_users_y_scale_and_mark_counts():
+    w = kw.ContextVsUsers(model="llama-3-8b", gpu="H100-SXM")
+    assert w.y_scale == "log" and w.result["y_scale"] == "log"
+    for t in ("8192", "32768", "131072"):  # the numbers the marks' labels show (16-bit line)
+        assert w.result["marks"][t]["bf16"] == kw.users_that_fit("llama-3-8b", "H100-SXM", int(t)).users
+    w.y_scale = "linear"
+    assert w.result["y_scale"] == "linear" and w.error == ""
+    w.y_scale = "sqrt"
+    assert "y_scale must be 'log' or 'linear'" in w.error and w.result["y_scale"] == "linear"

@@ -1,7 +1,22 @@
 // ContextVsUsers: conversations that fit against their length (log axis 1K..1M) for a
-// 16-bit and an FP8 cache, 8K / 32K / 128K marked, the chosen point highlighted.
+// 16-bit and an FP8 cache, 8K / 32K / 128K marked and labelled on the 16-bit line, the
+// chosen point highlighted. The users axis is log by default (800 at 1K and 3 at 128K
+// are both readable) with a linear choice.
 
-const CU_POINTS = 81; // 8 per doubling from 1K to 1M
+const CU_LO = 1024;
+const CU_HI = 1048576;
+
+/** The two step lines depend on neither the context nor the y scale: keep the last ones
+ *  so dragging the context slider only moves the marker. */
+function cuLines(app, cache, shape, gpu, o, lines, dtypes) {
+  const key = JSON.stringify([shape.name, gpu.name, o, lines]);
+  if (cache.key !== key || cache.shapes !== app.model.get("shapes")) {
+    cache.lines = lines.map(([dt]) => usersStaircase(shape, gpu, { ...o, kvBits: dtypeBits(dtypes, dt) }, CU_LO, CU_HI));
+    cache.key = key;
+    cache.shapes = app.model.get("shapes");
+  }
+  return cache.lines;
+}
 
 function render({ model, el }) {
   const app = kvApp({ model, el }, "Context against users");
@@ -12,32 +27,37 @@ function render({ model, el }) {
   kvDtypeSelect(app, "weight_dtype", "Weights");
   kvDtypeSelect(app, "kv_dtype", "KV cache");
   kvUtilization(app);
+  kvSelect(app, "y_scale", "Users axis", () => [["log", "log"], ["linear", "linear"]]);
+  kvParamsBox(app);
   kvResetButton(app);
   const outUsers = app.readout("users", "Users at this context:");
   const outMax = app.readout("max_context", "Longest context for one user:");
+  const cache = {};
 
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
-    const dtypes = L.dtypes;
+    const yScale = model.get("y_scale");
+    if (yScale !== "log" && yScale !== "linear") throw new KVInputError(`y_scale must be 'log' or 'linear', got '${yScale}'`);
     const o = {
       numGpus: model.get("num_gpus"),
       weightBits: L.bits("weight_dtype"),
-      kvBits: L.bits("kv_dtype"),
       utilization: model.get("utilization"),
+      params: kvParams(app),
     };
     const context = checkInt("context", model.get("context"), 1);
-    const here = usersThatFit(shape, gpu, context, o); // throws on bad input: the figure stays
-    const longest = maxContext(shape, gpu, 1, o);
-    const xs = Array.from({ length: CU_POINTS }, (_, i) => Math.round(2 ** (10 + i / 8)));
+    const here = usersThatFit(shape, gpu, context, { ...o, kvBits: L.bits("kv_dtype") }); // throws on bad input
+    const longest = maxContext(shape, gpu, 1, { ...o, kvBits: L.bits("kv_dtype") });
+    const lines = kvAxis(app, "lines");
+    const stairs = cuLines(app, cache, shape, gpu, o, lines, L.dtypes);
     const t = app.theme();
-    const marks = kvAxis(app, "marks");
-    const traces = kvAxis(app, "lines").map(([dt, name], i) => ({
+    const isLog = yScale === "log";
+    const traces = lines.map(([, name], i) => ({
       type: "scatter", mode: "lines", name,
-      x: xs, y: xs.map((c) => Number(usersThatFit(shape, gpu, c, { ...o, kvBits: dtypes[dt] }).users)),
-      line: { color: t.colors[i], shape: "hv" },
-      hovertemplate: "%{x:,} tokens: %{y:,} users<extra>" + name + "</extra>",
+      x: stairs[i].x, y: stairs[i].users.map(Number),
+      line: { color: t.colors[i], shape: "hv" },  // users hold until the next drop
+      hovertemplate: "from %{x:,} tokens: %{y:,} users<extra>" + name + "</extra>",
     }));
     traces.push({
       type: "scatter", mode: "markers+text", name: "chosen",
@@ -46,20 +66,41 @@ function render({ model, el }) {
       marker: { size: 12 * app.scale(), color: t.colors[3], line: { color: t.fg, width: 1 } },
       hovertemplate: "%{x:,} tokens, " + model.get("kv_dtype") + " cache: %{y:,} users<extra></extra>",
     });
+    const marks = kvAxis(app, "marks");
+    const first = stairs[0];
+    const usersOnFirst = (c) => {
+      let j = 0;
+      while (j + 1 < first.x.length && first.x[j + 1] <= c) j++;
+      return Number(first.users[j]);
+    };
     const shapes = marks.map((c) => ({
       type: "line", x0: c, x1: c, yref: "paper", y0: 0, y1: 1, line: { dash: "dot", color: t.fg2, width: 1 },
     }));
     const annotations = marks.map((c) => ({
       x: Math.log10(c), yref: "paper", y: 1, yanchor: "bottom", text: fmtTokens(c), showarrow: false, font: { color: t.fg2 },
     }));
+    for (const c of marks) {  // the user count at each mark, on the 16-bit line
+      const u = usersOnFirst(c);
+      const onAxis = !isLog || u > 0;  // 0 has no place on a log axis: write it at the bottom
+      annotations.push({
+        x: Math.log10(c), y: onAxis ? (isLog ? Math.log10(u) : u) : 0, yref: onAxis ? "y" : "paper",
+        text: `${u.toLocaleString("en-US")} user${u === 1 ? "" : "s"}`, showarrow: onAxis, arrowcolor: t.fg2,
+        ax: 18, ay: -18, xanchor: "left", font: { color: t.colors[0] }, bgcolor: t.bg,
+      });
+    }
     // Everything is computed: now touch the page.
-    kvSetText(app.text, [{ text: kvFitMessage(here), cls: here.users > 0n ? "kv-note" : "kv-warn" }]);
+    const textLines = [{ text: kvFitMessage(here), cls: here.users > 0n ? "kv-note" : "kv-warn" }];
+    if (isLog && stairs.some((s) => s.users.some((u) => u === 0n))) {
+      textLines.push({ text: "Where no conversation fits (0 users) the line stops: 0 has no place on a log axis.", cls: "kv-note" });
+    }
+    kvSetText(app.text, textLines);
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${model.get("kv_dtype")} cache)`;
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;
     kvPlot(app, traces, {
       shapes, annotations,
-      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(1024), Math.log10(1048576)] },
-      yaxis: { title: { text: "conversations that fit" }, rangemode: "tozero" },
+      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(CU_LO), Math.log10(CU_HI)] },
+      yaxis: isLog ? { type: "log", title: { text: "conversations that fit (log)" } }
+        : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" },
     });
   };
   return kvStart(app);

@@ -25,6 +25,28 @@ function dsSplitBar(app) {
   };
 }
 
+/**
+ * Split one batch line at the longest context where `batch` caches fit (core max_context
+ * at utilization 0.9): the solid part fits, the dotted part does not. The boundary is
+ * exact and shared by both parts so the line stays continuous.
+ */
+function dsLineParts(shape, gpu, xs, batch, o) {
+  const limit = maxContext(shape, gpu, batch, { ...o, utilization: 0.9 });
+  if (limit === null || limit >= xs[xs.length - 1]) return [{ fits: true, xs }];
+  if (limit < xs[0]) return [{ fits: false, xs, only: true }];
+  const below = xs.filter((c) => c < limit);
+  const above = xs.filter((c) => c > limit);
+  return [{ fits: true, xs: [...below, limit] }, { fits: false, xs: [limit, ...above] }];
+}
+
+function dsFitsText(batch, context, fit) {
+  const n = (x) => Number(x).toLocaleString("en-US");
+  const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n(fit.max_batch)} fit`;
+  return fit.fits
+    ? `batch ${n(batch)} at ${fmtTokens(context)} tokens fits (up to ${n(fit.max_batch)})`
+    : `batch ${n(batch)} at ${fmtTokens(context)} tokens does not fit (${most}): the ceiling assumes caches that cannot be held`;
+}
+
 function render({ model, el }) {
   const app = kvApp({ model, el }, "Decode speed ceiling");
   kvModelSelect(app);
@@ -34,37 +56,47 @@ function render({ model, el }) {
   kvIntBox(app, "batch", "Batch", { min: 1, max: 1 << 20 });
   kvDtypeSelect(app, "weight_dtype", "Weights");
   kvDtypeSelect(app, "kv_dtype", "KV cache");
+  kvParamsBox(app);
   kvResetButton(app);
   const outUser = app.readout("tokens_per_s_per_user", "Per user:");
   const outTotal = app.readout("tokens_per_s_total", "Total:");
   const outStep = app.readout("step_ms", "Step:");
   const outCross = app.readout("crossover_batch", "KV reads pass the weights at batch:");
+  const outFits = app.readout("fits", "In memory:");
   const setSplit = dsSplitBar(app);
 
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
-    const o = { numGpus: model.get("num_gpus"), weightBits: L.bits("weight_dtype"), kvBits: L.bits("kv_dtype") };
+    const o = { numGpus: model.get("num_gpus"), weightBits: L.bits("weight_dtype"), kvBits: L.bits("kv_dtype"), params: kvParams(app) };
     const context = model.get("context");
     const batch = model.get("batch");
     const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
+    const fit = decodeFits(shape, gpu, context, batch, o);
     const xs = Array.from({ length: DS_POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
     const drawn = kvAxis(app, "batches");
     const batches = drawn.includes(batch) ? drawn : [...drawn, batch].sort((a, b) => a - b);
     const t = app.theme();
     const traces = [];
     batches.forEach((b, i) => {
-      const ds = xs.map((c) => decodeCeiling(shape, gpu, c, b, o));
       const color = t.colors[i % t.colors.length];
       const width = b === batch ? 3 : 1.5;
-      traces.push({ type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: xs,
-        y: ds.map((x) => x.tokens_per_s_per_user), line: { color, width }, xaxis: "x", yaxis: "y",
-        hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per user<extra></extra>` });
-      traces.push({ type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, showlegend: false, x: xs,
-        y: ds.map((x) => x.tokens_per_s_total), line: { color, width }, xaxis: "x2", yaxis: "y2",
-        hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>` });
+      for (const part of dsLineParts(shape, gpu, xs, b, o)) {
+        const ds = part.xs.map((c) => decodeCeiling(shape, gpu, c, b, o));
+        // past the memory limit the line is what the bandwidth would allow, not what runs
+        const line = part.fits ? { color, width } : { color, width: 1, dash: "dot" };
+        const note = part.fits ? "" : " (does not fit in memory)";
+        const common = { type: "scatter", mode: "lines", legendgroup: `b${b}`, x: part.xs, line, opacity: part.fits ? 1 : 0.55 };
+        traces.push({ ...common, name: `batch ${b}`, showlegend: part.fits || part.only, xaxis: "x", yaxis: "y",
+          y: ds.map((x) => x.tokens_per_s_per_user), hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per user${note}<extra></extra>` });
+        traces.push({ ...common, name: `batch ${b}`, showlegend: false, xaxis: "x2", yaxis: "y2",
+          y: ds.map((x) => x.tokens_per_s_total), hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total${note}<extra></extra>` });
+      }
     });
+    // One legend entry for every dotted part (an empty trace, so it names the style once).
+    traces.push({ type: "scatter", mode: "lines", name: "does not fit in memory", x: [null], y: [null],
+      line: { color: t.fg2, width: 1, dash: "dot" }, xaxis: "x", yaxis: "y", hoverinfo: "skip" });
     traces.push({ type: "scatter", mode: "markers", name: "chosen", x: [context], y: [d.tokens_per_s_per_user],
       marker: { size: 11 * app.scale(), color: t.fg, symbol: "circle-open", line: { width: 2 } }, xaxis: "x", yaxis: "y", hoverinfo: "skip" });
     const meas = model.get("measured") || {};
@@ -91,6 +123,8 @@ function render({ model, el }) {
     outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
     outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;
     outCross.textContent = d.crossover_batch === null ? "never" : d.crossover_batch.toLocaleString("en-US");
+    outFits.textContent = dsFitsText(batch, context, fit);
+    outFits.className = fit.fits ? "kv-value" : "kv-value kv-warn";
     const xaxis = { type: "log", range: [Math.log10(900), Math.log10(1.2e6)] };
     kvPlot(app, traces, {
       height: Math.round(520 * app.scale()),

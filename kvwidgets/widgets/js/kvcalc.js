@@ -253,6 +253,62 @@ export function maxContext(shape, gpu, users, o, limit = 2 ** 40) {
   return lo;
 }
 
+/**
+ * Users against context from lo to hi tokens as the points of a step line (Plotly
+ * line.shape "hv": each y holds until the next x). Users only change at whole numbers,
+ * so where a step is large enough to see (at most `exactBelow` users) every point is
+ * exact: x is the first context at which the count drops (the core's max_context + 1).
+ * Above that a 1-user step is under 1/exactBelow of the value, below a pixel on either
+ * axis, and the line is sampled 32 times per doubling instead (hundreds of exact steps
+ * there would cost a binary search each for nothing visible).
+ */
+export function usersStaircase(shape, gpu, o, lo = 1024, hi = 1048576, exactBelow = 256) {
+  const b = memoryBudget(shape, gpu, o);
+  const usersAt = (t) => {
+    const k = kvBytes(shape, t, o.kvBits, b.num_gpus);
+    if (k <= B0) throw new KVInputError(`context=${t} holds no KV bytes for ${shape.name}; users would be unbounded`);
+    const u = floorDiv(b.num, b.den * k);
+    return u < B0 ? B0 : u;
+  };
+  // Last context in [from, hi] at which `u` users still fit (they fit at `from`).
+  const lastWith = (u, from) => {
+    const fits = (t) => u * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
+    if (fits(hi)) return hi;
+    let a = from;
+    let z = hi;
+    while (z - a > 1) {
+      const mid = Math.floor((a + z) / 2);
+      if (fits(mid)) a = mid;
+      else z = mid;
+    }
+    return a;
+  };
+  const xs = [];
+  const ys = [];
+  const push = (x, u) => { xs.push(x); ys.push(u); };
+  const uEnd = usersAt(hi);
+  let c = lo;
+  let u = usersAt(lo);
+  let exactFrom = lo;
+  if (u > BigInt(exactBelow)) {
+    exactFrom = lastWith(BigInt(exactBelow) + 1n, lo) + 1;  // first context with <= exactBelow users
+    for (let i = 0; c < Math.min(exactFrom, hi); i++) {
+      push(c, usersAt(c));
+      c = Math.round(lo * 2 ** ((i + 1) / 32));
+    }
+    c = Math.min(exactFrom, hi);
+    u = usersAt(c);
+  }
+  push(c, u);
+  while (u > uEnd && c < hi) {
+    c = lastWith(u, c) + 1;
+    u = usersAt(c);
+    push(c, u);
+  }
+  if (xs[xs.length - 1] < hi) push(hi, uEnd);
+  return { x: xs, users: ys, exactFrom };
+}
+
 // ---- decode ceiling (core/decode.py) --------------------------------------------------
 
 function exactDouble(what, x) {

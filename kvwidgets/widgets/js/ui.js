@@ -280,6 +280,31 @@ function kvUtilization(app) {
   return kvFloatSlider(app, "utilization", "Utilization", { min: 0.5, max: 1, step: 0.01, fmt: (v) => `${Math.round(v * 100)}%` });
 }
 
+/** The `params` input for kvcalc: undefined (the model's own count) when 0. */
+function kvParams(app) {
+  const p = checkInt("params", app.model.get("params") ?? 0, 0);
+  return p > 0 ? p : undefined;
+}
+
+/** Parameter count typed in billions (0 = the model's own); stored as a whole count. */
+function kvParamsBox(app) {
+  const box = kvEl("input", { type: "number", min: "0", step: "any", "data-kv": "params", "aria-label": "parameters in billions, 0 = the model's own count" });
+  const sync = () => {
+    if (document.activeElement !== box) box.value = String(Number(app.model.get("params") || 0) / 1e9);
+  };
+  box.addEventListener("change", () => {
+    const v = Number(box.value);
+    if (box.value.trim() === "" || !Number.isFinite(v) || v < 0) {
+      app.fail(`params must be a number of billions >= 0 (0 = the model's own), got ${box.value.trim() || "nothing"}`);
+      return;
+    }
+    app.set("params", Math.round(v * 1e9));
+  });
+  app.syncers.push(sync);
+  sync();
+  return kvLabelled(app, "Params (B, 0 = model's)", box);
+}
+
 /** The widget's input trait names: Python sends their starting values in `initial`. */
 function kvInputs(app) {
   return Object.keys(app.model.get("initial") || {});

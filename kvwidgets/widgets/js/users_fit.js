@@ -33,6 +33,7 @@ function render({ model, el }) {
   kvUtilization(app);
   kvSelect(app, "memory", "Memory", () => [["marketed", "marketed GB"], ["device", "device-reported"]]);
   ufWorking(app);
+  kvParamsBox(app);
   kvResetButton(app);
   const outUsers = app.readout("users", "Users:");
   const outPer = app.readout("kv_per_user", "KV per conversation:");
@@ -49,6 +50,7 @@ function render({ model, el }) {
       utilization: model.get("utilization"),
       workingBytes: model.get("working_bytes"),
       memory: model.get("memory"),
+      params: kvParams(app),
     };
     const context = model.get("context");
     const fit = usersThatFit(shape, gpu, context, o); // throws on bad input: the figure stays

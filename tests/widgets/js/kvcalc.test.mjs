@@ -117,6 +117,26 @@ test("decode ceilings to the last bit", () => {
   }
 });
 
+test("users-against-context step line: exact drops where steps are visible", () => {
+  let stepped = 0;
+  for (const c of G.staircase) {
+    const what = `usersStaircase ${JSON.stringify({ ...c, expect: undefined })}`;
+    const got = outcome(() => kv.usersStaircase(shape(c.shape), G.gpus[c.gpu], opts(c)));
+    if (checkError(got, c, what)) continue;
+    const s = got.value;
+    assert.equal(s.users[0].toString(), c.expect.users_lo, `${what}: users at 1K`);
+    assert.equal(s.users[s.users.length - 1].toString(), c.expect.users_hi, `${what}: users at 1M`);
+    for (let i = 1; i < s.x.length; i++) {
+      assert.ok(s.x[i] > s.x[i - 1] && s.users[i] <= s.users[i - 1], `${what}: not a falling step line at ${i}`);
+    }
+    // every point strictly inside the exact region is a drop, and every drop is a point
+    const inside = s.x.map((x, i) => [x, s.users[i].toString()]).filter(([x]) => x >= s.exactFrom && x > 1024 && x < 1048576);
+    assert.deepEqual(inside, c.expect.drops, what);
+    if (c.expect.drops.length > 3) stepped += 1;
+  }
+  assert.ok(stepped > 5, `cases with several visible steps: ${stepped}`);
+});
+
 test("PerTokenBytes readouts: both figures for windowed models, the mistake while windows fill", () => {
   const bf16 = bits("bf16");
   const mistral = kv.perTokenReadouts(shape("mistral-7b-v0.1"), bf16);
