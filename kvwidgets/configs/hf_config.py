@@ -24,7 +24,7 @@ from ..core.layers import (ChunkedLocalSpec, FullAttentionSpec, LayerGroup, Laye
 from ..core.model import Model
 from .fields import MISSING, NAMES, ConfigView
 from .layer_plan import layer_plan
-from .params import estimate_params
+from .params import estimate_params, routed_expert_params
 from .recurrent import recurrent_state_bytes
 
 
@@ -211,8 +211,17 @@ def model_from_config(
         view.note("mla_key_dim", f"qk_nope_head_dim + qk_rope_head_dim ({view.where('qk_nope_head_dim')}, "
                                  f"{view.where('qk_rope_head_dim')})")
         view.note("mla_value_dim", view.where("v_head_dim"))
+    moe: dict[str, int] = {}
     if d.num_experts:
         extra["num_experts"] = d.num_experts  # changes the weights, never the cache
+        k = view.get("experts_per_token", default=None)
+        if k:
+            # Which experts a token uses sets prefill FLOPs and small-batch decode reads.
+            moe = dict(num_experts=d.num_experts,
+                       experts_per_token=view.check_int("experts_per_token", k),
+                       routed_expert_params=routed_expert_params(view, d))
+            view.note("routed_expert_params", "ESTIMATE from the config: MoE layers x experts x one expert's "
+                                              "gate/up/down matrices")
     if "recurrent_state_bytes" in view.provenance:
         extra["recurrent_state_is_estimate"] = True
 
@@ -238,4 +247,5 @@ def model_from_config(
         max_context=max_ctx,
         provenance=dict(view.provenance),
         extra=extra,
+        **moe,
     )

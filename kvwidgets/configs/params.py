@@ -76,12 +76,9 @@ def estimate_params(view: ConfigView, d: "Dims") -> int:
 
     experts = d.num_experts
     if experts:
-        e_inter = view.get("moe_intermediate_size", ("moe_intermediate_size", "expert_intermediate_size"),
-                           default=None) or inter
-        expert = 3 * h * e_inter
-        if mt == "gpt_oss":
-            expert += 2 * e_inter + h  # gate_up and down projection biases
+        moe_layers, expert = moe_shape(view, d)
         router = h * experts + (experts if mt == "gpt_oss" else 0)
+        e_inter = expert_width(view, d)
         shared = 0
         n_shared = cfg.get("n_shared_experts") or 0
         if n_shared:
@@ -90,8 +87,6 @@ def estimate_params(view: ConfigView, d: "Dims") -> int:
         if shared_inter:  # Qwen-MoE: one shared expert with its own width and a gate
             shared = 3 * h * shared_inter + h
         moe_mlp = experts * expert + router + shared
-        first_dense = cfg.get("first_k_dense_replace") or 0
-        moe_layers = max(d.num_layers - first_dense, 0)
         mlp_total = moe_layers * moe_mlp + (d.num_layers - moe_layers) * dense_mlp
     else:
         mlp_total = d.num_layers * dense_mlp
@@ -108,3 +103,30 @@ def estimate_params(view: ConfigView, d: "Dims") -> int:
     lm_head = 0 if d.tied else d.vocab * h
     final_norm = norm
     return embeddings + mixers + mlp_total + d.num_layers * layer_norms + final_norm + lm_head
+
+
+def expert_width(view: ConfigView, d: "Dims") -> int:
+    return view.get("moe_intermediate_size", ("moe_intermediate_size", "expert_intermediate_size"),
+                    default=None) or d.intermediate or 4 * d.hidden
+
+
+def moe_shape(view: ConfigView, d: "Dims") -> tuple[int, int]:
+    """(layers with routed experts, parameters of one routed expert)."""
+    e_inter = expert_width(view, d)
+    expert = 3 * d.hidden * e_inter
+    if view.model_type == "gpt_oss":
+        expert += 2 * e_inter + d.hidden  # gate_up and down projection biases
+    first_dense = view.cfg.get("first_k_dense_replace") or 0
+    return max(d.num_layers - first_dense, 0), expert
+
+
+def routed_expert_params(view: ConfigView, d: "Dims") -> int:
+    """Parameters in the routed experts of every MoE layer (0 for a dense model).
+
+    A token passes through only experts_per_token of them, so prefill FLOPs and a
+    small batch's decode reads are set by far fewer parameters than the total.
+    """
+    if not d.num_experts:
+        return 0
+    layers, expert = moe_shape(view, d)
+    return layers * d.num_experts * expert

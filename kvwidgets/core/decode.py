@@ -3,7 +3,8 @@
 Decode: each step reads every weight once (shared by the batch) plus each sequence's
 own KV cache, so step time = (weights + batch x KV bytes) / bandwidth. Real engines
 reach a fraction of this; the ratios between contexts and batches hold.
-Prefill (and recomputing a dropped cache): 2 x params x tokens FLOPs at dense BF16.
+Prefill (and recomputing a dropped cache): 2 x params x tokens FLOPs at dense BF16,
+counting for a mixture of experts only the parameters a token runs through.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .dtypes import dtype_bits
 from .errors import check_int, check_positive
 from .gpus import GPU, get_gpu
 from .model import Model
@@ -58,11 +60,18 @@ def decode_ceiling(
     batch = check_int("batch", batch, minimum=1)
     n = check_int("num_gpus", num_gpus, minimum=1)
     bw_gbps = g.bandwidth_gbps if bandwidth_gbps is None else check_positive("bandwidth_gbps", bandwidth_gbps)
-    weights = model.weight_bytes(weight_dtype, params) / n
+    if model.num_experts:
+        # A mixture of experts reads only the experts its batch routed to (expected value).
+        bits = dtype_bits(weight_dtype, "weight_dtype")
+        weights = model.decode_weight_params(batch, params) * bits / 8 / n
+    else:
+        weights = model.weight_bytes(weight_dtype, params) / n
     kv_seq = model.kv_bytes(context, kv_dtype, tp=n)
     kv = batch * kv_seq
     step = (weights + kv) / (bw_gbps * 1e9)
-    crossover = math.floor(weights / kv_seq) + 1 if kv_seq > 0 else None
+    # Against all the weights: a batch large enough to rival them touches every expert.
+    all_weights = model.weight_bytes(weight_dtype, params) / n
+    crossover = math.floor(all_weights / kv_seq) + 1 if kv_seq > 0 else None
     return Decode(
         context=context,
         batch=batch,
@@ -94,5 +103,5 @@ def prefill_seconds(
     g = get_gpu(gpu)
     tokens = check_int("tokens", tokens, minimum=1)
     n = check_int("num_gpus", num_gpus, minimum=1)
-    p = model.params if params is None else check_int("params", params, minimum=1)
+    p = model.active_params(params)  # an MoE token runs only its experts
     return 2 * p * tokens / (g.bf16_tflops * 1e12 * n)

@@ -27,6 +27,10 @@ class Model:
     params            total parameter count (all experts of an MoE included)
     num_query_heads   attention (query) heads, kept to show the "query heads" mistake
     provenance        field -> where the number came from (config file, Hub metadata...)
+    num_experts, experts_per_token, routed_expert_params
+                      for a mixture of experts: each token runs experts_per_token of the
+                      num_experts routed experts, so it computes with (and a small batch
+                      reads) far fewer parameters than are held in memory
     """
 
     name: str
@@ -38,6 +42,9 @@ class Model:
     max_context: int | None = None
     provenance: Mapping[str, str] = field(default_factory=dict)
     extra: Mapping[str, Any] = field(default_factory=dict)
+    num_experts: int = 0
+    experts_per_token: int = 0
+    routed_expert_params: int = 0
 
     def __post_init__(self) -> None:
         if not self.groups:
@@ -45,6 +52,13 @@ class Model:
         check_int("params", self.params, minimum=1)
         object.__setattr__(self, "groups", tuple(self.groups))
         object.__setattr__(self, "weight_dtype", dtype_name(self.weight_dtype, "weight_dtype"))
+        if self.num_experts:
+            check_int("num_experts", self.num_experts, minimum=1)
+            check_int("experts_per_token", self.experts_per_token, minimum=1)
+            check_int("routed_expert_params", self.routed_expert_params)
+            if self.experts_per_token > self.num_experts:
+                raise ConfigError(f"experts_per_token={self.experts_per_token} is more than "
+                                  f"num_experts={self.num_experts}")
 
     # ---- shape -------------------------------------------------------------------
     @property
@@ -105,6 +119,40 @@ class Model:
         p = self.params if params is None else check_int("params", params, minimum=1)
         bits = dtype_bits(weight_dtype or self.weight_dtype, "weight_dtype")
         return -(-p * bits // 8)  # whole bytes, rounded up as exact_int does (int4 on an odd count)
+
+    def _routed(self, params: int | None) -> tuple[int, int]:
+        """(total params, routed-expert params) with an override of the total applied."""
+        p = self.params if params is None else check_int("params", params, minimum=1)
+        return p, min(self.routed_expert_params, p) if self.num_experts else 0
+
+    def active_params(self, params: int | None = None) -> int:
+        """Parameters one token computes with: everything but the routed experts it skips.
+
+        Equal to params for a dense model. Prefill and recompute FLOPs follow this.
+        """
+        p, routed = self._routed(params)
+        if not routed:
+            return p
+        return p - routed * (self.num_experts - self.experts_per_token) // self.num_experts
+
+    def decode_weight_params(self, batch: int, params: int | None = None) -> float:
+        """Parameters one decode step of `batch` sequences reads (expected value).
+
+        Dense: all of them. MoE: the shared part plus each routed expert that at least one
+        sequence picked; with every token choosing experts_per_token of num_experts
+        uniformly, an expert is left untouched with probability (1 - k/E)^batch. Real
+        routing is not uniform, so this is an estimate between active and total.
+        The power is a plain loop so the browser's JavaScript gets the same bits.
+        """
+        batch = check_int("batch", batch, minimum=1)
+        p, routed = self._routed(params)
+        if not routed:
+            return float(p)
+        miss = 1 - self.experts_per_token / self.num_experts
+        untouched = 1.0
+        for _ in range(batch):
+            untouched *= miss
+        return p - routed * untouched
 
     # ---- variants ----------------------------------------------------------------------
     def with_params(self, params: int, source: str = "given") -> "Model":
@@ -192,6 +240,9 @@ class Model:
             "params": self.params,
             "query_heads": self.num_query_heads,
             "groups": groups,
+            # mixture of experts: what a decode step reads depends on the batch's routing
+            "moe": ({"experts": self.num_experts, "per_token": self.experts_per_token,
+                     "routed_params": self.routed_expert_params} if self.num_experts else None),
         }
 
     def __repr__(self) -> str:  # a one-liner a notebook can print

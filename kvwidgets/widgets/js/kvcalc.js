@@ -319,13 +319,30 @@ function exactDouble(what, x) {
   return Number(x);
 }
 
+/**
+ * Parameters one decode step of `batch` sequences reads, as core.model.Model.decode_weight_params:
+ * total minus the routed experts no sequence picked, (1 - k/E)^batch of them, the power
+ * taken by the same plain loop so the doubles match bit for bit.
+ */
+export function decodeWeightParams(shape, batch, params) {
+  const p = exactDouble("params", big(params ?? shape.params));
+  if (!shape.moe) return p;
+  const routed = Math.min(shape.moe.routed_params, p);
+  const miss = 1 - shape.moe.per_token / shape.moe.experts;
+  let untouched = 1.0;
+  for (let i = 0; i < batch; i++) untouched *= miss;
+  return p - routed * untouched;
+}
+
 /** Bandwidth ceiling of one decode step, same operation order as core.decode.decode_ceiling. */
 export function decodeCeiling(shape, gpu, context, batch, o) {
   context = checkInt("context", context, 1);
   batch = checkInt("batch", batch, 1);
   const n = checkInt("num_gpus", o.numGpus, 1);
   const bw = gpu.bandwidth_gbps;
-  const weights = exactDouble("weights", weightBytes(o.params ?? shape.params, o.weightBits)) / n;
+  const allWeights = exactDouble("weights", weightBytes(o.params ?? shape.params, o.weightBits)) / n;
+  // A mixture of experts reads only the experts its batch routed to (Model.decode_weight_params).
+  const weights = shape.moe ? decodeWeightParams(shape, batch, o.params) * o.weightBits / 8 / n : allWeights;
   const kvSeq = exactDouble("kv per sequence", kvBytes(shape, context, o.kvBits, n));
   const kv = exactDouble("kv per step", BigInt(batch) * BigInt(kvSeq));
   const step = (weights + kv) / (bw * 1e9);
@@ -341,7 +358,8 @@ export function decodeCeiling(shape, gpu, context, batch, o) {
     tokens_per_s_per_user: 1 / step,
     tokens_per_s_total: batch / step,
     kv_share: kv / (weights + kv),
-    crossover_batch: kvSeq > 0 ? Math.floor(weights / kvSeq) + 1 : null,
+    // against all the weights: a batch large enough to rival them touches every expert
+    crossover_batch: kvSeq > 0 ? Math.floor(allWeights / kvSeq) + 1 : null,
   };
 }
 
