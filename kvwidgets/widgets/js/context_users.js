@@ -9,11 +9,10 @@ const CU_HI = 1048576;
 /** The two step lines depend on neither the context nor the y scale: keep the last ones
  *  so dragging the context slider only moves the marker. */
 function cuLines(app, cache, shape, gpu, o, lines, dtypes) {
-  const key = JSON.stringify([shape.name, gpu.name, o, lines]);
-  if (cache.key !== key || cache.shapes !== app.model.get("shapes")) {
+  const key = JSON.stringify([shape, gpu, o, lines, dtypes]);  // the shape itself: a reloaded model may keep its name
+  if (cache.key !== key) {
     cache.lines = lines.map(([dt]) => usersStaircase(shape, gpu, { ...o, kvBits: dtypeBits(dtypes, dt) }, CU_LO, CU_HI));
     cache.key = key;
-    cache.shapes = app.model.get("shapes");
   }
   return cache.lines;
 }
@@ -59,13 +58,6 @@ function render({ model, el }) {
       line: { color: t.colors[i], shape: "hv" },  // users hold until the next drop
       hovertemplate: "from %{x:,} tokens: %{y:,} users<extra>" + name + "</extra>",
     }));
-    traces.push({
-      type: "scatter", mode: "markers+text", name: "chosen",
-      x: [context], y: [Number(here.users)], text: [`${Number(here.users).toLocaleString("en-US")} users`],
-      textposition: "top right", textfont: { color: t.fg },
-      marker: { size: 12 * app.scale(), color: t.colors[3], line: { color: t.fg, width: 1 } },
-      hovertemplate: "%{x:,} tokens, " + model.get("kv_dtype") + " cache: %{y:,} users<extra></extra>",
-    });
     const marks = kvAxis(app, "marks");
     const first = stairs[0];
     const usersOnFirst = (c) => {
@@ -88,6 +80,22 @@ function render({ model, el }) {
         ax: 18, ay: -18, xanchor: "left", font: { color: t.colors[0] }, bgcolor: t.bg,
       });
     }
+    // The chosen point is a layout annotation (a dot and a label), not a trace: moving the
+    // context then changes no trace and Plotly redraws only the annotations (kvPlot's
+    // dataKey). Annotations sit at log10 positions on log axes, as the marks' labels do.
+    const chosenUsers = Number(here.users);
+    const r = 6 * app.scale();
+    const chosenOnAxis = !isLog || chosenUsers > 0;
+    if (chosenOnAxis) {
+      annotations.push({ x: Math.log10(context), y: isLog ? Math.log10(chosenUsers) : chosenUsers, text: "\u25CF",
+        showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.colors[3], size: 18 * app.scale() } });
+    }
+    annotations.push({
+      x: Math.log10(context), y: chosenOnAxis ? (isLog ? Math.log10(chosenUsers) : chosenUsers) : 0,
+      // below left, so it never sits on a mark's label (those go above right)
+      yref: chosenOnAxis ? "y" : "paper", xanchor: "right", yanchor: "top", xshift: -r, yshift: chosenOnAxis ? -r : 0, showarrow: false,
+      text: `${chosenUsers.toLocaleString("en-US")} users (${model.get("kv_dtype")})`, font: { color: t.fg },
+    });
     // Everything is computed: now touch the page.
     const textLines = [{ text: kvFitMessage(here), cls: here.users > 0n ? "kv-note" : "kv-warn" }];
     if (isLog && stairs.some((s) => s.users.some((u) => u === 0n))) {
@@ -101,7 +109,7 @@ function render({ model, el }) {
       xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(CU_LO), Math.log10(CU_HI)] },
       yaxis: isLog ? { type: "log", title: { text: "conversations that fit (log)" } }
         : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" },
-    });
+    }, [cache.key, yScale]);
   };
   return kvStart(app);
 }

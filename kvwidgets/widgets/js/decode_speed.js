@@ -88,7 +88,7 @@ function render({ model, el }) {
         const line = part.fits ? { color, width } : { color, width: 1, dash: "dot" };
         const note = part.fits ? "" : " (does not fit in memory)";
         const common = { type: "scatter", mode: "lines", legendgroup: `b${b}`, x: part.xs, line, opacity: part.fits ? 1 : 0.55 };
-        traces.push({ ...common, name: `batch ${b}`, showlegend: part.fits || part.only, xaxis: "x", yaxis: "y",
+        traces.push({ ...common, name: `batch ${b}`, showlegend: Boolean(part.fits || part.only), xaxis: "x", yaxis: "y",
           y: ds.map((x) => x.tokens_per_s_per_user), hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per user${note}<extra></extra>` });
         traces.push({ ...common, name: `batch ${b}`, showlegend: false, xaxis: "x2", yaxis: "y2",
           y: ds.map((x) => x.tokens_per_s_total), hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total${note}<extra></extra>` });
@@ -97,8 +97,11 @@ function render({ model, el }) {
     // One legend entry for every dotted part (an empty trace, so it names the style once).
     traces.push({ type: "scatter", mode: "lines", name: "does not fit in memory", x: [null], y: [null],
       line: { color: t.fg2, width: 1, dash: "dot" }, xaxis: "x", yaxis: "y", hoverinfo: "skip" });
-    traces.push({ type: "scatter", mode: "markers", name: "chosen", x: [context], y: [d.tokens_per_s_per_user],
-      marker: { size: 11 * app.scale(), color: t.fg, symbol: "circle-open", line: { width: 2 } }, xaxis: "x", yaxis: "y", hoverinfo: "skip" });
+    // The chosen point is a layout annotation (a ring), not a trace: moving the context then
+    // changes no trace, so Plotly redraws the annotation alone (see kvPlot's dataKey).
+    // Annotations sit at log10 positions on log axes.
+    const chosen = { x: Math.log10(context), y: Math.log10(d.tokens_per_s_per_user), xref: "x", yref: "y", text: "\u25EF",
+      showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * app.scale() } };
     const meas = model.get("measured") || {};
     const showMeasured = meas.rows && shape.name === meas.model && gpu.name === meas.gpu && o.numGpus === 1;
     if (showMeasured) {
@@ -126,15 +129,17 @@ function render({ model, el }) {
     outFits.textContent = dsFitsText(batch, context, fit);
     outFits.className = fit.fits ? "kv-value" : "kv-value kv-warn";
     const xaxis = { type: "log", range: [Math.log10(900), Math.log10(1.2e6)] };
+    const dataKey = [shape, gpu.name, o, batch, showMeasured];
     kvPlot(app, traces, {
+      annotations: [chosen],
       height: Math.round(520 * app.scale()),
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
       xaxis: { ...xaxis, matches: "x2", showticklabels: false },
-      xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" }, gridcolor: t.grid, color: t.fg, automargin: true },
+      xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" }, gridcolor: t.grid, color: t.fg },
       yaxis: { type: "log", title: { text: "tok/s per user" } },
-      yaxis2: { type: "log", title: { text: "tok/s total" }, gridcolor: t.grid, color: t.fg, automargin: true },
+      yaxis2: { type: "log", title: { text: "tok/s total" }, gridcolor: t.grid, color: t.fg },
       legend: { orientation: "h", y: -0.15, font: { color: t.fg } },
-    });
+    }, dataKey);
   };
   return kvStart(app);
 }

@@ -89,6 +89,15 @@ function kvApp({ model, el }, title) {
     localError: "",
     holding: false, // true while several traits are set at once (reset): draw once after
     drawn: false,   // set by redraw(), so set() knows whether a change event already drew
+    // While a slider is dragged, at most one draw per animation frame: the first move
+    // draws at once (no added latency), later moves before the next frame (input events
+    // queued behind a slow draw) only mark the figure stale and the next frame draws it
+    // once with the latest value. Discrete changes (menus, typed boxes, reset) always
+    // draw at once, so the page is current as soon as their event has run.
+    continuous: false,
+    frameBusy: false,
+    stale: false,
+    revision: 0,    // plotly layout.datarevision: bumped on every draw
     draw: () => {},
     syncers: [],
     listeners: [],
@@ -99,11 +108,16 @@ function kvApp({ model, el }, title) {
     /** Set a trait from a control: save it for Python and redraw from the shape now.
      *  model.set fires change:<name> synchronously, whose handler redraws; draw here only
      *  when it did not (same value, or a model that does not echo its own sets). */
-    set(name, value) {
+    set(name, value, { continuous = false } = {}) {
       app.drawn = false;
-      model.set(name, value);
-      model.save_changes();
-      if (!app.drawn) app.redraw();
+      app.continuous = continuous;
+      try {
+        model.set(name, value);
+        model.save_changes();
+        if (!app.drawn) app.redraw();
+      } finally {
+        app.continuous = false;
+      }
     },
     fail(message) {
       app.localError = message;
@@ -117,6 +131,29 @@ function kvApp({ model, el }, title) {
     redraw() {
       if (app.holding) return;
       app.drawn = true;
+      if (!app.continuous) {
+        app.stale = false;  // this draw is the latest: a pending frame has nothing left to do
+        app.drawNow();
+        return;
+      }
+      if (app.frameBusy) {
+        app.stale = true;
+        return;
+      }
+      app.drawNow();
+      app.frameBusy = true;
+      const tick = () => {
+        if (!app.stale) {
+          app.frameBusy = false;
+          return;
+        }
+        app.stale = false;
+        app.drawNow();
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    },
+    drawNow() {
       for (const s of app.syncers) s();
       try {
         app.draw();
@@ -216,7 +253,7 @@ function kvContext(app, labelText = "Context (tokens)") {
     if (document.activeElement !== box) box.value = String(c);
     shown.textContent = fmtTokens(c);
   };
-  slider.addEventListener("input", () => app.set("context", kvPosToContext(slider.value)));
+  slider.addEventListener("input", () => app.set("context", kvPosToContext(slider.value), { continuous: true }));
   box.addEventListener("change", () => {
     const raw = box.value.trim();
     const v = Number(raw);
@@ -246,7 +283,7 @@ function kvFloatSlider(app, name, labelText, { min, max, step, fmt = (v) => Stri
     slider.setAttribute("aria-valuetext", fmt(v));
     shown.textContent = fmt(v);
   };
-  slider.addEventListener("input", () => app.set(name, Number(slider.value)));
+  slider.addEventListener("input", () => app.set(name, Number(slider.value), { continuous: true }));
   app.syncers.push(sync);
   sync();
   return kvLabelled(app, labelText, kvEl("span", { class: "kv-context" }, [slider, shown]));
@@ -339,11 +376,15 @@ function kvResetButton(app) {
 function kvLayout(app, extra = {}) {
   const t = app.theme();
   const s = app.scale();
-  const axis = (a = {}) => ({ gridcolor: t.grid, zerolinecolor: t.grid, linecolor: t.grid, color: t.fg, automargin: true, ...a });
+  // No automargin: it lays the figure out twice whenever a tick label changes width, the
+  // biggest part of a redraw; the fixed margins below fit the widgets' labels.
+  const axis = (a = {}) => ({ gridcolor: t.grid, zerolinecolor: t.grid, linecolor: t.grid, color: t.fg, ...a });
   const { xaxis, yaxis, ...rest } = extra;
   return {
     height: Math.round(360 * s),
-    margin: { l: 60 * s, r: 20 * s, t: 30 * s, b: 50 * s },
+    margin: { l: 72 * s, r: 20 * s, t: 30 * s, b: 56 * s },
+    // a redraw keeps what the reader did (zoom, hidden legend entries)
+    uirevision: "kv",
     paper_bgcolor: "rgba(0,0,0,0)",
     plot_bgcolor: "rgba(0,0,0,0)",
     font: { color: t.fg, family: t.font, size: 12 * s },
@@ -356,10 +397,19 @@ function kvLayout(app, extra = {}) {
   };
 }
 
-function kvPlot(app, data, layout) {
+/**
+ * Draw with Plotly.react. dataKey names everything the traces depend on: while it is the
+ * same, layout.datarevision stays the same and Plotly skips recomputing the traces (new
+ * arrays with the same numbers are not compared), so a change that only moves a layout
+ * shape or annotation (the chosen point) redraws just those. Without a key every draw
+ * recomputes.
+ */
+function kvPlot(app, data, layout, dataKey) {
   const Plotly = window.Plotly;
   if (!Plotly) throw new Error("plotly.js did not load (window.Plotly is missing)");
-  return Plotly.react(app.plot, data, kvLayout(app, layout), { displayModeBar: false, responsive: true });
+  const full = kvLayout(app, layout);
+  full.datarevision = dataKey === undefined ? `draw ${++app.revision}` : JSON.stringify([dataKey, app.scale(), app.theme()]);
+  return Plotly.react(app.plot, data, full, { displayModeBar: false, responsive: true });
 }
 
 /** Wire the model's changes to redraws; return anywidget's cleanup function. */
