@@ -270,12 +270,21 @@ export function usersStaircase(shape, gpu, o, lo = 1024, hi = 1048576, exactBelo
     const u = floorDiv(b.num, b.den * k);
     return u < B0 ? B0 : u;
   };
-  // Last context in [from, hi] at which `u` users still fit (they fit at `from`).
+  // Last context in [from, hi] at which `u` users still fit (they fit at `from`). Galloping
+  // from `from` first: the next drop is usually near, so this takes about 2 log2(distance)
+  // evaluations instead of log2(hi - from).
   const lastWith = (u, from) => {
     const fits = (t) => u * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
-    if (fits(hi)) return hi;
     let a = from;
-    let z = hi;
+    let z = hi + 1;
+    for (let step = 1; a + step <= hi; step *= 2) {
+      if (!fits(a + step)) {
+        z = a + step;
+        break;
+      }
+      a += step;
+    }
+    if (z > hi && fits(hi)) return hi;
     while (z - a > 1) {
       const mid = Math.floor((a + z) / 2);
       if (fits(mid)) a = mid;
