@@ -189,19 +189,22 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
         case = huge[i - n_decode] if i >= n_decode else pick("decode")
         if i < n_decode:
             case["batch"] = rng.choice([1, 8, 32, 64, 128, 256, rng.randint(1, 4096)])
+            # the widgets' `params` input (None = the model's own count), e.g. the seed's 70.0 B
+            case["params"] = rng.choice([None, None, None, 70_000_000_000, rng.randint(10**9, 10**12)])
         m = ms[case["shape"]]
         d, err = _attempt(decode_ceiling, m, case["gpu"], case["context"], case["batch"],
-                          weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"], num_gpus=case["num_gpus"])
+                          weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"], num_gpus=case["num_gpus"],
+                          params=case.get("params"))
         too_large = False
         if d is not None:
             # The browser evaluates in doubles from integers it can hold exactly; beyond
             # 2^53 it must refuse rather than round differently from Python.
-            weights = m.weight_bytes(case["weight_dtype"])
+            weights = m.weight_bytes(case["weight_dtype"], case.get("params"))
             too_large = max(weights, d.kv_bytes_per_step) > MAX_SAFE
         expect = None if d is None or too_large else dataclasses.asdict(d)
         # Whether the batch can be held at this context (DecodeSpeed's solid vs dotted lines).
         fit, fit_err = _attempt(users_that_fit, m, case["gpu"], case["context"], num_gpus=case["num_gpus"],
-                                weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"])
+                                weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"], params=case.get("params"))
         fits = None if fit is None else {"fits": case["batch"] <= fit.users, "max_batch": str(fit.users)}
         out["decode"].append({**case, "expect": expect, "too_large": too_large, "error": err,
                               "fits": fits, "fits_error": fit_err})

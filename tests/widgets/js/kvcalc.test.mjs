@@ -78,6 +78,7 @@ test("kv bytes per token while every window is still filling", () => {
 const opts = (c) => ({
   numGpus: c.num_gpus, weightBits: bits(c.weight_dtype), kvBits: bits(c.kv_dtype),
   utilization: c.utilization, workingBytes: c.working_bytes || 0, memory: c.memory || "marketed",
+  params: c.params ?? undefined,  // the widgets' params input; absent = the model's own count
 });
 
 test("users that fit, with the whole breakdown in bytes", () => {
