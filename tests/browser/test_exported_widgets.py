@@ -34,6 +34,7 @@ SELECT_CHOICES = {
     "kv_dtype": ["fp8", "bf16"],
     "memory": ["device", "marketed"],
     "window": ["128", "1024"],
+    "y_scale": ["linear", "log"],
 }
 
 # Typed and slid controls: (how to move it, the text to enter, trait, value the trait
@@ -44,6 +45,7 @@ INPUT_MOVES = {
     "utilization": ("slide", "0.8", "utilization", 0.8),
     "batch": ("type", "16", "batch", 16),
     "working_bytes": ("type", "4", "working_bytes", 4_000_000_000),  # typed in GB
+    "params": ("type", "70", "params", 70_000_000_000),  # typed in billions
 }
 
 # Readouts that only echo an input (not a result), left out of "a readout changed".
@@ -51,11 +53,11 @@ ECHOES = {"context", "utilization"}
 
 # Moves that change the figure but, by design, no readout: AttentionDesigns reads out
 # bytes per token, which do not depend on the context (the figure's long bar does).
-FIGURE_ONLY = {("AttentionDesigns", "context"), ("AttentionDesigns", "context-box")}
+FIGURE_ONLY = {("AttentionDesigns", "context"), ("AttentionDesigns", "context-box"), ("ContextVsUsers", "y_scale")}
 
 FIGURE_JS = """() => {
     const gd = document.querySelector('.kv-plot');
-    return JSON.stringify(gd && gd.data ? gd.data : null);
+    return JSON.stringify(gd && gd.data ? [gd.data, gd.layout.annotations || [], gd.layout.yaxis.type] : null);
 }"""
 
 READOUTS_JS = """() => Object.fromEntries(
@@ -82,7 +84,7 @@ def results(page) -> dict:
 
 
 def assert_plot_drawn(page, name: str) -> None:
-    data = figure(page)
+    data = figure(page)[0]
     assert data, f"{name}: the .kv-plot has no plotly data"
     assert any(len(t.get("y") or t.get("x") or []) for t in data), f"{name}: every trace is empty"
     # plotly drew it: its SVG is there with one group per trace
