@@ -39,17 +39,6 @@ def chromium_path() -> str:
     return found
 
 
-@pytest.fixture(scope="session")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    executable = chromium_path()
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
 class PageWatch:
     """A page plus what it tried to fetch from outside and what it logged as errors."""
 

@@ -9,38 +9,31 @@ from __future__ import annotations
 import pytest
 
 import kvwidgets as kw
-from tests.browser.conftest import CHROMIUM_ARGS, chromium_path
-
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def open_page(tmp_path_factory):
-    from playwright.sync_api import sync_playwright
-
+def open_page(tmp_path_factory, browser):  # the session's one Chromium (tests/conftest.py)
     folder = tmp_path_factory.mktemp("redraw")
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS)
-        pages = []
+    pages = []
 
-        def open_(widget, name):
-            path = folder / f"{name}.html"
-            widget.to_html(path)
-            page = browser.new_page(viewport={"width": 1200, "height": 900})
-            errors = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-            page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "blob:", "data:")) else r.abort())
-            page.goto(path.as_uri())
-            page.wait_for_selector("html[data-kvw-export='ready']", state="attached")
-            page.errors = errors
-            pages.append(page)
-            return page
+    def open_(widget, name):
+        path = folder / f"{name}.html"
+        widget.to_html(path)
+        page = browser.new_page(viewport={"width": 1200, "height": 900})
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "blob:", "data:")) else r.abort())
+        page.goto(path.as_uri())
+        page.wait_for_selector("html[data-kvw-export='ready']", state="attached")
+        page.errors = errors
+        pages.append(page)
+        return page
 
-        yield open_
-        for p in pages:
-            p.close()
-        browser.close()
+    yield open_
+    for p in pages:
+        p.close()
 
 
 BURST_JS = """async () => {
