@@ -24,4 +24,8 @@ source scripts/_venv.sh
 "$VENV/bin/nbstripout" --verify notebooks/*.ipynb
 
 export KVW_CHROMIUM="${KVW_CHROMIUM:-$(command -v chromium)}"
+# The tests never contact the real Hugging Face Hub (this machine cannot reach it, and
+# a test should not depend on it): Hub loading is tested against a prepared local cache
+# and a fake Hub on 127.0.0.1, and notebook 02's Hub cell prints its offline note.
+export HF_HUB_OFFLINE="${HF_HUB_OFFLINE:-1}"
 exec "$PY" -m pytest tests notebooks --nbval-lax --nbval-current-env "$@"
