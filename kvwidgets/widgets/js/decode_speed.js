@@ -138,7 +138,9 @@ function render({ model, el }) {
       xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" }, gridcolor: t.grid, color: t.fg },
       yaxis: { type: "log", title: { text: "tok/s per user" } },
       yaxis2: { type: "log", title: { text: "tok/s total" }, gridcolor: t.grid, color: t.fg },
-      legend: { orientation: "h", y: -0.15, font: { color: t.fg } },
+      // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
+      // into the title. Every length scales with `scale`, so one fraction fits all.
+      legend: { orientation: "h", yanchor: "top", y: -0.19, font: { color: t.fg } },
     }, dataKey);
   };
   return kvStart(app);

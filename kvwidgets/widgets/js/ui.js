@@ -20,15 +20,17 @@ function kvEl(tag, attrs = {}, children = []) {
   return e;
 }
 
-/** Colours from JupyterLab's theme variables, with light fallbacks outside JupyterLab. */
+/** Colours from widget.css's --kv-* variables: JupyterLab's theme when there is one, else
+ *  light or dark fallbacks following prefers-color-scheme (the last fallbacks here only
+ *  serve a page without widget.css). */
 function kvTheme(node) {
   const cs = getComputedStyle(node);
   const v = (name, fallback) => (cs.getPropertyValue(name) || "").trim() || fallback;
   return {
-    fg: v("--jp-ui-font-color1", "#1f1f1f"),
-    fg2: v("--jp-ui-font-color2", "#616161"),
-    bg: v("--jp-layout-color1", "#ffffff"),
-    grid: v("--jp-border-color2", "#e0e0e0"),
+    fg: v("--kv-fg", "#1f1f1f"),
+    fg2: v("--kv-fg2", "#616161"),
+    bg: v("--kv-bg", "#ffffff"),
+    grid: v("--kv-grid", "#e0e0e0"),
     font: v("--jp-ui-font-family", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"),
     colors: ["#3b82c4", "#e07b39", "#4aa564", "#c94c4c", "#8c6bb1", "#8c8c8c", "#d4a017"],
   };
@@ -275,7 +277,9 @@ function kvContext(app, labelText = "Context (tokens)") {
 
 /** A range slider for a float trait (utilization). */
 function kvFloatSlider(app, name, labelText, { min, max, step, fmt = (v) => String(v) }) {
-  const slider = kvEl("input", { type: "range", min: String(min), max: String(max), step: String(step), "data-kv": name });
+  // aria-label: the wrapping label also holds the shown value, which would otherwise
+  // become part of the slider's name ("Utilization 90%"); aria-valuetext carries it.
+  const slider = kvEl("input", { type: "range", min: String(min), max: String(max), step: String(step), "data-kv": name, "aria-label": labelText });
   const shown = kvEl("span", { class: "kv-value", "data-kv-out": name });
   const sync = () => {
     const v = app.model.get(name);
@@ -424,9 +428,15 @@ function kvStart(app) {
   // JupyterLab switches theme by changing attributes on <body>: redraw with its colours.
   const themeWatch = new MutationObserver(() => app.redraw());
   themeWatch.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "data-jp-theme-name"] });
+  // Outside JupyterLab the colours follow the reader's light/dark preference, which can
+  // change while the page is open.
+  const darkQuery = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  const onScheme = () => app.redraw();
+  if (darkQuery) darkQuery.addEventListener("change", onScheme);
   app.redraw();
   return () => {
     themeWatch.disconnect();
+    if (darkQuery) darkQuery.removeEventListener("change", onScheme);
     for (const [event, fn] of app.listeners) app.model.off(event, fn);
     if (window.Plotly) window.Plotly.purge(app.plot);
   };
