@@ -6,7 +6,9 @@ computes it); arrow keys move the context slider one stop and redraw; Enter in t
 context box applies the typed number without leaving the box; Space and Enter on Reset
 reset; arrow keys change a focused menu.
 
-Themes: JupyterLab Dark's own variables (read from the installed JupyterLab's theme
+Themes, live: one JupyterLab session (the slow part, ~30-60 s) shows a widget, then
+switches to JupyterLab Dark from the Settings > Theme menu while it shows.
+Themes, exported: JupyterLab Dark's own variables (read from the installed JupyterLab's theme
 CSS) put on an exported page's :root, then the attribute JupyterLab flips on <body>
 when the theme changes, so the widget must re-colour while showing: text, controls and
 the plot's font and background follow. Outside JupyterLab, prefers-color-scheme: dark
@@ -30,6 +32,7 @@ import pytest
 import kvwidgets as kw
 
 from .conftest import PageWatch, open_exported
+from .jupyterlab import LabServer
 
 pytestmark = pytest.mark.browser
 
@@ -242,7 +245,7 @@ def contrast(fg: str, bg: str) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-COLOURS_JS = """() => {
+COLOURS_JS = r"""() => {
     const root = document.querySelector('.kv-widget');
     const cs = (e) => getComputedStyle(e);
     // plotly draws a translucent colour as an opaque fill plus fill-opacity
@@ -375,3 +378,63 @@ def test_scale_1_5_in_the_dark_fits_and_reads(browser, exported, tmp_path_factor
         watch.assert_clean()
     finally:
         context.close()
+
+
+LAB_NOTEBOOK = "dark_theme.ipynb"
+
+
+@pytest.mark.slow
+def test_live_jupyterlab_theme_switch_recolours_the_widget(browser, tmp_path_factory):
+    lab = LabServer(tmp_path_factory.mktemp("jupyterlab-dark"))
+    lab.write_notebook(LAB_NOTEBOOK, ["import kvwidgets as kw\nkw.UsersThatFit()"])
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    page = None
+    try:
+        lab.start()
+        watch = PageWatch(context.new_page())
+        page = watch.page
+        page.set_default_timeout(60_000)  # a cold JupyterLab on two shared cores is slow
+        page.goto(lab.lab_url(LAB_NOTEBOOK))
+        page.wait_for_selector(".jp-Notebook .jp-Cell")
+        lab.wait_kernel_ready(LAB_NOTEBOOK, page.wait_for_timeout)
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page.wait_for_selector(".jp-OutputArea .kv-plot .ytick text")
+        assert page.get_attribute("body", "data-jp-theme-light") == "true"
+        light = page.evaluate(COLOURS_JS)
+        # JupyterLab Light: --jp-ui-font-color1 rgba(0,0,0,.87) on --jp-layout-color1 white
+        assert_colours(light, text="rgba(0, 0, 0, 0.87)", background="#ffffff", where="JupyterLab Light")
+
+        # Settings > Theme > JupyterLab Dark, with the widget showing
+        page.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+        page.locator(".lm-Menu-itemLabel", has_text="JupyterLab Dark").first.click()
+        page.wait_for_function("document.body.dataset.jpThemeLight === 'false'")
+        page.wait_for_function("getComputedStyle(document.querySelector('.jp-OutputArea .kv-plot .ytick text')).fillOpacity !== '0.87' || "
+                               "getComputedStyle(document.querySelector('.jp-OutputArea .kv-plot .ytick text')).fill !== 'rgb(0, 0, 0)'")
+        dark = page.evaluate(COLOURS_JS)
+        assert_colours(dark, text="rgba(255, 255, 255, 0.87)", background="#212121", where="JupyterLab Dark")
+
+        # a widget first drawn while JupyterLab Dark is on (it renders into a node not yet
+        # in the page, where no theme variable resolves) must come out dark too
+        page.evaluate("document.querySelector('.jp-OutputArea .kv-widget').dataset.old = '1'")
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page.wait_for_selector(".jp-OutputArea .kv-widget:not([data-old]) .kv-plot .ytick text")
+        page.wait_for_function("!document.querySelector('.jp-OutputArea .kv-widget[data-old]')")
+        assert_colours(page.evaluate(COLOURS_JS), text="rgba(255, 255, 255, 0.87)", background="#212121",
+                       where="drawn in JupyterLab Dark")
+        shot = screenshot_folder(tmp_path_factory) / "UsersThatFit-jupyterlab-dark.png"
+        page.locator(".jp-OutputArea .kv-widget").screenshot(path=str(shot))
+        watch.assert_clean()
+    except Exception:
+        if page is not None:
+            shot = lab.workdir / "failure.png"
+            page.screenshot(path=str(shot), full_page=True)
+            print(f"screenshot: {shot}")
+        print(f"server log: {lab.log_path}")
+        raise
+    finally:
+        context.close()
+        lab.stop()
+    assert lab.log_errors() == [], "\n".join(lab.log_errors())

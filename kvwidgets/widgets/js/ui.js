@@ -425,18 +425,34 @@ function kvStart(app) {
     app.redraw();
   });
   app.root.style.setProperty("--kv-scale", String(app.scale()));
+  // Colours are read when drawing; remember the last ones so a re-colour happens once.
+  const colours = () => JSON.stringify(app.theme());
+  let drawnWith = colours();
+  const recolour = () => {
+    drawnWith = colours();
+    app.redraw();
+  };
   // JupyterLab switches theme by changing attributes on <body>: redraw with its colours.
-  const themeWatch = new MutationObserver(() => app.redraw());
+  const themeWatch = new MutationObserver(recolour);
   themeWatch.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "data-jp-theme-name"] });
   // Outside JupyterLab the colours follow the reader's light/dark preference, which can
   // change while the page is open.
   const darkQuery = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
-  const onScheme = () => app.redraw();
-  if (darkQuery) darkQuery.addEventListener("change", onScheme);
+  if (darkQuery) darkQuery.addEventListener("change", recolour);
+  // JupyterLab renders a widget into a node not yet in the page, where no CSS variable
+  // resolves, so the first draw gets kvTheme's last-resort light colours (dark text on
+  // JupyterLab Dark). Once the widget is laid out in the page, redraw if the colours
+  // it would read now differ from the ones drawn with.
+  const onLayout = () => {
+    if (app.root.isConnected && colours() !== drawnWith) recolour();
+  };
+  const layoutWatch = typeof ResizeObserver === "function" ? new ResizeObserver(onLayout) : null;
+  if (layoutWatch) layoutWatch.observe(app.root);
   app.redraw();
   return () => {
     themeWatch.disconnect();
-    if (darkQuery) darkQuery.removeEventListener("change", onScheme);
+    if (layoutWatch) layoutWatch.disconnect();
+    if (darkQuery) darkQuery.removeEventListener("change", recolour);
     for (const [event, fn] of app.listeners) app.model.off(event, fn);
     if (window.Plotly) window.Plotly.purge(app.plot);
   };
