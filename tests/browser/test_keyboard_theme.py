@@ -387,7 +387,8 @@ LAB_NOTEBOOK = "dark_theme.ipynb"
 def test_live_jupyterlab_theme_switch_recolours_the_widget(browser, tmp_path_factory):
     lab = LabServer(tmp_path_factory.mktemp("jupyterlab-dark"))
     lab.write_notebook(LAB_NOTEBOOK, ["import kvwidgets as kw\nkw.UsersThatFit()"])
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    # tall enough that the whole widget shows in the notebook's scroller for the screenshot
+    context = browser.new_context(viewport={"width": 1400, "height": 1400})
     page = None
     try:
         lab.start()
@@ -424,6 +425,13 @@ def test_live_jupyterlab_theme_switch_recolours_the_widget(browser, tmp_path_fac
         page.wait_for_function("!document.querySelector('.jp-OutputArea .kv-widget[data-old]')")
         assert_colours(page.evaluate(COLOURS_JS), text="rgba(255, 255, 255, 0.87)", background="#212121",
                        where="drawn in JupyterLab Dark")
+        # ... and as wide as the output area gives it (it was drawn before it had a width)
+        page.wait_for_function("(() => { const p = document.querySelector('.jp-OutputArea .kv-plot');"
+                               " return Math.abs(p._fullLayout.width - p.clientWidth) <= 1; })()")
+        assert page.evaluate("document.querySelector('.jp-OutputArea .kv-plot').clientWidth") > 800
+        assert page.evaluate("document.querySelector('.jp-OutputArea .kv-plot')._fullLayout.height") == 360  # kept
+        page.wait_for_timeout(500)  # let plotly's resize finish before the picture
+        assert page.locator(".jp-OutputArea .kv-plot g.trace.bars").count() == 5  # all five memory parts drawn
         shot = screenshot_folder(tmp_path_factory) / "UsersThatFit-jupyterlab-dark.png"
         page.locator(".jp-OutputArea .kv-widget").screenshot(path=str(shot))
         watch.assert_clean()

@@ -440,11 +440,21 @@ function kvStart(app) {
   const darkQuery = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
   if (darkQuery) darkQuery.addEventListener("change", recolour);
   // JupyterLab renders a widget into a node not yet in the page, where no CSS variable
-  // resolves, so the first draw gets kvTheme's last-resort light colours (dark text on
-  // JupyterLab Dark). Once the widget is laid out in the page, redraw if the colours
-  // it would read now differ from the ones drawn with.
+  // resolves and nothing has a width, so the first draw gets kvTheme's last-resort light
+  // colours (dark text on JupyterLab Dark) and plotly's default 700 px width (plotly's
+  // `responsive` only follows window resizes). Once the widget is laid out in the page,
+  // and whenever its width changes (a sidebar opens), fix whichever is off.
   const onLayout = () => {
-    if (app.root.isConnected && colours() !== drawnWith) recolour();
+    if (!app.root.isConnected) return;
+    if (colours() !== drawnWith) recolour();
+    const full = app.plot._fullLayout;
+    const width = app.plot.clientWidth;
+    // A fresh plot rather than Plots.resize, which also takes the div's (min-)height
+    // in place of the layout's height. Happens on attach and on a width change only.
+    if (window.Plotly && full && width > 0 && Math.abs(full.width - width) > 1) {
+      window.Plotly.purge(app.plot);
+      app.redraw();
+    }
   };
   const layoutWatch = typeof ResizeObserver === "function" ? new ResizeObserver(onLayout) : null;
   if (layoutWatch) layoutWatch.observe(app.root);
