@@ -308,6 +308,7 @@ def test_jupyterlab_dark_recolours_a_showing_widget(watched, exported, name):
     # JupyterLab Dark: --jp-ui-font-color1 rgba(255,255,255,.87) on --jp-layout-color1 #212121
     assert_colours(dark, text="rgba(255, 255, 255, 0.87)", background="#212121", where=f"{name} JupyterLab Dark")
     assert rgba(dark["control_background"]) == rgba("#424242")  # --jp-layout-color2
+    assert page.evaluate(CLIPPED_TICKS_JS) == [], f"{name}: labels cut off at the figure's edge"
     watched.assert_clean()
 
 
@@ -346,6 +347,15 @@ OVERFLOW_JS = """() => {
     return out;
 }"""
 
+CLIPPED_TICKS_JS = """() => {
+    // every tick label and axis title lies wholly inside the figure (no margin cuts it)
+    const svg = document.querySelector('.kv-plot .main-svg').getBoundingClientRect();
+    return [...document.querySelectorAll('.kv-plot .xtick text, .kv-plot .ytick text, .kv-plot .x2tick text, .kv-plot .y2tick text, .kv-plot .xtitle, .kv-plot .ytitle')]
+        .filter(e => { const b = e.getBoundingClientRect();
+                       return b.width && (b.left < svg.left - 0.5 || b.right > svg.right + 0.5 || b.top < svg.top - 0.5 || b.bottom > svg.bottom + 0.5); })
+        .map(e => e.textContent);
+}"""
+
 LEGEND_JS = """() => {
     // the legend must not sit on the axis titles or tick labels
     const legend = document.querySelector('.kv-plot .legend');
@@ -371,6 +381,7 @@ def test_scale_1_5_in_the_dark_fits_and_reads(browser, exported, tmp_path_factor
         assert page.evaluate("getComputedStyle(document.querySelector('.kv-widget')).fontSize") == "19.5px"
         assert page.evaluate(OVERFLOW_JS) == [], f"{name} at scale 1.5, {width} px wide: overflows"
         assert page.evaluate(LEGEND_JS) == [], f"{name} at scale 1.5: the legend covers axis labels"
+        assert page.evaluate(CLIPPED_TICKS_JS) == [], f"{name} at scale 1.5: labels cut off at the figure's edge"
         assert_colours(page.evaluate(COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where=f"{name} scale 1.5")
         shot = screenshot_folder(tmp_path_factory) / f"{name}-dark-scale-1.5-{width}px.png"
         page.locator(".kv-widget").screenshot(path=str(shot))

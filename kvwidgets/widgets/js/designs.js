@@ -39,8 +39,14 @@ function render({ model, el }) {
     // Everything is computed: now touch the page.
     kvSetText(app.text, lines);
     outDesign.textContent = labels.map((l, i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
+    // The bars' names are long ("Sliding hybrid 1024", model names) and there is no
+    // automargin (ui.js kvLayout says why): size the left margin from the longest one,
+    // about 0.62 em per character of the 12 px (x scale) tick font.
+    const sc = app.scale();
+    const longest = Math.max(...names.map((n) => String(n).length));
     kvPlot(app, traces, {
       barmode: "group",
+      margin: { l: Math.round((longest * 0.62 * 12 + 16) * sc), r: 20 * sc, t: 30 * sc, b: 56 * sc },
       height: Math.round(420 * app.scale()),
       xaxis: { type: "log", title: { text: "KV cache per conversation (GB, log scale)" } },
       yaxis: { type: "category", autorange: "reversed" },
