@@ -61,10 +61,6 @@ class LayerSpec:
     def bytes_per_token(self, kv_dtype: str = "bf16", tp: int = 1) -> Fraction:
         return self.numbers_per_token(tp) * dtype_bytes(kv_dtype, "kv_dtype")
 
-    def long_context_bytes_per_token(self, kv_dtype: str = "bf16", tp: int = 1) -> Fraction:
-        """What each extra token costs once a conversation is long (0 for capped layers)."""
-        return Fraction(0) if self.token_cap is not None else self.bytes_per_token(kv_dtype, tp)
-
     def tokens_held(self, tokens: int) -> int:
         tokens = check_int("tokens", tokens)
         return tokens if self.token_cap is None else min(tokens, self.token_cap)
@@ -73,7 +69,8 @@ class LayerSpec:
         """Bits the stored tokens take at `bits` per number (fixed state not included).
 
         A whole number, so a Model can add its layers in integers and divide by 8 once:
-        exactly the sum of the Fractions bytes_for gives, without their cost in sweeps.
+        exactly the sum of the Fractions bytes_for gives (Model sums these; bytes_for is the
+        per-layer answer for readers and property tests).
         """
         return self.tokens_held(tokens) * self.numbers_per_token(tp) * bits
 

@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
-from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from .dtypes import dtype_bits, dtype_bytes, dtype_name
+from .dtypes import dtype_bits, dtype_name
 from .errors import ConfigError, check_int
 from .layers import FullAttentionSpec, LayerGroup, LayerSpec, MLASpec, SlidingWindowSpec
-
-
-def exact_int(value: Fraction, what: str) -> int:
-    """Bytes are whole numbers; a fractional total means a half-byte dtype on an odd count."""
-    if value.denominator != 1:
-        return math.ceil(value)  # int4 on an odd count: round up to whole bytes
-    return int(value)
 
 
 @dataclass(frozen=True)
@@ -79,10 +70,22 @@ class Model:
         return kinds[0] if len(kinds) == 1 else "hybrid(" + "+".join(kinds) + ")"
 
     # ---- the contract ----------------------------------------------------------------
+    def _whole_bytes(self, bits_of: Callable[[LayerSpec], int], kind: str | None = None) -> int:
+        """Bits summed over the layer groups (of one kind), rounded up to whole bytes once.
+
+        The one way every byte total here is made: integers throughout, so totals are exact
+        (int4 on an odd count rounds up once, not per layer) and cheap in sweeps.
+        """
+        bits = sum(g.count * bits_of(g.spec) for g in self.groups if kind is None or g.spec.kind == kind)
+        return -(-bits // 8)
+
+    def _fixed_bytes(self, tp: int, kind: str | None = None) -> int:
+        return sum(g.count * g.spec.fixed_bytes(tp) for g in self.groups if kind is None or g.spec.kind == kind)
+
     def kv_bytes_per_token(self, kv_dtype: str = "bf16", tp: int = 1) -> int:
         """Bytes each extra token adds once the conversation is longer than every window."""
-        total = sum(g.count * g.spec.long_context_bytes_per_token(kv_dtype, tp) for g in self.groups)
-        return exact_int(Fraction(total), "kv_bytes_per_token")
+        bits = dtype_bits(kv_dtype, "kv_dtype")
+        return self._whole_bytes(lambda s: 0 if s.token_cap is not None else s.numbers_per_token(tp) * bits)
 
     def kv_bytes_per_token_within_windows(self, kv_dtype: str = "bf16", tp: int = 1) -> int:
         """Bytes each token adds while the conversation is shorter than every window.
@@ -91,8 +94,14 @@ class Model:
         sequence, not per token, so it adds nothing. For a sliding-everywhere model this is
         the figure to show beside kv_bytes_per_token(), which is 0 once every layer is capped.
         """
-        total = sum(g.count * g.spec.bytes_per_token(kv_dtype, tp) for g in self.groups)
-        return exact_int(Fraction(total), "kv_bytes_per_token_within_windows")
+        bits = dtype_bits(kv_dtype, "kv_dtype")
+        return self._whole_bytes(lambda s: s.numbers_per_token(tp) * bits)
+
+    def kv_bytes_per_token_by_kind(self, kv_dtype: str = "bf16", tp: int = 1) -> dict[str, int]:
+        """kv_bytes_per_token_within_windows split by layer kind (what each kind adds per token)."""
+        bits = dtype_bits(kv_dtype, "kv_dtype")
+        kinds = dict.fromkeys(g.spec.kind for g in self.groups)
+        return {k: self._whole_bytes(lambda s: s.numbers_per_token(tp) * bits, k) for k in kinds}
 
     def kv_bytes(self, tokens: int, kv_dtype: str = "bf16", tp: int = 1) -> int:
         """Bytes one sequence of `tokens` tokens holds (per GPU under tensor parallelism tp).
@@ -101,24 +110,21 @@ class Model:
         """
         tokens = check_int("context", tokens)
         bits = dtype_bits(kv_dtype, "kv_dtype")
-        # Integers summed, then divided by 8 and rounded up once, as exact_int does for the
-        # per-layer Fractions (bytes_for): the same total, several times faster in sweeps.
-        held = sum(g.count * g.spec.bits_held(tokens, bits, tp) for g in self.groups)
-        fixed = sum(g.count * g.spec.fixed_bytes(tp) for g in self.groups)
-        return -(-held // 8) + fixed
+        return self._whole_bytes(lambda s: s.bits_held(tokens, bits, tp)) + self._fixed_bytes(tp)
 
     def bytes_by_kind(self, tokens: int, kv_dtype: str = "bf16", tp: int = 1) -> dict[str, int]:
         """kv_bytes split by layer kind, for stacked bars and readouts."""
-        out: dict[str, Fraction] = {}
-        for g in self.groups:
-            out[g.spec.kind] = out.get(g.spec.kind, Fraction(0)) + g.count * g.spec.bytes_for(tokens, kv_dtype, tp)
-        return {k: exact_int(v, k) for k, v in out.items()}
+        tokens = check_int("context", tokens)
+        bits = dtype_bits(kv_dtype, "kv_dtype")
+        kinds = dict.fromkeys(g.spec.kind for g in self.groups)
+        return {k: self._whole_bytes(lambda s: s.bits_held(tokens, bits, tp), k) + self._fixed_bytes(tp, k)
+                for k in kinds}
 
     def weight_bytes(self, weight_dtype: str | None = None, params: int | None = None) -> int:
         """Parameters x bytes per parameter (the series' convention)."""
         p = self.params if params is None else check_int("params", params, minimum=1)
         bits = dtype_bits(weight_dtype or self.weight_dtype, "weight_dtype")
-        return -(-p * bits // 8)  # whole bytes, rounded up as exact_int does (int4 on an odd count)
+        return -(-p * bits // 8)  # whole bytes, rounded up as _whole_bytes does (int4 on an odd count)
 
     def _routed(self, params: int | None) -> tuple[int, int]:
         """(total params, routed-expert params) with an override of the total applied."""

@@ -27,16 +27,14 @@ class PerTokenBytes(KVWidget):
         m = self.get_model(self.model)
         context = check_int("context", self.context, minimum=1)
         kv = self.kv_dtype
-        per_kind: dict[str, int] = {}
-        for g in m.groups:  # what each kind adds per token while under its window
-            per_kind[g.spec.kind] = per_kind.get(g.spec.kind, 0) + g.count * g.spec.bytes_per_token(kv)
         result: dict[str, Any] = {
             "model": m.name,
             "kv_dtype": kv,
             "context": context,
             "bytes_per_token": m.kv_bytes_per_token(kv),  # past every window (0 if all are capped)
             "bytes_per_token_within_windows": m.kv_bytes_per_token_within_windows(kv),
-            "bytes_per_token_by_kind": {k: int(v) if v.denominator == 1 else float(v) for k, v in per_kind.items()},
+            # what each kind adds per token while under its window
+            "bytes_per_token_by_kind": m.kv_bytes_per_token_by_kind(kv),
             "kv_bytes": m.kv_bytes(context, kv),
             "kv_bytes_by_kind": m.bytes_by_kind(context, kv),
             "per_context": {str(t): m.kv_bytes(t, kv) for t in (*BAR_CONTEXTS, context)},

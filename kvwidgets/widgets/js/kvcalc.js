@@ -5,7 +5,7 @@
 // Python is the one source of truth; tests/widgets/js/kvcalc.test.mjs checks this file
 // against golden vectors written by kvwidgets.core. To reproduce it exactly:
 //  * every byte count is a BigInt (the core uses exact Fractions; int4 is half a byte,
-//    so sums are kept in bits and divided by 8 once, rounding up like core.model.exact_int);
+//    so sums are kept in bits and divided by 8 once, rounding up like core.model.Model._whole_bytes);
 //  * users and budgets mirror core.budget's Fractions with BigInt numerators and
 //    denominators (utilization 0.9 is parsed from its shortest decimal as 9/10);
 //  * decode ceilings are doubles computed in the same operation order as
