@@ -172,3 +172,16 @@ class LabServer:
 
     def lab_url(self, notebook_name: str) -> str:
         return f"{self.base_url}/lab/tree/{notebook_name}?token={self.token}&reset"
+
+    def open_and_run_all(self, page, notebook_name: str) -> None:
+        """Open a notebook in the page, wait for its kernel, and run Run > Run All Cells.
+
+        Generous timeouts: a cold JupyterLab on two shared cores is slow.
+        """
+        page.set_default_timeout(60_000)
+        page.goto(self.lab_url(notebook_name))
+        page.wait_for_selector(".jp-Notebook .jp-Cell")
+        self.wait_kernel_ready(notebook_name, page.wait_for_timeout)
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()

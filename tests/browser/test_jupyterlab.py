@@ -48,15 +48,7 @@ def test_widget_in_a_live_jupyterlab(browser, lab):
     try:
         watch = PageWatch(context.new_page())
         page = watch.page
-        page.set_default_timeout(60_000)  # a cold JupyterLab on two shared cores is slow
-        page.goto(lab.lab_url(NOTEBOOK))
-        page.wait_for_selector(".jp-Notebook .jp-Cell")
-        lab.wait_kernel_ready(NOTEBOOK, page.wait_for_timeout)
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-
-        # Run > Run All Cells
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        lab.open_and_run_all(page, NOTEBOOK)  # through the Run menu, as a reader would
 
         # the widget draws a plotly figure with data
         page.wait_for_selector(".jp-OutputArea .kv-plot svg.main-svg")

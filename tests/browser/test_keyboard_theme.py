@@ -405,12 +405,7 @@ def test_live_jupyterlab_theme_switch_recolours_the_widget(browser, tmp_path_fac
         lab.start()
         watch = PageWatch(context.new_page())
         page = watch.page
-        page.set_default_timeout(60_000)  # a cold JupyterLab on two shared cores is slow
-        page.goto(lab.lab_url(LAB_NOTEBOOK))
-        page.wait_for_selector(".jp-Notebook .jp-Cell")
-        lab.wait_kernel_ready(LAB_NOTEBOOK, page.wait_for_timeout)
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        lab.open_and_run_all(page, LAB_NOTEBOOK)
         page.wait_for_selector(".jp-OutputArea .kv-plot .ytick text")
         assert page.get_attribute("body", "data-jp-theme-light") == "true"
         light = page.evaluate(COLOURS_JS)
