@@ -102,8 +102,8 @@ def test_fp8_cache_is_half_of_bf16_and_fp32_double(model, tokens):
     assert 2 * (model.kv_bytes(tokens, "fp8") - fixed) == bf16
     assert model.kv_bytes(tokens, "fp32") - fixed == 2 * bf16
     assert model.kv_bytes(tokens, "fp16") == model.kv_bytes(tokens, "bf16")
-    assert 2 * (model.kv_bytes_per_token("fp8") - index_per_token) == model.kv_bytes_per_token("bf16") - index_per_token
-    assert model.kv_bytes_per_token("fp32") - index_per_token == 2 * (model.kv_bytes_per_token("bf16") - index_per_token)
+    per_token = {d: model.kv_bytes_per_token(d) - index_per_token for d in ("fp8", "bf16", "fp32")}
+    assert 2 * per_token["fp8"] == per_token["bf16"] and per_token["fp32"] == 2 * per_token["bf16"]
 
 
 @given(models(spec=sliding_specs()), st.integers(min_value=0, max_value=1_000_000), KV_DTYPES)
