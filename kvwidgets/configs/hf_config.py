@@ -242,14 +242,16 @@ def group_layers(view: ConfigView, d: Dims) -> tuple[LayerGroup, ...]:
     for kind in d.plan:
         if kind == "none":
             continue
-        if kind == "recurrent":
+        specs: list[LayerSpec] = []
+        if kind in ("recurrent", "hybrid"):
             if state is None:
                 s = recurrent_state(view, d.hidden)
                 state = RecurrentStateSpec(s.total, s.conv_bytes, s.ssm_bytes, s.ssm_dtype)
-            spec: LayerSpec = state
-        else:
-            spec = attention_spec(kind, view, d)
-        counts[spec] = counts.get(spec, 0) + 1
+            specs.append(state)
+        if kind != "recurrent":
+            specs.append(attention_spec("full" if kind == "hybrid" else kind, view, d))
+        for spec in specs:  # a hybrid layer counts in both groups
+            counts[spec] = counts.get(spec, 0) + 1
     if not counts:
         raise ConfigError(f"{view.source}: no layer stores anything (layer plan {sorted(set(d.plan))})")
     return tuple(LayerGroup(s, c) for s, c in counts.items())

@@ -1,8 +1,9 @@
 """Which kind of layer each decoder layer is, read the way transformers and vLLM read it.
 
 The answer is a list with one tag per layer: "full", "sliding", "chunked", "cross",
-"recurrent", or "none" (a layer that stores nothing, such as Nemotron-H's MLP-only
-layers). The rules, in the order they apply:
+"recurrent", "hybrid" (Falcon-H1: attention and a Mamba-2 mixer in the same layer, so a
+KV cache and a recurrent state), or "none" (a layer that stores nothing, such as
+Nemotron-H's MLP-only layers). The rules, in the order they apply:
 
 1. an explicit `layer_types` list (gpt-oss, Gemma 3/4 in newer transformers,
    Qwen3-Next, Nemotron-H's layers_block_type...)
@@ -106,6 +107,13 @@ def base_plan(view: ConfigView, num_layers: int) -> list[str]:
             plan.append(tag)
         view.note("layer_types", view.where("layer_types"))
         return plan
+
+    if view.model_type == "falcon_h1":
+        # every Falcon-H1 layer runs attention and a Mamba-2 mixer side by side, so it keeps
+        # both a KV cache and a recurrent state (vLLM falcon_h1.py, FalconH1ParallelHybrid)
+        view.note("layer_types", f"{view.source}: model_type falcon_h1, every layer is attention + Mamba-2 in "
+                                 "parallel (vLLM falcon_h1.py FalconH1ParallelHybrid)")
+        return ["hybrid"] * num_layers
 
     interval = view.get("full_attention_interval", ("full_attention_interval",), default=None)
     if interval is not None:

@@ -93,8 +93,8 @@ def estimate_params(view: ConfigView, d: "Dims") -> int:
 
     # Layers without attention (recurrent) get their in/out projections instead: a rough
     # 3 x hidden x (2 x hidden) for Mamba-style mixers.
-    attn_layers = sum(1 for t in d.plan if t in ("full", "sliding", "chunked"))
-    recurrent_layers = sum(1 for t in d.plan if t == "recurrent")
+    attn_layers = sum(1 for t in d.plan if t in ("full", "sliding", "chunked", "cross", "hybrid"))
+    recurrent_layers = sum(1 for t in d.plan if t in ("recurrent", "hybrid"))
     mixers = attn_layers * attention + recurrent_layers * 3 * h * 2 * h
 
     embeddings = d.vocab * h

@@ -112,11 +112,24 @@ def recurrent_state(view: ConfigView, hidden: int) -> RecurrentState:
         formula = f"Gated DeltaNet: conv (2x{kh}x{kd} + {vh}x{vd}) x ({kernel} - 1); state {vh}x{vd}x{kd}"
     elif any(k in cfg for k in ("mamba_num_heads", "mamba_n_heads", "mamba_head_dim")):
         heads = view.integer("mamba_num_heads", ("mamba_num_heads", "mamba_n_heads"))
-        head_dim = view.integer("mamba_head_dim", ("mamba_head_dim", "mamba_d_head"))
         state = view.integer("ssm_state_size", ("ssm_state_size", "mamba_d_state"))
         groups = view.integer("mamba_n_groups", ("mamba_n_groups", "n_groups"), default=1)
         kernel = view.integer("conv_kernel", ("conv_kernel", "mamba_d_conv"), default=4)
-        d_inner = heads * head_dim
+        raw_head = view.get("mamba_head_dim", ("mamba_head_dim", "mamba_d_head"), default=None)
+        if view.model_type == "falcon_h1":
+            # vLLM falcon_h1.py get_mamba_state_shape_from_config: intermediate = mamba_d_ssm, or
+            # mamba_expand x hidden_size when that is null; transformers configuration_falcon_h1.py
+            # requires heads x head_dim to equal it ("auto" head_dim = intermediate // heads)
+            d_ssm = view.get("mamba_d_ssm", ("mamba_d_ssm",), default=None)
+            if d_ssm is None:
+                d_inner = view.integer("mamba_expand", ("mamba_expand",), default=2) * hidden
+            else:
+                d_inner = view.check_int("mamba_d_ssm", d_ssm)
+            head_dim = d_inner // heads if raw_head in (None, "auto") else view.check_int("mamba_head_dim", raw_head)
+        else:
+            # vLLM nemotron_h.py: intermediate_size = mamba_num_heads x mamba_head_dim
+            head_dim = view.integer("mamba_head_dim", ("mamba_head_dim", "mamba_d_head"))
+            d_inner = heads * head_dim
         conv, ssm = (d_inner + 2 * groups * state) * (kernel - 1), heads * head_dim * state
         formula = f"Mamba-2: conv ({d_inner} + 2x{groups}x{state}) x ({kernel} - 1); ssm {heads}x{head_dim}x{state}"
     else:

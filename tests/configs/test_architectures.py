@@ -356,3 +356,19 @@ def test_llama4_scout_chunks_fill_then_stop():
     m = kw.load_model("llama-4-scout")
     assert kinds(m) == {"chunked": 36, "full": 12}
     assert m.kv_bytes(100_000) == 100_000 * 49_152 + 36 * 8192 * 2 * 8 * 128 * 2
+
+
+def test_falcon_h1_layers_keep_a_kv_cache_and_a_mamba_state():
+    # vLLM falcon_h1.py: every layer is FalconH1ParallelHybrid (attention + Mamba-2 side by side);
+    # state shape from mamba2_state_shape with intermediate = mamba_d_ssm, head_dim "auto" =
+    # 2048 // 32 = 64: conv (2048 + 2 x 1 x 128) x (4 - 1), ssm 32 x 64 x 128, in bf16
+    cfg = {"model_type": "falcon_h1", "hidden_size": 1024, "num_hidden_layers": 4, "num_attention_heads": 8,
+           "num_key_value_heads": 2, "head_dim": 128, "mamba_d_ssm": 2048, "mamba_n_heads": 32,
+           "mamba_d_head": "auto", "mamba_n_groups": 1, "mamba_d_state": 128, "mamba_d_conv": 4,
+           "torch_dtype": "bfloat16"}
+    m = kw.load_model(cfg)
+    assert kinds(m) == {"recurrent": 4, "full": 4}
+    assert m.extra["layer_plan"] == ("hybrid",) * 4
+    assert spec_of(m, "recurrent").state_bytes == ((2048 + 2 * 128) * 3 + 32 * 64 * 128) * 2 == 538_112
+    assert m.kv_bytes_per_token() == 4 * 2 * 2 * 128 * 2
+    assert m.kv_bytes(10) == 10 * 4096 + 4 * 538_112
