@@ -60,6 +60,49 @@ LIBRARY_DEFAULTS: dict[str, tuple[str, dict[str, Any]]] = {
     "deepseek_v2": ("DeepseekV2Config", {"tie_word_embeddings": False, "first_k_dense_replace": 0}),
     "deepseek_v3": ("DeepseekV3Config", {"tie_word_embeddings": False, "first_k_dense_replace": 3}),
     "gpt_oss": ("GptOssConfig", {"tie_word_embeddings": False, "sliding_window": 128}),
+    # configuration_gemma4.py, Gemma4TextConfig (transformers 5.24.0): five sliding layers
+    # then one full (its layer_types default); global_head_dim and
+    # num_global_key_value_heads are popped from kwargs with defaults 512 and None
+    "gemma4_text": (
+        "Gemma4TextConfig",
+        {
+            "head_dim": 256,
+            "global_head_dim": 512,
+            "sliding_window": 512,
+            "sliding_window_pattern": 6,
+            "attention_k_eq_v": False,
+            "num_kv_shared_layers": 0,
+            "max_position_embeddings": 131_072,
+            "tie_word_embeddings": True,
+        },
+    ),
+    # configuration_qwen3_next.py / configuration_qwen3_5.py: full_attention_interval
+    # is popped with default 4; Gated DeltaNet sizes below are the class defaults
+    "qwen3_next": (
+        "Qwen3NextConfig",
+        {
+            "full_attention_interval": 4,
+            "head_dim": 256,
+            "linear_conv_kernel_dim": 4,
+            "linear_key_head_dim": 128,
+            "linear_value_head_dim": 128,
+            "linear_num_key_heads": 16,
+            "linear_num_value_heads": 32,
+            "tie_word_embeddings": False,
+        },
+    ),
+    "qwen3_5_text": ("Qwen3_5TextConfig", {"full_attention_interval": 4, "linear_conv_kernel_dim": 4}),
+    "qwen3_5_moe_text": ("Qwen3_5MoeTextConfig", {"full_attention_interval": 4, "linear_conv_kernel_dim": 4}),
+    # configuration_deepseek_v32.py, DeepseekV32Config: the indexer's key width
+    "deepseek_v32": ("DeepseekV32Config", {"tie_word_embeddings": False, "first_k_dense_replace": 3,
+                                           "index_head_dim": 128}),
+    # configuration_nemotron_h.py, NemotronHConfig
+    "nemotron_h": ("NemotronHConfig", {"conv_kernel": 4, "n_groups": 8, "tie_word_embeddings": False}),
+    # configuration_mllama.py, MllamaTextConfig: every fifth layer from 3 is cross-attention
+    "mllama_text_model": (
+        "MllamaTextConfig",
+        {"cross_attention_layers": [3, 8, 13, 18, 23, 28, 33, 38], "tie_word_embeddings": False},
+    ),
     # configuration_llama4.py, Llama4TextConfig: every fourth layer is global (NoPE)
     "llama4_text": (
         "Llama4TextConfig",
@@ -93,6 +136,10 @@ TEXT_MODEL_TYPE = {
     "mistral3": "mistral",
     "llava": "llama",
     "qwen2_5_vl": "qwen2",
+    "gemma4": "gemma4_text",
+    "qwen3_5": "qwen3_5_text",
+    "qwen3_5_moe": "qwen3_5_moe_text",
+    "mllama": "mllama_text_model",
 }
 
 

@@ -32,7 +32,8 @@ NAMES: dict[str, tuple[str, ...]] = {
     "vocab_size": ("vocab_size", "padded_vocab_size"),
     "max_position_embeddings": ("max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"),
     "num_experts": ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"),
-    "experts_per_token": ("num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token"),
+    "experts_per_token": ("num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token",
+                          "top_k_experts"),
 }
 
 

@@ -19,13 +19,14 @@ from typing import Any, Mapping
 
 from ..core.dtypes import dtype_name
 from ..core.errors import ConfigError, UnknownNameError
-from ..core.layers import (ChunkedLocalSpec, FullAttentionSpec, LayerGroup, LayerSpec, MLASpec,
-                           RecurrentStateSpec, SlidingWindowSpec)
+from ..core.layers import (ChunkedLocalSpec, CrossAttentionSpec, FullAttentionSpec, LayerGroup, LayerSpec,
+                           MLASpec, RecurrentStateSpec, SlidingWindowSpec)
 from ..core.model import Model
+from .engine_support import engine_notes
 from .fields import MISSING, NAMES, ConfigView
-from .layer_plan import layer_plan
+from .layer_plan import kv_shared_layers, layer_plan
 from .params import estimate_params, routed_expert_params
-from .recurrent import recurrent_state_bytes
+from .recurrent import recurrent_state
 
 
 @dataclass
@@ -43,6 +44,10 @@ class Dims:
     num_experts: int | None
     mla: dict[str, int] | None
     plan: list[str]
+    max_ctx: int | None = None
+    head_dim_v: int | None = None      # V head size when it differs from K's (MiMo-V2)
+    global_head_dim: int | None = None  # full layers' head size (Gemma 4)
+    global_kv_heads: int | None = None  # full layers' KV heads (Gemma 4 with attention_k_eq_v)
 
 
 def read_dims(view: ConfigView) -> Dims:
@@ -61,6 +66,16 @@ def read_dims(view: ConfigView) -> Dims:
         q_lora = view.raw("q_lora_rank")
         if q_lora is not None:
             mla["q_lora_rank"] = view.check_int("q_lora_rank", q_lora)
+        if view.raw("index_topk") is not None:
+            # DeepSeek-V3.2's sparse-attention indexer: vLLM takes a config with index_topk
+            # for V3.2 (vllm/model_executor/models/config.py, DeepseekV32ForCausalLM) and keeps
+            # index_head_dim FP8 keys plus a float32 scale per 128 of them for every token and
+            # layer (deepseek_v2.py, Indexer: head_dim + head_dim // quant_block_size * 4, uint8)
+            dim = view.integer("index_head_dim", ("index_head_dim",), default=128)
+            mla["index_bytes"] = dim + dim // 128 * 4
+            view.note("index_bytes", f"{dim} + {dim} // 128 x 4 = {mla['index_bytes']} B per token and layer: FP8 "
+                                     f"index keys and their float32 scale ({view.provenance['index_head_dim']}; "
+                                     "vLLM vllm/model_executor/models/deepseek_v2.py, Indexer)")
 
     kv_heads = read_kv_heads(view, heads)
     if mla is None and heads % kv_heads:
@@ -83,6 +98,34 @@ def read_dims(view: ConfigView) -> Dims:
     else:
         head_dim = view.check_int("head_dim", head_dim)
 
+    max_ctx = view.get("max_position_embeddings", default=None)
+    max_ctx = view.check_int("max_position_embeddings", max_ctx) if max_ctx else None
+
+    head_dim_v = None
+    if mla is None and view.raw("v_head_dim") is not None:
+        # a non-MLA attention whose values are narrower than its keys (vLLM 0.33.0,
+        # vllm/model_executor/models/mimo_v2.py: Attention(..., head_size_v=v_head_dim))
+        head_dim_v = view.integer("v_head_dim", ("v_head_dim",))
+
+    global_head_dim = global_kv = None
+    if "global_head_dim" in view.cfg or view.model_type == "gemma4_text":
+        # Gemma 4: full-attention layers have their own head size and (with attention_k_eq_v)
+        # their own KV-head count. transformers configuration_gemma4.py, Gemma4TextConfig.
+        # __post_init__ writes per_layer_config {"head_dim": global_head_dim} for every
+        # full_attention layer, plus num_key_value_heads = num_global_key_value_heads only when
+        # attention_k_eq_v is true; vLLM builds each layer from that per_layer_config
+        # (vllm/model_executor/models/gemma4.py, Gemma4DecoderLayer). With K = V vLLM still
+        # stores both (the K weights are loaded into the K and V shards), so no bytes are saved.
+        global_head_dim = view.integer("global_head_dim", ("global_head_dim",))
+        if view.flag("attention_k_eq_v", ("attention_k_eq_v",)):
+            g = view.get("num_global_key_value_heads", ("num_global_key_value_heads",), default=None)
+            if g is not None:
+                global_kv = view.check_int("num_global_key_value_heads", g)
+        elif view.raw("num_global_key_value_heads") is not None:
+            view.note("num_global_key_value_heads",
+                      f"{view.where('num_global_key_value_heads')} is not used: attention_k_eq_v is false, so "
+                      "Gemma4TextConfig keeps num_key_value_heads on the full layers")
+
     plan = layer_plan(view, layers)
     vocab = view.integer("vocab_size", required=False) or 0
     inter = view.get("intermediate_size", default=None)
@@ -90,7 +133,8 @@ def read_dims(view: ConfigView) -> Dims:
     tied = bool(view.get("tie_word_embeddings", ("tie_word_embeddings",), default=True))
     experts = view.get("num_experts", default=None)
     experts = view.check_int("num_experts", experts) if experts else None
-    return Dims(layers, hidden or heads * head_dim, heads, kv_heads, head_dim, vocab, inter, tied, experts, mla, plan)
+    return Dims(layers, hidden or heads * head_dim, heads, kv_heads, head_dim, vocab, inter, tied, experts, mla, plan,
+                max_ctx, head_dim_v, global_head_dim, global_kv)
 
 
 def read_kv_heads(view: ConfigView, heads: int) -> int:
@@ -113,37 +157,101 @@ def read_kv_heads(view: ConfigView, heads: int) -> int:
     return view.check_int("num_key_value_heads", kv)
 
 
+def full_spec(d: Dims) -> FullAttentionSpec:
+    """A full-attention layer, with the global head size / KV heads where the model has them."""
+    heads = d.global_kv_heads or d.kv_heads
+    head = d.global_head_dim or d.head_dim
+    v = d.head_dim_v if d.head_dim_v is not None and d.global_head_dim is None else None
+    return FullAttentionSpec(heads, head, v)
+
+
+def never_fills(view: ConfigView, d: Dims, key: str, cap: int) -> bool:
+    """A window (or chunk) at least max_position_embeddings long never caps anything the model
+    can hold, so the layer is full attention: Phi-4-mini's sliding_window 262,144 against
+    131,072 positions. vLLM sizes a sliding layer for min(window - 1 + in-flight tokens,
+    max_model_len) tokens (vllm/v1/kv_cache_interface.py, SlidingWindowSpec.
+    max_admission_blocks_per_request), i.e. the whole context once the window reaches it."""
+    if d.max_ctx is None or cap < d.max_ctx:
+        return False
+    view.note(key + "_as_full", f"{key} {cap:,} >= max_position_embeddings {d.max_ctx:,} "
+                                f"({view.provenance.get('max_position_embeddings')}): the window never fills, "
+                                "so these layers count as full attention")
+    return True
+
+
 def attention_spec(kind: str, view: ConfigView, d: Dims) -> LayerSpec:
     if d.mla is not None and kind in ("full", "sliding", "chunked"):
-        return MLASpec(d.mla["kv_lora_rank"], d.mla["qk_rope_head_dim"])
+        return MLASpec(d.mla["kv_lora_rank"], d.mla["qk_rope_head_dim"], d.mla.get("index_bytes", 0))
     if kind == "full":
-        return FullAttentionSpec(d.kv_heads, d.head_dim)
+        return full_spec(d)
     if kind == "sliding":
         window = view.get("sliding_window", ("sliding_window",), default=None)
         if window is None:
             raise ConfigError(f"{view.source}: layers are marked sliding but sliding_window is missing or null; "
                               "expected the window length in tokens")
-        return SlidingWindowSpec(d.kv_heads, d.head_dim, window=view.check_int("sliding_window", window))
+        window = view.check_int("sliding_window", window)
+        if never_fills(view, d, "sliding_window", window):
+            return FullAttentionSpec(d.kv_heads, d.head_dim, d.head_dim_v)
+        return SlidingWindowSpec(d.kv_heads, d.head_dim, d.head_dim_v, window=window)
     if kind == "chunked":
         chunk = view.integer("attention_chunk_size", ("attention_chunk_size",))
-        return ChunkedLocalSpec(d.kv_heads, d.head_dim, chunk=chunk)
+        if never_fills(view, d, "attention_chunk_size", chunk):
+            return FullAttentionSpec(d.kv_heads, d.head_dim, d.head_dim_v)
+        return ChunkedLocalSpec(d.kv_heads, d.head_dim, d.head_dim_v, chunk=chunk)
+    if kind == "cross":
+        return CrossAttentionSpec(d.kv_heads, d.head_dim, d.head_dim_v, encoder_tokens=image_tokens(view))
     raise ConfigError(f"no attention spec for layer kind {kind!r}")  # pragma: no cover
+
+
+# transformers configuration_mllama.py, MllamaVisionConfig defaults
+MLLAMA_VISION_DEFAULTS = {"image_size": 448, "max_num_tiles": 4}
+
+
+def image_tokens(view: ConfigView) -> int:
+    """Encoder tokens a cross-attention layer holds for one sequence: one image at the most
+    tiles. vLLM 0.10.2, vllm/model_executor/models/mllama.py: MllamaMultiModalProcessor.apply
+    sets the encoder length to tiles x calc_token_per_chunk(image_size), where
+    calc_token_per_chunk = (image_size // 14) ** 2 + 1, and the largest image
+    (get_image_size_with_most_features) takes max_num_tiles tiles."""
+    vision = view.top.get("vision_config") if isinstance(view.top.get("vision_config"), Mapping) else {}
+    found = {}
+    for key, default in MLLAMA_VISION_DEFAULTS.items():
+        if key in vision:
+            value, where = vision[key], f"{view.source}: vision_config.{key}"
+        else:
+            value, where = default, f"default of MllamaVisionConfig ({key})"
+        if isinstance(value, (list, tuple)) and value and value[0] == value[-1]:
+            value = value[0]  # image_size may be written [560, 560]
+        found[key] = view.check_int(key, value)
+        view.note(key, where)
+    size, tiles = found["image_size"], found["max_num_tiles"]
+    per_tile = (size // 14) ** 2 + 1
+    tokens = tiles * per_tile
+    view.note("cross_attention_tokens",
+              f"one image at the most tiles: max_num_tiles {tiles} x ((image_size {size} // 14)^2 + 1 = {per_tile:,}) "
+              f"= {tokens:,} image tokens per sequence, the text not included ({view.provenance['image_size']}, "
+              f"{view.provenance['max_num_tiles']}; vLLM 0.10.2 vllm/model_executor/models/mllama.py, "
+              "MllamaMultiModalProcessor.apply)")
+    return tokens
 
 
 def group_layers(view: ConfigView, d: Dims) -> tuple[LayerGroup, ...]:
     """Group the per-layer plan into LayerGroups of identical specs, first-seen order."""
     counts: dict[LayerSpec, int] = {}
-    state: int | None = None
+    state: RecurrentStateSpec | None = None
     for kind in d.plan:
         if kind == "none":
             continue
-        if kind == "recurrent":
+        specs: list[LayerSpec] = []
+        if kind in ("recurrent", "hybrid"):
             if state is None:
-                state = recurrent_state_bytes(view, d.hidden)
-            spec: LayerSpec = RecurrentStateSpec(state)
-        else:
-            spec = attention_spec(kind, view, d)
-        counts[spec] = counts.get(spec, 0) + 1
+                s = recurrent_state(view, d.hidden)
+                state = RecurrentStateSpec(s.total, s.conv_bytes, s.ssm_bytes, s.ssm_dtype)
+            specs.append(state)
+        if kind != "recurrent":
+            specs.append(attention_spec("full" if kind == "hybrid" else kind, view, d))
+        for spec in specs:  # a hybrid layer counts in both groups
+            counts[spec] = counts.get(spec, 0) + 1
     if not counts:
         raise ConfigError(f"{view.source}: no layer stores anything (layer plan {sorted(set(d.plan))})")
     return tuple(LayerGroup(s, c) for s, c in counts.items())
@@ -222,12 +330,12 @@ def model_from_config(
                        routed_expert_params=routed_expert_params(view, d))
             view.note("routed_expert_params", "ESTIMATE from the config: MoE layers x experts x one expert's "
                                               "gate/up/down matrices")
-    if "recurrent_state_bytes" in view.provenance:
-        extra["recurrent_state_is_estimate"] = True
+    shared = kv_shared_layers(view, d.num_layers)
+    if shared:
+        extra["kv_shared_layers"] = shared  # those layers read an earlier layer's cache
 
     wdtype = weight_dtype(view)
-    max_ctx = view.get("max_position_embeddings", default=None)
-    max_ctx = view.check_int("max_position_embeddings", max_ctx) if max_ctx else None
+    max_ctx = d.max_ctx
 
     if params is None:
         params = estimate_params(view, d)
@@ -237,6 +345,7 @@ def model_from_config(
     view.note("params", params_source or "given")
 
     label = name or config.get("_name_or_path") or view.model_type or "model"
+    notes = engine_notes(view)
     return Model(
         name=str(label),
         groups=groups,
@@ -247,5 +356,6 @@ def model_from_config(
         max_context=max_ctx,
         provenance=dict(view.provenance),
         extra=extra,
+        engine_notes=notes,
         **moe,
     )

@@ -1,20 +1,31 @@
 """Which kind of layer each decoder layer is, read the way transformers and vLLM read it.
 
-The answer is a list with one tag per layer: "full", "sliding", "chunked",
-"recurrent", or "none" (a layer that stores nothing, such as Nemotron-H's MLP-only
-layers). The rules, in the order they apply:
+The answer is a list with one tag per layer: "full", "sliding", "chunked", "cross",
+"recurrent", "hybrid" (Falcon-H1: attention and a Mamba-2 mixer in the same layer, so a
+KV cache and a recurrent state), or "none" (a layer that stores nothing, such as
+Nemotron-H's MLP-only layers). The rules, in the order they apply:
 
-1. an explicit `layer_types` list (gpt-oss, Gemma 3 in newer transformers, Qwen3-Next...)
-2. hybrid recurrent layouts: `layers_block_type`, `hybrid_override_pattern`
+1. an explicit `layer_types` list (gpt-oss, Gemma 3/4 in newer transformers,
+   Qwen3-Next, Nemotron-H's layers_block_type...)
+2. `full_attention_interval` (Qwen3-Next, Qwen3.5): layer i is full attention when
+   (i + 1) % interval == 0, Gated DeltaNet linear attention otherwise
+   (transformers configuration_qwen3_next.py / configuration_qwen3_5.py __post_init__)
+3. hybrid recurrent layouts: `layers_block_type`, `hybrid_override_pattern`
    (Nemotron-H), Jamba's attn_layer_period / attn_layer_offset
-3. Llama 4 chunked attention: attention_chunk_size, with `no_rope_layers` marking the
-   chunked (RoPE) layers; the NoPE layers attend globally
-4. `sliding_window_pattern` (Gemma 2/3, Cohere 2): layer i is full when
+4. Llama 4 chunked attention: attention_chunk_size, with `no_rope_layers` marking the
+   chunked (RoPE) layers; the NoPE layers attend globally. Only for Llama 4: vLLM 0.33.0
+   reads attention_chunk_size in vllm/model_executor/models/llama4.py and nowhere else,
+   so another model's stray attention_chunk_size is noted and ignored
+5. `sliding_window_pattern` (Gemma 2/3, Cohere 2): layer i is full when
    (i + 1) % pattern == 0, otherwise it slides
-5. Qwen2-family `use_sliding_window`: false means every layer is full even though
+6. Qwen2-family `use_sliding_window`: false means every layer is full even though
    sliding_window is set; true slides layers i >= max_window_layers
-6. a plain `sliding_window` (Mistral 7B v0.1, Phi-3, Starcoder2): every layer slides
-7. otherwise every layer is full attention
+7. a plain `sliding_window` (Mistral 7B v0.1, Phi-3, Starcoder2): every layer slides
+8. otherwise every layer is full attention
+
+Then two overlays: `cross_attention_layers` (Llama 3.2 Vision) marks those layers
+"cross", and `num_kv_shared_layers` (Gemma 3n / Gemma 4) marks the last N layers "none":
+they read an earlier layer's cache and store nothing (see kv_shared_layers below).
 """
 
 from __future__ import annotations
@@ -32,13 +43,28 @@ LAYER_TYPE_TAGS = {
     "local": "sliding",
     "local_attention": "sliding",
     "chunked_attention": "chunked",
+    "cross_attention": "cross",
     "linear_attention": "recurrent",
     "mamba": "recurrent",
     "mamba2": "recurrent",
     "recurrent": "recurrent",
     "conv": "recurrent",
     "gated_deltanet": "recurrent",
+    # Nemotron-H layers_block_type (transformers configuration_nemotron_h.py): MoE and
+    # MLP blocks have no attention or state, so they store nothing
+    "moe": "none",
+    "mlp": "none",
 }
+
+# layers_block_type entries (Jamba, Zamba, Nemotron-H in newer transformers)
+BLOCK_TYPE_TAGS = {
+    "attention": "full", "attn": "full", "full_attention": "full", "hybrid": "full",
+    "mamba": "recurrent", "mamba2": "recurrent", "linear_attention": "recurrent", "m": "recurrent",
+    "moe": "none", "mlp": "none",
+}
+
+# model_types that use chunked local attention (see rule 4 in the module doc)
+CHUNKED_ATTENTION_MODEL_TYPES = ("llama4_text",)
 
 # hybrid_override_pattern letters (Nemotron-H): M = Mamba-2, * = attention, - = MLP, E = MoE
 PATTERN_TAGS = {"M": "recurrent", "*": "full", "-": "none", "E": "none"}
@@ -46,6 +72,18 @@ PATTERN_TAGS = {"M": "recurrent", "*": "full", "-": "none", "E": "none"}
 
 def layer_plan(view: ConfigView, num_layers: int) -> list[str]:
     """One tag per layer; records provenance under 'layer_types'."""
+    plan = base_plan(view, num_layers)
+    if view.model_type == "gemma4_text" and plan and plan[-1] == "sliding":
+        # transformers configuration_gemma4.py, Gemma4TextConfig.__post_init__: "Last layer
+        # must use `full_attention`" - it forces the last layer to full attention
+        plan[-1] = "full"
+        view.note("layer_types", view.provenance.get("layer_types", "") +
+                  "; Gemma4TextConfig forces the last layer to full attention")
+    plan = cross_attention_overlay(view, plan)
+    return kv_shared_overlay(view, plan)
+
+
+def base_plan(view: ConfigView, num_layers: int) -> list[str]:
     cfg = view.cfg
 
     types = cfg.get("layer_types")
@@ -70,13 +108,36 @@ def layer_plan(view: ConfigView, num_layers: int) -> list[str]:
         view.note("layer_types", view.where("layer_types"))
         return plan
 
+    if view.model_type == "falcon_h1":
+        # every Falcon-H1 layer runs attention and a Mamba-2 mixer side by side, so it keeps
+        # both a KV cache and a recurrent state (vLLM falcon_h1.py, FalconH1ParallelHybrid)
+        view.note("layer_types", f"{view.source}: model_type falcon_h1, every layer is attention + Mamba-2 in "
+                                 "parallel (vLLM falcon_h1.py FalconH1ParallelHybrid)")
+        return ["hybrid"] * num_layers
+
+    interval = view.get("full_attention_interval", ("full_attention_interval",), default=None)
+    if interval is not None:
+        n = view.check_int("full_attention_interval", interval, 1)
+        view.note("layer_types", f"{view.provenance['full_attention_interval']} = {n}: layer i is full attention "
+                                 f"when (i + 1) % {n} == 0, Gated DeltaNet linear attention otherwise "
+                                 "(transformers configuration_qwen3_next.py)")
+        return ["full" if (i + 1) % n == 0 else "recurrent" for i in range(num_layers)]
+
     blocks = cfg.get("layers_block_type")
     if isinstance(blocks, list):
         if len(blocks) != num_layers:
             raise ConfigError(f"layers_block_type has {len(blocks)} entries but num_hidden_layers is "
                               f"{num_layers} ({view.where('layers_block_type')})")
+        plan = []
+        for i, b in enumerate(blocks):
+            tag = BLOCK_TYPE_TAGS.get(str(b).lower())
+            if tag is None:
+                raise ConfigError(f"layers_block_type[{i}] is {b!r}, which kvwidgets does not know "
+                                  f"({view.where('layers_block_type')}); expected one of "
+                                  f"{', '.join(sorted(BLOCK_TYPE_TAGS))}")
+            plan.append(tag)
         view.note("layer_types", view.where("layers_block_type"))
-        return ["full" if str(b).lower() in ("attention", "attn", "hybrid") else "recurrent" for b in blocks]
+        return plan
 
     pattern = cfg.get("hybrid_override_pattern")
     if isinstance(pattern, str):
@@ -98,8 +159,12 @@ def layer_plan(view: ConfigView, num_layers: int) -> list[str]:
         return ["full" if i % period == offset else "recurrent" for i in range(num_layers)]
 
     chunk = None
-    if "attention_chunk_size" in cfg or view.model_type == "llama4_text":
+    if view.model_type in CHUNKED_ATTENTION_MODEL_TYPES:
         chunk = view.get("attention_chunk_size", ("attention_chunk_size",), default=None)
+    elif cfg.get("attention_chunk_size") is not None:
+        view.note("attention_chunk_size", f"{view.where('attention_chunk_size')} is ignored: model_type "
+                                          f"{view.model_type!r} does not use chunked attention (only Llama 4 "
+                                          "does; vLLM reads it in vllm/model_executor/models/llama4.py only)")
     if chunk is not None:
         no_rope = cfg.get("no_rope_layers")
         if isinstance(no_rope, list) and no_rope:
@@ -139,3 +204,58 @@ def layer_plan(view: ConfigView, num_layers: int) -> list[str]:
 
     view.note("layer_types", f"{view.source}: no sliding_window or layer_types, every layer full attention")
     return ["full"] * num_layers
+
+
+def cross_attention_overlay(view: ConfigView, plan: list[str]) -> list[str]:
+    """Llama 3.2 Vision (mllama): the layers in cross_attention_layers attend to the image
+    tokens only (transformers configuration_mllama.py, MllamaTextConfig)."""
+    layers = view.get("cross_attention_layers", ("cross_attention_layers",), default=None)
+    if layers is None:
+        return plan
+    if not isinstance(layers, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in layers):
+        raise ConfigError(f"cross_attention_layers must be a list of layer indices, got {layers!r} "
+                          f"({view.provenance.get('cross_attention_layers')})")
+    bad = [i for i in layers if not 0 <= i < len(plan)]
+    if bad:
+        raise ConfigError(f"cross_attention_layers {bad} are outside 0..{len(plan) - 1} "
+                          f"({view.provenance.get('cross_attention_layers')}); expected layer indices")
+    out = list(plan)
+    for i in layers:
+        out[i] = "cross"
+    view.note("layer_types", view.provenance.get("layer_types", "") +
+              f"; layers {layers} are cross-attention ({view.provenance['cross_attention_layers']})")
+    return out
+
+
+def kv_shared_layers(view: ConfigView, num_layers: int) -> int:
+    """How many of the last layers reuse an earlier layer's KV and store nothing.
+
+    Gemma 3n / Gemma 4's num_kv_shared_layers: layers i >= num_hidden_layers - N read the
+    cache of the last earlier layer of the same type (vLLM 0.33.0,
+    vllm/model_executor/models/gemma4.py, Gemma4Attention: kv_sharing_target_layer_name),
+    and vLLM gives such a layer no KV-cache spec at all (vllm/v1/worker/gpu_model_runner.py,
+    get_kv_cache_spec: "The layer doesn't need its own KV cache")."""
+    n = view.get("num_kv_shared_layers", ("num_kv_shared_layers",), default=None)
+    if n is None:
+        return 0
+    n = view.check_int("num_kv_shared_layers", n, 0)
+    if n >= num_layers:
+        raise ConfigError(f"num_kv_shared_layers={n} leaves no layer to store the cache "
+                          f"(num_hidden_layers={num_layers}; {view.provenance['num_kv_shared_layers']})")
+    return n
+
+
+def kv_shared_overlay(view: ConfigView, plan: list[str]) -> list[str]:
+    n = kv_shared_layers(view, len(plan))
+    if not n:
+        return plan
+    first = len(plan) - n
+    producers = set(plan[:first])
+    orphans = sorted({t for t in plan[first:] if t != "none"} - producers)
+    if orphans:
+        raise ConfigError(f"num_kv_shared_layers={n}: the shared layers include {orphans} layers but no earlier "
+                          f"layer of that type stores a cache to share ({view.provenance['num_kv_shared_layers']})")
+    view.note("layer_types", view.provenance.get("layer_types", "") +
+              f"; the last {n} layers ({first}..{len(plan) - 1}) reuse earlier layers' KV and store nothing "
+              f"({view.provenance['num_kv_shared_layers']})")
+    return plan[:first] + ["none"] * n

@@ -93,8 +93,8 @@ def estimate_params(view: ConfigView, d: "Dims") -> int:
 
     # Layers without attention (recurrent) get their in/out projections instead: a rough
     # 3 x hidden x (2 x hidden) for Mamba-style mixers.
-    attn_layers = sum(1 for t in d.plan if t in ("full", "sliding", "chunked"))
-    recurrent_layers = sum(1 for t in d.plan if t == "recurrent")
+    attn_layers = sum(1 for t in d.plan if t in ("full", "sliding", "chunked", "cross", "hybrid"))
+    recurrent_layers = sum(1 for t in d.plan if t in ("recurrent", "hybrid"))
     mixers = attn_layers * attention + recurrent_layers * 3 * h * 2 * h
 
     embeddings = d.vocab * h
@@ -113,6 +113,11 @@ def expert_width(view: ConfigView, d: "Dims") -> int:
 def moe_shape(view: ConfigView, d: "Dims") -> tuple[int, int]:
     """(layers with routed experts, parameters of one routed expert)."""
     e_inter = expert_width(view, d)
+    pattern = view.cfg.get("hybrid_override_pattern")
+    if view.model_type == "nemotron_h" and isinstance(pattern, str):
+        # Nemotron-H: only the "E" blocks are MoE, and its experts are two-matrix relu2 MLPs
+        # (transformers configuration_nemotron_h.py: mlp_hidden_act "relu2", E = moe)
+        return pattern.count("E"), 2 * d.hidden * e_inter
     expert = 3 * d.hidden * e_inter
     if view.model_type == "gpt_oss":
         expert += 2 * e_inter + d.hidden  # gate_up and down projection biases

@@ -9,7 +9,7 @@ from .decode import Decode, decode_ceiling, prefill_seconds
 from .dtypes import DTYPE_BITS, dtype_bytes, dtype_name
 from .errors import ConfigError, InputError, KVWidgetsError, ModelSourceError, UnknownNameError
 from .gpus import GPU, GPUS, get_gpu
-from .layers import (ChunkedLocalSpec, FullAttentionSpec, LayerGroup, LayerSpec, MLASpec,
+from .layers import (ChunkedLocalSpec, CrossAttentionSpec, FullAttentionSpec, LayerGroup, LayerSpec, MLASpec,
                      RecurrentStateSpec, SlidingWindowSpec, kv_heads_per_gpu)
 from .model import Model, uniform_model
 from .offload import STORAGE, OffloadRow, StorageTier, offload_vs_recompute, reload_seconds

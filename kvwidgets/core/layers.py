@@ -2,7 +2,14 @@
 
 Each spec answers the same questions for one layer:
   numbers_per_token(tp)  numbers stored per token on one GPU under tensor parallelism tp
-  token_cap              how many tokens the layer keeps at most (None = all of them)
+                         (in the KV-cache dtype)
+  token_bits(bits, tp)   bits one stored token takes: those numbers at `bits` each, plus
+                         any part kept in a fixed format whatever the KV dtype (the FP8
+                         keys and scales of DeepSeek-V3.2's indexer)
+  token_cap              how many context tokens the layer keeps at most (None = all of
+                         them, 0 = it never grows with the context)
+  tokens_held(T)         tokens it holds for a sequence of T (a cross-attention layer holds
+                         the image tokens, whatever T)
   fixed_bytes            bytes held per sequence whatever its length (recurrent state)
 and from those, bytes per token and bytes held for a sequence of T tokens.
 Everything else in kvwidgets reads these; nothing re-derives heads or windows.
@@ -14,7 +21,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .dtypes import dtype_bits, dtype_bytes
+from .dtypes import dtype_bits
 from .errors import InputError, check_int
 
 
@@ -57,9 +64,18 @@ class LayerSpec:
     def fixed_bytes(self, tp: int = 1) -> int:
         return 0
 
+    def token_bits(self, bits: int, tp: int = 1) -> int:
+        """Bits one stored token takes on one GPU when a KV number takes `bits`."""
+        return self.numbers_per_token(tp) * bits
+
+    @property
+    def grows(self) -> bool:
+        """True when the layer stores more as the context grows (up to its cap)."""
+        return self.token_cap != 0
+
     # Derived answers; subclasses only describe their shape.
     def bytes_per_token(self, kv_dtype: str = "bf16", tp: int = 1) -> Fraction:
-        return self.numbers_per_token(tp) * dtype_bytes(kv_dtype, "kv_dtype")
+        return Fraction(self.token_bits(dtype_bits(kv_dtype, "kv_dtype"), tp), 8)
 
     def tokens_held(self, tokens: int) -> int:
         tokens = check_int("tokens", tokens)
@@ -72,7 +88,7 @@ class LayerSpec:
         exactly the sum of the Fractions bytes_for gives (Model sums these; bytes_for is the
         per-layer answer for readers and property tests).
         """
-        return self.tokens_held(tokens) * self.numbers_per_token(tp) * bits
+        return self.tokens_held(tokens) * self.token_bits(bits, tp)
 
     def bytes_for(self, tokens: int, kv_dtype: str = "bf16", tp: int = 1) -> Fraction:
         """Bytes this layer holds for one sequence of `tokens` tokens."""
@@ -154,28 +170,72 @@ class ChunkedLocalSpec(FullAttentionSpec):
 
 
 @dataclass(frozen=True)
+class CrossAttentionSpec(FullAttentionSpec):
+    """Cross-attention to image tokens (Llama 3.2 Vision / mllama): keys and values of the
+    encoder's tokens only, a fixed count per sequence, never the text.
+
+    encoder_tokens is what vLLM allocated for one sequence: vLLM 0.10.2 (the last release
+    with this model), vllm/model_executor/models/mllama.py,
+    MllamaMultiModalProcessor.apply: tiles of the images x calc_token_per_chunk(image_size)
+    = (image_size // 14) ** 2 + 1 tokens per tile.
+    """
+
+    encoder_tokens: int = 0
+    kind = "cross"
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        check_int("encoder tokens", self.encoder_tokens, minimum=0)
+
+    @property
+    def token_cap(self) -> int | None:
+        return 0
+
+    def tokens_held(self, tokens: int) -> int:
+        check_int("tokens", tokens)
+        return self.encoder_tokens
+
+    def describe(self) -> str:
+        return super().describe().replace("full:", "cross:", 1) + f", {self.encoder_tokens:,} image tokens"
+
+
+@dataclass(frozen=True)
 class MLASpec(LayerSpec):
     """Multi-head latent attention (DeepSeek-V2/V3): one compressed latent per token.
 
     The latent (kv_lora_rank numbers) plus the shared positional key (qk_rope_head_dim)
     is all that is stored; keys and values are expanded inside the kernel. It is not
     split by tensor parallelism: every GPU keeps the whole latent.
+
+    index_bytes: DeepSeek-V3.2's sparse-attention indexer keeps its own cache beside the
+    latent, one key of index_head_dim numbers per token and layer, always in FP8 with one
+    float32 scale per 128 numbers, whatever the KV dtype. vLLM 0.33.0,
+    vllm/model_executor/models/deepseek_v2.py, Indexer.__init__: DeepseekV32IndexerCache(
+    head_dim=index_head_dim + index_head_dim // quant_block_size * 4, dtype=torch.uint8),
+    quant_block_size = 128, so 128 + 4 = 132 bytes; its get_kv_cache_spec gives
+    num_kv_heads=1, max_tp_shards=1 (a whole copy on every GPU, like the latent).
     """
 
     kv_lora_rank: int
     qk_rope_head_dim: int
+    index_bytes: int = 0
     kind = "mla"
 
     def __post_init__(self) -> None:
         check_int("kv_lora_rank", self.kv_lora_rank, minimum=1)
         check_int("qk_rope_head_dim", self.qk_rope_head_dim, minimum=0)
+        check_int("index_bytes", self.index_bytes, minimum=0)
 
     def numbers_per_token(self, tp: int = 1) -> int:
         check_int("num_gpus", tp, minimum=1)
         return self.kv_lora_rank + self.qk_rope_head_dim
 
+    def token_bits(self, bits: int, tp: int = 1) -> int:
+        return self.numbers_per_token(tp) * bits + self.index_bytes * 8
+
     def describe(self) -> str:
-        return f"mla: latent {self.kv_lora_rank} + rope {self.qk_rope_head_dim}"
+        index = f" + indexer {self.index_bytes} B" if self.index_bytes else ""
+        return f"mla: latent {self.kv_lora_rank} + rope {self.qk_rope_head_dim}{index}"
 
 
 @dataclass(frozen=True)
@@ -183,14 +243,28 @@ class RecurrentStateSpec(LayerSpec):
     """Linear-attention / state-space layer: a fixed state per sequence, whatever its length.
 
     state_bytes is the whole layer's state (its own dtype, usually not the KV dtype);
-    under tensor parallelism it is split like the heads it belongs to.
+    under tensor parallelism it is split like the heads it belongs to. conv_bytes and
+    ssm_bytes, when given, are its two tensors as vLLM allocates them (mamba_utils.py:
+    a convolution window in the model dtype, the SSM / delta-rule state in
+    mamba_ssm_cache_dtype) and add up to state_bytes; ssm_dtype names the latter.
     """
 
     state_bytes: int
+    conv_bytes: int | None = None
+    ssm_bytes: int | None = None
+    ssm_dtype: str | None = None
     kind = "recurrent"
 
     def __post_init__(self) -> None:
         check_int("state_bytes", self.state_bytes, minimum=0)
+        if (self.conv_bytes is None) != (self.ssm_bytes is None):
+            raise InputError("give both conv_bytes and ssm_bytes of a recurrent state, or neither")
+        if self.conv_bytes is not None:
+            check_int("conv_bytes", self.conv_bytes, minimum=0)
+            check_int("ssm_bytes", self.ssm_bytes, minimum=0)
+            if self.conv_bytes + self.ssm_bytes != self.state_bytes:
+                raise InputError(f"conv_bytes {self.conv_bytes:,} + ssm_bytes {self.ssm_bytes:,} must equal "
+                                 f"state_bytes {self.state_bytes:,}")
 
     @property
     def token_cap(self) -> int | None:
@@ -201,7 +275,8 @@ class RecurrentStateSpec(LayerSpec):
         return math.ceil(self.state_bytes / tp)
 
     def describe(self) -> str:
-        return f"recurrent: {self.state_bytes:,} B state"
+        dtype = f" (SSM state {self.ssm_dtype})" if self.ssm_dtype else ""
+        return f"recurrent: {self.state_bytes:,} B state{dtype}"
 
 
 @dataclass(frozen=True)

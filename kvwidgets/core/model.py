@@ -7,7 +7,7 @@ from typing import Any, Callable, Mapping
 
 from .dtypes import dtype_bits, dtype_name
 from .errors import ConfigError, check_int
-from .layers import FullAttentionSpec, LayerGroup, LayerSpec, MLASpec, SlidingWindowSpec
+from .layers import CrossAttentionSpec, FullAttentionSpec, LayerGroup, LayerSpec, MLASpec, SlidingWindowSpec
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,11 @@ class Model:
                       for a mixture of experts: each token runs experts_per_token of the
                       num_experts routed experts, so it computes with (and a small batch
                       reads) far fewer parameters than are held in memory
+    max_context       max_position_embeddings: the longest context the model was built
+                      for; past_max_context() / context_warning() say when a figure is
+                      asked for beyond it (the arithmetic still answers)
+    engine_notes      serving engines that no longer run this architecture, one sentence
+                      each (see kvwidgets/configs/engine_support.py for the rule)
     """
 
     name: str
@@ -36,12 +41,16 @@ class Model:
     num_experts: int = 0
     experts_per_token: int = 0
     routed_expert_params: int = 0
+    engine_notes: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.groups:
             raise ConfigError(f"model {self.name!r} has no attention layers")
         check_int("params", self.params, minimum=1)
         object.__setattr__(self, "groups", tuple(self.groups))
+        object.__setattr__(self, "engine_notes", tuple(self.engine_notes))
+        if self.max_context is not None:
+            check_int("max_position_embeddings", self.max_context, minimum=1)
         object.__setattr__(self, "weight_dtype", dtype_name(self.weight_dtype, "weight_dtype"))
         if self.num_experts:
             check_int("num_experts", self.num_experts, minimum=1)
@@ -57,7 +66,7 @@ class Model:
         return sum(g.count for g in self.groups)
 
     def count(self, kind: str) -> int:
-        """Layers of one kind ('full', 'sliding', 'chunked', 'mla', 'recurrent')."""
+        """Layers of one kind ('full', 'sliding', 'chunked', 'cross', 'mla', 'recurrent')."""
         return sum(g.count for g in self.groups if g.spec.kind == kind)
 
     @property
@@ -85,28 +94,31 @@ class Model:
     def kv_bytes_per_token(self, kv_dtype: str = "bf16", tp: int = 1) -> int:
         """Bytes each extra token adds once the conversation is longer than every window."""
         bits = dtype_bits(kv_dtype, "kv_dtype")
-        return self._whole_bytes(lambda s: 0 if s.token_cap is not None else s.numbers_per_token(tp) * bits)
+        return self._whole_bytes(lambda s: 0 if s.token_cap is not None else s.token_bits(bits, tp))
 
     def kv_bytes_per_token_within_windows(self, kv_dtype: str = "bf16", tp: int = 1) -> int:
         """Bytes each token adds while the conversation is shorter than every window.
 
-        Every layer counts (windows and chunks not yet full); recurrent state is fixed per
-        sequence, not per token, so it adds nothing. For a sliding-everywhere model this is
-        the figure to show beside kv_bytes_per_token(), which is 0 once every layer is capped.
+        Every layer that grows counts (windows and chunks not yet full); recurrent state
+        and cross-attention image tokens are fixed per sequence, not per token, so they
+        add nothing. For a sliding-everywhere model this is the figure to show beside
+        kv_bytes_per_token(), which is 0 once every layer is capped.
         """
         bits = dtype_bits(kv_dtype, "kv_dtype")
-        return self._whole_bytes(lambda s: s.numbers_per_token(tp) * bits)
+        return self._whole_bytes(lambda s: s.token_bits(bits, tp) if s.grows else 0)
 
     def kv_bytes_per_token_by_kind(self, kv_dtype: str = "bf16", tp: int = 1) -> dict[str, int]:
         """kv_bytes_per_token_within_windows split by layer kind (what each kind adds per token)."""
         bits = dtype_bits(kv_dtype, "kv_dtype")
         kinds = dict.fromkeys(g.spec.kind for g in self.groups)
-        return {k: self._whole_bytes(lambda s: s.numbers_per_token(tp) * bits, k) for k in kinds}
+        return {k: self._whole_bytes(lambda s: s.token_bits(bits, tp) if s.grows else 0, k) for k in kinds}
 
     def kv_bytes(self, tokens: int, kv_dtype: str = "bf16", tp: int = 1) -> int:
         """Bytes one sequence of `tokens` tokens holds (per GPU under tensor parallelism tp).
 
-        Windowed layers are capped at their window, recurrent state is added once.
+        Windowed layers are capped at their window, recurrent state and cross-attention
+        image tokens are added once. A context past max_context is still answered (the
+        arithmetic holds); past_max_context() / context_warning() say so.
         """
         tokens = check_int("context", tokens)
         bits = dtype_bits(kv_dtype, "kv_dtype")
@@ -119,6 +131,20 @@ class Model:
         kinds = dict.fromkeys(g.spec.kind for g in self.groups)
         return {k: self._whole_bytes(lambda s: s.bits_held(tokens, bits, tp), k) + self._fixed_bytes(tp, k)
                 for k in kinds}
+
+    def past_max_context(self, context: int) -> bool:
+        """True when `context` is longer than max_position_embeddings (when that is known)."""
+        context = check_int("context", context)
+        return self.max_context is not None and context > self.max_context
+
+    def context_warning(self, context: int) -> str | None:
+        """A sentence for results and widgets when `context` is past max_position_embeddings."""
+        if not self.past_max_context(context):
+            return None
+        where = self.provenance.get("max_position_embeddings", "the config")
+        return (f"context {context:,} is past {self.name}'s max_position_embeddings of {self.max_context:,} "
+                f"({where}); the model was not built for it and serving engines refuse a longer "
+                "max_model_len unless told otherwise, so treat this figure as arithmetic only")
 
     def weight_bytes(self, weight_dtype: str | None = None, params: int | None = None) -> int:
         """Parameters x bytes per parameter (the series' convention)."""
@@ -179,7 +205,8 @@ class Model:
         groups: dict[LayerSpec, int] = {}
         for g in self.groups:
             spec = g.spec
-            if isinstance(spec, FullAttentionSpec) and type(spec) is not FullAttentionSpec:
+            windowed = isinstance(spec, FullAttentionSpec) and not isinstance(spec, CrossAttentionSpec)
+            if windowed and type(spec) is not FullAttentionSpec:
                 spec = FullAttentionSpec(spec.num_kv_heads, spec.head_size, spec.head_size_v)
             groups[spec] = groups.get(spec, 0) + g.count
         return replace(
@@ -237,14 +264,19 @@ class Model:
             entry: dict[str, Any] = {"kind": s.kind, "count": g.count, "cap": s.token_cap}
             if isinstance(s, FullAttentionSpec):
                 entry.update(kv_heads=s.num_kv_heads, head_k=s.head_size, head_v=s.v_size)
+                if isinstance(s, CrossAttentionSpec):
+                    entry["fixed_tokens"] = s.encoder_tokens  # held whatever the context
             elif isinstance(s, MLASpec):
                 entry.update(latent=s.kv_lora_rank + s.qk_rope_head_dim)
+                if s.index_bytes:
+                    entry["index_bytes"] = s.index_bytes  # per token, fixed FP8 format
             entry["fixed_bytes"] = s.fixed_bytes(1)
             groups.append(entry)
         return {
             "name": self.name,
             "params": self.params,
             "query_heads": self.num_query_heads,
+            "max_context": self.max_context,
             "groups": groups,
             # mixture of experts: what a decode step reads depends on the batch's routing
             "moe": ({"experts": self.num_experts, "per_token": self.experts_per_token,

@@ -11,7 +11,7 @@ from ..core.units import KiB
 from ._common import DEFAULT_MODELS, design, head_dim, kv_heads, models_of
 
 KINDS = (("full", "full layers"), ("sliding", "sliding layers"), ("chunked", "chunked layers"),
-         ("mla", "MLA layers"), ("recurrent", "recurrent layers"))
+         ("cross", "cross-attention layers"), ("mla", "MLA layers"), ("recurrent", "recurrent layers"))
 
 
 def bytes_per_token_table(models: "Iterable[Model | str] | Model | str" = DEFAULT_MODELS) -> pd.DataFrame:

@@ -329,7 +329,7 @@ def test_jamba_mamba_layers_are_fixed_state():
     assert m.kv_bytes_per_token() == 4 * 2 * 8 * 128 * 2
     assert m.kv_bytes(10) - m.kv_bytes(0) == 10 * 4 * 2 * 8 * 128 * 2  # state does not grow
     assert m.kv_bytes(0) == 28 * 311_296
-    assert "ESTIMATE" in m.provenance["recurrent_state_bytes"]
+    assert "mamba_utils.py" in m.provenance["recurrent_state_bytes"]  # vLLM's state shapes
 
 
 def test_qwen3_next_linear_attention_layer_types():
@@ -342,7 +342,7 @@ def test_qwen3_next_linear_attention_layer_types():
     assert kinds(m) == {"recurrent": 36, "full": 12}
     state = next(g.spec for g in m.groups if g.spec.kind == "recurrent").state_bytes
     assert state == ((2 * 16 * 128 + 32 * 128) * 3 + 32 * 128 * 128) * 2
-    assert "ESTIMATE" in m.provenance["recurrent_state_bytes"]
+    assert "mamba_utils.py" in m.provenance["recurrent_state_bytes"]  # vLLM's state shapes
 
 
 def test_nemotron_h_hybrid_override_pattern():

@@ -1,8 +1,9 @@
 """Laws the core must obey for any model, checked over generated ones (hypothesis).
 
-Models are random mixes of every layer kind (full, sliding, chunked, MLA, recurrent) with
-random heads, head sizes, windows and parameter counts, so a law that only holds for
-the Llama shapes the seeds use shows up here.
+Models are random mixes of every layer kind (full, sliding, chunked, cross-attention,
+MLA with or without DeepSeek-V3.2's indexer cache, recurrent) with random heads, head
+sizes, windows and parameter counts, so a law that only holds for the Llama shapes the
+seeds use shows up here.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from kvwidgets.core import (GPUS, ChunkedLocalSpec, FullAttentionSpec, InputError, LayerGroup, MLASpec, Model,
-                            RecurrentStateSpec, SlidingWindowSpec, max_context, users_that_fit)
+from kvwidgets.core import (GPUS, ChunkedLocalSpec, CrossAttentionSpec, FullAttentionSpec, InputError, LayerGroup,
+                            MLASpec, Model, RecurrentStateSpec, SlidingWindowSpec, max_context, users_that_fit)
 
 # A loaded 2-core CI box: no per-example deadline, and few enough examples to stay quick.
 settings.register_profile("kvwidgets", deadline=None, max_examples=60,
@@ -41,15 +42,25 @@ def chunked_specs():
     return st.builds(ChunkedLocalSpec, KV_HEADS, HEAD_DIMS, st.one_of(st.none(), HEAD_DIMS), chunk=WINDOWS)
 
 
+def cross_specs():
+    return st.builds(CrossAttentionSpec, KV_HEADS, HEAD_DIMS, st.one_of(st.none(), HEAD_DIMS),
+                     encoder_tokens=st.integers(min_value=1, max_value=20_000))
+
+
 def mla_specs():
-    return st.builds(MLASpec, st.sampled_from([128, 256, 512]), st.sampled_from([0, 1, 32, 64]))
+    # index_bytes: 0, or DeepSeek-V3.2's 128 FP8 index keys + one float32 scale
+    return st.builds(MLASpec, st.sampled_from([128, 256, 512]), st.sampled_from([0, 1, 32, 64]),
+                     st.sampled_from([0, 0, 132]))
 
 
 def recurrent_specs():
-    return st.builds(RecurrentStateSpec, st.integers(min_value=1, max_value=50_000_000))
+    split = st.integers(min_value=1, max_value=25_000_000).flatmap(
+        lambda conv: st.integers(min_value=0, max_value=25_000_000).map(
+            lambda ssm: RecurrentStateSpec(conv + ssm, conv, ssm, "fp32")))
+    return st.one_of(st.builds(RecurrentStateSpec, st.integers(min_value=1, max_value=50_000_000)), split)
 
 
-ANY_SPEC = st.one_of(full_specs(), sliding_specs(), chunked_specs(), mla_specs(), recurrent_specs())
+ANY_SPEC = st.one_of(full_specs(), sliding_specs(), chunked_specs(), cross_specs(), mla_specs(), recurrent_specs())
 
 
 def models(spec=ANY_SPEC, max_groups=4):
@@ -81,14 +92,18 @@ def test_kv_bytes_never_fall_as_tokens_grow(model, tokens, more, kv_dtype):
 
 @given(models(), TOKENS)
 def test_fp8_cache_is_half_of_bf16_and_fp32_double(model, tokens):
-    # Recurrent state keeps its own dtype whatever the KV dtype, so only what tokens add scales.
+    # Recurrent state and the indexer's FP8 keys keep their own format whatever the KV
+    # dtype, so only the numbers stored in the KV dtype scale.
     fixed = sum(g.count * g.spec.fixed_bytes() for g in model.groups)
+    fixed += sum(g.count * g.spec.tokens_held(tokens) * g.spec.index_bytes
+                 for g in model.groups if isinstance(g.spec, MLASpec))
+    index_per_token = sum(g.count * g.spec.index_bytes for g in model.groups if isinstance(g.spec, MLASpec))
     bf16 = model.kv_bytes(tokens, "bf16") - fixed
     assert 2 * (model.kv_bytes(tokens, "fp8") - fixed) == bf16
     assert model.kv_bytes(tokens, "fp32") - fixed == 2 * bf16
     assert model.kv_bytes(tokens, "fp16") == model.kv_bytes(tokens, "bf16")
-    assert 2 * model.kv_bytes_per_token("fp8") == model.kv_bytes_per_token("bf16")
-    assert model.kv_bytes_per_token("fp32") == 2 * model.kv_bytes_per_token("bf16")
+    per_token = {d: model.kv_bytes_per_token(d) - index_per_token for d in ("fp8", "bf16", "fp32")}
+    assert 2 * per_token["fp8"] == per_token["bf16"] and per_token["fp32"] == 2 * per_token["bf16"]
 
 
 @given(models(spec=sliding_specs()), st.integers(min_value=0, max_value=1_000_000), KV_DTYPES)
@@ -103,6 +118,34 @@ def test_past_every_window_each_token_costs_kv_bytes_per_token(model, beyond, mo
     caps = [g.spec.token_cap for g in model.groups if g.spec.token_cap is not None]
     t = max(caps, default=0) + beyond
     assert model.kv_bytes(t + more) - model.kv_bytes(t) == more * model.kv_bytes_per_token()
+
+
+@given(models(), st.integers(min_value=0, max_value=100_000), KV_DTYPES)
+def test_while_every_window_fills_each_token_costs_the_within_windows_figure(model, tokens, kv_dtype):
+    caps = [g.spec.token_cap for g in model.groups if g.spec.token_cap]  # 0 = never grows
+    assume(tokens + 1 <= min(caps, default=tokens + 1))
+    step = model.kv_bytes(tokens + 1, kv_dtype) - model.kv_bytes(tokens, kv_dtype)
+    assert step == model.kv_bytes_per_token_within_windows(kv_dtype)
+    assert model.kv_bytes_per_token_within_windows(kv_dtype) >= model.kv_bytes_per_token(kv_dtype)
+    by_kind = model.kv_bytes_per_token_by_kind(kv_dtype)
+    assert sum(by_kind.values()) == model.kv_bytes_per_token_within_windows(kv_dtype)
+    assert by_kind.get("recurrent", 0) == 0 and by_kind.get("cross", 0) == 0
+
+
+@given(models(spec=cross_specs()), TOKENS, KV_DTYPES)
+def test_cross_attention_holds_the_image_tokens_whatever_the_context(model, tokens, kv_dtype):
+    size = {"bf16": 2, "fp16": 2, "fp8": 1, "fp32": 4, "int8": 1}[kv_dtype]
+    images = sum(g.count * g.spec.encoder_tokens * g.spec.numbers_per_token() for g in model.groups) * size
+    assert model.kv_bytes(tokens, kv_dtype) == images == model.kv_bytes(0, kv_dtype)
+    assert model.kv_bytes_per_token(kv_dtype) == 0 == model.kv_bytes_per_token_within_windows(kv_dtype)
+    assert model.as_full_attention().kv_bytes(tokens, kv_dtype) == images  # no window to remove
+
+
+@given(models(), TOKENS, KV_DTYPES)
+def test_bytes_by_kind_add_up_to_kv_bytes(model, tokens, kv_dtype):
+    parts = model.bytes_by_kind(tokens, kv_dtype)
+    # each kind is rounded up to whole bytes once: at most one byte over per kind
+    assert 0 <= sum(parts.values()) - model.kv_bytes(tokens, kv_dtype) < len(parts)
 
 
 @given(models(spec=st.one_of(full_specs(), sliding_specs())), TOKENS)

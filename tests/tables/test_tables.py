@@ -52,7 +52,8 @@ def test_bytes_per_token_table(m8, m70, hybrid):
         assert row["bytes/token fp8 (B)"] == m.kv_bytes_per_token("fp8")
         assert row["bytes/token bf16 (KiB)"] * KiB == m.kv_bytes_per_token()
         assert row["layers"] == m.num_layers == row[["full layers", "sliding layers", "chunked layers",
-                                                    "MLA layers", "recurrent layers"]].sum()
+                                                    "cross-attention layers", "MLA layers",
+                                                    "recurrent layers"]].sum()
     assert df.loc[0, "bytes/token bf16 (KiB)"] == 128 and df.loc[1, "bytes/token bf16 (KiB)"] == 320
     assert list(df["attention design"]) == ["GQA", "GQA", "hybrid: sliding GQA + GQA"]
     assert (df.loc[2, "full layers"], df.loc[2, "sliding layers"]) == (18, 18)

@@ -16,8 +16,9 @@ import random
 import sys
 from typing import Any
 
-from kvwidgets.core import (DTYPE_BITS, GPUS, ChunkedLocalSpec, FullAttentionSpec, LayerGroup, MLASpec,
-                            RecurrentStateSpec, SlidingWindowSpec, decode_ceiling, max_context, users_that_fit)
+from kvwidgets.core import (DTYPE_BITS, GPUS, ChunkedLocalSpec, CrossAttentionSpec, FullAttentionSpec, LayerGroup,
+                            MLASpec, RecurrentStateSpec, SlidingWindowSpec, decode_ceiling, max_context,
+                            users_that_fit)
 from kvwidgets.core.errors import KVWidgetsError
 from kvwidgets.core.model import Model, uniform_model
 from kvwidgets.widgets import designs, state
@@ -43,6 +44,15 @@ def synthetic_models() -> list[Model]:
         Model("t-recurrent", (LayerGroup(RecurrentStateSpec(1_234_567), 36),
                               LayerGroup(FullAttentionSpec(2, 256), 12)), 80_000_000_000),
         Model("t-mqa", (LayerGroup(FullAttentionSpec(1, 128), 40),), 40_000_000_000),
+        # cross-attention to a fixed count of image tokens beside self-attention (mllama)
+        Model("t-cross", (LayerGroup(FullAttentionSpec(8, 128), 32),
+                          LayerGroup(CrossAttentionSpec(8, 128, encoder_tokens=6_404), 8)), 10_670_220_835,
+              num_query_heads=32),
+        # MLA plus DeepSeek-V3.2's indexer cache: 132 B a token whatever the KV dtype
+        Model("t-mla-indexer", (LayerGroup(MLASpec(512, 64, 132), 61),), 671_919_536_648, num_query_heads=128),
+        # recurrent state in two dtypes (conv bf16, SSM fp32) beside a few attention layers
+        Model("t-recurrent-fp32", (LayerGroup(RecurrentStateSpec(2_134_016, 36_864, 2_097_152, "fp32"), 23),
+                                   LayerGroup(FullAttentionSpec(2, 128), 6)), 31_600_000_000),
         # 13 numbers per token on 3 layers: in int4 an odd context leaves half a byte to round up
         Model("t-int4-half-byte", (LayerGroup(FullAttentionSpec(1, 7, 6), 3),
                                    LayerGroup(RecurrentStateSpec(1_001), 1)), 999_999),

@@ -85,7 +85,20 @@ export function numbersPerToken(group, tp) {
   return 0; // recurrent state: no per-token numbers
 }
 
+/** core.layers: bits one stored token takes (numbers at the KV dtype, plus a part kept in
+ *  its own fixed format whatever the dtype: MLASpec.index_bytes, DeepSeek-V3.2's indexer). */
+export function tokenBits(group, bits, tp) {
+  return BigInt(numbersPerToken(group, tp)) * BigInt(bits) + BigInt(group.index_bytes || 0) * B8;
+}
+
+/** core.layers.LayerSpec.grows: cap 0 means the layer never grows with the context
+ *  (recurrent state; cross-attention, which holds a fixed count of image tokens). */
+function grows(group) {
+  return group.cap !== 0;
+}
+
 export function tokensHeld(group, tokens) {
+  if (group.fixed_tokens !== undefined && group.fixed_tokens !== null) return group.fixed_tokens; // CrossAttentionSpec
   return group.cap === null || group.cap === undefined ? tokens : Math.min(tokens, group.cap);
 }
 
@@ -97,7 +110,7 @@ function fixedBytes(group, tp) {
 
 function groupBits(group, tokens, bits, tp) {
   const held = BigInt(tokensHeld(group, tokens));
-  const perToken = BigInt(numbersPerToken(group, tp)) * BigInt(bits);
+  const perToken = tokenBits(group, bits, tp);
   return BigInt(group.count) * (held * perToken + BigInt(fixedBytes(group, tp)) * B8);
 }
 
@@ -116,17 +129,17 @@ export function kvBytesPerToken(shape, bits, tp = 1) {
   let total = B0;
   for (const g of shape.groups) {
     if (g.cap === null || g.cap === undefined) {
-      total += BigInt(g.count) * BigInt(numbersPerToken(g, tp)) * BigInt(bits);
+      total += BigInt(g.count) * tokenBits(g, bits, tp);
     }
   }
   return ceilDiv(total, B8);
 }
 
-/** core.model.Model.kv_bytes_per_token_within_windows: every layer counted, caps ignored
- *  (what a token adds while the conversation is shorter than every window). */
+/** core.model.Model.kv_bytes_per_token_within_windows: every growing layer counted, caps
+ *  ignored (what a token adds while the conversation is shorter than every window). */
 export function kvBytesPerTokenWithinWindows(shape, bits, tp = 1) {
   let total = B0;
-  for (const g of shape.groups) total += BigInt(g.count) * BigInt(numbersPerToken(g, tp)) * BigInt(bits);
+  for (const g of shape.groups) if (grows(g)) total += BigInt(g.count) * tokenBits(g, bits, tp);
   return ceilDiv(total, B8);
 }
 
@@ -141,7 +154,7 @@ export function bytesByKind(shape, tokens, bits, tp = 1) {
 
 /** Bytes per token of one layer group (one GPU), for the formula lines. */
 export function groupBytesPerToken(group, bits, tp = 1) {
-  return ceilDiv(BigInt(group.count) * BigInt(numbersPerToken(group, tp)) * BigInt(bits), B8);
+  return ceilDiv(BigInt(group.count) * tokenBits(group, bits, tp), B8);
 }
 
 export function weightBytes(params, bits) {
@@ -410,7 +423,7 @@ export function perTokenReadouts(shape, bits) {
   const both = (x) => (x < 1024n ? fmtBytes(x) : `${fmtBytes(x)} (${n(x)} B)`); // "0 B", not "0 B (0 B)"
   const past = kvBytesPerToken(shape, bits);
   const within = kvBytesPerTokenWithinWindows(shape, bits);
-  const capped = shape.groups.some((g) => g.cap !== null && g.cap !== undefined && g.kind !== "recurrent");
+  const capped = shape.groups.some((g) => g.cap !== null && g.cap !== undefined && grows(g));
   const bytesPerToken = capped && within !== past
     ? `while the window fills: ${both(within)}; past every window: ${both(past)}`
     : both(past);

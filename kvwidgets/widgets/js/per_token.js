@@ -1,18 +1,22 @@
 // PerTokenBytes: the per-token formula with live numbers, split by layer kind, the
 // "query heads by mistake" figure, and the cache of one conversation at a few lengths.
 
-const PT_KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", mla: "MLA latent", recurrent: "recurrent state" };
+const PT_KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state" };
 
 function ptFormulaLine(g, bits) {
   const bytes = bits / 8;
   const per = groupBytesPerToken(g, bits);
   const n = (x) => Number(x).toLocaleString("en-US");
   if (g.latent !== undefined) {
-    return `${PT_KIND_NAMES.mla}: ${g.count} layers x ${g.latent} (latent + rope) x ${bytes} B = ${n(per)} B`;
+    const index = g.index_bytes ? ` + ${g.count} x ${g.index_bytes} B indexer (FP8 keys + scale)` : "";
+    return `${PT_KIND_NAMES.mla}: ${g.count} layers x ${g.latent} (latent + rope) x ${bytes} B${index} = ${n(per)} B`;
   }
   if (g.kv_heads !== undefined) {
     const dims = g.head_k === g.head_v ? `2 x ${g.count} layers x ${g.kv_heads} KV heads x ${g.head_k} head dim`
       : `${g.count} layers x ${g.kv_heads} KV heads x (${g.head_k} + ${g.head_v})`;
+    if (g.fixed_tokens !== undefined) {
+      return `${PT_KIND_NAMES.cross}: ${dims} x ${bytes} B = ${n(per)} B per image token, ${n(g.fixed_tokens)} image tokens per sequence (never the text)`;
+    }
     const cap = g.cap === null || g.cap === undefined ? "" : `, held for the last ${n(g.cap)} tokens only`;
     return `${PT_KIND_NAMES[g.kind] || g.kind}: ${dims} x ${bytes} B = ${n(per)} B${cap}`;
   }
