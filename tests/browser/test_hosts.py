@@ -131,6 +131,9 @@ def theme_site(tmp_path_factory):
               head='<link rel="stylesheet" href="./colab.css">', html_attrs='theme="dark"')
     host_page(folder, THEME_WIDGET, "marimo.html", model="full", shadow=True,
               head='<link rel="stylesheet" href="./marimo.css">', body_attrs='class="dark dark-theme" data-theme="dark"')
+    # myst-theme marks the reader's choice as class "dark" or "light" on <html>
+    # (@myst-theme/site 1.4.1 src/components/theme.tsx, src/pages/Root.tsx)
+    host_page(folder, THEME_WIDGET, "myst-dark.html", model="myst", shadow=True, html_attrs='class="dark"')
     with serve(folder) as url:
         yield url
 
@@ -225,6 +228,23 @@ def test_marimo_dark_with_a_dark_os(browser, theme_site):
         recoloured(page, fill)
         assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "light"
         assert_colours(page.evaluate(HOST_COLOURS_JS), text="#1f1f1f", background="#ffffff", where="marimo light, OS dark")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_myst_dark_page(browser, theme_site):
+    """A MyST site in dark mode (its toggle, the OS light): the dark palette, and the
+    reader's toggle back to light re-colours."""
+    context, watch = open_in(browser, f"{theme_site}/myst-dark.html", "light")
+    try:
+        page = watch.page
+        assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "dark"
+        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where="MyST dark")
+        fill = tick_fill(page)
+        page.evaluate("document.documentElement.classList.replace('dark', 'light')")
+        recoloured(page, fill)
+        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#1f1f1f", background="#ffffff", where="MyST light")
         watch.assert_clean()
     finally:
         context.close()
