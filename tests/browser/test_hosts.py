@@ -133,6 +133,10 @@ def theme_site(tmp_path_factory):
               head='<link rel="stylesheet" href="./marimo.css">', body_attrs='class="dark dark-theme" data-theme="dark"')
     # myst-theme marks the reader's choice as class "dark" or "light" on <html>
     # (@myst-theme/site 1.4.1 src/components/theme.tsx, src/pages/Root.tsx)
+    # only the two Jupyter variables Colab's widget manager maps, resolved to Colab's
+    # dark values (colab.css), with no --colab-* left visible: a host of that kind
+    host_page(folder, THEME_WIDGET, "jupyter-partial.html", model="full", shadow=False,
+              head="<style>:root { --jp-ui-font-color1: #d5d5d5; --jp-layout-color2: #454545; }</style>")
     host_page(folder, THEME_WIDGET, "myst-dark.html", model="myst", shadow=True, html_attrs='class="dark"')
     with serve(folder) as url:
         yield url
@@ -245,6 +249,19 @@ def test_myst_dark_page(browser, theme_site):
         page.evaluate("document.documentElement.classList.replace('dark', 'light')")
         recoloured(page, fill)
         assert_colours(page.evaluate(HOST_COLOURS_JS), text="#1f1f1f", background="#ffffff", where="MyST light")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_a_host_with_only_jupyter_text_and_second_layout_colour(browser, theme_site):
+    """Text from --jp-ui-font-color1 goes with --jp-layout-color2 when that is the only
+    Jupyter background there is, never with a light fallback background."""
+    context, watch = open_in(browser, f"{theme_site}/jupyter-partial.html", "light")
+    try:
+        page = watch.page
+        assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "jupyter-partial"
+        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#d5d5d5", background="#454545", where="partial Jupyter")
         watch.assert_clean()
     finally:
         context.close()
