@@ -1,6 +1,6 @@
-"""A throwaway JupyterLab server for the live-session browser test.
+"""A throwaway JupyterLab (or Notebook 7) server for the live-session browser tests.
 
-Runs `python -m jupyter lab` from the interpreter running the tests (so the kernel
+Runs `python -m jupyter lab` (or `jupyter notebook` with app="notebook") from the interpreter running the tests (so the kernel
 imports the kvwidgets under test), on a free loopback port with a fixed token, with
 settings, workspaces and runtime files kept in a temporary folder so neither the
 developer's JupyterLab nor the test leaves traces in the other. The server's output
@@ -53,13 +53,19 @@ def notebook(cells: list[str]) -> dict:
 
 
 class LabServer:
-    def __init__(self, workdir: Path):
+    """app="lab" runs JupyterLab; app="notebook" runs Notebook 7, the same front end
+    packaged as one-document pages (same settings folder, same menus and cells)."""
+
+    def __init__(self, workdir: Path, app: str = "lab"):
+        if app not in ("lab", "notebook"):
+            raise ValueError(f"app must be 'lab' or 'notebook', got {app!r}")
+        self.app = app
         self.workdir = workdir
         self.root = workdir / "root"
         self.root.mkdir(parents=True)
         self.port = free_port()
         self.token = secrets.token_hex(16)
-        self.log_path = workdir / "jupyterlab.log"
+        self.log_path = workdir / f"jupyter-{app}.log"
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -82,18 +88,21 @@ class LabServer:
             PYTHONPATH=os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p),
         )
         cmd = [
-            sys.executable, "-m", "jupyter", "lab",
+            sys.executable, "-m", "jupyter", self.app,
             "--no-browser",
             "--ip=127.0.0.1",
             f"--port={self.port}",
             "--ServerApp.port_retries=0",
             f"--IdentityProvider.token={self.token}",
             f"--ServerApp.root_dir={self.root}",
-            "--LabApp.news_url=",
-            "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
-            # No PyPI look-ups from the extension manager: the test runs offline.
-            "--LabApp.extension_manager=readonly",
         ]
+        if self.app == "lab":
+            cmd += [
+                "--LabApp.news_url=",
+                "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
+                # No PyPI look-ups from the extension manager: the test runs offline.
+                "--LabApp.extension_manager=readonly",
+            ]
         if hasattr(os, "geteuid") and os.geteuid() == 0:  # CI containers run as root
             cmd.append("--allow-root")
         self._write_lab_settings(state / "settings")
@@ -105,7 +114,7 @@ class LabServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"jupyter lab exited with {self.proc.returncode}:\n{self.log()}")
+                raise RuntimeError(f"jupyter {self.app} exited with {self.proc.returncode}:\n{self.log()}")
             try:
                 with urllib.request.urlopen(f"{self.base_url}/api/status?token={self.token}", timeout=2) as r:
                     if r.status == 200:
@@ -113,7 +122,7 @@ class LabServer:
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
             time.sleep(0.5)
-        raise RuntimeError(f"jupyter lab did not answer within {timeout:.0f} s:\n{self.log()}")
+        raise RuntimeError(f"jupyter {self.app} did not answer within {timeout:.0f} s:\n{self.log()}")
 
     @staticmethod
     def _write_lab_settings(settings_dir: Path) -> None:
@@ -171,6 +180,8 @@ class LabServer:
         raise TimeoutError(f"the kernel of {notebook_name} was not idle and connected within {timeout:.0f} s")
 
     def lab_url(self, notebook_name: str) -> str:
+        if self.app == "notebook":
+            return f"{self.base_url}/notebooks/{notebook_name}?token={self.token}"
         return f"{self.base_url}/lab/tree/{notebook_name}?token={self.token}&reset"
 
     def open_and_run_all(self, page, notebook_name: str) -> None:
@@ -182,6 +193,7 @@ class LabServer:
         page.goto(self.lab_url(notebook_name))
         page.wait_for_selector(".jp-Notebook .jp-Cell")
         self.wait_kernel_ready(notebook_name, page.wait_for_timeout)
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        if self.app == "lab":
+            page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
         page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()

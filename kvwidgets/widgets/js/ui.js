@@ -9,8 +9,16 @@
 
 const KV_CONTEXT_STEPS = 16; // slider stops per doubling, 1K..1M
 
+// Elements that take keys. JupyterLab and Notebook 7 bind keys such as ArrowRight to
+// notebook commands in command mode and call preventDefault before a focused control
+// sees them; Lumino skips its shortcut handling for an event whose target carries
+// data-lm-suppress-shortcuts="true" (on the root element it did not help: the
+// attribute must be on the control itself, see shared/HOSTS.md).
+const KV_KEYED = new Set(["INPUT", "SELECT", "BUTTON", "TEXTAREA"]);
+
 function kvEl(tag, attrs = {}, children = []) {
   const e = document.createElement(tag);
+  if (KV_KEYED.has(e.tagName)) e.setAttribute("data-lm-suppress-shortcuts", "true");
   for (const [k, v] of Object.entries(attrs)) {
     if (k === "text") e.textContent = v;
     else if (k === "class") e.className = v;
@@ -20,20 +28,105 @@ function kvEl(tag, attrs = {}, children = []) {
   return e;
 }
 
-/** Colours from widget.css's --kv-* variables: JupyterLab's theme when there is one, else
- *  light or dark fallbacks following prefers-color-scheme (the last fallbacks here only
- *  serve a page without widget.css). */
+// ---- theme ---------------------------------------------------------------------------
+// Every host names its colours differently. kvThemeSource picks ONE source for the
+// text and the background together and writes it on the root as data-kv-theme;
+// widget.css then maps that source's variables onto the --kv-* the widget uses. Text
+// and background never come from two sources, so no host can give light text on a
+// light fallback (Colab maps only its text colour onto --jp-ui-font-color1: with a
+// JupyterLab background fallback that was near-white on white).
+//   jupyter  JupyterLab, Notebook 7, Voila: --jp-ui-font-color1 on --jp-layout-color1
+//   vscode   VS Code's webview: --vscode-editor-foreground on --vscode-editor-background
+//   colab    Colab: --colab-primary-text-color on --colab-primary-surface-color
+//   jupyter-partial  --jp-ui-font-color1 on --jp-layout-color2 when a host maps only
+//            those (Colab's widget manager CSS does exactly that)
+//   dark / light  no colour variables: the page's own dark mark (marimo's body.dark and
+//            data-theme, VS Code's body class, MyST's html.dark, JupyterLab's
+//            data-jp-theme-light while the widget is still detached), else the reader's
+//            prefers-color-scheme; widget.css holds both palettes.
+const KV_PAGE_DARK = ["dark", "dark-theme", "dark-mode", "vscode-dark", "vscode-high-contrast"];
+const KV_PAGE_LIGHT = ["light", "light-theme", "light-mode", "vscode-light", "vscode-high-contrast-light"];
+
+/** "dark", "light" or "" from marks the page puts on <body> or <html>. */
+function kvPageScheme() {
+  for (const e of [document.body, document.documentElement]) {
+    if (!e) continue;
+    const marks = [e.getAttribute("data-theme"), e.getAttribute("data-mode"), e.getAttribute("theme"), ...e.classList];
+    if (marks.some((m) => KV_PAGE_DARK.includes(m))) return "dark";
+    if (marks.some((m) => KV_PAGE_LIGHT.includes(m))) return "light";
+    if (e.dataset.jpThemeLight === "false") return "dark";
+    if (e.dataset.jpThemeLight === "true") return "light";
+  }
+  return "";
+}
+
+/** Which host's colours the widget takes (see above), read from the root's inherited style. */
+function kvThemeSource(cs) {
+  const has = (name) => (cs.getPropertyValue(name) || "").trim() !== "";
+  if (has("--jp-ui-font-color1") && has("--jp-layout-color1")) return "jupyter";
+  if (has("--vscode-editor-foreground") && has("--vscode-editor-background")) return "vscode";
+  if (has("--colab-primary-text-color") && has("--colab-primary-surface-color")) return "colab";
+  if (has("--jp-ui-font-color1") && has("--jp-layout-color2")) return "jupyter-partial";
+  const page = kvPageScheme();
+  if (page) return page;
+  const dark = typeof window.matchMedia === "function" && window.matchMedia("(prefers-color-scheme: dark)").matches;
+  return dark ? "dark" : "light";
+}
+
+/** The widget's colours, as widget.css resolves them for the host's theme. A node not
+ *  yet in the page (JupyterLab renders detached) resolves no variable at all: it gets
+ *  the last-resort colours here and is redrawn once attached (kvStart). */
 function kvTheme(node) {
-  const cs = getComputedStyle(node);
+  let cs = getComputedStyle(node);
+  const source = kvThemeSource(cs);
+  if (node.getAttribute("data-kv-theme") !== source) {
+    node.setAttribute("data-kv-theme", source);
+    cs = getComputedStyle(node);
+  }
   const v = (name, fallback) => (cs.getPropertyValue(name) || "").trim() || fallback;
+  const dark = source === "dark";
   return {
-    fg: v("--kv-fg", "#1f1f1f"),
-    fg2: v("--kv-fg2", "#616161"),
-    bg: v("--kv-bg", "#ffffff"),
-    grid: v("--kv-grid", "#e0e0e0"),
-    font: v("--jp-ui-font-family", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"),
+    source,
+    fg: v("--kv-fg", dark ? "#e8e8e8" : "#1f1f1f"),
+    fg2: v("--kv-fg2", dark ? "#a8a8a8" : "#616161"),
+    bg: v("--kv-bg", dark ? "#1e1e1e" : "#ffffff"),
+    grid: v("--kv-grid", dark ? "#444444" : "#e0e0e0"),
+    font: v("--kv-font", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"),
     colors: ["#3b82c4", "#e07b39", "#4aa564", "#c94c4c", "#8c6bb1", "#8c8c8c", "#d4a017"],
   };
+}
+
+/** A snapshot of what decides the colours: the page's marks plus the colours drawn. */
+function kvThemeKey(app) {
+  return JSON.stringify([kvPageScheme(), app.theme()]);
+}
+
+// ---- model calls that a host may not implement ------------------------------------------
+// MyST / Jupyter Book's {anywidget} model (@myst-theme/anywidget, MystAnyModel) throws
+// "not implemented" from save_changes(), off() and send(): there is no kernel to save
+// to. A widget must keep working there, so these calls never let an error escape; the
+// first failure of each is reported once as a warning.
+const kvWarned = new Set();
+function kvTry(model, method, ...args) {
+  if (!model || typeof model[method] !== "function") return false;
+  try {
+    model[method](...args);
+    return true;
+  } catch (e) {
+    if (!kvWarned.has(method)) {
+      kvWarned.add(method);
+      console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && e.message ? e.message : e}); ` +
+        "the widget keeps working on the page, without a kernel to follow it.");
+    }
+    return false;
+  }
+}
+
+/** Whether `el` has the focus, also inside a shadow root (marimo, MyST), where
+ *  document.activeElement is the shadow host, never the control. */
+function kvFocused(el) {
+  const root = el.getRootNode ? el.getRootNode() : document;
+  return (root.activeElement || document.activeElement) === el;
 }
 
 /** Look-ups with the core's error messages, shared by every draw(). */
@@ -78,6 +171,7 @@ function kvPosToContext(pos) {
 
 function kvApp({ model, el }, title) {
   const root = kvEl("div", { class: "kv-widget" });
+  root.setAttribute("data-kv-theme", kvThemeSource(getComputedStyle(root)));
   const controls = kvEl("div", { class: "kv-controls" });
   const readouts = kvEl("div", { class: "kv-readouts" });
   const text = kvEl("div", { class: "kv-text" });
@@ -115,7 +209,7 @@ function kvApp({ model, el }, title) {
       app.continuous = continuous;
       try {
         model.set(name, value);
-        model.save_changes();
+        kvTry(model, "save_changes");
         if (!app.drawn) app.redraw();
       } finally {
         app.continuous = false;
@@ -235,7 +329,7 @@ function kvIntBox(app, name, labelText, { min = 1, max = 2 ** 40, field = name }
     app.set(name, v);
   });
   app.syncers.push(() => {
-    if (document.activeElement !== box) box.value = String(app.model.get(name));
+    if (!kvFocused(box)) box.value = String(app.model.get(name));
   });
   return kvLabelled(app, labelText, box);
 }
@@ -252,7 +346,7 @@ function kvContext(app, labelText = "Context (tokens)") {
     const c = app.model.get("context");
     slider.value = String(kvContextToPos(c));
     slider.setAttribute("aria-valuetext", `${Number(c).toLocaleString("en-US")} tokens`);
-    if (document.activeElement !== box) box.value = String(c);
+    if (!kvFocused(box)) box.value = String(c);
     shown.textContent = fmtTokens(c);
   };
   slider.addEventListener("input", () => app.set("context", kvPosToContext(slider.value), { continuous: true }));
@@ -331,7 +425,7 @@ function kvParams(app) {
 function kvParamsBox(app) {
   const box = kvEl("input", { type: "number", min: "0", step: "any", "data-kv": "params", "aria-label": "parameters in billions, 0 = the model's own count" });
   const sync = () => {
-    if (document.activeElement !== box) box.value = String(Number(app.model.get("params") || 0) / 1e9);
+    if (!kvFocused(box)) box.value = String(Number(app.model.get("params") || 0) / 1e9);
   };
   box.addEventListener("change", () => {
     const v = Number(box.value);
@@ -368,9 +462,9 @@ function kvResetButton(app) {
     } finally {
       app.holding = false;
     }
-    app.model.save_changes();
+    kvTry(app.model, "save_changes");  // a host without a kernel may not have it (MyST)
     app.localError = "";
-    app.redraw();
+    app.redraw();  // here, not only from the change events: a model need not echo them
   });
   app.controls.append(btn);
   return btn;
@@ -425,20 +519,33 @@ function kvStart(app) {
     app.redraw();
   });
   app.root.style.setProperty("--kv-scale", String(app.scale()));
-  // Colours are read when drawing; remember the last ones so a re-colour happens once.
-  const colours = () => JSON.stringify(app.theme());
+  // Colours are read when drawing; remember what they were drawn with so a re-colour
+  // happens once, and only when something that decides them changed.
+  const colours = () => kvThemeKey(app);
   let drawnWith = colours();
   const recolour = () => {
     drawnWith = colours();
     app.redraw();
   };
-  // JupyterLab switches theme by changing attributes on <body>: redraw with its colours.
-  const themeWatch = new MutationObserver(recolour);
-  themeWatch.observe(document.body, { attributes: true, attributeFilter: ["data-jp-theme-light", "data-jp-theme-name"] });
-  // Outside JupyterLab the colours follow the reader's light/dark preference, which can
-  // change while the page is open.
+  const recolourIfChanged = () => {
+    if (colours() !== drawnWith) recolour();
+  };
+  // Hosts switch theme by changing the page: JupyterLab flips data-jp-theme-* on <body>
+  // (its new variables may land after the flip, so that always redraws); marimo sets
+  // body.dark and data-theme; VS Code rewrites <html>'s style (its --vscode-* values)
+  // and the body class; Colab sets <html theme="dark">; MyST toggles html.dark.
+  const themeWatch = new MutationObserver((records) => {
+    if (records.some((r) => (r.attributeName || "").startsWith("data-jp-theme"))) recolour();
+    else recolourIfChanged();
+  });
+  const watched = ["class", "style", "theme", "data-theme", "data-mode", "data-jp-theme-light", "data-jp-theme-name"];
+  for (const node of [document.body, document.documentElement]) {
+    if (node) themeWatch.observe(node, { attributes: true, attributeFilter: watched });
+  }
+  // Without host variables the colours follow the reader's light/dark preference, which
+  // can change while the page is open.
   const darkQuery = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
-  if (darkQuery) darkQuery.addEventListener("change", recolour);
+  if (darkQuery) darkQuery.addEventListener("change", recolourIfChanged);
   // JupyterLab renders a widget into a node not yet in the page, where no CSS variable
   // resolves and nothing has a width, so the first draw gets kvTheme's last-resort light
   // colours (dark text on JupyterLab Dark) and plotly's default 700 px width (plotly's
@@ -446,7 +553,7 @@ function kvStart(app) {
   // and whenever its width changes (a sidebar opens), fix whichever is off.
   const onLayout = () => {
     if (!app.root.isConnected) return;
-    if (colours() !== drawnWith) recolour();
+    recolourIfChanged();
     const full = app.plot._fullLayout;
     const width = app.plot.clientWidth;
     // A fresh plot rather than Plots.resize, which also takes the div's (min-)height
@@ -462,8 +569,8 @@ function kvStart(app) {
   return () => {
     themeWatch.disconnect();
     if (layoutWatch) layoutWatch.disconnect();
-    if (darkQuery) darkQuery.removeEventListener("change", recolour);
-    for (const [event, fn] of app.listeners) app.model.off(event, fn);
+    if (darkQuery) darkQuery.removeEventListener("change", recolourIfChanged);
+    for (const [event, fn] of app.listeners) kvTry(app.model, "off", event, fn);
     if (window.Plotly) window.Plotly.purge(app.plot);
   };
 }

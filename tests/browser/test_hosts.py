@@ -1,0 +1,267 @@
+"""The widgets in hosts other than JupyterLab, in Chromium: MyST / Jupyter Book 2's
+{anywidget} directive, and the themes of VS Code, Colab and marimo.
+
+MyST: kvwidgets.export.to_myst writes the directive's files; a page renders them the
+way MyST's renderer does, with a model that behaves like MyST's (save_changes and off
+throw "not implemented", see hosts/myst_model.js). Every widget draws, its slider,
+arrow keys, menu and Reset redraw, Reset brings back the first figure, and nothing
+throws out of the widget, also when it is taken down.
+
+Themes: each host's own colour variables, reproduced from its real CSS with a citation
+in hosts/ (VS Code's webview colours and body class, Colab's --colab-* variables and
+its widget manager's --jp-* mapping, marimo's stylesheet and body marks), with the
+reader's OS set to the opposite scheme so the widget cannot get it right by following
+prefers-color-scheme. Text and background must be the host's pair, everything readable
+(4.5:1, text and plot text against the background), and a theme switch while the
+widget shows must re-colour it.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import kvwidgets as kw
+
+from .conftest import PageWatch
+from .hostpage import host_page, serve
+from .test_keyboard_theme import COLOURS_JS, WIDGETS, assert_colours, context_at, rgba
+
+pytestmark = pytest.mark.browser
+
+ROOT = "window.kvHost.root()"
+HOST_COLOURS_JS = COLOURS_JS.replace("document.querySelector('.kv-widget')", ROOT)
+FIGURE_JS = f"""() => {{
+    const gd = {ROOT}.querySelector('.kv-plot');
+    return JSON.stringify([gd.data, gd.layout.annotations || [], gd.layout.shapes || []]);
+}}"""
+# the drawn tick labels have the widget's text colour (the plot follows the CSS)
+SETTLED_JS = f"""() => {{
+    const root = window.kvHost && {ROOT};
+    const tick = root && root.querySelector('.kv-plot .ytick text');
+    return !!tick && getComputedStyle(tick).fill === getComputedStyle(root).color;
+}}"""
+
+
+def model_get(page, name):
+    return page.evaluate(f"window.kvHost.model.get({json.dumps(name)})")
+
+
+def open_host(watch: PageWatch, url: str) -> None:
+    watch.page.goto(url)
+    watch.page.wait_for_selector("html[data-host-ready]", state="attached")
+    watch.page.wait_for_function(SETTLED_JS)
+
+
+@pytest.fixture(scope="module")
+def myst_site(tmp_path_factory):
+    """Every widget's directive files, written by to_myst, served over loopback."""
+    folder = tmp_path_factory.mktemp("myst")
+    for name in WIDGETS:
+        files = kw.export.to_myst(getattr(kw, name)(), folder, page_dir=folder)
+        assert files.directive.startswith(f"```{{anywidget}} ./{name}.mjs\n:css: ./{name}.css\n{{")
+        host_page(folder, name, f"{name}.html", model="myst", shadow=True)
+    with serve(folder) as url:
+        yield url
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_widget_under_mysts_model(watched, myst_site, name):
+    page = watched.page
+    open_host(watched, f"{myst_site}/{name}.html")
+    # the stand-in behaves like MyST's model: these really throw
+    assert page.evaluate("(() => { try { window.kvHost.model.save_changes(); } catch (e) { return e.message; } })()") \
+        == "MystAnyModel.save_changes not implemented yet."
+    first = page.evaluate(FIGURE_JS)
+    initial = page.evaluate("window.kvHost.initial")
+
+    # the slider redraws (input events, as a drag gives)
+    slider = page.locator('[data-kv="context"]')  # Playwright's CSS locators pierce the shadow root
+    slider.fill("64")
+    assert model_get(page, "context") == context_at(64)
+    after_slider = page.evaluate(FIGURE_JS)
+    assert after_slider != first, f"{name}: the slider did not redraw"
+    # arrow keys on the focused slider, inside the shadow root
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    assert model_get(page, "context") == context_at(65)
+    assert page.evaluate(FIGURE_JS) != after_slider
+    # a typed context (the box keeps what is typed while it has the focus)
+    box = page.locator('[data-kv="context-box"]')
+    box.fill("40000")
+    box.press("Enter")
+    assert model_get(page, "context") == 40000 and box.input_value() == "40000"
+    # a menu: the option above the current one (as test_keyboard_theme: a different
+    # figure in every widget, where bf16 -> fp16 would draw the same one)
+    menu = page.locator("select[data-kv]").first
+    kv = menu.get_attribute("data-kv")
+    options = menu.evaluate("e => [...e.options].map(o => o.value)")
+    other = options[options.index(menu.input_value()) - 1]
+    before = page.evaluate(FIGURE_JS)
+    menu.select_option(other)
+    assert str(model_get(page, kv)) == other
+    assert page.evaluate(FIGURE_JS) != before, f"{name}: {kv} -> {other} did not redraw"
+
+    # Reset: every input back, and the figure is the first one again
+    page.locator('[data-kv="reset"]').click()
+    for trait, value in initial["initial"].items():
+        assert model_get(page, trait) == value, f"{name}: Reset left {trait}"
+    assert page.evaluate(FIGURE_JS) == first, f"{name}: Reset did not redraw the first figure"
+    assert int(slider.input_value()) != 65
+
+    # taken down (MyST calls the cleanup when the reader leaves the page): off() throws
+    # in MyST's model, the cleanup must not
+    assert page.evaluate("(() => { try { window.kvHost.cleanup(); return 'ok'; } catch (e) { return e.message; } })()") == "ok"
+    watched.assert_clean()
+
+
+# ---- themes -------------------------------------------------------------------------------
+
+THEME_WIDGET = "ContextVsUsers"
+
+
+@pytest.fixture(scope="module")
+def theme_site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("hosts")
+    kw.export.to_myst(getattr(kw, THEME_WIDGET)(), folder, page_dir=folder)
+    host_page(folder, THEME_WIDGET, "vscode.html", model="full", shadow=False,
+              setup_js='applyVsCodeTheme("Dark Modern");')
+    host_page(folder, THEME_WIDGET, "colab.html", model="full", shadow=False,
+              head='<link rel="stylesheet" href="./colab.css">', html_attrs='theme="dark"')
+    host_page(folder, THEME_WIDGET, "marimo.html", model="full", shadow=True,
+              head='<link rel="stylesheet" href="./marimo.css">', body_attrs='class="dark dark-theme" data-theme="dark"')
+    # myst-theme marks the reader's choice as class "dark" or "light" on <html>
+    # (@myst-theme/site 1.4.1 src/components/theme.tsx, src/pages/Root.tsx)
+    # only the two Jupyter variables Colab's widget manager maps, resolved to Colab's
+    # dark values (colab.css), with no --colab-* left visible: a host of that kind
+    host_page(folder, THEME_WIDGET, "jupyter-partial.html", model="full", shadow=False,
+              head="<style>:root { --jp-ui-font-color1: #d5d5d5; --jp-layout-color2: #454545; }</style>")
+    host_page(folder, THEME_WIDGET, "myst-dark.html", model="myst", shadow=True, html_attrs='class="dark"')
+    with serve(folder) as url:
+        yield url
+
+
+def open_in(browser, url, scheme):
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme=scheme)
+    watch = PageWatch(context.new_page())
+    watch.page.set_default_timeout(20_000)
+    open_host(watch, url)
+    return context, watch
+
+
+def recoloured(page, before_fill):
+    page.wait_for_function(f"(() => {{ const t = {ROOT}.querySelector('.kv-plot .ytick text');"
+                           f" return getComputedStyle(t).fill !== {json.dumps(before_fill)}; }})()")
+    page.wait_for_function(SETTLED_JS)
+
+
+def tick_fill(page):
+    return page.evaluate(f"getComputedStyle({ROOT}.querySelector('.kv-plot .ytick text')).fill")
+
+
+def test_vscode_dark_and_light(browser, theme_site):
+    # OS light, VS Code Dark Modern: the widget must follow VS Code, not the OS
+    context, watch = open_in(browser, f"{theme_site}/vscode.html", "light")
+    try:
+        page = watch.page
+        assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "vscode"
+        dark = page.evaluate(HOST_COLOURS_JS)
+        assert_colours(dark, text="#cccccc", background="#1f1f1f", where="VS Code Dark Modern")
+        assert rgba(dark["control_background"]) == rgba("#313131")  # input.background
+        # the reader picks Light Modern: VS Code rewrites <html>'s variables and the body class
+        fill = tick_fill(page)
+        page.evaluate('applyVsCodeTheme("Light Modern")')
+        recoloured(page, fill)
+        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#3b3b3b", background="#ffffff", where="VS Code Light Modern")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_colab_dark_and_light(browser, theme_site):
+    context, watch = open_in(browser, f"{theme_site}/colab.html", "light")
+    try:
+        page = watch.page
+        # the trap is there: Colab gives a near-white Jupyter text colour and no Jupyter background
+        root_vars = page.evaluate("""(() => { const cs = getComputedStyle(document.documentElement);
+            return [cs.getPropertyValue('--jp-ui-font-color1').trim(), cs.getPropertyValue('--jp-layout-color1').trim()]; })()""")
+        assert root_vars == ["#d5d5d5", ""]
+        assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "colab"
+        dark = page.evaluate(HOST_COLOURS_JS)
+        assert_colours(dark, text="#d5d5d5", background="#383838", where="Colab dark")
+        assert rgba(dark["control_background"]) == rgba("#454545")  # --colab-secondary-surface-color
+        # back to Colab's light theme (Settings > Theme sets <html theme>)
+        fill = tick_fill(page)
+        page.evaluate("document.documentElement.setAttribute('theme', 'light')")
+        recoloured(page, fill)
+        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#212121", background="#ffffff", where="Colab light")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_marimo_dark_and_light(browser, theme_site):
+    context, watch = open_in(browser, f"{theme_site}/marimo.html", "light")
+    try:
+        page = watch.page
+        # marimo's own CSS made the page dark (it is the fixture that is tested here)
+        assert rgba(page.evaluate("getComputedStyle(document.body).backgroundColor")) == rgba("#181c1a")
+        assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "dark"
+        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where="marimo dark")
+        # marimo's ThemeProvider switching to light: body classes and data-theme
+        fill = tick_fill(page)
+        page.evaluate("""(() => { const b = document.body;
+            b.classList.remove('dark', 'dark-theme'); b.classList.add('light', 'light-theme'); b.dataset.theme = 'light'; })()""")
+        recoloured(page, fill)
+        assert rgba(page.evaluate("getComputedStyle(document.body).backgroundColor")) == rgba("#ffffff")
+        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#1f1f1f", background="#ffffff", where="marimo light")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_marimo_dark_with_a_dark_os(browser, theme_site):
+    """The reverse: a dark OS must not turn the widget dark on marimo's light page."""
+    context, watch = open_in(browser, f"{theme_site}/marimo.html", "dark")
+    try:
+        page = watch.page
+        fill = tick_fill(page)
+        page.evaluate("""(() => { const b = document.body;
+            b.classList.remove('dark', 'dark-theme'); b.classList.add('light', 'light-theme'); b.dataset.theme = 'light'; })()""")
+        recoloured(page, fill)
+        assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "light"
+        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#1f1f1f", background="#ffffff", where="marimo light, OS dark")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_myst_dark_page(browser, theme_site):
+    """A MyST site in dark mode (its toggle, the OS light): the dark palette, and the
+    reader's toggle back to light re-colours."""
+    context, watch = open_in(browser, f"{theme_site}/myst-dark.html", "light")
+    try:
+        page = watch.page
+        assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "dark"
+        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where="MyST dark")
+        fill = tick_fill(page)
+        page.evaluate("document.documentElement.classList.replace('dark', 'light')")
+        recoloured(page, fill)
+        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#1f1f1f", background="#ffffff", where="MyST light")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_a_host_with_only_jupyter_text_and_second_layout_colour(browser, theme_site):
+    """Text from --jp-ui-font-color1 goes with --jp-layout-color2 when that is the only
+    Jupyter background there is, never with a light fallback background."""
+    context, watch = open_in(browser, f"{theme_site}/jupyter-partial.html", "light")
+    try:
+        page = watch.page
+        assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "jupyter-partial"
+        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#d5d5d5", background="#454545", where="partial Jupyter")
+        watch.assert_clean()
+    finally:
+        context.close()

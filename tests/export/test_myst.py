@@ -1,0 +1,63 @@
+"""kvwidgets.export.to_myst: the files of MyST's {anywidget} directive and its snippet.
+
+tests/browser/test_hosts.py renders what this writes, through a MyST-like model.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import kvwidgets as kw
+from kvwidgets.core.errors import InputError
+from kvwidgets.export import ExportError, NotAWidgetError, to_myst
+
+from .toy import Toy
+
+
+def test_writes_esm_css_and_state_and_the_directive(tmp_path):
+    w = kw.ContextVsUsers(context=32768)
+    files = to_myst(w, tmp_path / "widgets", page_dir=tmp_path)
+    assert files.esm == tmp_path / "widgets" / "ContextVsUsers.mjs"
+    assert files.esm.read_text(encoding="utf-8") == w._esm
+    assert files.css.read_text(encoding="utf-8") == w._css
+    state = json.loads(files.json.read_text(encoding="utf-8"))
+    assert state["context"] == 32768 and state["kind"] == "ContextVsUsers"
+    assert state["shapes"] == w.shapes and state["initial"] == w.initial
+    assert not [k for k in state if k.startswith("_")]  # Jupyter's class names stay out
+    # the directive: ESM as argument, :css: option, the same JSON as body
+    lines = files.directive.splitlines()
+    assert lines[0] == "```{anywidget} ./widgets/ContextVsUsers.mjs"
+    assert lines[1] == ":css: ./widgets/ContextVsUsers.css"
+    assert json.loads(lines[2]) == state
+    assert lines[3] == "```" and len(lines) == 4
+    assert str(files) == files.directive
+
+
+def test_paths_relative_to_the_page_or_under_a_url(tmp_path):
+    w = kw.UsersThatFit()
+    files = to_myst(w, tmp_path / "static", name="users", page_dir=tmp_path / "chapters")
+    assert files.directive.startswith("```{anywidget} ../static/users.mjs\n:css: ../static/users.css\n")
+    files = to_myst(w, tmp_path / "static", name="users", url_prefix="https://example.org/w/")
+    assert files.directive.startswith("```{anywidget} https://example.org/w/users.mjs\n:css: https://example.org/w/users.css\n")
+
+
+def test_bad_input_is_named(tmp_path):
+    w = kw.PerTokenBytes()
+    with pytest.raises(InputError, match="name must be a file name"):
+        to_myst(w, tmp_path, name="../up")
+    with pytest.raises(InputError, match="one widget per directive"):
+        to_myst([w, w], tmp_path)
+    with pytest.raises(InputError, match="url_prefix must be a string"):
+        to_myst(w, tmp_path, url_prefix=3)
+    (tmp_path / "taken").write_text("x")
+    with pytest.raises(ExportError, match="it is a file, not a folder"):
+        to_myst(w, tmp_path / "taken")
+    with pytest.raises(NotAWidgetError):
+        to_myst("not a widget", tmp_path)
+
+
+def test_binary_traits_cannot_go_in_the_json(tmp_path):
+    with pytest.raises(ExportError, match=r"Toy holds binary values \(blob\)"):
+        to_myst(Toy(), tmp_path)  # its `blob` trait is bytes
