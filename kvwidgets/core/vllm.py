@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .budget import memory_budget
 from .errors import InputError, check_int
@@ -58,6 +58,7 @@ class VLLMReport:
     num_gpus: int = 1
     kv_dtype: str = "bf16"
     memory_source: str = ""
+    flat_tokens: int = 0       # memory / bytes a token takes in every attention layer (no groups, no windows)
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -121,6 +122,11 @@ class VLLMReport:
         else:
             out.append(f"GPU KV cache size = int(concurrency x {self.max_model_len:,}) = "
                        f"{self.gpu_kv_cache_tokens:,} tokens (0.33 rule).")
+        if self.flat_tokens:
+            ratio = self.gpu_kv_cache_tokens / self.flat_tokens
+            out.append(f"Bytes-per-token arithmetic (every attention layer keeping every token"
+                       + (", state pages left out" if any(g.kind == "mamba" for g in self.groups) else "")
+                       + f") would give {self.flat_tokens:,} tokens; the logged figure is {ratio:.2f} times that.")
         if not self.starts:
             out.append(f"vLLM would refuse to start: one request at max_model_len needs {self.needed_bytes:,} B "
                        f"({gib(self.needed_bytes):.2f} GiB), more than the cache memory.")
@@ -135,13 +141,22 @@ class VLLMReport:
 
 
 def _plan(model: Model, rules: VersionRules, *, max_model_len, kv_dtype, block_size, num_gpus,
-          max_num_batched_tokens, hybrid_kv_cache_manager, async_scheduling, mamba_cache_mode) -> Plan:
+          max_num_batched_tokens, hybrid_kv_cache_manager, async_scheduling, mamba_cache_mode) -> tuple[Plan, int]:
+    """The groups, and the bytes a token takes across every attention layer (for the flat count)."""
     specs = layer_cache_specs(model, kv_dtype=kv_dtype, tp=num_gpus, block_size=block_size)
     if mamba_cache_mode not in ("none", "align"):
         raise InputError(f"mamba_cache_mode must be 'none' or 'align', got {mamba_cache_mode!r}")
-    return plan_kv_cache(specs, rules, max_model_len=max_model_len, block_size=block_size,
+    plan = plan_kv_cache(specs, rules, max_model_len=max_model_len, block_size=block_size,
                          hybrid=hybrid_kv_cache_manager, max_num_batched_tokens=max_num_batched_tokens,
                          async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode)
+    if any(s.kind == "mla" for s, _ in specs) and block_size % 64:
+        # 0.11.0 platforms/cuda.py sets 64 (FlashMLA, sparse) or 128 (CUTLASS MLA); 0.33.0's
+        # FlashMLA takes multiples of 64 (get_supported_kernel_block_sizes) and picks 64.
+        plan = replace(plan, notes=plan.notes + (
+            f"Block size {block_size}: on NVIDIA GPUs vLLM runs MLA with 64-token blocks (FlashMLA; 128 with "
+            "CUTLASS MLA on Blackwell); pass block_size=64 to match a real run.",))
+    per_token = sum(n * s.per_token for s, n in specs)
+    return plan, per_token
 
 
 def _tokens(rules: VersionRules, plan: Plan, num_blocks: int, max_model_len: int) -> tuple[int, float, int]:
@@ -155,7 +170,7 @@ def _tokens(rules: VersionRules, plan: Plan, num_blocks: int, max_model_len: int
 
 
 def _build(model: Model, rules: VersionRules, plan: Plan, *, num_blocks: int, available: int,
-           max_model_len: int, kv_dtype: str, num_gpus: int, batched: int, source: str,
+           max_model_len: int, kv_dtype: str, num_gpus: int, batched: int, source: str, per_token: int,
            extra_notes: tuple[str, ...] = ()) -> VLLMReport:
     tokens, concurrency, per_request = _tokens(rules, plan, num_blocks, max_model_len)
     return VLLMReport(
@@ -166,7 +181,7 @@ def _build(model: Model, rules: VersionRules, plan: Plan, *, num_blocks: int, av
         padding_layers=plan.padding_layers, hybrid_allocator=plan.hybrid_allocator, layout=plan.layout,
         blocks_per_request=per_request, needed_bytes=plan.needed_bytes, max_num_batched_tokens=batched,
         model_name=model.name, num_gpus=num_gpus, kv_dtype=kv_dtype, memory_source=source,
-        notes=plan.notes + extra_notes)
+        flat_tokens=available // per_token if per_token else 0, notes=plan.notes + extra_notes)
 
 
 def _settings(model, gpu, rules, *, max_model_len, block_size, num_gpus, max_num_batched_tokens,
@@ -227,9 +242,10 @@ def vllm_kv_report(
         model, gpu, rules, max_model_len=max_model_len, block_size=block_size, num_gpus=num_gpus,
         max_num_batched_tokens=max_num_batched_tokens, async_scheduling=async_scheduling,
         mamba_cache_mode=mamba_cache_mode)
-    plan = _plan(model, rules, max_model_len=max_model_len, kv_dtype=kv_dtype, block_size=block_size,
-                 num_gpus=num_gpus, max_num_batched_tokens=batched, hybrid_kv_cache_manager=hybrid_kv_cache_manager,
-                 async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode)
+    plan, per_token = _plan(model, rules, max_model_len=max_model_len, kv_dtype=kv_dtype, block_size=block_size,
+                            num_gpus=num_gpus, max_num_batched_tokens=batched,
+                            hybrid_kv_cache_manager=hybrid_kv_cache_manager,
+                            async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode)
     if kv_cache_memory_bytes is not None:
         available = check_int("kv_cache_memory_bytes", kv_cache_memory_bytes)
         source = "kv_cache_memory_bytes, per GPU"
@@ -243,7 +259,7 @@ def vllm_kv_report(
                   + (" - working area" if working_bytes else "") + (f", over {num_gpus} GPUs" if num_gpus > 1 else ""))
     num_blocks = available // plan.bytes_per_block
     return _build(model, rules, plan, num_blocks=num_blocks, available=available, max_model_len=max_model_len,
-                  kv_dtype=kv_dtype, num_gpus=num_gpus, batched=batched, source=source)
+                  kv_dtype=kv_dtype, num_gpus=num_gpus, batched=batched, source=source, per_token=per_token)
 
 
 def vllm_report_from_tokens(model: Model, gpu_kv_cache_tokens: int, *, max_model_len: int,
@@ -261,9 +277,10 @@ def vllm_report_from_tokens(model: Model, gpu_kv_cache_tokens: int, *, max_model
         model, gpu, rules, max_model_len=check_int("max_model_len", max_model_len, minimum=1),
         block_size=block_size, num_gpus=num_gpus, max_num_batched_tokens=max_num_batched_tokens,
         async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode)
-    plan = _plan(model, rules, max_model_len=max_model_len, kv_dtype=kv_dtype, block_size=block_size,
-                 num_gpus=num_gpus, max_num_batched_tokens=batched, hybrid_kv_cache_manager=hybrid_kv_cache_manager,
-                 async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode)
+    plan, per_token = _plan(model, rules, max_model_len=max_model_len, kv_dtype=kv_dtype, block_size=block_size,
+                            num_gpus=num_gpus, max_num_batched_tokens=batched,
+                            hybrid_kv_cache_manager=hybrid_kv_cache_manager,
+                            async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode)
 
     def logged(nb: int) -> int:
         return _tokens(rules, plan, nb, max_model_len)[0]
@@ -292,6 +309,7 @@ def vllm_report_from_tokens(model: Model, gpu_kv_cache_tokens: int, *, max_model
     return _build(model, rules, plan, num_blocks=low, available=low * plan.bytes_per_block,
                   max_model_len=max_model_len, kv_dtype=kv_dtype, num_gpus=num_gpus, batched=batched,
                   source="worked back from the logged token count (num_blocks x bytes per block)",
+                  per_token=per_token,
                   extra_notes=(note,))
 
 

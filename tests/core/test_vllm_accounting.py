@@ -358,3 +358,24 @@ def test_a_cache_too_small_for_one_request_is_flagged():
     r = report("llama-3-8b", "0.33", max_model_len=8192, kv_cache_memory_bytes=512 * 2**20)
     assert not r.starts and "refuse to start" in r.explain()
     assert report("llama-3-8b", "0.33", max_model_len=8192).starts
+
+
+def test_explain_compares_with_bytes_per_token_arithmetic():
+    # 36 attention layers x 8 KV heads x 128 numbers x 2 B = 73,728 B a token if every layer kept every token
+    r = report("gpt-oss-120b", "0.33", gpu="H100", max_model_len=131_072)
+    flat = MEM // (36 * 8 * 128 * 2)
+    assert r.flat_tokens == flat
+    assert f"would give {flat:,} tokens; the logged figure is {r.gpu_kv_cache_tokens / flat:.2f} times that" in r.explain()
+
+
+def test_mla_at_16_token_blocks_says_vllm_uses_64():
+    assert "64-token blocks" in report("deepseek-v3", "0.11", max_model_len=8192).explain()
+    assert "64-token blocks" not in report("deepseek-v3", "0.11", max_model_len=8192, block_size=64).explain()
+
+
+def test_contract_signature():
+    # ARCHITECTURE.md: vllm_kv_report(model, gpu=None, *, max_model_len, kv_cache_memory_bytes=None,
+    #                                  kv_dtype="bf16", block_size=16, num_gpus=1, vllm_version="0.33")
+    r = kw.vllm_kv_report(kw.load_model("llama-3-8b"), gpu=None, max_model_len=8192, kv_cache_memory_bytes=MEM,
+                          kv_dtype="bf16", block_size=16, num_gpus=1, vllm_version="0.33")
+    assert isinstance(r.gpu_kv_cache_tokens, int) and isinstance(r.max_concurrency, float)
