@@ -203,7 +203,10 @@ def _settings(model, gpu, rules, *, max_model_len, block_size, num_gpus, max_num
     if async_scheduling is None:
         async_scheduling = rules.async_scheduling_default
     if mamba_cache_mode is None:
-        mamba_cache_mode = rules.mamba_cache_mode_default
+        # prefix caching (hence "align") is on for hybrid models only: an attention-free model
+        # has it off (0.33.0 config/model.py is_prefix_caching_supported), so its mode is "none"
+        attention = any(g.spec.numbers_per_token(1) > 0 for g in model.groups)
+        mamba_cache_mode = rules.mamba_cache_mode_default if attention else "none"
     return max_model_len, block_size, num_gpus, max_num_batched_tokens, async_scheduling, mamba_cache_mode
 
 

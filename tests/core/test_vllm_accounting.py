@@ -379,3 +379,16 @@ def test_contract_signature():
     r = kw.vllm_kv_report(kw.load_model("llama-3-8b"), gpu=None, max_model_len=8192, kv_cache_memory_bytes=MEM,
                           kv_dtype="bf16", block_size=16, num_gpus=1, vllm_version="0.33")
     assert isinstance(r.gpu_kv_cache_tokens, int) and isinstance(r.max_concurrency, float)
+
+
+@pytest.mark.parametrize("version", ["0.11", "0.33"])
+def test_attention_free_mamba_model(version):
+    # No attention: one group of state pages, 1 page a request ("none": 0.33 turns prefix caching
+    # off for attention-free models); the mamba block size is max_model_len, so 0.11 logs
+    # num_blocks x max_model_len tokens (min block size over the groups).
+    state, L = 3_000_000, 4096
+    m = Model("mamba-only", (LayerGroup(RecurrentStateSpec(state), 64),), 2_800_000_000)
+    r = report(m, version, max_model_len=L)
+    blocks = MEM // (64 * state)
+    assert (r.num_blocks, r.blocks_per_request, r.max_concurrency) == (blocks, 1, float(blocks))
+    assert r.gpu_kv_cache_tokens == blocks * L
