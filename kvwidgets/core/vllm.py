@@ -155,6 +155,12 @@ def _plan(model: Model, rules: VersionRules, *, max_model_len, kv_dtype, block_s
         plan = replace(plan, notes=plan.notes + (
             f"Block size {block_size}: on NVIDIA GPUs vLLM runs MLA with 64-token blocks (FlashMLA; 128 with "
             "CUTLASS MLA on Blackwell); pass block_size=64 to match a real run.",))
+    notes = list(getattr(model, "engine_notes", ()) or ())
+    if model.max_context and max_model_len > model.max_context:
+        notes.append(f"max_model_len {max_model_len:,} is past the model's context ({model.max_context:,}): vLLM "
+                     "refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (config/model.py, _get_and_verify_max_len).")
+    if notes:
+        plan = replace(plan, notes=tuple(notes) + plan.notes)
     per_token = sum(n * s.per_token for s, n in specs)
     return plan, per_token
 

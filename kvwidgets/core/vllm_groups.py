@@ -201,10 +201,23 @@ def plan_kv_cache(specs: list[tuple[CacheSpec, int]], rules: VersionRules, *, ma
             notes.append("Hybrid KV cache manager is disabled: sliding-window and chunked layers keep every "
                          "token in the cache, as full attention does (their compute still skips the rest).")
 
-    merged: dict[CacheSpec, int] = {}
+    specs_before = specs
+    # vLLM buckets layers by spec equality; a sliding layer sized as full equals a full layer of
+    # the same shape (FullAttentionSpec.merge accepts the window it records), so only the
+    # numbers decide, not the words describing where a spec came from.
+    merged: dict[CacheSpec, tuple[int, list[str]]] = {}
     for s, n in specs:
-        merged[s] = merged.get(s, 0) + n
-    specs = list(merged.items())
+        key = replace(s, what="", full_from=None)
+        count, labels = merged.get(key, (0, []))
+        label = f"{n} {s.full_from} sized as full" if s.full_from else f"{n} {s.kind}"
+        merged[key] = (count + n, labels + [label])
+    specs = []
+    for key, (n, labels) in merged.items():
+        originals = [s for s, _ in specs_before if replace(s, what="", full_from=None) == key]
+        plain = [s for s in originals if not s.full_from]
+        base = plain[0].what if plain else "full, " + originals[0].what.split(", ", 1)[-1]
+        what = originals[0].what if len(labels) == 1 else f"{base} ({' + '.join(labels)})"
+        specs.append((replace(key, what=what, full_from=originals[0].full_from if len(labels) == 1 else None), n))
     total_layers = sum(n for _, n in specs)
 
     def blocks(s: CacheSpec) -> tuple[int, str]:

@@ -89,12 +89,16 @@ def _bytes(numbers: int, kv_dtype: str, field: str) -> int:
     return int(b)
 
 
-def _index_head_dim(spec) -> int:
-    """The indexer key size a spec carries, under whichever name the layer class uses."""
+def _indexer_bytes(spec) -> int:
+    """Bytes a token takes in the indexer cache beside an MLA layer (0: no indexer).
+
+    The layer gives them directly (index_bytes) or as its key size (index_head_dim)."""
+    if getattr(spec, "index_bytes", 0):
+        return int(spec.index_bytes)
     for name in ("index_head_dim", "indexer_head_dim"):
-        value = getattr(spec, name, None)
-        if value:
-            return int(value)
+        d = getattr(spec, name, None)
+        if d:
+            return int(d) + int(d) // INDEXER_QUANT_BLOCK * 4
     return 0
 
 
@@ -123,6 +127,15 @@ def layer_cache_specs(model: Model, *, kv_dtype: str, tp: int, block_size: int) 
         if numbers == 0 and cap == 0:
             add(CacheSpec("mamba", 0, block_size, f"{kind} state {fixed:,} B", state=fixed), group.count)
             continue
+        if kind == "cross":
+            # CrossAttentionSpec: the encoder's tokens only, cdiv(max encoder tokens, block) pages a
+            # request (v1/kv_cache_interface.py, both versions); the layer says how many it holds
+            encoder = getattr(s, "encoder_tokens", None) or cap or 0
+            heads = getattr(s, "num_kv_heads", None)
+            shape = f"{kv_heads_per_gpu(heads, tp)} KV heads x {s.head_size}" if heads else f"{numbers} numbers"
+            add(CacheSpec("cross", _bytes(numbers, kv_dtype, "cross layer"), block_size,
+                          f"cross-attention to {encoder:,} encoder tokens, {shape}", span=encoder), group.count)
+            continue
         if fixed:
             raise InputError(f"layer kind {kind!r} keeps both per-token entries and a fixed state; "
                              "vLLM has no single spec for that")
@@ -130,15 +143,14 @@ def layer_cache_specs(model: Model, *, kv_dtype: str, tp: int, block_size: int) 
             latent = getattr(s, "kv_lora_rank", None)
             rope = getattr(s, "qk_rope_head_dim", 0)
             latent_numbers = latent + rope if latent is not None else numbers
-            index_dim = _index_head_dim(s)
-            if index_dim and kv_dtype == "fp8":
+            idx = _indexer_bytes(s)
+            if idx and kv_dtype == "fp8":
                 per_token, what = FP8_DS_MLA_BYTES, f"MLA latent {latent_numbers} as fp8_ds_mla ({FP8_DS_MLA_BYTES} B)"
             else:
                 per_token, what = _bytes(latent_numbers, kv_dtype, "MLA latent"), f"MLA latent {latent_numbers}"
             add(CacheSpec("mla", per_token, block_size, what), group.count)
-            if index_dim:
-                idx = index_dim + index_dim // INDEXER_QUANT_BLOCK * 4
-                add(CacheSpec("indexer", idx, block_size, f"indexer keys {index_dim} fp8 + scales ({idx} B)"),
+            if idx:
+                add(CacheSpec("indexer", idx, block_size, f"indexer keys, fp8 + scales ({idx} B a token)"),
                     group.count)
             continue
         heads = getattr(s, "num_kv_heads", None)
@@ -151,9 +163,6 @@ def layer_cache_specs(model: Model, *, kv_dtype: str, tp: int, block_size: int) 
             add(CacheSpec("sliding", per_token, block_size, f"sliding {cap:,}, {shape}", span=cap), group.count)
         elif kind == "chunked":
             add(CacheSpec("chunked", per_token, block_size, f"chunked {cap:,}, {shape}", span=cap), group.count)
-        elif kind == "cross":
-            add(CacheSpec("cross", per_token, block_size, f"cross-attention to {cap:,} encoder tokens, {shape}",
-                          span=cap), group.count)
         else:
             raise InputError(f"layer kind {kind!r} (keeps at most {cap:,} tokens): kvwidgets has no vLLM "
                              "cache rule for it")

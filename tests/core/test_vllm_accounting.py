@@ -79,7 +79,9 @@ def test_gpt_oss_with_the_hybrid_allocator_off_sizes_every_layer_full():
     L, page = 131_072, 16 * 8 * 128 * 2
     r = report("gpt-oss-120b", "0.33", max_model_len=L, hybrid_kv_cache_manager=False)
     blocks = MEM // (36 * page)
-    assert len(r.groups) == 1 and r.groups[0].layers == 36
+    # a sliding spec sized as full equals the full spec (FullAttentionSpec.merge keeps the window
+    # as a note), so vLLM sees one spec: one group, not a "one type" group
+    assert len(r.groups) == 1 and r.groups[0].layers == 36 and r.layout == "one spec"
     assert (r.num_blocks, r.max_concurrency) == (blocks, blocks / cdiv(L, 16))
     assert "disabled" in r.explain()
 
@@ -392,3 +394,53 @@ def test_attention_free_mamba_model(version):
     blocks = MEM // (64 * state)
     assert (r.num_blocks, r.blocks_per_request, r.max_concurrency) == (blocks, 1, float(blocks))
     assert r.gpu_kv_cache_tokens == blocks * L
+
+
+def test_indexer_given_in_bytes_matches_indexer_given_as_key_size():
+    # the layer may carry the indexer as bytes a token (index_bytes = 128 + 128 // 128 x 4 = 132)
+    from dataclasses import dataclass
+
+    from kvwidgets.core import MLASpec
+
+    @dataclass(frozen=True)
+    class MLAIndexBytes(MLASpec):
+        index_bytes: int = 132
+
+    m = Model("v3.2-bytes", (LayerGroup(MLAIndexBytes(512, 64), 61),), 671_000_000_000)
+    a = report(m, "0.33", max_model_len=65_536, kv_dtype="fp8", block_size=64)
+    b = report(deepseek_v32(), "0.33", max_model_len=65_536, kv_dtype="fp8", block_size=64)
+    assert a.bytes_per_block == b.bytes_per_block == 61 * 64 * (656 + 132)
+    # bf16 cache: the latent is 576 x 2 B, the indexer stays 132 B of fp8 keys and scales
+    c = report(m, "0.33", max_model_len=65_536, kv_dtype="bf16", block_size=64)
+    assert c.bytes_per_block == 61 * 64 * (576 * 2 + 132)
+
+
+@pytest.mark.parametrize("version", ["0.11", "0.33"])
+def test_cross_attention_holds_the_encoder_tokens(version):
+    # Encoder-decoder (Whisper-like): 32 self-attention + 32 cross-attention layers, 20 KV heads x 64.
+    # CrossAttentionSpec needs cdiv(encoder tokens, 16) blocks a request (v1/kv_cache_interface.py);
+    # equal pages, so 2 groups of 32.
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Cross(FullAttentionSpec):   # the layer interface: cap 0, encoder_tokens held per sequence
+        encoder_tokens: int = 0
+        kind = "cross"
+
+        @property
+        def token_cap(self):
+            return 0
+
+    m = Model("enc-dec", (LayerGroup(FullAttentionSpec(20, 64), 32), LayerGroup(Cross(20, 64, encoder_tokens=1500), 32)),
+              1_500_000_000)
+    L, page = 448, 16 * 20 * 128 * 2
+    r = report(m, version, max_model_len=L)
+    blocks = MEM // (32 * page)
+    assert len(r.groups) == 2 and r.num_blocks == blocks
+    assert r.blocks_per_request == cdiv(L, 16) + cdiv(1500, 16)
+
+
+def test_context_past_the_models_is_noted():
+    r = report("llama-3-8b", "0.33", max_model_len=32_768)   # Llama 3 8B: 8,192 positions
+    assert "VLLM_ALLOW_LONG_MAX_MODEL_LEN" in r.explain()
+    assert "VLLM_ALLOW_LONG_MAX_MODEL_LEN" not in report("llama-3-8b", "0.33", max_model_len=8192).explain()
