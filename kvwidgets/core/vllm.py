@@ -109,8 +109,9 @@ class VLLMReport:
             name = f"group {i}" if i == j else f"groups {i}-{j}"
             pad_words = f" + {pad} padding" if pad else ""
             each = " each" if i != j else ""
-            out.append(f"  {name}: {layers}{pad_words} x {g.what}; block of {g.block_size} tokens; "
-                       f"a max-length request needs {g.blocks_per_request:,} blocks{each}: {g.rule}")
+            blocks = f"{g.blocks_per_request:,} block{'s' if g.blocks_per_request != 1 else ''}"
+            out.append(f"  {name}: {layers}{pad_words} x {g.what}; block of {g.block_size:,} tokens; "
+                       f"a max-length request needs {blocks}{each}: {g.rule}")
             i = j + 1
         out.append(f"One block id takes {self.bytes_per_block:,} B (group size x page), so "
                    f"num_blocks = {self.available_bytes:,} // {self.bytes_per_block:,} = {self.num_blocks:,}.")
@@ -156,6 +157,10 @@ def _plan(model: Model, rules: VersionRules, *, max_model_len, kv_dtype, block_s
             f"Block size {block_size}: on NVIDIA GPUs vLLM runs MLA with 64-token blocks (FlashMLA; 128 with "
             "CUTLASS MLA on Blackwell); pass block_size=64 to match a real run.",))
     notes = list(getattr(model, "engine_notes", ()) or ())
+    if rules.version == "0.11" and kv_dtype != "fp8" and any(s.kind == "indexer" for s, _ in specs):
+        notes.append("vLLM 0.11 stores DeepSeek-V3.2's cache as fp8_ds_mla (656 B a token) unless "
+                     "--kv-cache-dtype bfloat16 is given (model_executor/models/config.py, DeepseekV32ForCausalLM); "
+                     "these figures are for the bfloat16 cache asked for.")
     if model.max_context and max_model_len > model.max_context:
         notes.append(f"max_model_len {max_model_len:,} is past the model's context ({model.max_context:,}): vLLM "
                      "refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (config/model.py, _get_and_verify_max_len).")
