@@ -186,6 +186,9 @@ def plan_kv_cache(specs: list[tuple[CacheSpec, int]], rules: VersionRules, *, ma
                        else f"{max_num_batched_tokens:,} batched")
     specs, block_size, mamba_notes = _align_mamba(specs, rules, block_size, max_model_len, mamba_cache_mode)
     notes += mamba_notes
+    # 0.11 checks one request fits against each worker's own specs before grouping (and before
+    # the hybrid allocator's switch-off resizes sliding layers): get_kv_cache_configs
+    layer_specs = specs
 
     # Hybrid allocator switch: chunked local attention turns it off by default in both versions
     # (0.11.0 config/__init__.py VllmConfig.__post_init__; 0.33.0 config/vllm.py, "latency regression
@@ -226,7 +229,7 @@ def plan_kv_cache(specs: list[tuple[CacheSpec, int]], rules: VersionRules, *, ma
 
     def needed_011() -> int:
         # check_enough_kv_cache_memory (0.11.0): every layer's own max usage, no padding layers
-        return sum(n * blocks(s)[0] * s.page for s, n in specs)
+        return sum(n * blocks(s)[0] * s.page for s, n in layer_specs)
 
     if len(specs) == 1:
         s, n = specs[0]

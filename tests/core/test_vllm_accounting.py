@@ -444,3 +444,16 @@ def test_context_past_the_models_is_noted():
     r = report("llama-3-8b", "0.33", max_model_len=32_768)   # Llama 3 8B: 8,192 positions
     assert "VLLM_ALLOW_LONG_MAX_MODEL_LEN" in r.explain()
     assert "VLLM_ALLOW_LONG_MAX_MODEL_LEN" not in report("llama-3-8b", "0.33", max_model_len=8192).explain()
+
+
+def test_start_up_check_by_version():
+    # 0.11 check_enough_kv_cache_memory: the sum over layers of each one's max usage must fit;
+    # 0.33 (kv_cache_planning): group size x page x the blocks a request needs must fit in the
+    # memory less one block (BlockPool's null block).
+    L, page = 131_072, 16 * 8 * 128 * 2
+    need_011 = 18 * cdiv(L, 16) * page + 18 * (cdiv(min(127 + 8192, L), 16) + 1) * page
+    need_033 = 18 * page * (cdiv(L, 16) + cdiv(min(127 + 2 * 8192, L), 16) + 1)
+    for version, need, spare in (("0.11", need_011, 0), ("0.33", need_033, 18 * page)):
+        ok = report("gpt-oss-120b", version, gpu="H100", max_model_len=L, kv_cache_memory_bytes=need + spare)
+        short = report("gpt-oss-120b", version, gpu="H100", max_model_len=L, kv_cache_memory_bytes=need + spare - 1)
+        assert ok.needed_bytes == need and ok.starts and not short.starts
