@@ -128,6 +128,26 @@ def _promote_local(specs):
     return out, True
 
 
+def _merge_equal(specs):
+    """vLLM buckets layers by spec equality; a sliding layer sized as full equals a full layer of
+    the same shape (FullAttentionSpec.merge keeps the window only as a note), so the numbers
+    decide, not the words saying where a spec came from."""
+    merged: dict[CacheSpec, list[tuple[CacheSpec, int]]] = {}
+    for s, n in specs:
+        merged.setdefault(replace(s, what="", full_from=None), []).append((s, n))
+    out = []
+    for key, parts in merged.items():
+        n = sum(c for _, c in parts)
+        if len(parts) == 1:
+            out.append((parts[0][0], n))
+            continue
+        plain = [s for s, _ in parts if not s.full_from]
+        base = plain[0].what if plain else "full, " + parts[0][0].what.split(", ", 1)[-1]
+        labels = " + ".join(f"{c} {s.full_from} sized as full" if s.full_from else f"{c} {s.kind}" for s, c in parts)
+        out.append((replace(key, what=f"{base} ({labels})"), n))
+    return out
+
+
 def _one_type(specs, rules: VersionRules) -> bool:
     """UniformTypeKVCacheSpecs.is_uniform_type: one block size, one family, and for sliding /
     chunked one window; 0.33 also wants one mamba page size."""
@@ -204,23 +224,7 @@ def plan_kv_cache(specs: list[tuple[CacheSpec, int]], rules: VersionRules, *, ma
             notes.append("Hybrid KV cache manager is disabled: sliding-window and chunked layers keep every "
                          "token in the cache, as full attention does (their compute still skips the rest).")
 
-    specs_before = specs
-    # vLLM buckets layers by spec equality; a sliding layer sized as full equals a full layer of
-    # the same shape (FullAttentionSpec.merge accepts the window it records), so only the
-    # numbers decide, not the words describing where a spec came from.
-    merged: dict[CacheSpec, tuple[int, list[str]]] = {}
-    for s, n in specs:
-        key = replace(s, what="", full_from=None)
-        count, labels = merged.get(key, (0, []))
-        label = f"{n} {s.full_from} sized as full" if s.full_from else f"{n} {s.kind}"
-        merged[key] = (count + n, labels + [label])
-    specs = []
-    for key, (n, labels) in merged.items():
-        originals = [s for s, _ in specs_before if replace(s, what="", full_from=None) == key]
-        plain = [s for s in originals if not s.full_from]
-        base = plain[0].what if plain else "full, " + originals[0].what.split(", ", 1)[-1]
-        what = originals[0].what if len(labels) == 1 else f"{base} ({' + '.join(labels)})"
-        specs.append((replace(key, what=what, full_from=originals[0].full_from if len(labels) == 1 else None), n))
+    specs = _merge_equal(specs)
     total_layers = sum(n for _, n in specs)
 
     def blocks(s: CacheSpec) -> tuple[int, str]:
