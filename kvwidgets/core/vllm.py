@@ -249,7 +249,13 @@ def vllm_kv_report(
     max_model_len defaults to the model's context, as vLLM's does. Defaults follow the
     version: max_num_batched_tokens as `vllm serve` picks it for the GPU, async scheduling
     (0.33), mamba cache mode ("align" in 0.33, prefix caching being on), and the hybrid
-    allocator switched off for chunked local attention. `.explain()` says how it came out.
+    allocator switched off for chunked local attention. vLLM also switches it off for a KV
+    connector (--kv-transfer-config), for KV events (0.11) and off NVIDIA/AMD GPUs: pass
+    hybrid_kv_cache_manager=False for those. `.explain()` says how it came out.
+
+    Not modelled: speculative decoding's draft layers, pipeline parallelism,
+    --num-gpu-blocks-override, decode context parallelism, and 0.33's multimodal reservation
+    taken after the memory line is logged.
     """
     rules = version_rules(vllm_version)
     max_model_len, block_size, num_gpus, batched, async_scheduling, mamba_cache_mode = _settings(
@@ -330,13 +336,17 @@ def vllm_report_from_tokens(model: Model, gpu_kv_cache_tokens: int, *, max_model
 _TOKENS = re.compile(r"KV cache size:\s*([\d,]+)\s*tokens")
 _CONC = re.compile(r"Maximum concurrency for\s*([\d,]+)\s*tokens per request:\s*([\d.]+)x")
 _AVAILABLE = re.compile(r"Available KV cache memory:\s*([\d.]+)\s*GiB")
+_PADDING = re.compile(r"Add (\d+) padding layers")
+_BLOCK = re.compile(r"Setting attention block size to (\d+) tokens")
 
 
 def parse_vllm_log(text: str) -> dict:
     """Pull the KV numbers out of vLLM start-up output (either version's wording).
 
-    Returns gpu_kv_cache_tokens, and where present max_model_len, max_concurrency and
-    available_kv_cache_gib (logged to 2 decimals: +-0.005 GiB).
+    Returns gpu_kv_cache_tokens, and where present max_model_len, max_concurrency,
+    available_kv_cache_gib (logged to 2 decimals: +-0.005 GiB), padding_layers (the hybrid
+    allocator's "Add N padding layers" warnings, summed) and attention_block_size (the block
+    size a mamba hybrid's attention was raised to).
     """
     m = _TOKENS.search(text or "")
     if not m:
@@ -349,4 +359,10 @@ def parse_vllm_log(text: str) -> dict:
     a = _AVAILABLE.search(text)
     if a:
         out["available_kv_cache_gib"] = float(a.group(1))
+    pads = _PADDING.findall(text)
+    if pads:
+        out["padding_layers"] = sum(int(p) for p in pads)
+    b = _BLOCK.search(text)
+    if b:
+        out["attention_block_size"] = int(b.group(1))
     return out

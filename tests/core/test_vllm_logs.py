@@ -48,6 +48,10 @@ def test_gemma3_4b_log_vllm_0110():
             seen.add(nb)
     assert seen == set(range(138_747, 138_754))
     assert "Add 1 padding layers, may waste at most 3.45% KV cache memory" in r.explain()
+    logged = kw.parse_vllm_log("WARNING 11-13 11:03:06 [kv_cache_utils.py:982] Add 1 padding layers, may waste at "
+                               "most 3.45% KV cache memory\nINFO 11-13 11:03:06 [kv_cache_utils.py:1087] GPU KV cache "
+                               "size: 317,136 tokens")
+    assert logged["padding_layers"] == r.padding_layers == 1
     back = kw.vllm_report_from_tokens(gemma3_4b(), 317_136, max_model_len=3072, vllm_version="0.11", gpu="A100")
     assert (back.num_blocks, f"{back.max_concurrency:.2f}") == (138_747, "102.78")
 
@@ -100,3 +104,14 @@ def test_recent_builds_log_concurrency_times_length(text):
 def test_older_builds_log_one_groups_blocks_for_a_hybrid(text):
     p = kw.parse_vllm_log(text)
     assert abs(p["gpu_kv_cache_tokens"] / p["max_model_len"] - p["max_concurrency"]) > 0.1
+
+
+def test_block_size_line_of_a_mamba_hybrid():
+    # what 0.11.0 logs for the Qwen3-Next run of vllm#26646 (model_executor/models/config.py):
+    # "Setting attention block size to 1072 tokens to ensure that attention page size is >= mamba page size."
+    from tests.core.test_vllm_accounting import qwen3_next
+
+    r = kw.vllm_kv_report(qwen3_next(), max_model_len=215_040, kv_dtype="fp8", num_gpus=2, vllm_version="0.11",
+                          kv_cache_memory_bytes=GiB)
+    line = next(n for n in r.notes if n.startswith("Setting attention block size"))
+    assert kw.parse_vllm_log("GPU KV cache size: 1 tokens\n" + line)["attention_block_size"] == r.block_size == 1072
