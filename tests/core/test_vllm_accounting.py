@@ -144,11 +144,14 @@ def test_chunked_attention_switches_the_hybrid_allocator_off(version):
 
 @pytest.mark.parametrize("version, in_flight", [("0.11", 8192), ("0.33", 2 * 8192)])
 def test_chunked_attention_with_the_hybrid_allocator_forced_on(version, in_flight):
+    # vllm-project/vllm#21761 lists the groups Scout gets with the allocator on:
+    # (FullAttention x 12) (ChunkedLocalAttention x 12) x 3
     L, page = 131_072, 16 * 8 * 256 * 2
     blocks = MEM // (12 * page)                  # group size 12: 3 chunked groups + 1 full
     per_request = 3 * cdiv(min(8192 + in_flight, L), 16) + cdiv(L, 16)
     r = report(llama4_scout(), version, max_model_len=L, gpu="H100", hybrid_kv_cache_manager=True)
-    assert len(r.groups) == 4 and r.num_blocks == blocks and r.blocks_per_request == per_request
+    assert [(g.kind, g.layers) for g in r.groups] == [("chunked", 12)] * 3 + [("full", 12)]
+    assert r.num_blocks == blocks and r.blocks_per_request == per_request
 
 
 # ---- MLA -------------------------------------------------------------------------------------
