@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 
 from .budget import memory_budget
 from .errors import InputError, check_int
@@ -128,7 +128,10 @@ class VLLMReport:
             out.append(f"Bytes-per-token arithmetic (every attention layer keeping every token"
                        + (", state pages left out" if any(g.kind == "mamba" for g in self.groups) else "")
                        + f") would give {self.flat_tokens:,} tokens; the logged figure is {ratio:.2f} times that.")
-        if not self.starts:
+        if self.available_bytes <= 0:
+            out.append("vLLM would refuse to start: no available memory for the cache blocks "
+                       "(the weights take the whole budget).")
+        elif not self.starts:
             out.append(f"vLLM would refuse to start: one request at max_model_len needs {self.needed_bytes:,} B "
                        f"({gib(self.needed_bytes):.2f} GiB), more than the cache memory.")
         return "\n".join(out)
@@ -136,6 +139,12 @@ class VLLMReport:
     @property
     def summary(self) -> str:
         return self.explain()
+
+    def as_dict(self) -> dict:
+        """Plain numbers and strings (groups as dicts), for a widget's JSON or a table."""
+        d = asdict(self)
+        d["starts"] = self.starts
+        return d
 
     def _min_block(self) -> int:
         return min(g.block_size for g in self.groups) if self.groups else self.block_size

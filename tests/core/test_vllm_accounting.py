@@ -460,3 +460,18 @@ def test_start_up_check_by_version():
         ok = report("gpt-oss-120b", version, gpu="H100", max_model_len=L, kv_cache_memory_bytes=need + spare)
         short = report("gpt-oss-120b", version, gpu="H100", max_model_len=L, kv_cache_memory_bytes=need + spare - 1)
         assert ok.needed_bytes == need and ok.starts and not short.starts
+
+
+def test_weights_that_fill_the_gpu_leave_no_blocks():
+    # Llama 3 70B in bf16 (141 GB) on one 80 GB H100: the budget is negative, so no memory
+    r = kw.vllm_kv_report("llama-3-70b", "H100", max_model_len=8192)
+    assert (r.available_bytes, r.num_blocks, r.gpu_kv_cache_tokens, r.starts) == (0, 0, 0, False)
+    assert "no available memory" in r.explain()
+
+
+def test_as_dict_is_plain_data():
+    import json
+
+    d = report("gemma-3-27b", "0.33", max_model_len=32_768).as_dict()
+    assert json.loads(json.dumps(d))["groups"][0]["kind"] == "sliding"
+    assert d["starts"] is True and len(d["groups"]) == 7
