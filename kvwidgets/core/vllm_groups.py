@@ -52,7 +52,7 @@ class Plan:
 
 
 def _request_blocks(spec: CacheSpec, *, max_model_len: int, in_flight: int, mamba_mode: str,
-                    in_flight_words: str) -> tuple[int, str]:
+                    in_flight_words: str, batched: int) -> tuple[int, str]:
     """Blocks one request at max_model_len needs in a layer of this spec (max_memory_usage_bytes
     / page_size_bytes of the spec; v1/kv_cache_interface.py of both versions)."""
     bs, L = spec.block_size, max_model_len
@@ -68,7 +68,10 @@ def _request_blocks(spec: CacheSpec, *, max_model_len: int, in_flight: int, mamb
         t = min(spec.span + in_flight, L)
         return cdiv(t, bs), f"cdiv(min({spec.span:,} + {in_flight_words}, {L:,}), {bs}) = {cdiv(t, bs):,}"
     if spec.kind == "cross":
-        return cdiv(spec.span, bs), f"cdiv({spec.span:,} encoder tokens, {bs}) = {cdiv(spec.span, bs):,}"
+        # sized for scheduler_config.max_num_encoder_input_tokens, which both versions set to
+        # max_num_batched_tokens (config/scheduler.py), not for the encoder tokens a request has
+        return cdiv(batched, bs), (f"cdiv({batched:,} encoder tokens the scheduler allows, {bs}) = "
+                                   f"{cdiv(batched, bs):,} (a request holds {spec.span:,})")
     return cdiv(L, bs), f"cdiv({L:,}, {bs}) = {cdiv(L, bs):,}"
 
 
@@ -229,7 +232,8 @@ def plan_kv_cache(specs: list[tuple[CacheSpec, int]], rules: VersionRules, *, ma
 
     def blocks(s: CacheSpec) -> tuple[int, str]:
         return _request_blocks(s, max_model_len=max_model_len, in_flight=in_flight,
-                               mamba_mode=mamba_cache_mode, in_flight_words=in_flight_words)
+                               mamba_mode=mamba_cache_mode, in_flight_words=in_flight_words,
+                               batched=max_num_batched_tokens)
 
     def needed_011() -> int:
         # check_enough_kv_cache_memory (0.11.0): every layer's own max usage, no padding layers

@@ -4,7 +4,7 @@ Each kvwidgets LayerSpec becomes at most one vLLM spec per layer, sized for one 
   full / MLA   FullAttentionSpec / MLAAttentionSpec, a page holds block_size tokens
   sliding      SlidingWindowSpec (window kept, plus the tokens in flight)
   chunked      ChunkedLocalAttentionSpec (one chunk, plus the tokens in flight)
-  cross        CrossAttentionSpec (the encoder's tokens only)
+  cross        CrossAttentionSpec (encoder tokens, reserved up to max_num_batched_tokens)
   recurrent    MambaSpec: one page is the whole state, whatever the length
 Layers that store nothing (a layer reading another layer's KV) get no spec: vLLM skips
 layers with a KV-sharing target when it collects specs. DeepSeek-V3.2's indexer is a
@@ -128,8 +128,8 @@ def layer_cache_specs(model: Model, *, kv_dtype: str, tp: int, block_size: int) 
             add(CacheSpec("mamba", 0, block_size, f"{kind} state {fixed:,} B", state=fixed), group.count)
             continue
         if kind == "cross":
-            # CrossAttentionSpec: the encoder's tokens only, cdiv(max encoder tokens, block) pages a
-            # request (v1/kv_cache_interface.py, both versions); the layer says how many it holds
+            # CrossAttentionSpec: the encoder's tokens only (v1/kv_cache_interface.py, both versions);
+            # the layer says how many a request holds, vLLM reserves for the scheduler's maximum
             encoder = getattr(s, "encoder_tokens", None) or cap or 0
             heads = getattr(s, "num_kv_heads", None)
             shape = f"{kv_heads_per_gpu(heads, tp)} KV heads x {s.head_size}" if heads else f"{numbers} numbers"

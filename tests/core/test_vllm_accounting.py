@@ -421,7 +421,8 @@ def test_indexer_given_in_bytes_matches_indexer_given_as_key_size():
 @pytest.mark.parametrize("version", ["0.11", "0.33"])
 def test_cross_attention_holds_the_encoder_tokens(version):
     # Encoder-decoder (Whisper-like): 32 self-attention + 32 cross-attention layers, 20 KV heads x 64.
-    # CrossAttentionSpec needs cdiv(encoder tokens, 16) blocks a request (v1/kv_cache_interface.py);
+    # CrossAttentionSpec reserves cdiv(max_num_encoder_input_tokens, 16) blocks a request
+    # (v1/kv_cache_interface.py), and config/scheduler.py sets that to max_num_batched_tokens;
     # equal pages, so 2 groups of 32.
     from dataclasses import dataclass
 
@@ -437,10 +438,11 @@ def test_cross_attention_holds_the_encoder_tokens(version):
     m = Model("enc-dec", (LayerGroup(FullAttentionSpec(20, 64), 32), LayerGroup(Cross(20, 64, encoder_tokens=1500), 32)),
               1_500_000_000)
     L, page = 448, 16 * 20 * 128 * 2
-    r = report(m, version, max_model_len=L)
+    r = report(m, version, max_model_len=L, max_num_batched_tokens=2048)
     blocks = MEM // (32 * page)
     assert len(r.groups) == 2 and r.num_blocks == blocks
-    assert r.blocks_per_request == cdiv(L, 16) + cdiv(1500, 16)
+    assert r.blocks_per_request == cdiv(L, 16) + cdiv(2048, 16)
+    assert "a request holds 1,500" in r.explain()
 
 
 def test_context_past_the_models_is_noted():
