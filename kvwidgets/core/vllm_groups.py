@@ -119,7 +119,9 @@ def _align_mamba(specs, rules: VersionRules, block_size: int, max_model_len: int
 
 def _promote_local(specs):
     """Step 2 (hybrid allocator off): sliding and chunked layers become full attention for
-    allocation when the model also has full attention; their compute still slides."""
+    allocation when the model also has full attention; their compute still slides
+    (unify_hybrid_kv_cache_specs: 0.11.0 v1/core/kv_cache_utils.py; 0.33.0
+    v1/core/kv_cache_planning.py _promote_local_kv_cache_specs)."""
     families = {s.family for s, _ in specs}
     if "full" not in families or not ({"sliding", "chunked"} & families):
         return specs, False
@@ -152,8 +154,9 @@ def _merge_equal(specs):
 
 
 def _one_type(specs, rules: VersionRules) -> bool:
-    """UniformTypeKVCacheSpecs.is_uniform_type: one block size, one family, and for sliding /
-    chunked one window; 0.33 also wants one mamba page size."""
+    """UniformTypeKVCacheSpecs.is_uniform_type (v1/kv_cache_interface.py, both versions): one
+    block size, one family, and for sliding / chunked one window; 0.33 also wants one mamba
+    page size (MambaSpec.is_uniform_with_collection)."""
     kinds = [s for s, _ in specs]
     if len({s.block_size for s in kinds}) > 1 or len({s.family for s in kinds}) > 1:
         return False
