@@ -30,7 +30,7 @@ from .errors import InputError, check_int
 from .gpus import GPU, get_gpu
 from .model import Model
 from .vllm_groups import KVCacheGroup, Plan, plan_kv_cache
-from .vllm_rules import VersionRules, default_max_num_batched_tokens, version_rules
+from .vllm_rules import MAMBA_KINDS, VersionRules, default_max_num_batched_tokens, mamba_checkpoint, version_rules
 from .vllm_specs import gib, layer_cache_specs
 
 
@@ -150,15 +150,45 @@ class VLLMReport:
         return min(g.block_size for g in self.groups) if self.groups else self.block_size
 
 
+def _mamba_kind(model: Model, given: str | None) -> str | None:
+    """Mamba-1, Mamba-2 or Gated DeltaNet: given, carried by the layer spec, or named in the
+    provenance the config loader writes for the state size; None when nothing says."""
+    if given is not None:
+        if given not in MAMBA_KINDS:
+            raise InputError(f"mamba_kind must be one of {', '.join(MAMBA_KINDS)} (or None), got {given!r}")
+        return given
+    for g in model.groups:
+        kind = getattr(g.spec, "mamba_type", None)
+        if kind:
+            return {"gated_delta_net": "gdn", "linear_attention": "gdn"}.get(str(kind).lower(), str(kind).lower())
+    text = str(model.provenance.get("recurrent_state_bytes", ""))
+    for marker, kind in (("Gated DeltaNet", "gdn"), ("Mamba-2", "mamba2"), ("Mamba-1", "mamba1")):
+        if marker in text:
+            return kind
+    return None
+
+
 def _plan(model: Model, rules: VersionRules, *, max_model_len, kv_dtype, block_size, num_gpus,
-          max_num_batched_tokens, hybrid_kv_cache_manager, async_scheduling, mamba_cache_mode) -> tuple[Plan, int]:
+          max_num_batched_tokens, hybrid_kv_cache_manager, async_scheduling, mamba_cache_mode,
+          mamba_kind=None, gpu_name=None) -> tuple[Plan, int]:
     """The groups, and the bytes a token takes across every attention layer (for the flat count)."""
     specs = layer_cache_specs(model, kv_dtype=kv_dtype, tp=num_gpus, block_size=block_size)
     if mamba_cache_mode not in ("none", "align"):
         raise InputError(f"mamba_cache_mode must be 'none' or 'align', got {mamba_cache_mode!r}")
+    kind = _mamba_kind(model, mamba_kind)
+    extra, grid, why = 0, 1, ""
+    if any(s.kind == "mamba" for s, _ in specs):
+        extra, grid, why = mamba_checkpoint(rules, mamba_cache_mode, kind, gpu_name)
+        if kind is None and rules.version != "0.11" and mamba_cache_mode == "align":
+            why = ("The kind of state layer is not known (pass mamba_kind='mamba2' or 'gdn'): counted without "
+                   "the prefill-checkpoint page those layers keep.")
+        specs = [(replace(s, checkpoint=extra) if s.kind == "mamba" else s, n) for s, n in specs]
     plan = plan_kv_cache(specs, rules, max_model_len=max_model_len, block_size=block_size,
                          hybrid=hybrid_kv_cache_manager, max_num_batched_tokens=max_num_batched_tokens,
-                         async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode)
+                         async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode,
+                         checkpoint_grid=grid)
+    if why:
+        plan = replace(plan, notes=(why,) + plan.notes)
     if any(s.kind == "mla" for s, _ in specs) and block_size % 64:
         # 0.11.0 platforms/cuda.py sets 64 (FlashMLA, sparse) or 128 (CUTLASS MLA); 0.33.0's
         # FlashMLA takes multiples of 64 (get_supported_kernel_block_sizes) and picks 64.
@@ -227,7 +257,8 @@ def _settings(model, gpu, rules, *, max_model_len, block_size, num_gpus, max_num
         # has it off (0.33.0 config/model.py is_prefix_caching_supported), so its mode is "none"
         attention = any(g.spec.numbers_per_token(1) > 0 for g in model.groups)
         mamba_cache_mode = rules.mamba_cache_mode_default if attention else "none"
-    return max_model_len, block_size, num_gpus, max_num_batched_tokens, async_scheduling, mamba_cache_mode
+    gpu_name = get_gpu(gpu).name if gpu is not None else None
+    return max_model_len, block_size, num_gpus, max_num_batched_tokens, async_scheduling, mamba_cache_mode, gpu_name
 
 
 def vllm_kv_report(
@@ -249,6 +280,7 @@ def vllm_kv_report(
     hybrid_kv_cache_manager: bool | None = None,
     async_scheduling: bool | None = None,
     mamba_cache_mode: str | None = None,
+    mamba_kind: str | None = None,
 ) -> VLLMReport:
     """What the named vLLM version would log, per GPU under tensor parallelism `num_gpus`.
 
@@ -258,7 +290,9 @@ def vllm_kv_report(
     max_model_len defaults to the model's context, as vLLM's does. Defaults follow the
     version: max_num_batched_tokens as `vllm serve` picks it for the GPU, async scheduling
     (0.33), mamba cache mode ("align" in 0.33, prefix caching being on), and the hybrid
-    allocator switched off for chunked local attention. vLLM also switches it off for a KV
+    allocator switched off for chunked local attention. mamba_kind ("mamba1", "mamba2", "gdn";
+    read from the model when it says) decides 0.33's prefill-checkpoint page and block grid
+    for state layers. vLLM also switches the allocator off for a KV
     connector (--kv-transfer-config), for KV events (0.11) and off NVIDIA/AMD GPUs: pass
     hybrid_kv_cache_manager=False for those. `.explain()` says how it came out.
 
@@ -267,14 +301,15 @@ def vllm_kv_report(
     taken after the memory line is logged.
     """
     rules = version_rules(vllm_version)
-    max_model_len, block_size, num_gpus, batched, async_scheduling, mamba_cache_mode = _settings(
+    max_model_len, block_size, num_gpus, batched, async_scheduling, mamba_cache_mode, gpu_name = _settings(
         model, gpu, rules, max_model_len=max_model_len, block_size=block_size, num_gpus=num_gpus,
         max_num_batched_tokens=max_num_batched_tokens, async_scheduling=async_scheduling,
         mamba_cache_mode=mamba_cache_mode)
     plan, per_token = _plan(model, rules, max_model_len=max_model_len, kv_dtype=kv_dtype, block_size=block_size,
                             num_gpus=num_gpus, max_num_batched_tokens=batched,
                             hybrid_kv_cache_manager=hybrid_kv_cache_manager,
-                            async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode)
+                            async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode,
+                            mamba_kind=mamba_kind, gpu_name=gpu_name)
     if kv_cache_memory_bytes is not None:
         available = check_int("kv_cache_memory_bytes", kv_cache_memory_bytes)
         source = "kv_cache_memory_bytes, per GPU"
@@ -295,21 +330,23 @@ def vllm_report_from_tokens(model: Model, gpu_kv_cache_tokens: int, *, max_model
                             kv_dtype: str = "bf16", block_size: int = 16, num_gpus: int = 1,
                             vllm_version: str = "0.33", max_num_batched_tokens: int | None = None,
                             hybrid_kv_cache_manager: bool | None = None, async_scheduling: bool | None = None,
-                            mamba_cache_mode: str | None = None, gpu: "str | GPU | None" = None) -> VLLMReport:
+                            mamba_cache_mode: str | None = None, gpu: "str | GPU | None" = None,
+                            mamba_kind: str | None = None) -> VLLMReport:
     """Work back from a logged token count: the fewest blocks that log it, and what follows
     (bytes, concurrency). Several block counts can log the same tokens (0.11 floors by the
     group count); the range is in the notes."""
     tokens = check_int("gpu_kv_cache_tokens", gpu_kv_cache_tokens, minimum=1)
     block_size = check_int("block_size", block_size, minimum=1)
     rules = version_rules(vllm_version)
-    max_model_len, block_size, num_gpus, batched, async_scheduling, mamba_cache_mode = _settings(
+    max_model_len, block_size, num_gpus, batched, async_scheduling, mamba_cache_mode, gpu_name = _settings(
         model, gpu, rules, max_model_len=check_int("max_model_len", max_model_len, minimum=1),
         block_size=block_size, num_gpus=num_gpus, max_num_batched_tokens=max_num_batched_tokens,
         async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode)
     plan, per_token = _plan(model, rules, max_model_len=max_model_len, kv_dtype=kv_dtype, block_size=block_size,
                             num_gpus=num_gpus, max_num_batched_tokens=batched,
                             hybrid_kv_cache_manager=hybrid_kv_cache_manager,
-                            async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode)
+                            async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode,
+                            mamba_kind=mamba_kind, gpu_name=gpu_name)
 
     def logged(nb: int) -> int:
         return _tokens(rules, plan, nb, max_model_len)[0]

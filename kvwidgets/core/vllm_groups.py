@@ -16,6 +16,7 @@ each hold one page of the block), so num_blocks = memory // (group_size x page).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 from .errors import InputError
@@ -57,7 +58,8 @@ def _request_blocks(spec: CacheSpec, *, max_model_len: int, in_flight: int, mamb
     / page_size_bytes of the spec; v1/kv_cache_interface.py of both versions)."""
     bs, L = spec.block_size, max_model_len
     if spec.kind == "mamba":
-        n = 2 if mamba_mode == "align" else 1
+        # MambaSpec.max_memory_usage_bytes: 1 page ("none"), 2 + prefill checkpoints ("align")
+        n = 2 + spec.checkpoint if mamba_mode == "align" else 1
         return n, (f"{n} state page{'s' if n > 1 else ''} (mamba cache mode '{mamba_mode}')")
     if spec.kind == "sliding":
         t = min(spec.span - 1 + in_flight, L)
@@ -75,7 +77,8 @@ def _request_blocks(spec: CacheSpec, *, max_model_len: int, in_flight: int, mamb
     return cdiv(L, bs), f"cdiv({L:,}, {bs}) = {cdiv(L, bs):,}"
 
 
-def _align_mamba(specs, rules: VersionRules, block_size: int, max_model_len: int, mamba_mode: str):
+def _align_mamba(specs, rules: VersionRules, block_size: int, max_model_len: int, mamba_mode: str,
+                 checkpoint_grid: int = 1):
     """Step 1: attention block size raised so one attention page holds the mamba state; the
     state page padded to the attention page. Returns (specs, block_size, notes)."""
     notes: list[str] = []
@@ -97,6 +100,8 @@ def _align_mamba(specs, rules: VersionRules, block_size: int, max_model_len: int
         k = max(rules.mamba_block_alignment, block_size)
         if is_mla:
             k = max(k, rules.mla_mamba_block_alignment)
+        if mamba_mode == "align":   # prefill checkpoints land on block boundaries
+            k = k * checkpoint_grid // math.gcd(k, checkpoint_grid)
         needed = k * cdiv(state, k * a1)
         needed = rules.mamba_block_alignment * cdiv(needed, rules.mamba_block_alignment)
     if block_size < needed:
@@ -205,12 +210,13 @@ def _unify_pages(specs, rules: VersionRules):
 
 def plan_kv_cache(specs: list[tuple[CacheSpec, int]], rules: VersionRules, *, max_model_len: int,
                   block_size: int, hybrid: bool | None, max_num_batched_tokens: int,
-                  async_scheduling: bool, mamba_cache_mode: str) -> Plan:
+                  async_scheduling: bool, mamba_cache_mode: str, checkpoint_grid: int = 1) -> Plan:
     notes: list[str] = []
     in_flight = max_num_batched_tokens * (2 if async_scheduling and rules.version != "0.11" else 1)
     in_flight_words = (f"2 x {max_num_batched_tokens:,} in flight" if in_flight != max_num_batched_tokens
                        else f"{max_num_batched_tokens:,} batched")
-    specs, block_size, mamba_notes = _align_mamba(specs, rules, block_size, max_model_len, mamba_cache_mode)
+    specs, block_size, mamba_notes = _align_mamba(specs, rules, block_size, max_model_len, mamba_cache_mode,
+                                                  checkpoint_grid)
     notes += mamba_notes
     # 0.11 checks one request fits against each worker's own specs before grouping (and before
     # the hybrid allocator's switch-off resizes sliding layers): get_kv_cache_configs

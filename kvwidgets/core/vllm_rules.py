@@ -109,3 +109,37 @@ def default_max_num_batched_tokens(rules: VersionRules, gpu_name: str | None, de
         if gib >= threshold and (threshold >= 160 or "a100" not in (gpu_name or "").lower()):
             return tokens
     return SMALL_GPU_BATCHED_TOKENS
+
+
+# ---- 0.33's prefill checkpoints of mamba layers (mamba cache mode "align" only) -------------
+# A layer that can export its state from inside a prefill keeps one more state page a request
+# (MambaSpec.num_prefill_checkpoint_blocks = 1, counted by max_memory_usage_bytes in
+# 0.33.0 v1/kv_cache_interface.py):
+#   Mamba-2     always (model_executor/layers/mamba/mamba_mixer2.py, get_kv_cache_spec)
+#   GDN         when FlashInfer runs its prefill, which also puts blocks on a 64-token grid
+#               (model_executor/layers/mamba/gdn/qwen_gdn_linear_attn.py; the grid is
+#               FLASHINFER_GDN_CHECKPOINT_ALIGNMENT in v1/attention/backends/gdn_attn.py,
+#               applied by platforms/interface.py _align_hybrid_block_size). FlashInfer is
+#               chosen on Hopper, and on Blackwell with 128-wide keys and CUDA >= 13
+#               (_resolve_gdn_prefill_backend), assumed here for the B200.
+#   Mamba-1     never (MambaMixer keeps the default spec)
+MAMBA_KINDS = ("mamba1", "mamba2", "gdn")
+GDN_CHECKPOINT_ALIGNMENT = 64
+FLASHINFER_GDN_GPU_PREFIXES = ("H100", "H200", "H20", "H800", "GH200", "B200", "B300", "GB200", "GB300")
+
+
+def mamba_checkpoint(rules: VersionRules, mode: str, kind: str | None, gpu_name: str | None) -> tuple[int, int, str]:
+    """(extra state pages a request holds, token grid for the block size, why) for 0.33's
+    prefill checkpoints; (0, 1, "") where there are none."""
+    if rules.version == "0.11" or mode != "align" or kind in (None, "mamba1"):
+        return 0, 1, ""
+    if kind == "mamba2":
+        return 1, 1, ("Mamba-2 layers export a prefill checkpoint: a request holds 2 + 1 state pages in "
+                      "'align' mode (mamba_mixer2.py).")
+    on_flashinfer = bool(gpu_name) and gpu_name.upper().startswith(FLASHINFER_GDN_GPU_PREFIXES)
+    if not on_flashinfer:
+        return 0, 1, ("Gated DeltaNet prefill runs on Triton here (FlashInfer's runs on Hopper and Blackwell): "
+                      "no prefill checkpoint page.")
+    return 1, GDN_CHECKPOINT_ALIGNMENT, (
+        "FlashInfer's Gated DeltaNet prefill exports checkpoints: a request holds 2 + 1 state pages in 'align' "
+        f"mode and blocks are a multiple of {GDN_CHECKPOINT_ALIGNMENT} tokens (qwen_gdn_linear_attn.py, gdn_attn.py).")

@@ -52,6 +52,7 @@ class CacheSpec:
     span        sliding window, chunk, or encoder tokens (cross); None for full
     padded      page size after vLLM pads it to match the others (None: not padded)
     full_from   for a sliding/chunked layer the hybrid allocator is off for: its old kind
+    checkpoint  for a mamba layer: the prefill-checkpoint pages it keeps beside its state
     """
 
     kind: str
@@ -62,6 +63,7 @@ class CacheSpec:
     span: int | None = None
     padded: int | None = None
     full_from: str | None = None
+    checkpoint: int = 0      # mamba: prefill-checkpoint pages a request adds in "align" mode (0.33)
 
     @property
     def family(self) -> str:

@@ -256,12 +256,14 @@ def test_nemotron_h_like_fp32_state_pads_the_mamba_page(version):
     page = bs * a1
     assert page > state
     L = 65_536
-    r = report(model, version, max_model_len=L)
+    r = report(model, version, max_model_len=L, mamba_kind="mamba2")
     blocks = MEM // (4 * page)                   # group size 4: 6 mamba groups + 1 attention
     assert (r.block_size, r.page_size_bytes, len(r.groups), r.num_blocks) == (bs, page, 7, blocks)
     pct = 100 * (page - state) / state
     assert f"Padding mamba page size by {pct:.2f}%" in r.explain()
-    pages = 1 if version == "0.11" else 2
+    # 0.33: "align" mode (prefix caching on) keeps 2 pages, and Mamba-2 layers one more for the
+    # prefill checkpoint (mamba_mixer2.py get_kv_cache_spec: num_prefill_checkpoint_blocks=1)
+    pages = 1 if version == "0.11" else 3
     assert r.blocks_per_request == cdiv(L, bs) + 6 * pages
 
 
@@ -477,3 +479,35 @@ def test_as_dict_is_plain_data():
     d = report("gemma-3-27b", "0.33", max_model_len=32_768).as_dict()
     assert json.loads(json.dumps(d))["groups"][0]["kind"] == "sliding"
     assert d["starts"] is True and len(d["groups"]) == 7
+
+
+def test_qwen3_next_033_on_hopper_checkpoints_on_a_64_token_grid():
+    # 0.33 on an H100: FlashInfer runs the Gated DeltaNet prefill, so in "align" mode the
+    # blocks sit on a 64-token grid (kernel alignment lcm(16, 64) = 64, platforms/interface.py)
+    # and each GDN group keeps 2 + 1 pages a request. Attention 512 B a token (fp8, TP 2):
+    # block 64 x cdiv(548,864, 64 x 512) = 1,088 tokens, page 557,056 B, the state padded to it.
+    L = 215_040
+    bs = 64 * cdiv(548_864, 64 * 512)
+    page = bs * 512
+    assert (bs, page) == (1088, 557_056)
+    r = report(qwen3_next(), "0.33", gpu="H100", max_model_len=L, kv_dtype="fp8", num_gpus=2, mamba_kind="gdn")
+    blocks = MEM // (12 * page)
+    assert (r.block_size, r.page_size_bytes, r.num_blocks) == (bs, page, blocks)
+    assert r.blocks_per_request == cdiv(L, bs) + 3 * 3
+    assert f"Padding mamba page size by {100 * (page - 548_864) / 548_864:.2f}%" in r.explain()
+    # off Hopper and Blackwell the prefill runs on Triton: no checkpoint page, the 16-token grid
+    a100 = report(qwen3_next(), "0.33", gpu="A100", max_model_len=L, kv_dtype="fp8", num_gpus=2, mamba_kind="gdn")
+    assert (a100.block_size, a100.blocks_per_request) == (1072, cdiv(L, 1072) + 3 * 2)
+
+
+def test_mamba_kind_is_read_from_the_models_provenance():
+    # the config loader names the state formula in provenance["recurrent_state_bytes"]
+    from dataclasses import replace
+
+    gdn = replace(qwen3_next(), provenance={"recurrent_state_bytes": "Gated DeltaNet: conv ... state ..."})
+    r = report(gdn, "0.33", gpu="H100", max_model_len=65_536, kv_dtype="fp8", num_gpus=2)
+    assert r.block_size == 1088
+    unknown = report(qwen3_next(), "0.33", gpu="H100", max_model_len=65_536, kv_dtype="fp8", num_gpus=2)
+    assert unknown.block_size == 1072 and "kind of state layer is not known" in unknown.explain()
+    with pytest.raises(kw.InputError, match="mamba_kind"):
+        report(qwen3_next(), "0.33", max_model_len=8192, mamba_kind="mamba3")
