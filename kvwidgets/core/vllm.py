@@ -168,6 +168,24 @@ def _mamba_kind(model: Model, given: str | None) -> str | None:
     return None
 
 
+def _model_notes(model: Model, rules: VersionRules, specs, *, kv_dtype, block_size, max_model_len) -> tuple[str, ...]:
+    """What vLLM would do or refuse for this model and these settings, beyond the arithmetic."""
+    notes = list(getattr(model, "engine_notes", ()) or ())
+    if rules.version == "0.11" and kv_dtype != "fp8" and any(s.kind == "indexer" for s, _ in specs):
+        notes.append("vLLM 0.11 stores DeepSeek-V3.2's cache as fp8_ds_mla (656 B a token) unless "
+                     "--kv-cache-dtype bfloat16 is given (model_executor/models/config.py, DeepseekV32ForCausalLM); "
+                     "these figures are for the bfloat16 cache asked for.")
+    if model.max_context and max_model_len > model.max_context:
+        notes.append(f"max_model_len {max_model_len:,} is past the model's context ({model.max_context:,}): vLLM "
+                     "refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (config/model.py, _get_and_verify_max_len).")
+    if any(s.kind == "mla" for s, _ in specs) and block_size % 64:
+        # 0.11.0 platforms/cuda.py sets 64 (FlashMLA, sparse) or 128 (CUTLASS MLA); 0.33.0's
+        # FlashMLA takes multiples of 64 (get_supported_kernel_block_sizes) and picks 64.
+        notes.append(f"Block size {block_size}: on NVIDIA GPUs vLLM runs MLA with 64-token blocks (FlashMLA; 128 "
+                     "with CUTLASS MLA on Blackwell); pass block_size=64 to match a real run.")
+    return tuple(notes)
+
+
 def _plan(model: Model, rules: VersionRules, *, max_model_len, kv_dtype, block_size, num_gpus,
           max_num_batched_tokens, hybrid_kv_cache_manager, async_scheduling, mamba_cache_mode,
           mamba_kind=None, gpu_name=None) -> tuple[Plan, int]:
@@ -189,22 +207,9 @@ def _plan(model: Model, rules: VersionRules, *, max_model_len, kv_dtype, block_s
                          checkpoint_grid=grid)
     if why:
         plan = replace(plan, notes=(why,) + plan.notes)
-    if any(s.kind == "mla" for s, _ in specs) and block_size % 64:
-        # 0.11.0 platforms/cuda.py sets 64 (FlashMLA, sparse) or 128 (CUTLASS MLA); 0.33.0's
-        # FlashMLA takes multiples of 64 (get_supported_kernel_block_sizes) and picks 64.
-        plan = replace(plan, notes=plan.notes + (
-            f"Block size {block_size}: on NVIDIA GPUs vLLM runs MLA with 64-token blocks (FlashMLA; 128 with "
-            "CUTLASS MLA on Blackwell); pass block_size=64 to match a real run.",))
-    notes = list(getattr(model, "engine_notes", ()) or ())
-    if rules.version == "0.11" and kv_dtype != "fp8" and any(s.kind == "indexer" for s, _ in specs):
-        notes.append("vLLM 0.11 stores DeepSeek-V3.2's cache as fp8_ds_mla (656 B a token) unless "
-                     "--kv-cache-dtype bfloat16 is given (model_executor/models/config.py, DeepseekV32ForCausalLM); "
-                     "these figures are for the bfloat16 cache asked for.")
-    if model.max_context and max_model_len > model.max_context:
-        notes.append(f"max_model_len {max_model_len:,} is past the model's context ({model.max_context:,}): vLLM "
-                     "refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (config/model.py, _get_and_verify_max_len).")
+    notes = _model_notes(model, rules, specs, kv_dtype=kv_dtype, block_size=block_size, max_model_len=max_model_len)
     if notes:
-        plan = replace(plan, notes=tuple(notes) + plan.notes)
+        plan = replace(plan, notes=notes + plan.notes)
     per_token = sum(n * s.per_token for s, n in specs)
     return plan, per_token
 
