@@ -10,6 +10,7 @@ from .designs import attention_designs_table, shape_variants
 from .offload import offload_table
 from .per_token import bytes_per_token_table
 from .users import users_grid, users_table
+from .vllm import vllm_groups_table
 
 __all__ = [
     "attention_designs_table",
@@ -20,4 +21,5 @@ __all__ = [
     "shape_variants",
     "users_grid",
     "users_table",
+    "vllm_groups_table",
 ]

@@ -34,7 +34,8 @@ def hybrid():
 
 def test_exports():
     assert set(tables.__all__) == {"attention_designs_table", "bytes_per_token_table", "cache_per_conversation_table",
-                                   "decode_table", "offload_table", "shape_variants", "users_grid", "users_table"}
+                                   "decode_table", "offload_table", "shape_variants", "users_grid", "users_table",
+                                   "vllm_groups_table"}
     for name in tables.__all__:
         assert callable(getattr(tables, name))
 
