@@ -15,6 +15,7 @@ from .model import Model, uniform_model
 from .offload import STORAGE, OffloadRow, StorageTier, offload_vs_recompute, reload_seconds
 from .paging import PagedVsReserved, blocks_for, paged_vs_reserved
 from .sharing import PrefixSharing, prefix_sharing
+from .step import GroupStep, StepBytes, decode_step_bytes
 from .units import GB, GiB, KiB, MiB, fmt_bytes, fmt_tokens
 from .vllm import VLLMReport, parse_vllm_log, vllm_kv_report, vllm_report_from_tokens
 

@@ -17,7 +17,8 @@ import sys
 from typing import Any
 
 from kvwidgets.core import (DTYPE_BITS, GPUS, ChunkedLocalSpec, FullAttentionSpec, LayerGroup, MLASpec,
-                            RecurrentStateSpec, SlidingWindowSpec, decode_ceiling, max_context, users_that_fit)
+                            RecurrentStateSpec, SlidingWindowSpec, decode_ceiling, decode_step_bytes, max_context,
+                            users_that_fit)
 from kvwidgets.core.errors import KVWidgetsError
 from kvwidgets.core.model import Model, uniform_model
 from kvwidgets.widgets import designs, state
@@ -112,7 +113,8 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
     ms = models()
     gpus = state.gpu_rows()
     out: dict[str, Any] = {"shapes": all_shapes(), "gpus": gpus, "dtypes": dict(DTYPE_BITS),
-                           "kv": [], "per_token": [], "users": [], "max_context": [], "decode": [], "staircase": []}
+                           "kv": [], "per_token": [], "users": [], "max_context": [], "decode": [], "staircase": [],
+                           "step": []}
 
     for name, m in ms.items():
         for kv in DTYPES:
@@ -129,6 +131,25 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
                     by_kind = None if err else {k: str(v) for k, v in m.bytes_by_kind(t, kv, tp).items()}
                     out["kv"].append({"shape": name, "tokens": t, "kv_dtype": kv, "tp": tp,
                                       "expect": None if err else str(b), "by_kind": by_kind, "error": err})
+
+    # DecodeStep: the prefill and decode steps around every window's edge, every dtype.
+    for name, m in ms.items():
+        edges = sorted({c for g in m.groups for c in (g.spec.token_cap,) if c})
+        prompts = sorted({1, 7, 100, 4096, *[max(1, e - 2) for e in edges]})
+        for prompt in prompts:
+            for generated in (0, 1, 2, 3, 1000):
+                kv = rng.choice(DTYPES)
+                got, err = _attempt(decode_step_bytes, m, prompt, generated, kv)
+                expect = None
+                if got is not None:
+                    expect = _ints({k: v for k, v in dataclasses.asdict(got).items() if k != "groups"})
+                    expect["groups"] = [_ints(dataclasses.asdict(g)) for g in got.groups]
+                out["step"].append({"shape": name, "prompt": prompt, "generated": generated, "kv_dtype": kv,
+                                    "expect": expect, "error": err})
+    for prompt, generated in ((0, 0), (5, -1)):
+        _, err = _attempt(decode_step_bytes, ms["t-mla"], prompt, generated)
+        out["step"].append({"shape": "t-mla", "prompt": prompt, "generated": generated, "kv_dtype": "bf16",
+                            "expect": None, "error": err})
 
     names = sorted(ms)
     gpu_names = sorted(GPUS)

@@ -489,3 +489,55 @@ function kvFitMessage(f) {
   return `${Number(f.users).toLocaleString("en-US")} conversations of ${Number(f.context).toLocaleString("en-US")} tokens fit at once.`;
 }
 
+
+// ---- explainer diagrams (DecodeStep, PagedBlocks): concept colours and SVG ------------
+
+/** One colour per concept, the same in every widget and in light and dark: mid tones
+ *  that read on a white and on a near-black background (each is a fill, never text). */
+const KV_CONCEPT_COLORS = {
+  weights: "#4e79a7", kv: "#f28e2b", reserve: "#9c9c9c", free: "#59a14f",
+  full: "#e15759", sliding: "#76b7b2", chunked: "#9c755f", mla: "#b07aa1", latent: "#b07aa1",
+  recurrent: "#edc948", state: "#edc948", "16-bit": "#d37295", fp8: "#17a2b8",
+  shared: "#59a14f", waste: "#9c9c9c", other: "#8c8c8c",
+};
+
+function kvConcept(name) {
+  return KV_CONCEPT_COLORS[name] || KV_CONCEPT_COLORS.other;
+}
+
+const KV_SVG_NS = "http://www.w3.org/2000/svg";
+
+function kvSvg(tag, attrs = {}, children = []) {
+  const e = document.createElementNS(KV_SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    if (k === "text") e.textContent = v;
+    else e.setAttribute(k, String(v));
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+/** Replace the plotly div by a diagram div (div.kv-diagram) that the widget fills with SVG;
+ *  its width follows the widget's, and a width change redraws (returns the cleanup). */
+function kvDiagram(app) {
+  const box = kvEl("div", { class: "kv-diagram" });
+  app.plot.replaceWith(box);
+  app.diagram = box;
+  app.drawnWidth = 0;
+  const watch = typeof ResizeObserver === "function"
+    ? new ResizeObserver(() => {
+      if (app.root.isConnected && Math.abs(kvDiagramWidth(app) - app.drawnWidth) > 1) app.redraw();
+    })
+    : null;
+  if (watch) watch.observe(app.root);
+  return () => { if (watch) watch.disconnect(); };
+}
+
+/** Width to lay a diagram out in: the widget's content width (860 px before it is laid out). */
+function kvDiagramWidth(app) {
+  const w = app.root.clientWidth;
+  if (!w) return 860;
+  const cs = getComputedStyle(app.root);
+  return Math.max(320, w - parseFloat(cs.paddingLeft || 0) - parseFloat(cs.paddingRight || 0));
+}

@@ -171,3 +171,19 @@ test("utilization is read as the exact decimal Python's Fraction(repr(u)) gives"
   assert.throws(() => kv.utilizationFraction(1.5), /utilization must be in \(0, 1\]/);
   assert.throws(() => kv.utilizationFraction(0), /utilization/);
 });
+
+test("one decode step: stored, read, written and each group's rows, any layer kind", () => {
+  const kinds = new Set();
+  for (const c of G.step) {
+    const what = `decodeStepBytes ${JSON.stringify({ ...c, expect: undefined })}`;
+    const got = outcome(() => kv.decodeStepBytes(shape(c.shape), c.prompt, c.generated, bits(c.kv_dtype)));
+    if (checkError(got, c, what)) continue;
+    const norm = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === "bigint" || typeof v === "number" ? String(v) : v]));
+    const { groups, ...top } = got.value;
+    assert.deepEqual(norm(top), c.expect === null ? null : (({ groups: _g, ...rest }) => rest)(c.expect), what);
+    assert.deepEqual(groups.map(norm), c.expect.groups, what);
+    for (const g of groups) if (g.dropped_tokens > 0) kinds.add(g.kind);
+  }
+  assert.ok(kinds.has("sliding") && kinds.has("chunked"), `kinds that dropped rows: ${[...kinds]}`);
+  assert.ok(G.step.some((c) => c.error && /prompt_tokens/.test(c.error)), "a refused prompt");
+});

@@ -1,0 +1,251 @@
+"""The mechanism explainers (DecodeStep, ...) exported and opened from file:// in Chromium.
+
+For each: every control changes the picture (the diagram's SVG or the plot's data) and
+the model's trait; Play advances and Pause stops; Reset brings the first picture back;
+Tab reaches every control in order and each has a name; dark themes colour the
+diagram's text readably; scale 1.5 fits at 800 px; no request leaves the page.
+Screenshots (light, dark, scale 1.5) go to KVW_SCREENSHOTS (default: a temporary folder).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import kvwidgets as kw
+
+from .conftest import PageWatch, open_exported
+from .test_keyboard_theme import accessible_names, contrast, focused, rgba
+
+pytestmark = pytest.mark.browser
+
+MODEL = "window.kvwExport.models[0]"
+PICTURE_JS = """() => {
+    const d = document.querySelector('.kv-diagram svg');
+    const gd = document.querySelector('.kv-plot');
+    return JSON.stringify([d ? d.outerHTML : null, gd && gd.data ? [gd.data, gd.layout.annotations || [], gd.layout.shapes || []] : null]);
+}"""
+READOUTS_JS = """() => Object.fromEntries(
+    [...document.querySelectorAll('[data-kv-out]')].map(e => [e.dataset.kvOut, e.textContent]))"""
+
+# widget -> (constructor kwargs, control moves). A move: (data-kv, how, value, trait, expected).
+# "select" picks an option, "type" fills a box and leaves it, "click" presses a button.
+MOVES = {
+    "DecodeStep": ({"generated": 0}, [
+        ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
+        ("prompt_tokens", "type", "200", "prompt_tokens", 200),
+        ("step", "click", None, "generated", 1),
+        ("step", "click", None, "generated", 2),
+        ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
+    ]),
+}
+NAMES = {
+    "model": "Model", "kv_dtype": "KV cache", "prompt_tokens": "Prompt (tokens)", "speed": "Speed",
+    "play": "Play", "step": "Step", "reset": "Reset",
+}
+WIDGETS = list(MOVES)
+
+
+def trait(page, name):
+    return page.evaluate(f"{MODEL}.get({json.dumps(name)})")
+
+
+def picture(page):
+    return page.evaluate(PICTURE_JS)
+
+
+def readouts(page):
+    return page.evaluate(READOUTS_JS)
+
+
+def screenshot_folder(tmp_path_factory) -> Path:
+    folder = Path(os.environ.get("KVW_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("explainers")
+    paths = {}
+    for name, (kwargs, _) in MOVES.items():
+        paths[name] = folder / f"{name}.html"
+        getattr(kw, name)(**kwargs).to_html(paths[name])
+        paths[name, 1.5] = folder / f"{name}-scale-1.5.html"
+        getattr(kw, name)(scale=1.5, **kwargs).to_html(paths[name, 1.5])
+    return paths
+
+
+def do_move(page, kv, how, value):
+    control = page.locator(f'[data-kv="{kv}"]')
+    if how == "select":
+        control.select_option(value)
+    elif how == "type":
+        control.fill(value)
+        control.press("Tab")
+    elif how == "click":
+        control.click()
+    else:  # pragma: no cover - a typo in MOVES
+        raise AssertionError(how)
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_every_control_changes_the_picture(watched, exported, name):
+    page = watched.page
+    open_exported(watched, exported[name])
+    first_picture, first_readouts = picture(page), readouts(page)
+    assert json.loads(first_picture) != [None, None], f"{name} drew nothing"
+    moved = set()
+    for kv, how, value, trait_name, expected in MOVES[name][1]:
+        before_picture, before_readouts = picture(page), readouts(page)
+        do_move(page, kv, how, value)
+        assert trait(page, trait_name) == expected, f"{name}: {kv} did not set {trait_name}"
+        assert picture(page) != before_picture, f"{name}: {kv} did not change the picture"
+        assert readouts(page) != before_readouts, f"{name}: {kv} changed no readout"
+        assert page.locator(".kv-error").text_content() == "", f"{name}: {kv}: {page.locator('.kv-error').text_content()}"
+        moved.add(kv)
+    controls = set(page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)"))
+    untested = controls - moved - {"reset", "play", "speed"}  # play and speed: test_play_and_pause
+    assert not untested, f"{name}: controls with no move in this test: {untested}"
+
+    # bad typed input: a message under the widget, the picture kept
+    box = page.locator("input[type=number][data-kv]").first
+    good = picture(page)
+    box.fill("-5")
+    box.press("Tab")
+    assert page.locator(".kv-error").is_visible() and "must be a whole number" in page.locator(".kv-error").text_content()
+    assert picture(page) == good
+
+    page.locator('[data-kv="reset"]').click()
+    assert picture(page) == first_picture and readouts(page) == first_readouts
+    assert page.locator(".kv-error").text_content() == ""
+    for key, value in trait(page, "initial").items():
+        assert trait(page, key) == value, f"{name}: reset left {key}"
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize("name", [w for w in WIDGETS if w == "DecodeStep"])
+def test_play_advances_and_pause_stops(watched, exported, name):
+    page = watched.page
+    open_exported(watched, exported[name])
+    play = page.locator('[data-kv="play"]')
+    first = picture(page)
+    page.locator('[data-kv="speed"]').select_option("10")
+    assert trait(page, "speed") == 10
+    play.click()
+    assert play.get_attribute("aria-pressed") == "true" and play.text_content() == "Pause"
+    page.wait_for_function(f"{MODEL}.get('generated') >= 5")
+    assert picture(page) != first
+    play.click()  # pause
+    assert play.get_attribute("aria-pressed") == "false" and play.text_content() == "Play"
+    stopped = trait(page, "generated")
+    page.wait_for_timeout(600)
+    assert trait(page, "generated") == stopped, "Pause did not stop the steps"
+
+    # a faster speed takes more steps in the same time
+    def steps_in(speed, ms=1000):
+        page.locator('[data-kv="speed"]').select_option(str(speed))
+        g0 = trait(page, "generated")
+        play.click()
+        page.wait_for_timeout(ms)
+        play.click()
+        return trait(page, "generated") - g0
+    slow, fast = steps_in(2), steps_in(100)
+    assert 1 <= slow <= 4 and fast >= 40, (slow, fast)
+
+    # the sliding layers drop rows once the window (128 for gpt-oss) is passed
+    page.evaluate(f"{MODEL}.set('generated', 100)")
+    dropped = page.evaluate("[...document.querySelectorAll('.kv-dst-layer')].map(g => [g.dataset.kind, +g.dataset.dropped])")
+    assert ["sliding", 200 - 128] in dropped, dropped  # 100 prompt + 100 generated, window 128
+    assert all(d == 0 for k, d in dropped if k == "full")
+    assert page.locator(".kv-dst-query").count() == len(dropped)  # every drawn layer shows its unkept query
+    # Reset stops playing too
+    play.click()
+    page.locator('[data-kv="reset"]').click()
+    assert play.get_attribute("aria-pressed") == "false"
+    g = trait(page, "generated")
+    page.wait_for_timeout(400)
+    assert trait(page, "generated") == g == 0
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_keyboard_reaches_and_drives_every_control(watched, exported, name):
+    page = watched.page
+    open_exported(watched, exported[name])
+    controls = page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)")
+    visited = []
+    for _ in range(len(controls)):
+        page.keyboard.press("Tab")
+        visited.append(focused(page))
+    assert visited == controls, f"{name}: Tab visited {visited}"
+    for kv, (role, label) in accessible_names(page).items():
+        assert label == NAMES[kv], f"{name}: {kv} ({role}) is named {label!r}"
+    if "step" in controls:
+        page.locator('[data-kv="step"]').focus()
+        before = picture(page)
+        page.keyboard.press("Enter")
+        assert trait(page, "generated") == 1 and picture(page) != before
+        page.locator('[data-kv="play"]').focus()
+        page.keyboard.press("Space")
+        page.wait_for_function(f"{MODEL}.get('generated') >= 2")
+        page.keyboard.press("Space")
+        assert page.locator('[data-kv="play"]').get_attribute("aria-pressed") == "false"
+    watched.assert_clean()
+
+
+DIAGRAM_COLOURS_JS = """() => {
+    const root = document.querySelector('.kv-widget');
+    const text = root.querySelector('.kv-diagram svg text, .kv-plot .ytick text');
+    return { background: getComputedStyle(root).backgroundColor, text: getComputedStyle(text).fill,
+             fg: getComputedStyle(root).color };
+}"""
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_theme_colours_and_scale_1_5(browser, exported, tmp_path_factory, name, scheme):
+    folder = screenshot_folder(tmp_path_factory)
+    for scale, width in ((1, 1200), (1.5, 800)):
+        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        try:
+            watch = PageWatch(context.new_page())
+            page = watch.page
+            open_exported(watch, exported[name] if scale == 1 else exported[name, 1.5])
+            if name == "DecodeStep":
+                page.locator('[data-kv="step"]').click()
+            c = page.evaluate(DIAGRAM_COLOURS_JS)
+            want_bg = "#1e1e1e" if scheme == "dark" else "#ffffff"
+            assert rgba(c["background"]) == rgba(want_bg)
+            assert contrast(c["text"], c["background"]) >= 4.5, f"{name} {scheme}: diagram text {c['text']}"
+            overflow = page.evaluate("""() => {
+                const r = document.querySelector('.kv-widget').getBoundingClientRect();
+                return [...document.querySelectorAll('.kv-widget .kv-controls > *, .kv-widget .kv-readout, .kv-diagram svg, .kv-plot .main-svg')]
+                    .filter(e => e.getBoundingClientRect().right > r.right + 0.5).map(e => e.dataset.kv || e.tagName);
+            }""")
+            assert overflow == [], f"{name} scale {scale}: overflows {overflow}"
+            if scale == 1.5:
+                assert page.evaluate("getComputedStyle(document.querySelector('.kv-widget')).fontSize") == "19.5px"
+            shot = folder / f"{name}-{scheme}-scale-{scale}-{width}px.png"
+            page.locator(".kv-widget").screenshot(path=str(shot))
+            assert shot.stat().st_size > 10_000
+            watch.assert_clean()
+        finally:
+            context.close()
+
+
+def test_jupyterlab_dark_recolours_the_diagram(watched, exported):
+    from .test_keyboard_theme import jupyterlab_dark_variables
+
+    page = watched.page
+    open_exported(watched, exported["DecodeStep"])
+    page.add_style_tag(content=jupyterlab_dark_variables())
+    page.evaluate("() => { document.body.dataset.jpThemeLight = 'false'; document.body.dataset.jpThemeName = 'JupyterLab Dark'; }")
+    page.wait_for_function("getComputedStyle(document.querySelector('.kv-diagram svg text')).fill !== 'rgb(97, 97, 97)'")
+    c = page.evaluate(DIAGRAM_COLOURS_JS)
+    assert rgba(c["background"]) == rgba("#212121")
+    assert contrast(c["text"], c["background"]) >= 4.5
+    watched.assert_clean()

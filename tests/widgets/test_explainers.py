@@ -1,0 +1,97 @@
+"""The mechanism explainers from Python (DecodeStep, PagedBlocks, OffloadOrRecompute):
+inputs are synced traits, `result` is kvwidgets.core's numbers, bad input lands in `error`
+and never raises, loaded models work, and the state stays small."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+
+import pytest
+
+import kvwidgets as kw
+from kvwidgets.core import FullAttentionSpec, LayerGroup, Model, RecurrentStateSpec, decode_step_bytes
+
+
+def synced_state(w) -> dict:
+    return json.loads(json.dumps(w.get_state(), default=str))
+
+
+# ---- DecodeStep ---------------------------------------------------------------------------
+
+def test_decode_step_result_is_the_core_step():
+    w = kw.DecodeStep(model="gpt-oss-120b", prompt_tokens=100, generated=60)
+    core = decode_step_bytes(kw.load_model("gpt-oss-120b"), 100, 60)
+    assert w.error == ""
+    for key in ("tokens", "phase", "stored_bytes", "read_bytes", "written_bytes"):
+        assert w.result[key] == getattr(core, key)
+    assert w.result["groups"] == [dataclasses.asdict(g) for g in core.groups]
+    sliding = w.result["groups"][0]
+    assert (sliding["kind"], sliding["held_tokens"], sliding["dropped_tokens"]) == ("sliding", 128, 32)
+    assert w.result["num_layers"] == 36
+
+
+@pytest.mark.parametrize("name,value", [("model", "deepseek-v3"), ("kv_dtype", "fp8"), ("prompt_tokens", 4096),
+                                        ("generated", 12)])
+def test_decode_step_inputs_are_synced_and_change_the_result(name, value):
+    w = kw.DecodeStep()
+    before = w.result
+    setattr(w, name, value)
+    assert w.error == "" and synced_state(w)[name] == value
+    assert w.result != before
+
+
+def test_decode_step_speed_is_synced_and_checked():
+    w = kw.DecodeStep()
+    w.speed = 30
+    assert synced_state(w)["speed"] == 30 and w.error == ""
+    good = dict(w.result)
+    w.speed = 7  # not on the menu
+    assert "speed must be one of 1, 2, 5, 10, 30, 100" in w.error and w.result == good
+
+
+@pytest.mark.parametrize("name,value,words", [
+    ("prompt_tokens", 0, "prompt_tokens must be a whole number >= 1"),
+    ("generated", -3, "generated must be a whole number >= 0"),
+    ("model", "llama-9", "unknown model 'llama-9'"),
+    ("kv_dtype", "fp7", "unknown kv_dtype 'fp7'"),
+])
+def test_decode_step_bad_input_is_a_message(name, value, words):
+    w = kw.DecodeStep()
+    good = dict(w.result)
+    setattr(w, name, value)  # must not raise
+    assert words in w.error and w.result == good
+    setattr(w, name, w.initial[name])
+    assert w.error == "" and w.result == good
+
+
+def test_decode_step_loaded_model_with_a_recurrent_state():
+    m = Model("my-hybrid", (LayerGroup(RecurrentStateSpec(1_000_000), 6), LayerGroup(FullAttentionSpec(2, 128), 2)),
+              10**9)
+    w = kw.DecodeStep(model=m, prompt_tokens=10, generated=1)
+    assert w.error == "" and "my-hybrid" in w.shapes
+    state = w.result["groups"][0]
+    assert (state["kind"], state["bytes"], state["held_tokens"]) == ("recurrent", 6_000_000, 0)
+    assert w.result["written_bytes"] == 2 * 2 * 256 * 2 + 6_000_000
+
+
+def test_decode_step_warns_past_the_model_maximum():
+    w = kw.DecodeStep(model="llama-3-8b", prompt_tokens=8000, generated=100)
+    assert w.result["max_context"] == 8192 and not w.result["beyond_max_context"]
+    w.generated = 200
+    assert w.result["beyond_max_context"]
+    assert w.shapes["llama-3-8b"]["max_context"] == 8192  # the browser warns from the same number
+
+
+def test_decode_step_reset_goes_back_to_the_prefill():
+    w = kw.DecodeStep(generated=0)
+    w.generated, w.speed = 50, 100
+    w.reset()
+    assert (w.generated, w.speed) == (0, 5) and w.result["phase"] == "prefill"
+
+
+def test_decode_step_state_is_small_and_the_page_exports(tmp_path):
+    w = kw.DecodeStep()
+    assert len(json.dumps(w.get_state()).encode()) <= 1_500_000
+    html = w.to_html(tmp_path / "step.html")
+    assert "DecodeStep" in html and "decodeStepBytes" in html
