@@ -13,7 +13,7 @@ from .layers import (ChunkedLocalSpec, FullAttentionSpec, LayerGroup, LayerSpec,
                      RecurrentStateSpec, SlidingWindowSpec, kv_heads_per_gpu)
 from .model import Model, uniform_model
 from .offload import STORAGE, OffloadRow, StorageTier, offload_vs_recompute, reload_seconds
-from .paging import PagedVsReserved, blocks_for, paged_vs_reserved
+from .paging import BlockPlan, PagedVsReserved, block_plan, blocks_for, paged_vs_reserved
 from .sharing import PrefixSharing, prefix_sharing
 from .step import GroupStep, StepBytes, decode_step_bytes
 from .units import GB, GiB, KiB, MiB, fmt_bytes, fmt_tokens

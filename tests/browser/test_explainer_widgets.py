@@ -41,10 +41,25 @@ MOVES = {
         ("step", "click", None, "generated", 2),
         ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
     ]),
+    "PagedBlocks": ({}, [
+        ("gpu", "select", "H200", "gpu", "H200"),
+        ("weight_dtype", "select", "fp8", "weight_dtype", "fp8"),
+        ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
+        ("context", "slide", "80", "context", 32768),
+        ("context-box", "type", "40000", "context", 40000),
+        ("used_tokens", "type", "3000", "used_tokens", 3000),
+        ("users", "type", "8", "users", 8),
+        ("prefix_tokens", "type", "1000", "prefix_tokens", 1000),
+        ("block_size", "select", "32", "block_size", 32),
+        ("model", "select", "qwen3-8b", "model", "qwen3-8b"),
+    ]),
 }
 NAMES = {
     "model": "Model", "kv_dtype": "KV cache", "prompt_tokens": "Prompt (tokens)", "speed": "Speed",
     "play": "Play", "step": "Step", "reset": "Reset",
+    "gpu": "GPU", "weight_dtype": "Weights", "context": "context, log scale from 1K to 1M tokens",
+    "context-box": "context in tokens", "used_tokens": "Tokens used", "users": "Users sharing",
+    "prefix_tokens": "Shared prefix (tokens)", "block_size": "Block size",
 }
 WIDGETS = list(MOVES)
 
@@ -83,6 +98,8 @@ def do_move(page, kv, how, value):
     control = page.locator(f'[data-kv="{kv}"]')
     if how == "select":
         control.select_option(value)
+    elif how == "slide":
+        control.fill(value)  # a range input: sets the value and fires input and change
     elif how == "type":
         control.fill(value)
         control.press("Tab")

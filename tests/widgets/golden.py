@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from kvwidgets.core import (DTYPE_BITS, GPUS, ChunkedLocalSpec, FullAttentionSpec, LayerGroup, MLASpec,
-                            RecurrentStateSpec, SlidingWindowSpec, decode_ceiling, decode_step_bytes, max_context,
+                            RecurrentStateSpec, SlidingWindowSpec, block_plan, decode_ceiling, decode_step_bytes, max_context,
                             users_that_fit)
 from kvwidgets.core.errors import KVWidgetsError
 from kvwidgets.core.model import Model, uniform_model
@@ -114,7 +114,7 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
     gpus = state.gpu_rows()
     out: dict[str, Any] = {"shapes": all_shapes(), "gpus": gpus, "dtypes": dict(DTYPE_BITS),
                            "kv": [], "per_token": [], "users": [], "max_context": [], "decode": [], "staircase": [],
-                           "step": []}
+                           "step": [], "blocks": []}
 
     for name, m in ms.items():
         for kv in DTYPES:
@@ -202,6 +202,20 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
         case = pick()
         case["utilization"] = rng.choice(UTILIZATIONS[:5])
         out["staircase"].append({**case, **staircase_expect(ms[case["shape"]], case)})
+
+    # PagedBlocks: memory in blocks, reserving vs paging, a shared prefix.
+    for i in range(600):
+        case = pick()
+        used = rng.choice([1, 15, 16, 17, 1000, 8000, rng.randint(1, 200_000)])
+        case.update(utilization=rng.choice(UTILIZATIONS[:5]), used_tokens=used,
+                    reserved_tokens=rng.choice([used, used + 1, 8192, 131072, used * 3]),
+                    block_size=rng.choice([16, 16, 8, 32, 1, 7]), users=rng.choice([1, 2, 4, 64, rng.randint(1, 5000)]),
+                    prefix_tokens=rng.choice([0, 15, 16, 500, used - 1, used, rng.randint(0, used)]))
+        got, err = _attempt(block_plan, ms[case["shape"]], case["gpu"], case["used_tokens"], case["reserved_tokens"],
+                            users=case["users"], prefix_tokens=case["prefix_tokens"], block_size=case["block_size"],
+                            kv_dtype=case["kv_dtype"], weight_dtype=case["weight_dtype"], num_gpus=case["num_gpus"],
+                            utilization=case["utilization"])
+        out["blocks"].append({**case, "expect": None if got is None else _ints(dataclasses.asdict(got)), "error": err})
 
     # Steps whose KV bytes pass 2^53, which the browser must refuse rather than round.
     huge = [{"shape": "MHA", "gpu": "H200", "context": 1_048_576, "num_gpus": 1, "weight_dtype": "bf16",

@@ -95,3 +95,50 @@ def test_decode_step_state_is_small_and_the_page_exports(tmp_path):
     assert len(json.dumps(w.get_state()).encode()) <= 1_500_000
     html = w.to_html(tmp_path / "step.html")
     assert "DecodeStep" in html and "decodeStepBytes" in html
+
+
+# ---- PagedBlocks --------------------------------------------------------------------------
+
+def test_paged_blocks_result_is_the_core_plan():
+    from kvwidgets.core import block_plan
+
+    w = kw.PagedBlocks(model="llama-3-8b", gpu="H100", used_tokens=1000, context=8192, users=4, prefix_tokens=500)
+    core = block_plan(kw.load_model("llama-3-8b"), "H100", 1000, 8192, users=4, prefix_tokens=500)
+    assert w.error == ""
+    for key, value in dataclasses.asdict(core).items():
+        assert w.result[key] == value, key
+    assert (w.result["users_reserved"], w.result["paged_blocks"], w.result["shared_blocks"]) == (52, 63, 31)
+    assert not w.result["has_windows"]
+
+
+@pytest.mark.parametrize("name,value", [("model", "qwen3-8b"), ("gpu", "H200"), ("weight_dtype", "fp8"),
+                                        ("kv_dtype", "fp8"), ("context", 32768), ("used_tokens", 3000), ("users", 8),
+                                        ("prefix_tokens", 900), ("block_size", 32)])
+def test_paged_blocks_inputs_are_synced_and_change_the_result(name, value):
+    w = kw.PagedBlocks()
+    before = w.result
+    setattr(w, name, value)
+    assert w.error == "" and synced_state(w)[name] == value
+    assert w.result != before
+
+
+@pytest.mark.parametrize("name,value,words", [
+    ("block_size", 12, "block_size must be one of 8, 16, 32"),
+    ("prefix_tokens", 1000, "prefix_tokens must be less than used_tokens"),
+    ("context", 999, "reserved_tokens must be a whole number >= 1000"),
+    ("users", 0, "users must be a whole number >= 1"),
+    ("gpu", "H900", "unknown GPU 'H900'"),
+])
+def test_paged_blocks_bad_input_is_a_message(name, value, words):
+    w = kw.PagedBlocks()
+    good = dict(w.result)
+    setattr(w, name, value)
+    assert words in w.error and w.result == good
+    setattr(w, name, w.initial[name])
+    assert w.error == "" and w.result == good
+
+
+def test_paged_blocks_state_is_small_and_the_page_exports(tmp_path):
+    w = kw.PagedBlocks()
+    assert len(json.dumps(w.get_state()).encode()) <= 1_500_000
+    assert "blockPlan" in w.to_html(tmp_path / "blocks.html")

@@ -187,3 +187,22 @@ test("one decode step: stored, read, written and each group's rows, any layer ki
   assert.ok(kinds.has("sliding") && kinds.has("chunked"), `kinds that dropped rows: ${[...kinds]}`);
   assert.ok(G.step.some((c) => c.error && /prompt_tokens/.test(c.error)), "a refused prompt");
 });
+
+test("memory in blocks: reserving vs paging, users sharing a prefix", () => {
+  let served = 0;
+  for (const c of G.blocks) {
+    const what = `blockPlan ${JSON.stringify({ ...c, expect: undefined })}`;
+    const got = outcome(() => kv.blockPlan(shape(c.shape), G.gpus[c.gpu], {
+      ...opts(c), usedTokens: c.used_tokens, reservedTokens: c.reserved_tokens, blockSize: c.block_size,
+      users: c.users, prefixTokens: c.prefix_tokens }));
+    if (checkError(got, c, what)) continue;
+    for (const [k, want] of Object.entries(c.expect)) {
+      const v = got.value[k];
+      if (typeof want === "number") assert.ok(Object.is(v, want), `${what}: ${k} = ${v}, core says ${want}`);
+      else assert.equal(String(v), want, `${what}: ${k}`);
+    }
+    if (c.expect.users_sharing !== "0") served += 1;
+  }
+  assert.ok(served > 100, `cases where users fit: ${served}`);
+  assert.ok(G.blocks.some((c) => c.error && /prefix_tokens must be less/.test(c.error)), "a prefix as long as the request");
+});
