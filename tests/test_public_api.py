@@ -44,7 +44,7 @@ def test_unknown_attribute_is_an_attribute_error():
 
 
 # the second round's mechanism explainers (ARCHITECTURE.md's contract)
-EXPLAINERS = ["DecodeStep", "PagedBlocks"]
+EXPLAINERS = ["DecodeStep", "PagedBlocks", "OffloadOrRecompute"]
 
 
 def test_explainer_widgets_are_exported_and_export_to_html():

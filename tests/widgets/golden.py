@@ -17,7 +17,8 @@ import sys
 from typing import Any
 
 from kvwidgets.core import (DTYPE_BITS, GPUS, ChunkedLocalSpec, FullAttentionSpec, LayerGroup, MLASpec,
-                            RecurrentStateSpec, SlidingWindowSpec, block_plan, decode_ceiling, decode_step_bytes, max_context,
+                            RecurrentStateSpec, SlidingWindowSpec, STORAGE, block_plan, decode_ceiling, decode_step_bytes, max_context,
+                            prefill_seconds, recompute_crossover, reload_seconds,
                             users_that_fit)
 from kvwidgets.core.errors import KVWidgetsError
 from kvwidgets.core.model import Model, uniform_model
@@ -114,7 +115,8 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
     gpus = state.gpu_rows()
     out: dict[str, Any] = {"shapes": all_shapes(), "gpus": gpus, "dtypes": dict(DTYPE_BITS),
                            "kv": [], "per_token": [], "users": [], "max_context": [], "decode": [], "staircase": [],
-                           "step": [], "blocks": []}
+                           "step": [], "blocks": [], "offload": [], "storage": {
+                               k: dataclasses.asdict(v) for k, v in STORAGE.items()}}
 
     for name, m in ms.items():
         for kv in DTYPES:
@@ -216,6 +218,25 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
                             kv_dtype=case["kv_dtype"], weight_dtype=case["weight_dtype"], num_gpus=case["num_gpus"],
                             utilization=case["utilization"])
         out["blocks"].append({**case, "expect": None if got is None else _ints(dataclasses.asdict(got)), "error": err})
+
+    # OffloadOrRecompute: reload and ideal recompute times to the bit, and where they cross.
+    for name in names:
+        m = ms[name]
+        for _ in range(4):
+            gpu = rng.choice(gpu_names)
+            kv = rng.choice(DTYPES)
+            tier = rng.choice(sorted(STORAGE))
+            speed = rng.choice(["low", "typical", "high"])
+            params = rng.choice([None, None, 70_000_000_000])
+            ctxs = [rng.choice(contexts_for(m)), rng.randint(1, 2**20), 1_048_576]
+            rows = []
+            for t in ctxs:
+                reload_s, err = _attempt(reload_seconds, m, t, tier, kv_dtype=kv, speed=speed)
+                pre, pre_err = _attempt(prefill_seconds, m, gpu, t, params=params)
+                rows.append({"tokens": t, "reload": reload_s, "error": err, "prefill": pre, "prefill_error": pre_err})
+            cross, cross_err = _attempt(recompute_crossover, m, gpu, tier, kv_dtype=kv, speed=speed, params=params)
+            out["offload"].append({"shape": name, "gpu": gpu, "kv_dtype": kv, "tier": tier, "speed": speed,
+                                   "params": params, "rows": rows, "crossover": cross, "crossover_error": cross_err})
 
     # Steps whose KV bytes pass 2^53, which the browser must refuse rather than round.
     huge = [{"shape": "MHA", "gpu": "H200", "context": 1_048_576, "num_gpus": 1, "weight_dtype": "bf16",

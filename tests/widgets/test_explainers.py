@@ -142,3 +142,72 @@ def test_paged_blocks_state_is_small_and_the_page_exports(tmp_path):
     w = kw.PagedBlocks()
     assert len(json.dumps(w.get_state()).encode()) <= 1_500_000
     assert "blockPlan" in w.to_html(tmp_path / "blocks.html")
+
+
+# ---- OffloadOrRecompute -------------------------------------------------------------------
+
+def test_offload_result_is_the_core_and_the_measured_data():
+    from kvwidgets.core import prefill_seconds, recompute_crossover, reload_seconds
+    from kvwidgets.data import measured
+
+    w = kw.OffloadOrRecompute(model="llama-3-8b", gpu="H200", context=8192)
+    m = kw.load_model("llama-3-8b")
+    r = w.result
+    assert w.error == "" and r["kv_bytes"] == 8192 * 131_072
+    assert r["reload_seconds"]["cpu-pinned"]["typical"] == reload_seconds(m, 8192, "cpu-pinned") == 8192 * 131_072 / 55e9
+    assert r["recompute_seconds"] == prefill_seconds(m, "H200", 8192) == 2 * m.params * 8192 / 989e12
+    assert r["shows_measured"] and r["measured_seconds"] == measured.h200_prefill()[2]["seconds"]  # 8,192 is measured
+    assert r["fastest"] == "reload from cpu-pinned"
+    # Llama: cache and ideal prefill both grow linearly, so they never cross
+    assert all(c["ideal"] is None for c in r["crossovers"].values())
+    w.speed = "low"
+    # a slow SSD (3.5 GB/s) is slower than the measured prefill at short context, and faster from
+    # between 16K and 32K on, where attention's square term makes the prefill grow faster
+    x = w.result["crossovers"]["nvme-ssd"]["measured"]
+    assert 16384 < x < 32768
+    rows = measured.h200_prefill()
+    assert reload_seconds(m, x - 1, "nvme-ssd", speed="low") >= measured.interpolate_log(rows, x - 1)
+    assert reload_seconds(m, x, "nvme-ssd", speed="low") < measured.interpolate_log(rows, x)
+    # Gemma 3: sliding layers flatten the cache, so a slow tier crosses the ideal recompute
+    w.model = "gemma-3-27b"
+    assert w.result["crossovers"]["cpu-pageable"]["ideal"] == recompute_crossover(
+        kw.load_model("gemma-3-27b"), "H200", "cpu-pageable", speed="low")
+    assert not w.result["shows_measured"] and w.result["measured_seconds"] is None
+
+
+@pytest.mark.parametrize("name,value", [("model", "gemma-3-27b"), ("gpu", "B200"), ("kv_dtype", "fp8"),
+                                        ("context", 32768), ("speed", "high"), ("params", 70_000_000_000)])
+def test_offload_inputs_are_synced_and_change_the_result(name, value):
+    w = kw.OffloadOrRecompute()
+    before = w.result
+    setattr(w, name, value)
+    assert w.error == "" and synced_state(w)[name] == value
+    assert w.result != before
+
+
+@pytest.mark.parametrize("name,value,words", [
+    ("speed", "warp", "speed must be 'low', 'typical' or 'high'"),
+    ("context", 0, "context must be a whole number >= 1"),
+    ("gpu", "H900", "unknown GPU"),
+])
+def test_offload_bad_input_is_a_message(name, value, words):
+    w = kw.OffloadOrRecompute()
+    good = dict(w.result)
+    setattr(w, name, value)
+    assert words in w.error and w.result == good
+
+
+def test_measured_prefill_interpolation_stays_inside_the_data():
+    from kvwidgets.data import measured
+
+    rows = measured.h200_prefill()
+    assert [r["tokens"] for r in rows] == [1024, 4096, 8192, 16384, 32768]
+    assert measured.interpolate_log(rows, 100) is None and measured.interpolate_log(rows, 65536) is None
+    mid = measured.interpolate_log(rows, 12000)
+    assert rows[2]["seconds"] < mid < rows[3]["seconds"]
+
+
+def test_offload_state_is_small_and_the_page_exports(tmp_path):
+    w = kw.OffloadOrRecompute()
+    assert len(json.dumps(w.get_state()).encode()) <= 1_500_000
+    assert "recomputeCrossover" in w.to_html(tmp_path / "offload.html")

@@ -37,7 +37,7 @@ def test_kvcalc_js_reproduces_core(tmp_path, vectors):
     proc = subprocess.run([node, "--test", str(NODE_TEST)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
-    assert "# fail 0" in proc.stdout and "# pass 13" in proc.stdout
+    assert "# fail 0" in proc.stdout and "# pass 14" in proc.stdout
 
 
 def test_golden_vectors_reach_every_edge(vectors):
@@ -66,7 +66,7 @@ def test_every_widget_esm_parses_as_one_module(tmp_path):
     node = shutil.which("node")
     assert node
     for cls in (kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns,
-                kw.DecodeStep, kw.PagedBlocks):
+                kw.DecodeStep, kw.PagedBlocks, kw.OffloadOrRecompute):
         path = tmp_path / f"{cls.__name__}.mjs"
         path.write_text(cls._esm, encoding="utf-8")
         proc = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, timeout=120)

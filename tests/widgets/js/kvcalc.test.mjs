@@ -206,3 +206,22 @@ test("memory in blocks: reserving vs paging, users sharing a prefix", () => {
   assert.ok(served > 100, `cases where users fit: ${served}`);
   assert.ok(G.blocks.some((c) => c.error && /prefix_tokens must be less/.test(c.error)), "a prefix as long as the request");
 });
+
+test("offload or recompute: reload and ideal prefill to the last bit, the same crossover", () => {
+  let crossings = 0;
+  for (const c of G.offload) {
+    const what = `offload ${JSON.stringify({ ...c, rows: undefined })}`;
+    const tier = G.storage[c.tier];
+    for (const r of c.rows) {
+      const got = outcome(() => kv.reloadSeconds(shape(c.shape), r.tokens, bits(c.kv_dtype), kv.tierGbps(tier, c.speed)));
+      if (!checkError(got, r, `${what} reload at ${r.tokens}`)) assert.ok(Object.is(got.value, r.reload), `${what}: reload at ${r.tokens} = ${got.value}, core ${r.reload}`);
+      const pre = outcome(() => kv.prefillSeconds(shape(c.shape), G.gpus[c.gpu], r.tokens, c.params ?? undefined));
+      if (!checkError(pre, { error: r.prefill_error }, `${what} prefill`)) assert.ok(Object.is(pre.value, r.prefill), `${what}: prefill at ${r.tokens} = ${pre.value}, core ${r.prefill}`);
+    }
+    const x = outcome(() => kv.recomputeCrossover(shape(c.shape), G.gpus[c.gpu], tier, bits(c.kv_dtype), c.speed, c.params ?? undefined));
+    if (checkError(x, { error: c.crossover_error }, `${what} crossover`)) continue;
+    assert.equal(x.value, c.crossover, `${what}: crossover`);
+    if (c.crossover !== null) crossings += 1;
+  }
+  assert.ok(crossings >= 3, `cases with a crossing: ${crossings}`);
+});
