@@ -62,6 +62,7 @@ OTHER_VALUES = {
     "working_bytes": [4_000_000_000, 0],
     "window": [128, 1024],
     "short_context": [2048, 1024],
+    "x_scale": ["linear", "log"],
     "params": [70_000_000_000, 0],
     "prompt_tokens": [4096, 100],
     "generated": [50, 0],

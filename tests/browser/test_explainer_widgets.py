@@ -300,3 +300,24 @@ def test_offload_crossings_on_the_page_are_the_kernels(watched, tmp_path):
         # one marker per crossing on the plot, plus the chosen-context label
         assert page.evaluate("document.querySelector('.kv-plot').layout.annotations.length") == len(expected) + 1
     watched.assert_clean()
+
+
+def test_attention_designs_draws_who_shares_which_kv_head(watched, tmp_path):
+    page = watched.page
+    kw.AttentionDesigns().to_html(tmp_path / "designs.html")
+    open_exported(watched, tmp_path / "designs.html")
+    panels = page.evaluate("""() => [...document.querySelectorAll('.kv-heads-panel')].map(p => [
+        p.dataset.design, p.querySelectorAll('.kv-heads-query').length, p.querySelectorAll('.kv-heads-kv').length,
+        p.querySelectorAll('line').length])""")
+    # 32 query heads each; 32, 8, 1 KV heads and one latent; one line per query head
+    assert panels == [["MHA", 32, 32, 32], ["GQA", 32, 8, 32], ["MQA", 32, 1, 32], ["MLA", 32, 1, 32]]
+    # in GQA, query heads 0-3 meet KV head 0, 4-7 KV head 1: four lines end at each box's middle
+    ends = page.evaluate("""() => { const p = document.querySelectorAll('.kv-heads-panel')[1];
+        return [...p.querySelectorAll('line')].map(l => l.getAttribute('x2')); }""")
+    assert len(set(ends)) == 8 and all(ends.count(e) == 4 for e in set(ends))
+    # the bar axis: log by default, linear on request (the 4x from MHA to GQA at its true size)
+    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "log"
+    page.locator('[data-kv="x_scale"]').select_option("linear")
+    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "linear"
+    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.title.text").endswith("linear scale)")
+    watched.assert_clean()

@@ -35,6 +35,7 @@ SELECT_CHOICES = {
     "memory": ["device", "marketed"],
     "window": ["128", "1024"],
     "y_scale": ["linear", "log"],
+    "x_scale": ["linear", "log"],
 }
 
 # Typed and slid controls: (how to move it, the text to enter, trait, value the trait
@@ -53,11 +54,12 @@ ECHOES = {"context", "utilization"}
 
 # Moves that change the figure but, by design, no readout: AttentionDesigns reads out
 # bytes per token, which do not depend on the context (the figure's long bar does).
-FIGURE_ONLY = {("AttentionDesigns", "context"), ("AttentionDesigns", "context-box"), ("ContextVsUsers", "y_scale")}
+FIGURE_ONLY = {("AttentionDesigns", "context"), ("AttentionDesigns", "context-box"), ("ContextVsUsers", "y_scale"),
+               ("AttentionDesigns", "x_scale")}
 
 FIGURE_JS = """() => {
     const gd = document.querySelector('.kv-plot');
-    return JSON.stringify(gd && gd.data ? [gd.data, gd.layout.annotations || [], gd.layout.yaxis.type] : null);
+    return JSON.stringify(gd && gd.data ? [gd.data, gd.layout.annotations || [], gd.layout.yaxis.type, gd.layout.xaxis.type] : null);
 }"""
 
 READOUTS_JS = """() => Object.fromEntries(

@@ -54,6 +54,7 @@ NAMES = {
     "params": "parameters in billions, 0 = the model's own count",
     "batch": "Batch",
     "y_scale": "Users axis",
+    "x_scale": "Bar axis",
     "window": "Hybrid window",
     "reset": "Reset",
 }

@@ -211,3 +211,18 @@ def test_offload_state_is_small_and_the_page_exports(tmp_path):
     w = kw.OffloadOrRecompute()
     assert len(json.dumps(w.get_state()).encode()) <= 1_500_000
     assert "recomputeCrossover" in w.to_html(tmp_path / "offload.html")
+
+
+# ---- AttentionDesigns: head sharing and the linear axis -------------------------------------
+
+def test_attention_designs_head_sharing_and_axis():
+    w = kw.AttentionDesigns()
+    assert w.result["query_heads_per_kv_head"] == {"MHA": 1, "GQA": 4, "MQA": 32}
+    assert w.result["x_scale"] == "log"
+    w.x_scale = "linear"
+    assert w.error == "" and w.result["x_scale"] == "linear"
+    w.x_scale = "cubic"
+    assert "x_scale must be 'log' or 'linear'" in w.error
+    # what the diagram draws comes from the synced shapes
+    assert w.shapes["GQA"]["query_heads"] == 32 and w.shapes["GQA"]["groups"][0]["kv_heads"] == 8
+    assert w.shapes["MLA"]["groups"][0]["latent"] == 576
