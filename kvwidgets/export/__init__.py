@@ -8,6 +8,6 @@ holds and runtime.js for the in-page model that stands in for the kernel.
 """
 
 from .errors import ExportError, NotAWidgetError
-from .page import to_html
+from .page import AUTOSIZE_SCRIPT, iframe_snippet, to_html
 
-__all__ = ["ExportError", "NotAWidgetError", "to_html"]
+__all__ = ["AUTOSIZE_SCRIPT", "ExportError", "NotAWidgetError", "iframe_snippet", "to_html"]

@@ -204,6 +204,36 @@ function showError(el, error) {
   el.appendChild(line);
 }
 
+// to_html(..., controls=[...]): hide every control not named (its value still applies).
+// A control inside a <label> (kvwidgets' controls) is hidden with its label.
+function applyPageOptions(el, options) {
+  if (!options || !options.controls) return;
+  const keep = new Set(options.controls);
+  for (const control of el.querySelectorAll("[data-kv]")) {
+    if (keep.has(control.dataset.kv)) continue;
+    // the whole label, unless it also holds a control that stays (the context slider and box)
+    const label = control.closest("label");
+    const shared = label && [...label.querySelectorAll("[data-kv]")].some((c) => keep.has(c.dataset.kv));
+    const box = label && !shared ? label : control;
+    box.style.display = "none";
+    control.dataset.kvPageHidden = "true";
+  }
+}
+
+// Tell a parent page (iframe_snippet) how tall this page is, now and whenever it changes.
+function postHeight() {
+  if (window.parent === window) return;
+  let last = -1;
+  const post = () => {
+    const h = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (h === last) return;
+    last = h;
+    window.parent.postMessage({ kvwidgets: "height", height: h }, "*");
+  };
+  if (typeof ResizeObserver === "function") new ResizeObserver(post).observe(document.documentElement);
+  post();
+}
+
 async function boot() {
   const styles = payload.css.map((text) => {
     const style = document.createElement("style");
@@ -239,6 +269,7 @@ async function boot() {
         experimental,
       });
       onAbort(controller.signal, viewCleanup);
+      applyPageOptions(el, entry.state._page_options);
     } catch (error) {
       console.error(`[kvwidgets export] widget ${index} (${entry.name}) failed`, error);
       showError(el, error);
@@ -250,6 +281,7 @@ async function boot() {
   window.kvwExport = { models, styles, readyMs: performance.now() };
   document.documentElement.dataset.kvwExport = results.every((r) => r.status === "fulfilled") ? "ready" : "failed";
   document.dispatchEvent(new CustomEvent("kvw-export-ready", { detail: { models } }));
+  postHeight();
 }
 
 boot();
