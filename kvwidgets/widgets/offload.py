@@ -111,5 +111,5 @@ class OffloadOrRecompute(KVWidget):
             "shows_measured": shows_measured,
             "fastest": min(options, key=options.get),
             "crossovers": crossings,
-            "params_estimated": str(m.params_source).startswith("ESTIMATE") and not params,
+            "params_estimated": "ESTIMATE" in str(m.params_source) and not params,
         }

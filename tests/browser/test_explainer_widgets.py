@@ -321,3 +321,29 @@ def test_attention_designs_draws_who_shares_which_kv_head(watched, tmp_path):
     assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "linear"
     assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.title.text").endswith("linear scale)")
     watched.assert_clean()
+
+
+def test_limits_are_in_view(watched, tmp_path):
+    """Longer than the model's maximum, a window that never slides, an estimated parameter count."""
+    from kvwidgets.core import LayerGroup, Model, SlidingWindowSpec
+
+    page = watched.page
+    never = Model("slides-never", (LayerGroup(SlidingWindowSpec(8, 128, window=8192), 32),), 7_000_000_000,
+                  max_context=4096)
+    kw.PerTokenBytes(model=never, context=2048).to_html(tmp_path / "per_token.html")
+    open_exported(watched, tmp_path / "per_token.html")
+    warns = lambda: page.evaluate("[...document.querySelectorAll('.kv-text .kv-warn')].map(e => e.textContent)")  # noqa: E731
+    assert len(warns()) == 1 and "nothing ever slides out" in warns()[0]
+    box = page.locator('[data-kv="context-box"]')
+    box.fill("32768")
+    box.press("Tab")
+    assert len(warns()) == 2 and "longer than slides-never was trained for (max_position_embeddings 4,096)" in warns()[0]
+
+    kw.UsersThatFit(model="falcon-7b").to_html(tmp_path / "users.html")
+    open_exported(watched, tmp_path / "users.html")
+    assert any("is an estimate from its config" in w for w in warns())
+    params = page.locator('[data-kv="params"]')
+    params.fill("7.2")
+    params.press("Tab")
+    assert not any("estimate" in w for w in warns())  # a count was given
+    watched.assert_clean()

@@ -226,3 +226,9 @@ def test_attention_designs_head_sharing_and_axis():
     # what the diagram draws comes from the synced shapes
     assert w.shapes["GQA"]["query_heads"] == 32 and w.shapes["GQA"]["groups"][0]["kv_heads"] == 8
     assert w.shapes["MLA"]["groups"][0]["latent"] == 576
+
+
+def test_shapes_say_the_maximum_context_and_whether_params_are_estimated():
+    shapes = kw.UsersThatFit().shapes
+    assert shapes["llama-3-8b"]["max_context"] == 8192 and not shapes["llama-3-8b"]["params_estimated"]
+    assert shapes["falcon-7b"]["params_estimated"]  # the loader's estimate from its config

@@ -101,6 +101,7 @@ function render({ model, el }) {
     if (isLog && stairs.some((s) => s.users.some((u) => u === 0n))) {
       textLines.push({ text: "Where no conversation fits (0 users) the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
+    textLines.push(...kvLimitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
     kvSetText(app.text, textLines);
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${model.get("kv_dtype")} cache)`;
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;

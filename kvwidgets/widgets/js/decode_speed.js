@@ -119,6 +119,7 @@ function render({ model, el }) {
     // Everything is computed: now touch the page.
     const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
     if (showMeasured) lines.push({ text: `x marks: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
+    lines.push(...kvLimitLines(shape, { context, weights: true, params: o.params }));
     kvSetText(app.text, lines);
     setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
     const num = (x, dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });

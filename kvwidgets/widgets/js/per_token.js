@@ -56,6 +56,7 @@ function render({ model, el }) {
       marker: { color: t.colors[i % t.colors.length], line: { color: t.fg, width: contexts.map((c) => (c === context ? 2 : 0)) } },
       hovertemplate: "%{x}: %{y:.3f} GB<extra>" + (PT_KIND_NAMES[k] || k) + "</extra>",
     }));
+    lines.push(...kvLimitLines(shape, { context }));
     // Everything is computed: now touch the page.
     kvSetText(app.text, lines);
     outBpt.textContent = texts.bytes_per_token;

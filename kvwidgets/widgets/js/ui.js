@@ -541,3 +541,28 @@ function kvDiagramWidth(app) {
   const cs = getComputedStyle(app.root);
   return Math.max(320, w - parseFloat(cs.paddingLeft || 0) - parseFloat(cs.paddingRight || 0));
 }
+
+/**
+ * Limits a number can silently pass, as warning lines (cls kv-warn) for a widget's text:
+ * a context longer than the model was trained for (max_position_embeddings), a window at
+ * least as long as that maximum (nothing ever slides, so every token costs its full bytes),
+ * and a parameter count the loader estimated (when the weights matter and no override is set).
+ */
+function kvLimitLines(shape, { context = null, weights = false, params = undefined } = {}) {
+  const n = (x) => Number(x).toLocaleString("en-US");
+  const out = [];
+  const max = shape.max_context;
+  if (max && context !== null && context > max) {
+    out.push({ text: `${n(context)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(max)}): the numbers hold for the memory, not for the model's quality.`, cls: "kv-warn" });
+  }
+  if (max) {
+    const never = shape.groups.filter((g) => g.cap !== null && g.cap !== undefined && g.cap > 0 && g.kv_heads !== undefined && g.cap >= max);
+    if (never.length) {
+      out.push({ text: `A window of ${n(never[0].cap)} tokens is at least ${shape.name}'s maximum context (${n(max)}): nothing ever slides out, so every token costs its full bytes in those layers.`, cls: "kv-warn" });
+    }
+  }
+  if (weights && shape.params_estimated && !params) {
+    out.push({ text: `${shape.name}'s parameter count (${(Number(shape.params) / 1e9).toLocaleString("en-US", { maximumFractionDigits: 2 })} B) is an estimate from its config; set Params to a published count if you have one.`, cls: "kv-warn" });
+  }
+  return out;
+}

@@ -88,6 +88,7 @@ function render({ model, el }) {
     const msg = kvFitMessage(fit);
     const lines = [{ text: msg, cls: fit.users > 0n ? "kv-note" : "kv-warn" }];
     if (o.memory === "device") lines.push({ text: `${gpu.name} reports ${fmtBytes(gpu.device_bytes)} (marketed ${fmtBytes(gpu.memory_bytes)}).`, cls: "kv-note" });
+    lines.push(...kvLimitLines(shape, { context: model.get("context"), weights: true, params: kvParams(app) }));
     kvSetText(app.text, lines);
     outUsers.textContent = Number(fit.users).toLocaleString("en-US");
     outPer.textContent = fmtBytes(fit.kv_per_user_bytes);
