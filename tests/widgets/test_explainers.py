@@ -232,3 +232,30 @@ def test_shapes_say_the_maximum_context_and_whether_params_are_estimated():
     shapes = kw.UsersThatFit().shapes
     assert shapes["llama-3-8b"]["max_context"] == 8192 and not shapes["llama-3-8b"]["params_estimated"]
     assert shapes["falcon-7b"]["params_estimated"]  # the loader's estimate from its config
+
+
+def test_colours_are_defined_in_one_place():
+    """Render files take colours from ui.js (the theme, KV_CONCEPT_COLORS): none writes its own."""
+    import re
+    from pathlib import Path
+
+    import kvwidgets.widgets
+
+    js = Path(kvwidgets.widgets.__file__).parent / "js"
+    for path in js.glob("*.js"):
+        if path.name in ("ui.js", "kvcalc.js"):
+            continue
+        found = re.findall(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|rgba?\(", path.read_text(encoding="utf-8"))
+        assert not found, f"{path.name} writes colours of its own: {found}"
+    ui = (js / "ui.js").read_text(encoding="utf-8")
+    block = ui[ui.index("const KV_CONCEPT_COLORS = {"):]
+    block = block[:block.index("};")]
+    colours = dict(re.findall(r'"?([\w-]+)"?:\s*"(#[0-9a-f]{6})"', block))
+    needed = {"weights", "kv", "reserve", "free", "full", "sliding", "chunked", "latent", "state", "16-bit", "fp8"}
+    assert needed <= set(colours), needed - set(colours)
+    # one colour per concept: two names share one only when they name the same thing
+    aliases = {("mla", "latent"), ("recurrent", "state")}
+    for a, ca in colours.items():
+        for b, cb in colours.items():
+            if a < b and ca == cb:
+                assert (a, b) in aliases or (b, a) in aliases, f"{a} and {b} share {ca}"

@@ -55,7 +55,7 @@ function render({ model, el }) {
     const traces = lines.map(([, name], i) => ({
       type: "scatter", mode: "lines", name,
       x: stairs[i].x, y: stairs[i].users.map(Number),
-      line: { color: t.colors[i], shape: "hv" },  // users hold until the next drop
+      line: { color: kvDtypeConcept(lines[i][0]) || t.colors[i], shape: "hv" },  // users hold until the next drop
       hovertemplate: "from %{x:,} tokens: %{y:,} users<extra>" + name + "</extra>",
     }));
     const marks = kvAxis(app, "marks");
@@ -77,7 +77,7 @@ function render({ model, el }) {
       annotations.push({
         x: Math.log10(c), y: onAxis ? (isLog ? Math.log10(u) : u) : 0, yref: onAxis ? "y" : "paper",
         text: `${u.toLocaleString("en-US")} user${u === 1 ? "" : "s"}`, showarrow: onAxis, arrowcolor: t.fg2,
-        ax: 18, ay: -18, xanchor: "left", font: { color: t.colors[0] }, bgcolor: t.bg,
+        ax: 18, ay: -18, xanchor: "left", font: { color: t.fg }, bordercolor: kvDtypeConcept(lines[0][0]) || t.colors[0], bgcolor: t.bg,
       });
     }
     // The chosen point is a layout annotation (a dot and a label), not a trace: moving the

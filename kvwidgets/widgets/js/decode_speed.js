@@ -16,8 +16,8 @@ function dsSplitBar(app) {
     const share = kv / (weights + kv);
     w.style.width = `${(1 - share) * 100}%`;
     k.style.width = `${share * 100}%`;
-    w.style.background = t.colors[0];
-    k.style.background = t.colors[1];
+    w.style.background = kvConcept("weights");
+    k.style.background = kvConcept("kv");
     const label = `weights ${fmtBytes(weights)} (blue) + KV ${fmtBytes(kv)} (orange) per GPU, ${(share * 100).toFixed(1)}% KV`;
     bar.setAttribute("aria-label", label);
     bar.title = label;

@@ -141,7 +141,7 @@ function render({ model, el }) {
     const stripW = Math.max(40, x1 - x0);
     const cellW = stripW / T;
     const xOf = (i) => x0 + i * cellW;
-    const accent = getComputedStyle(app.root).getPropertyValue("--kv-accent").trim() || "#1976d2";
+    const accent = kvAccent(app);
 
     // -- rows: every group, up to perGroup layers of it ----------------------------------
     const parts = [];

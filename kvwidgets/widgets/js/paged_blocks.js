@@ -44,7 +44,7 @@ function render({ model, el }) {
     const s = app.scale();
     const W = kvDiagramWidth(app);
     const fs = 12 * s;
-    const accent = getComputedStyle(app.root).getPropertyValue("--kv-accent").trim() || "#1976d2";
+    const accent = kvAccent(app);
     const cKV = kvConcept("kv");
     const cShared = kvConcept("shared");
     const cEmpty = kvConcept("waste");

@@ -53,7 +53,7 @@ function render({ model, el }) {
       x: contexts.map((c) => (c === context ? `${fmtTokens(c)} (chosen)` : fmtTokens(c))),
       y: byCtx.map((b) => Number(b[k] || 0n) / 1e9),
       // the chosen context keeps its kind's colour and gets an outline
-      marker: { color: t.colors[i % t.colors.length], line: { color: t.fg, width: contexts.map((c) => (c === context ? 2 : 0)) } },
+      marker: { color: kvConcept(k), line: { color: t.fg, width: contexts.map((c) => (c === context ? 2 : 0)) } },
       hovertemplate: "%{x}: %{y:.3f} GB<extra>" + (PT_KIND_NAMES[k] || k) + "</extra>",
     }));
     lines.push(...kvLimitLines(shape, { context }));

@@ -498,8 +498,18 @@ const KV_CONCEPT_COLORS = {
   weights: "#4e79a7", kv: "#f28e2b", reserve: "#9c9c9c", free: "#59a14f",
   full: "#e15759", sliding: "#76b7b2", chunked: "#9c755f", mla: "#b07aa1", latent: "#b07aa1",
   recurrent: "#edc948", state: "#edc948", "16-bit": "#d37295", fp8: "#17a2b8",
-  shared: "#59a14f", waste: "#9c9c9c", other: "#8c8c8c",
+  shared: "#8cd17d", waste: "#d0d0d0", working: "#bab0ac", other: "#8c8c8c",
 };
+
+/** The concept colour of a cache number format: 16-bit or FP8 (others: none). */
+function kvDtypeConcept(dtype) {
+  return { bf16: KV_CONCEPT_COLORS["16-bit"], fp16: KV_CONCEPT_COLORS["16-bit"], fp8: KV_CONCEPT_COLORS.fp8 }[dtype] || null;
+}
+
+/** The theme's accent (widget.css --kv-accent): what a step reads, focus rings. */
+function kvAccent(app) {
+  return getComputedStyle(app.root).getPropertyValue("--kv-accent").trim() || "#1976d2";
+}
 
 function kvConcept(name) {
   return KV_CONCEPT_COLORS[name] || KV_CONCEPT_COLORS.other;

@@ -76,7 +76,7 @@ function render({ model, el }) {
     const t = app.theme();
     const traces = parts.map(([name, get], i) => ({
       type: "bar", name, x: labels, y: fits.map(get),
-      marker: { color: [t.colors[0], t.colors[5], t.colors[1], t.colors[2], t.grid][i] },
+      marker: { color: kvConcept(["weights", "working", "kv", "free", "reserve"][i]) },
       hovertemplate: "%{x}: %{y:.2f} GB<extra>" + name + "</extra>",
     }));
     const annotations = fits.map((f, i) => ({
