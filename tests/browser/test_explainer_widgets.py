@@ -347,3 +347,22 @@ def test_limits_are_in_view(watched, tmp_path):
     params.press("Tab")
     assert not any("estimate" in w for w in warns())  # a count was given
     watched.assert_clean()
+
+
+def test_users_that_fit_leads_with_a_countable_memory_bar(watched, tmp_path):
+    page = watched.page
+    kw.UsersThatFit(model="llama-3-8b", gpu="H100", context=8000).to_html(tmp_path / "users.html")
+    open_exported(watched, tmp_path / "users.html")
+    convs = "[...document.querySelectorAll('.kv-membar .kv-mem-conv')].map(e => +e.dataset.conversations)"
+    assert page.evaluate(convs) == [1] * 53  # 53 conversations, each its own segment
+    assert page.evaluate("document.querySelectorAll('.kv-membar .kv-mem-weights, .kv-membar .kv-mem-reserve, .kv-membar .kv-mem-free').length") == 3
+    # the bar comes before the 1/2/4/8-GPU chart
+    assert page.evaluate("!!(document.querySelector('.kv-membar').compareDocumentPosition(document.querySelector('.kv-plot')) & Node.DOCUMENT_POSITION_FOLLOWING)")
+    assert page.locator('[data-kv-out="kv_per_token"]').text_content() == "128 KiB (131,072 B)"
+    box = page.locator('[data-kv="context-box"]')
+    box.fill("1024")
+    box.press("Tab")
+    groups = page.evaluate(convs)
+    assert sum(groups) == int(page.locator('[data-kv-out="users"]').text_content().replace(",", "")) == 416
+    assert len(groups) <= 40 and max(groups) > 1  # too many to count one by one: equal runs
+    watched.assert_clean()

@@ -499,6 +499,7 @@ const KV_CONCEPT_COLORS = {
   full: "#e15759", sliding: "#76b7b2", chunked: "#9c755f", mla: "#b07aa1", latent: "#b07aa1",
   recurrent: "#edc948", state: "#edc948", "16-bit": "#d37295", fp8: "#17a2b8",
   shared: "#8cd17d", waste: "#d0d0d0", working: "#bab0ac", other: "#8c8c8c",
+  ink: "#1f1f1f",  // text written on one of these fills (they are light enough in both themes)
 };
 
 /** The concept colour of a cache number format: 16-bit or FP8 (others: none). */
