@@ -218,6 +218,10 @@ function applyPageOptions(el, options) {
     box.style.display = "none";
     control.dataset.kvPageHidden = "true";
   }
+  // a kept control inside a closed "More" fold: open the fold (its summary stays hidden)
+  for (const fold of el.querySelectorAll("details.kv-more")) {
+    if ([...fold.querySelectorAll("[data-kv]")].some((c) => keep.has(c.dataset.kv))) fold.open = true;
+  }
 }
 
 // Tell a parent page (iframe_snippet) how tall this page is, now and whenever it changes.

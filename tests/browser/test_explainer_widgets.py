@@ -70,6 +70,7 @@ NAMES = {
     "context-box": "context in tokens", "used_tokens": "Tokens used", "users": "Users sharing",
     "prefix_tokens": "Shared prefix (tokens)", "block_size": "Block size",
     "params": "parameters in billions, 0 = the model's own count",
+    "more": "More",
 }
 # the same hook named differently in one widget
 NAMES_IN = {"OffloadOrRecompute": {"speed": "Copy speed"}}
@@ -127,6 +128,8 @@ def test_every_control_changes_the_picture(watched, exported, name):
     open_exported(watched, exported[name])
     first_picture, first_readouts = picture(page), readouts(page)
     assert json.loads(first_picture) != [None, None], f"{name} drew nothing"
+    if page.locator('[data-kv="more"]').count():
+        page.locator('[data-kv="more"]').click()  # open the "More" fold
     moved = set()
     for kv, how, value, trait_name, expected in MOVES[name][1]:
         before_picture, before_readouts = picture(page), readouts(page)
@@ -137,7 +140,7 @@ def test_every_control_changes_the_picture(watched, exported, name):
         assert page.locator(".kv-error").text_content() == "", f"{name}: {kv}: {page.locator('.kv-error').text_content()}"
         moved.add(kv)
     controls = set(page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)"))
-    untested = controls - moved - {"reset", "play"}  # play (and DecodeStep's speed): test_play_and_pause
+    untested = controls - moved - {"reset", "play", "more"}  # play (and DecodeStep's speed): test_play_and_pause
     if name == "DecodeStep":
         untested.discard("speed")
     assert not untested, f"{name}: controls with no move in this test: {untested}"
@@ -212,6 +215,8 @@ def test_keyboard_reaches_and_drives_every_control(watched, exported, name):
     for _ in range(len(controls)):
         page.keyboard.press("Tab")
         visited.append(focused(page))
+        if visited[-1] == "more":
+            page.keyboard.press("Enter")  # open the fold: Tab then reaches what it holds
     assert visited == controls, f"{name}: Tab visited {visited}"
     for kv, (role, label) in accessible_names(page).items():
         want = NAMES_IN.get(name, {}).get(kv, NAMES[kv])
@@ -317,6 +322,7 @@ def test_attention_designs_draws_who_shares_which_kv_head(watched, tmp_path):
     assert len(set(ends)) == 8 and all(ends.count(e) == 4 for e in set(ends))
     # the bar axis: log by default, linear on request (the 4x from MHA to GQA at its true size)
     assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "log"
+    page.locator('[data-kv="more"]').click()
     page.locator('[data-kv="x_scale"]').select_option("linear")
     assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "linear"
     assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.title.text").endswith("linear scale)")
@@ -342,6 +348,7 @@ def test_limits_are_in_view(watched, tmp_path):
     kw.UsersThatFit(model="falcon-7b").to_html(tmp_path / "users.html")
     open_exported(watched, tmp_path / "users.html")
     assert any("is an estimate from its config" in w for w in warns())
+    page.locator('[data-kv="more"]').click()
     params = page.locator('[data-kv="params"]')
     params.fill("7.2")
     params.press("Tab")

@@ -62,3 +62,14 @@ def test_iframe_takes_the_height_of_the_exported_page(watched, tmp_path):
     step.evaluate("document.querySelector('.kv-widget').style.paddingBottom = '300px'")
     page.wait_for_function(f"parseFloat(document.querySelectorAll('iframe')[1].style.height) > {before + 250}")
     watched.assert_clean()
+
+
+def test_a_kept_control_inside_the_more_fold_is_shown(watched, tmp_path):
+    page = watched.page
+    kw.UsersThatFit().to_html(tmp_path / "p.html", controls=["context", "utilization"])
+    open_exported(watched, tmp_path / "p.html")
+    shown = page.evaluate("[...document.querySelectorAll('[data-kv]')].filter(e => e.offsetParent !== null).map(e => e.dataset.kv)")
+    assert shown == ["context", "utilization"]
+    page.locator('[data-kv="utilization"]').fill("0.8")
+    assert page.evaluate("window.kvwExport.models[0].get('utilization')") == 0.8
+    watched.assert_clean()

@@ -138,8 +138,14 @@ def test_every_control_redraws_the_exported_widget(watched, exported, name):
 
     controls = page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)")
     assert "reset" in controls and "context" in controls
+    # the "More" fold starts closed, hiding what it holds; opened, its controls work like the rest
+    folded = page.evaluate("[...document.querySelectorAll('details.kv-more .kv-more-body [data-kv]')].map(e => e.dataset.kv)")
+    if "more" in controls:
+        assert folded and not any(page.locator(f'[data-kv="{kv}"]').is_visible() for kv in folded)
+        page.locator('[data-kv="more"]').click()
+        assert all(page.locator(f'[data-kv="{kv}"]').is_visible() for kv in folded)
     # the model menu last: a different model changes what the other controls act on
-    order = sorted((c for c in controls if c != "reset"), key=lambda c: c == "model")
+    order = sorted((c for c in controls if c not in ("reset", "more")), key=lambda c: c == "model")
     for kv in order:
         before_figure, before_results = figure(page), results(page)
         name_, expected = move(page, kv)

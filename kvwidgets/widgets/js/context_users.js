@@ -25,9 +25,11 @@ function render({ model, el }) {
   kvContext(app);
   kvDtypeSelect(app, "weight_dtype", "Weights");
   kvDtypeSelect(app, "kv_dtype", "KV cache");
-  kvUtilization(app);
-  kvSelect(app, "y_scale", "Users axis", () => [["log", "log"], ["linear", "linear"]]);
-  kvParamsBox(app);
+  kvMore(app, () => {
+    kvUtilization(app);
+    kvSelect(app, "y_scale", "Users axis", () => [["log", "log"], ["linear", "linear"]]);
+    kvParamsBox(app);
+  });
   kvResetButton(app);
   const outUsers = app.readout("users", "Users at this context:");
   const outMax = app.readout("max_context", "Longest context for one user:");

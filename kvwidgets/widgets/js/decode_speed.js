@@ -56,7 +56,7 @@ function render({ model, el }) {
   kvIntBox(app, "batch", "Batch", { min: 1, max: 1 << 20 });
   kvDtypeSelect(app, "weight_dtype", "Weights");
   kvDtypeSelect(app, "kv_dtype", "KV cache");
-  kvParamsBox(app);
+  kvMore(app, () => kvParamsBox(app));
   kvResetButton(app);
   const outUser = app.readout("tokens_per_s_per_user", "Per user:");
   const outTotal = app.readout("tokens_per_s_total", "Total:");

@@ -74,7 +74,7 @@ function render({ model, el }) {
   kvDtypeSelect(app, "kv_dtype", "KV cache");
   kvContext(app, "Long context (tokens)");
   kvSelect(app, "window", "Hybrid window", () => kvAxis(app, "windows").map((w) => [w, w.toLocaleString("en-US")]));
-  kvSelect(app, "x_scale", "Bar axis", () => [["log", "log"], ["linear", "linear"]]);
+  kvMore(app, () => kvSelect(app, "x_scale", "Bar axis", () => [["log", "log"], ["linear", "linear"]]));
   kvResetButton(app);
   const outDesign = app.readout("designs", "Per token:");
   // the head-sharing diagram sits between the text and the bars

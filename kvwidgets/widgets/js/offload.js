@@ -57,7 +57,7 @@ function render({ model, el }) {
   kvDtypeSelect(app, "kv_dtype", "KV cache");
   kvContext(app);
   kvSelect(app, "speed", "Copy speed", () => kvAxis(app, "speeds").map((v) => [v, v === "low" ? "slow end" : v === "high" ? "fast end" : "typical"]), ["axes"]);
-  kvParamsBox(app);
+  kvMore(app, () => kvParamsBox(app));
   kvResetButton(app);
   const outReload = app.readout("reload", "Reload:");
   const outRecompute = app.readout("recompute", "Recompute:");

@@ -577,3 +577,23 @@ function kvLimitLines(shape, { context = null, weights = false, params = undefin
   }
   return out;
 }
+
+/**
+ * Progressive disclosure: the controls build() adds go into a "More" fold (<details>), closed
+ * at first, after the controls in view. Its summary is a control like the others (data-kv
+ * "more"): Tab reaches it, Enter or Space opens it, and Tab then reaches what it holds.
+ */
+function kvMore(app, build) {
+  const summary = kvEl("summary", { class: "kv-more-toggle", "data-kv": "more", text: "More" });
+  const body = kvEl("div", { class: "kv-more-body" });
+  const fold = kvEl("details", { class: "kv-more" }, [summary, body]);
+  app.controls.append(fold);
+  const outer = app.controls;
+  app.controls = body;
+  try {
+    build();
+  } finally {
+    app.controls = outer;
+  }
+  return fold;
+}

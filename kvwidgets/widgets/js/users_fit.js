@@ -95,10 +95,12 @@ function render({ model, el }) {
   kvContext(app);
   kvDtypeSelect(app, "weight_dtype", "Weights");
   kvDtypeSelect(app, "kv_dtype", "KV cache");
-  kvUtilization(app);
-  kvSelect(app, "memory", "Memory", () => [["marketed", "marketed GB"], ["device", "device-reported"]]);
-  ufWorking(app);
-  kvParamsBox(app);
+  kvMore(app, () => {
+    kvUtilization(app);
+    kvSelect(app, "memory", "Memory", () => [["marketed", "marketed GB"], ["device", "device-reported"]]);
+    ufWorking(app);
+    kvParamsBox(app);
+  });
   kvResetButton(app);
   const outUsers = app.readout("users", "Users:");
   const outPer = app.readout("kv_per_user", "KV per conversation:");
