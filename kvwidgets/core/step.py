@@ -27,7 +27,7 @@ class GroupStep:
     kind: str
     count: int
     cap: int | None       # tokens a layer holds at most (None = all; 0 = none, a recurrent state)
-    held_tokens: int      # rows each layer holds now
+    held_tokens: int      # rows each layer holds now (0 for a layer that stores none)
     dropped_tokens: int   # rows each layer has let go (older than its window)
     bytes: int            # what the whole group holds, whole bytes
 
@@ -54,8 +54,8 @@ def decode_step_bytes(model: Model, prompt_tokens: int, generated: int = 0, kv_d
     groups = []
     for g in model.groups:
         s = g.spec
-        held = s.tokens_held(tokens)
         stores_rows = s.numbers_per_token(1) > 0
+        held = s.tokens_held(tokens) if stores_rows else 0  # a layer with no rows holds none
         groups.append(GroupStep(
             kind=s.kind, count=g.count, cap=s.token_cap, held_tokens=held,
             dropped_tokens=tokens - held if stores_rows else 0,

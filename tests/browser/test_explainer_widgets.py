@@ -373,3 +373,29 @@ def test_users_that_fit_leads_with_a_countable_memory_bar(watched, tmp_path):
     assert sum(groups) == int(page.locator('[data-kv-out="users"]').text_content().replace(",", "")) == 416
     assert len(groups) <= 40 and max(groups) > 1  # too many to count one by one: equal runs
     watched.assert_clean()
+
+
+def test_decode_step_draws_any_layer_kind(watched, exported):
+    """Kinds read from the shape by name; one it has never heard of is drawn from what its
+    group stores (rows from kv_heads / latent, a fixed state, or nothing)."""
+    page = watched.page
+    open_exported(watched, exported["DecodeStep"])
+    page.evaluate(f"""() => {{
+        const m = {MODEL};
+        const shapes = {{ ...m.get('shapes'), odd: {{ name: 'odd', params: 1000000000, query_heads: 8, max_context: null, groups: [
+            {{ kind: 'mystery-attn', count: 3, cap: 16, kv_heads: 2, head_k: 64, head_v: 32, fixed_bytes: 0 }},
+            {{ kind: 'linear-state', count: 5, cap: 0, fixed_bytes: 4096 }},
+            {{ kind: 'no-cache', count: 1, cap: null, fixed_bytes: 0 }} ] }} }};
+        m.set('shapes', shapes);
+        m.set('model', 'odd');
+        m.set('generated', 30);
+    }}""")
+    assert page.locator(".kv-error").text_content() == ""
+    layers = page.evaluate("[...document.querySelectorAll('.kv-dst-layer')].map(g => [g.dataset.kind, +g.dataset.held, +g.dataset.dropped])")
+    assert layers == [["mystery-attn", 16, 114], ["mystery-attn", 16, 114], ["linear-state", 0, 0], ["linear-state", 0, 0],
+                      ["no-cache", 0, 0]]
+    assert page.locator(".kv-dst-state").count() == 2
+    # 3 layers x 16 rows x 2 heads x (64 + 32) x 2 B + 5 x 4,096 B of state = 38,912 B
+    assert page.locator('[data-kv-out="stored_bytes"]').text_content() == "38 KiB"
+    assert "mystery-attn layer x 3 layers" in page.locator(".kv-text").text_content()
+    watched.assert_clean()

@@ -446,8 +446,8 @@ export function decodeStepBytes(shape, prompt, generated, bits) {
   const tokens = prompt + generated;
   const stored = kvBytes(shape, tokens, bits);
   const groups = shape.groups.map((g) => {
-    const held = tokensHeld(g, tokens);
     const storesRows = numbersPerToken(g, 1) > 0;
+    const held = storesRows ? tokensHeld(g, tokens) : 0; // a layer with no rows holds none
     return {
       kind: g.kind, count: g.count, cap: g.cap ?? null, held_tokens: held,
       dropped_tokens: storesRows ? tokens - held : 0,
