@@ -399,3 +399,20 @@ def test_decode_step_draws_any_layer_kind(watched, exported):
     assert page.locator('[data-kv-out="stored_bytes"]').text_content() == "38 KiB"
     assert "mystery-attn layer x 3 layers" in page.locator(".kv-text").text_content()
     watched.assert_clean()
+
+
+def test_per_token_formula_is_a_product_of_config_factors(watched, tmp_path):
+    page = watched.page
+    kw.PerTokenBytes(model="llama-3-8b").to_html(tmp_path / "pt.html")
+    open_exported(watched, tmp_path / "pt.html")
+    chips = """() => [...document.querySelectorAll('.kv-formula-row')].map(r => [...r.querySelectorAll('.kv-factor')].map(
+        c => [c.dataset.factor || 'result', c.querySelector('.kv-factor-value').textContent, c.classList.contains('kv-changed')]))"""
+    assert page.evaluate(chips) == [[["kv", "2", False], ["layers", "32", False], ["heads", "8", False], ["dim", "128", False],
+                                     ["bytes", "2", False], ["result", "131,072 B", False]]]
+    page.locator('[data-kv="kv_dtype"]').select_option("fp8")
+    row = page.evaluate(chips)[0]
+    assert [c[0] for c in row if c[2]] == ["bytes"] and row[-1][1] == "65,536 B"  # only the factor that changed is marked
+    page.locator('[data-kv="model"]').select_option("qwen2.5-7b")  # 28 layers, 4 KV heads, 128 dims
+    row = page.evaluate(chips)[0]
+    assert [c[0] for c in row if c[2]] == ["layers", "heads"] and row[-1][1] == "28,672 B"
+    watched.assert_clean()
