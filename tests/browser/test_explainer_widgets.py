@@ -416,3 +416,14 @@ def test_per_token_formula_is_a_product_of_config_factors(watched, tmp_path):
     row = page.evaluate(chips)[0]
     assert [c[0] for c in row if c[2]] == ["layers", "heads"] and row[-1][1] == "28,672 B"
     watched.assert_clean()
+
+
+def test_decode_speed_says_why_kv_passes_the_weights(watched, tmp_path):
+    page = watched.page
+    kw.DecodeSpeed(model="llama-3-8b", gpu="H200", context=8192).to_html(tmp_path / "speed.html")
+    open_exported(watched, tmp_path / "speed.html")
+    text = page.locator(".kv-text").text_content()
+    # 16.06 GB of weights over 1.07 GB of cache per sequence at 8K: 14.96, so batch 15
+    assert "KV reads pass the weights at batch 15:" in text and "= 15 sequences" in text
+    assert page.locator('[data-kv-out="crossover_batch"]').text_content() == "15"
+    watched.assert_clean()

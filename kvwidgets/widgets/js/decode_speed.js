@@ -119,6 +119,13 @@ function render({ model, el }) {
     // Everything is computed: now touch the page.
     const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
     if (showMeasured) lines.push({ text: `x marks: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
+    if (d.crossover_batch !== null) {
+      // the crossover readout, said in words: weights are read once per step, caches once per sequence
+      const kvSeq = d.kv_bytes_per_step / batch;
+      // against all the weights, as the readout (a MoE batch that large touches every expert)
+      const allW = Number(weightBytes(o.params ?? shape.params, o.weightBits)) / o.numGpus;
+      lines.push({ text: `KV reads pass the weights at batch ${d.crossover_batch.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" });
+    }
     lines.push(...kvLimitLines(shape, { context, weights: true, params: o.params }));
     kvSetText(app.text, lines);
     setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
