@@ -55,7 +55,7 @@ def to_html(widget, path=None, *, title: str | None = None, controls=None, model
     widgets = _as_list(widget)
     snapshots = [snapshot(w) for w in widgets]
     snapshots = [apply_options(s, w, controls=controls, models=models) for s, w in zip(snapshots, widgets)]
-    page = build_page(snapshots, title=title, caption=caption)
+    page = build_page(snapshots, title=title, caption=caption, links=scenario_links(widgets))
     if path is not None:
         write_page(page, path)
     return page
@@ -144,7 +144,27 @@ def iframe_snippet(src: str, *, title: str = "kvwidgets explainer") -> str:
             f'style="width: 100%; height: 480px; border: 0;" loading="lazy"></iframe>\n' + AUTOSIZE_SCRIPT)
 
 
-def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None, caption: str | None = None) -> str:
+def scenario_links(widgets: list) -> list[dict]:
+    """Widgets on the page that one kvwidgets Scenario drives, and the inputs they share with
+    it: the page ties those inputs together, as the kernel's traitlets.link did."""
+    from ..widgets.traits import INPUT_TRAITS
+
+    groups: dict[int, tuple[object, list[int]]] = {}
+    for i, w in enumerate(widgets):
+        scenario = getattr(w, "_kv_scenario", None)
+        if scenario is not None and any(w is x for x in getattr(scenario, "_widgets", ())):
+            groups.setdefault(id(scenario), (scenario, []))[1].append(i)
+    links = []
+    for scenario, members in groups.values():
+        if len(members) < 2:
+            continue
+        shared = [t for t in INPUT_TRAITS if scenario.has_trait(t) and sum(widgets[i].has_trait(t) for i in members) >= 2]
+        links.append({"widgets": members, "traits": shared})
+    return links
+
+
+def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None, caption: str | None = None,
+               links: list[dict] | None = None) -> str:
     if caption is not None and not isinstance(caption, str):
         raise InputError(f"caption must be a string or None, got {type(caption).__name__}")
     if title is None:
@@ -158,6 +178,7 @@ def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None, cap
         "esm_prefix": prefix,
         "esm": [text[len(prefix):] for text in esm_index],
         "css": list(css_index),
+        "links": links or [],
         "widgets": [
             {
                 "el": f"kvw-widget-{i}",

@@ -238,6 +238,22 @@ function postHeight() {
   post();
 }
 
+// Widgets one Scenario drove in the kernel stay tied on the page: a change of a shared
+// input in one model is set in the others (an equal value fires nothing, so no loop).
+function linkScenarios(models, links) {
+  for (const { widgets, traits } of links) {
+    const group = widgets.map((i) => models[i]).filter(Boolean);
+    for (const name of traits) {
+      const holders = group.filter((m) => m.get(name) !== undefined);
+      for (const m of holders) {
+        m.on(`change:${name}`, (_model, value) => {
+          for (const other of holders) if (other !== m) other.set(name, value);
+        }, linkScenarios);
+      }
+    }
+  }
+}
+
 async function boot() {
   const styles = payload.css.map((text) => {
     const style = document.createElement("style");
@@ -280,6 +296,7 @@ async function boot() {
       throw error;
     }
   });
+  linkScenarios(models, payload.links || []);
   const results = await Promise.allSettled(views);
   // For scripts and tests that drive the page: the models, and a flag once all drew.
   window.kvwExport = { models, styles, readyMs: performance.now() };

@@ -73,3 +73,23 @@ def test_a_kept_control_inside_the_more_fold_is_shown(watched, tmp_path):
     page.locator('[data-kv="utilization"]').fill("0.8")
     assert page.evaluate("window.kvwExport.models[0].get('utilization')") == 0.8
     watched.assert_clean()
+
+
+def test_widgets_a_scenario_links_stay_linked_on_the_page(watched, tmp_path):
+    page = watched.page
+    s = kw.Scenario(model="llama-3-8b", gpu="H200", context=8192)
+    users, speed, alone = kw.UsersThatFit(), kw.DecodeSpeed(), kw.PerTokenBytes()
+    s.link(users, speed)
+    kw.export.to_html([users, speed, alone], tmp_path / "linked.html")
+    open_exported(watched, tmp_path / "linked.html")
+    get = "([i, name]) => window.kvwExport.models[i].get(name)"
+    plots = "[...document.querySelectorAll('.kv-plot')].map(p => JSON.stringify([p.data, p.layout.annotations]))"
+    before = page.evaluate(plots)
+    page.locator('#kvw-widget-0 [data-kv="context"]').fill("80")  # 32K in the first widget
+    assert [page.evaluate(get, [i, "context"]) for i in range(3)] == [32768, 32768, 8192]
+    after = page.evaluate(plots)
+    assert after[0] != before[0] and after[1] != before[1] and after[2] == before[2]  # the linked one redrew
+    page.locator('#kvw-widget-1 [data-kv="model"]').select_option("qwen3-8b")
+    assert page.evaluate(get, [0, "model"]) == "qwen3-8b" and page.evaluate(get, [2, "model"]) == "llama-3-8b"
+    assert page.locator('#kvw-widget-0 [data-kv="model"]').input_value() == "qwen3-8b"
+    watched.assert_clean()

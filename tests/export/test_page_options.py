@@ -62,3 +62,14 @@ def test_iframe_snippet():
     assert html.endswith(AUTOSIZE_SCRIPT) and "postMessage" not in AUTOSIZE_SCRIPT
     with pytest.raises(InputError, match="src must be"):
         iframe_snippet("")
+
+
+def test_a_scenario_ties_its_widgets_on_the_page_until_unlinked():
+    s = kw.Scenario(context=16384)
+    a, b, c = kw.UsersThatFit(), kw.DecodeSpeed(), kw.PerTokenBytes()
+    s.link(a, b)
+    links = payload(to_html([c, a, b]))["links"]
+    assert links == [{"widgets": [1, 2], "traits": ["model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype",
+                                                    "params"]}]  # the inputs both have (batch is DecodeSpeed's alone)
+    s.unlink()
+    assert payload(to_html([c, a, b]))["links"] == []
