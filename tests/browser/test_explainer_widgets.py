@@ -427,3 +427,19 @@ def test_decode_speed_says_why_kv_passes_the_weights(watched, tmp_path):
     assert "KV reads pass the weights at batch 15:" in text and "= 15 sequences" in text
     assert page.locator('[data-kv-out="crossover_batch"]').text_content() == "15"
     watched.assert_clean()
+
+
+def test_decode_speed_draws_a_few_lines_and_the_chosen_batch(watched, tmp_path):
+    page = watched.page
+    kw.DecodeSpeed(model="llama-3-8b", gpu="H200").to_html(tmp_path / "speed.html")
+    open_exported(watched, tmp_path / "speed.html")
+    legend = "[...new Set(document.querySelector('.kv-plot').data.filter(t => t.showlegend !== false).map(t => t.name))]"
+    assert page.evaluate(legend) == ["batch 1", "batch 8", "batch 64", "batch 256", "does not fit in memory",
+                                     "measured on an H200 (x)"]
+    measured = "document.querySelector('.kv-plot').data.find(t => t.name.startsWith('measured')).text"
+    assert set(page.evaluate(measured)) == {"batch 1", "batch 8", "batch 64", "batch 256"}
+    box = page.locator('[data-kv="batch"]')
+    box.fill("32")
+    box.press("Tab")
+    assert "batch 32" in page.evaluate(legend) and "batch 32" in page.evaluate(measured)  # its measured points too
+    watched.assert_clean()

@@ -75,7 +75,8 @@ function render({ model, el }) {
     const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
     const fit = decodeFits(shape, gpu, context, batch, o);
     const xs = Array.from({ length: DS_POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
-    const drawn = kvAxis(app, "batches");
+    const axes = model.get("axes") || {};
+    const drawn = axes.lines || kvAxis(app, "batches"); // a few lines by default (decode_speed.py LINES)
     const batches = drawn.includes(batch) ? drawn : [...drawn, batch].sort((a, b) => a - b);
     const t = app.theme();
     const traces = [];
@@ -105,13 +106,14 @@ function render({ model, el }) {
     const meas = model.get("measured") || {};
     const showMeasured = meas.rows && shape.name === meas.model && gpu.name === meas.gpu && o.numGpus === 1;
     if (showMeasured) {
-      const rows = meas.rows;
+      // measured points for the batches drawn, so each has its line's colour
+      const rows = meas.rows.filter((r) => batches.includes(r.batch));
       const color = (b) => t.colors[Math.max(0, batches.indexOf(b)) % t.colors.length];
-      traces.push({ type: "scatter", mode: "markers", name: "measured H200", x: rows.map((r) => r.context),
+      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", x: rows.map((r) => r.context),
         y: rows.map((r) => r.tokens_per_s_per_user), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
         text: rows.map((r) => `batch ${r.batch}`), xaxis: "x", yaxis: "y",
         hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per user<extra></extra>" });
-      traces.push({ type: "scatter", mode: "markers", name: "measured H200", showlegend: false, x: rows.map((r) => r.context),
+      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", showlegend: false, x: rows.map((r) => r.context),
         y: rows.map((r) => r.tokens_per_s_total), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
         text: rows.map((r) => `batch ${r.batch}`), xaxis: "x2", yaxis: "y2",
         hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>" });
