@@ -63,6 +63,7 @@ OTHER_VALUES = {
     "window": [128, 1024],
     "short_context": [2048, 1024],
     "x_scale": ["linear", "log"],
+    "y_scale": ["linear", "log"],
     "params": [70_000_000_000, 0],
     "prompt_tokens": [4096, 100],
     "generated": [50, 0],
