@@ -11,7 +11,8 @@ from .core import (GPU, GPUS, STORAGE, ConfigError, InputError, KVWidgetsError, 
 
 __version__ = "0.1.0"
 
-_WIDGETS = {"PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns", "Scenario"}
+_WIDGETS = {"PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns", "Scenario",
+            "DecodeStep", "PagedBlocks", "OffloadOrRecompute"}
 __all__ = sorted(
     [n for n in dir() if not n.startswith("_") and n != "annotations"] + list(_WIDGETS) + ["tables", "export"]
 )

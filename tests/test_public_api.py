@@ -41,3 +41,16 @@ def test_unknown_attribute_is_an_attribute_error():
         assert "no_such_thing" in str(e)
     else:
         raise AssertionError("expected AttributeError")
+
+
+# the second round's mechanism explainers (ARCHITECTURE.md's contract)
+EXPLAINERS = ["DecodeStep", "PagedBlocks", "OffloadOrRecompute"]
+
+
+def test_explainer_widgets_are_exported_and_export_to_html():
+    for name in EXPLAINERS:
+        assert name in kw.__all__, f"{name} missing from kvwidgets.__all__"
+        cls = getattr(kw, name)
+        assert callable(cls.to_html)
+        w = cls()
+        assert w.error == "" and w.result, f"{name}() starts with an error: {w.error}"

@@ -12,9 +12,11 @@ from .gpus import GPU, GPUS, get_gpu
 from .layers import (ChunkedLocalSpec, CrossAttentionSpec, FullAttentionSpec, LayerGroup, LayerSpec, MLASpec,
                      RecurrentStateSpec, SlidingWindowSpec, kv_heads_per_gpu)
 from .model import Model, uniform_model
-from .offload import STORAGE, OffloadRow, StorageTier, offload_vs_recompute, reload_seconds
-from .paging import PagedVsReserved, blocks_for, paged_vs_reserved
+from .offload import (STORAGE, OffloadRow, StorageTier, context_grid, offload_vs_recompute, recompute_crossover,
+                      reload_seconds, tier_gbps)
+from .paging import BlockPlan, PagedVsReserved, block_plan, blocks_for, paged_vs_reserved
 from .sharing import PrefixSharing, prefix_sharing
+from .step import GroupStep, StepBytes, decode_step_bytes
 from .units import GB, GiB, KiB, MiB, fmt_bytes, fmt_tokens
 from .vllm import VLLMReport, parse_vllm_log, vllm_kv_report, vllm_report_from_tokens
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
@@ -71,3 +72,59 @@ def offload_vs_recompute(model: Model, gpu: "str | GPU", tokens: int, *, kv_dtyp
     for t in STORAGE.values():
         rows.append(OffloadRow(f"reload from {t.label}", kv / (t.high_gbps * 1e9), kv / (t.low_gbps * 1e9), t.source))
     return rows
+
+
+def tier_gbps(tier: "str | StorageTier", speed: str = "typical") -> float:
+    """A tier's copy speed: 'low', 'typical' or 'high' GB/s."""
+    t = get_tier(tier)
+    speeds = {"low": t.low_gbps, "typical": t.typical_gbps, "high": t.high_gbps}
+    if speed not in speeds:
+        raise InputError(f"speed must be 'low', 'typical' or 'high', got {speed!r}")
+    return speeds[speed]
+
+
+def context_grid(lo: int = 1024, hi: int = 1 << 20, per_doubling: int = 4) -> list[int]:
+    """Token counts from lo to hi, `per_doubling` per doubling (the widget's x points)."""
+    lo = check_int("lo", lo, minimum=1)
+    hi = check_int("hi", hi, minimum=lo)
+    out, i = [], 0
+    while True:
+        t = min(hi, math.floor(lo * 2 ** (i / per_doubling) + 0.5))  # half up, as JavaScript's Math.round
+        if not out or t > out[-1]:
+            out.append(t)
+        if t >= hi:
+            return out
+        i += 1
+
+
+def recompute_crossover(model: Model, gpu: "str | GPU", tier: str, *, kv_dtype: str = "bf16",
+                        speed: str = "typical", params: int | None = None,
+                        lo: int = 1024, hi: int = 1 << 20) -> int | None:
+    """Smallest context in [lo, hi] at which the faster of reloading from `tier` and the
+    ideal recompute is no longer the one that is faster at `lo`; None if it never changes.
+
+    Reload time follows the cache (linear, or flat past a window), the ideal recompute the
+    tokens (linear), so for a model whose layers keep every token one is faster all along;
+    windows and recurrent state make a crossing. Found on context_grid(lo, hi), then to
+    the token by bisection (a second crossing between two grid points would be missed).
+    """
+    gbps = tier_gbps(tier, speed)
+
+    def reload_first(t: int) -> bool:
+        return model.kv_bytes(t, kv_dtype) / (gbps * 1e9) < prefill_seconds(model, gpu, t, params=params)
+
+    grid = context_grid(lo, hi)
+    start = reload_first(grid[0])
+    prev = grid[0]
+    for t in grid[1:]:
+        if reload_first(t) != start:
+            a, b = prev, t  # a keeps the first answer, b does not
+            while b - a > 1:
+                mid = (a + b) // 2
+                if reload_first(mid) == start:
+                    a = mid
+                else:
+                    b = mid
+            return b
+        prev = t
+    return None

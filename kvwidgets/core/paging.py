@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 
 from .budget import users_that_fit
-from .errors import check_int
+from .errors import InputError, check_int
 from .gpus import GPU
 from .model import Model
 
@@ -57,4 +57,104 @@ def paged_vs_reserved(
         reserved_waste=1 - used_tokens / reserved_tokens,
         paged_waste=(paged_tokens - used_tokens) / paged_tokens,
         mean_paged_waste_tokens=(block_size - 1) / 2,
+    )
+
+
+@dataclass(frozen=True)
+class BlockPlan:
+    """GPU memory counted in blocks of `block_size` tokens (vLLM's pages).
+
+    One block holds block_size tokens' rows in every layer: block_bytes = block_size x
+    the bytes a token adds while every window is filling, on every GPU (copies of KV
+    heads included). That is how vLLM sizes a page for a model whose layers all keep
+    every token (vllm/v1/core/kv_cache_utils.py: num_blocks = available memory //
+    page size // layers); for layers with windows it counts blocks an engine could free
+    once they slide out, so it is the upper bound of what paging needs there.
+    """
+
+    block_size: int
+    block_bytes: int            # one block, every layer, all GPUs
+    kv_budget_bytes: int        # memory left for the cache (core.budget.memory_budget)
+    total_blocks: int           # blocks that budget holds
+    used_tokens: int            # tokens one request holds now
+    reserved_tokens: int        # the maximum length a request may reach
+    reserved_blocks: int        # per request, reserving the maximum
+    paged_blocks: int           # per request, paging: ceil(used / block_size)
+    last_block_tokens: int      # tokens in a paged request's last block (1..block_size)
+    reserved_waste: float       # share of a reservation's slots left empty
+    paged_waste: float          # share of a paged request's slots left empty
+    users_reserved: int         # requests that fit, reserving the maximum each
+    users_paged: int            # requests that fit, paging
+    users: int                  # requests sharing the prefix
+    prefix_tokens: int
+    shared_blocks: int          # the prefix's full blocks, stored once for every user
+    own_blocks: int             # each user's blocks after the shared ones
+    blocks_unshared: int        # users x paged_blocks: every user keeps its own prefix
+    blocks_shared: int          # shared_blocks + users x own_blocks
+    users_sharing: int          # requests that fit when they share the prefix
+
+
+def _fit(budget: int, blocks: int, block_bytes: int) -> int:
+    return max(0, budget // (blocks * block_bytes)) if budget > 0 else 0
+
+
+def block_plan(
+    model: Model,
+    gpu: "str | GPU",
+    used_tokens: int = 1000,
+    reserved_tokens: int = 8192,
+    *,
+    users: int = 4,
+    prefix_tokens: int = 500,
+    block_size: int = 16,
+    kv_dtype: str = "bf16",
+    **budget_kwargs,
+) -> BlockPlan:
+    """Reserving the maximum vs paging, and `users` requests sharing a `prefix_tokens` prefix.
+
+    Prefix caching shares whole blocks only (vLLM hashes full blocks: a prefix's last,
+    part-filled block is each user's own), so the shared blocks are prefix // block_size.
+    """
+    from .budget import memory_budget
+
+    used_tokens = check_int("used_tokens", used_tokens, minimum=1)
+    reserved_tokens = check_int("reserved_tokens", reserved_tokens, minimum=used_tokens)
+    block_size = check_int("block_size", block_size, minimum=1)
+    users = check_int("users", users, minimum=1)
+    prefix_tokens = check_int("prefix_tokens", prefix_tokens, minimum=0)
+    if prefix_tokens >= used_tokens:
+        raise InputError(f"prefix_tokens must be less than used_tokens ({used_tokens:,}): each user adds "
+                         f"tokens of its own after the shared prefix, got {prefix_tokens:,}")
+    budget = memory_budget(model, gpu, **budget_kwargs)
+    n = budget.num_gpus
+    block_bytes = model.kv_bytes_per_token_within_windows(kv_dtype, tp=n) * n * block_size
+    if block_bytes <= 0:
+        raise InputError(f"{model.name} stores nothing per token, so it has no blocks to page")
+    reserved_blocks = blocks_for(reserved_tokens, block_size)
+    paged = blocks_for(used_tokens, block_size)
+    shared = prefix_tokens // block_size
+    own = blocks_for(used_tokens - shared * block_size, block_size)
+    kv_budget = budget.kv_budget_bytes
+    free_for_users = kv_budget - shared * block_bytes
+    return BlockPlan(
+        block_size=block_size,
+        block_bytes=block_bytes,
+        kv_budget_bytes=kv_budget,
+        total_blocks=max(0, kv_budget // block_bytes),
+        used_tokens=used_tokens,
+        reserved_tokens=reserved_tokens,
+        reserved_blocks=reserved_blocks,
+        paged_blocks=paged,
+        last_block_tokens=used_tokens - (paged - 1) * block_size,
+        reserved_waste=(reserved_blocks * block_size - used_tokens) / (reserved_blocks * block_size),
+        paged_waste=(paged * block_size - used_tokens) / (paged * block_size),
+        users_reserved=_fit(kv_budget, reserved_blocks, block_bytes),
+        users_paged=_fit(kv_budget, paged, block_bytes),
+        users=users,
+        prefix_tokens=prefix_tokens,
+        shared_blocks=shared,
+        own_blocks=own,
+        blocks_unshared=users * paged,
+        blocks_shared=shared + users * own,
+        users_sharing=_fit(free_for_users, own, block_bytes),
     )

@@ -54,3 +54,42 @@ def h200_decode(attention: str = "sdpa") -> list[dict[str, Any]]:
         known = sorted({r["attention"] for r in _rows()})
         raise InputError(f"attention must be one of {', '.join(known)}, got {attention!r}")
     return rows
+
+
+# Prefill of one sequence on the same H200 (measure.json "prefill"): the time to compute a
+# prompt's keys and values from scratch, which is what recomputing a dropped cache costs.
+H200_PREFILL_PROVENANCE = (
+    "Measured on one NVIDIA H200 (2026-11-29): prefill of one sequence, Llama-3-8B shape with "
+    "random bf16 weights, PyTorch SDPA (flash) attention, no CUDA graphs; kvwidgets/data/h200/README.md"
+)
+H200_PREFILL_MODEL = "llama-3-8b"
+H200_PREFILL_GPU = "H200"
+
+
+@functools.lru_cache(maxsize=None)
+def _prefill_rows() -> tuple[dict[str, Any], ...]:
+    import json
+
+    rows = json.loads(_h200_file("measure.json"))["prefill"]
+    return tuple({"tokens": int(r["tokens"]), "seconds": float(r["prefill_ms"]) / 1e3,
+                  "achieved_tflops": float(r["achieved_TFLOPs"])} for r in rows)
+
+
+def h200_prefill() -> list[dict[str, Any]]:
+    """Prefill rows (tokens, seconds, achieved TFLOP/s), shortest prompt first."""
+    return sorted((dict(r) for r in _prefill_rows()), key=lambda r: r["tokens"])
+
+
+def interpolate_log(rows: list[dict[str, Any]], tokens: int, key: str = "seconds") -> float | None:
+    """rows[key] at `tokens`, straight between measured points on log-log axes (how the
+    widget draws them); None outside the measured range: measurements are not extrapolated."""
+    import math
+
+    for r in rows:
+        if r["tokens"] == tokens:
+            return r[key]
+    for a, b in zip(rows, rows[1:]):
+        if a["tokens"] < tokens < b["tokens"]:
+            f = (math.log(tokens) - math.log(a["tokens"])) / (math.log(b["tokens"]) - math.log(a["tokens"]))
+            return math.exp(math.log(a[key]) + f * (math.log(b[key]) - math.log(a[key])))
+    return None

@@ -11,6 +11,6 @@ the files of a MyST / Jupyter Book 2 page.
 
 from .errors import ExportError, NotAWidgetError
 from .myst import MystFiles, to_myst
-from .page import to_html
+from .page import AUTOSIZE_SCRIPT, iframe_snippet, to_html
 
-__all__ = ["ExportError", "MystFiles", "NotAWidgetError", "to_html", "to_myst"]
+__all__ = ["AUTOSIZE_SCRIPT", "ExportError", "MystFiles", "NotAWidgetError", "iframe_snippet", "to_html", "to_myst"]

@@ -29,26 +29,144 @@ main.kvw-export { max-width: 1100px; margin: 0 auto; padding: 16px 24px 32px; }
 main.kvw-export > h1 { font-size: 1.4rem; font-weight: 600; }
 .kvw-export-widget { margin: 0 0 32px; }
 .kvw-export-error { color: #b42318; white-space: pre-wrap; }
+.kvw-caption { font-size: 1.05rem; white-space: pre-line; margin: 0 0 16px; }
+@media (prefers-color-scheme: dark) { body { color: #e8e8e8; background: #1e1e1e; } }
 """
 
 
-def to_html(widget, path=None, *, title: str | None = None) -> str:
+def to_html(widget, path=None, *, title: str | None = None, controls=None, models=None,
+            caption: str | None = None) -> str:
     """Write one standalone HTML page showing ``widget`` (or a list of widgets), and return it.
 
     The page needs no kernel, no server and no network: open it from disk and the
     controls keep working, because each widget's ESM draws from its synced state.
     Changes made on the page stay on the page. ``path`` may be None to only get the
     text back; missing folders are created.
+
+    For a course page:
+      controls  the controls to show, by their data-kv names ("model", "context",
+                "kv_dtype", "reset", ...); the others are hidden (their values still
+                apply). None shows them all.
+      models    the names the model menu offers (the widget's own model among them).
+      caption   a line of text (a caption or a task) shown above the widgets.
+    The page also tells a parent page its height, so an iframe can fit it: see
+    iframe_snippet().
     """
     widgets = _as_list(widget)
     snapshots = [snapshot(w) for w in widgets]
-    page = build_page(snapshots, title=title)
+    snapshots = [apply_options(s, w, controls=controls, models=models) for s, w in zip(snapshots, widgets)]
+    page = build_page(snapshots, title=title, caption=caption, links=scenario_links(widgets))
     if path is not None:
         write_page(page, path)
     return page
 
 
-def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None) -> str:
+# Controls a kvwidgets widget draws besides its input traits (ui.js, widgets/README.md):
+# control -> the input it comes with.
+_EXTRA_CONTROLS = {"context-box": "context", "play": "generated", "step": "generated"}
+
+
+def _names(value, field: str) -> list[str] | None:
+    if value is None:
+        return None
+    if isinstance(value, str) or not hasattr(value, "__iter__"):
+        raise InputError(f"{field} must be a list of names, got {type(value).__name__} {value!r:.60}")
+    names = list(value)
+    for n in names:
+        if not isinstance(n, str):
+            raise InputError(f"{field} must hold names (strings), got {n!r}")
+    if not names:
+        raise InputError(f"{field} must name at least one, got an empty list (None shows them all)")
+    return names
+
+
+def apply_options(snap: WidgetSnapshot, widget, *, controls=None, models=None) -> WidgetSnapshot:
+    """The snapshot with the page options applied: which controls show, which models the menu offers."""
+    controls = _names(controls, "controls")
+    models = _names(models, "models")
+    state = dict(snap.state)
+    options: dict = {}
+    if controls is not None:
+        inputs = tuple(getattr(widget, "_inputs", ()))
+        if not inputs:
+            raise InputError(f"controls= needs a kvwidgets widget; {snap.name} declares no input controls")
+        known = [i for i in inputs if i != "generated"]  # DecodeStep's position: Play and Step move it
+        known += [c for c, needs in _EXTRA_CONTROLS.items() if needs in inputs] + ["reset"]
+        unknown = [c for c in controls if c not in known]
+        if unknown:
+            raise InputError(f"controls: {', '.join(map(repr, unknown))} is not a control of {snap.name}. "
+                             f"Its controls: {', '.join(known)}")
+        options["controls"] = controls
+    if models is not None:
+        shapes = state.get("shapes")
+        if "model" not in state or not isinstance(shapes, dict):
+            raise InputError(f"models= restricts a model menu, and {snap.name} has none")
+        unknown = [m for m in models if m not in shapes]
+        if unknown:
+            raise InputError(f"models: {', '.join(map(repr, unknown))} is not a model {snap.name} knows. "
+                             f"Known models: {', '.join(sorted(shapes))}")
+        for trait in ("model",):
+            for where, value in (("shows", state.get(trait)), ("resets to", (state.get("initial") or {}).get(trait))):
+                if value is not None and value not in models:
+                    raise InputError(f"models must include {value!r}: {snap.name} {where} it")
+        state["shapes"] = {k: v for k, v in shapes.items() if k in models}
+        if isinstance(state.get("presets"), list):
+            state["presets"] = [p for p in state["presets"] if p in models]
+        options["models"] = models
+    if not options:
+        return snap
+    state["_page_options"] = options
+    return WidgetSnapshot(name=snap.name, model_id=snap.model_id, esm=snap.esm, css=snap.css, state=state,
+                          buffers=snap.buffers)
+
+
+# For the page that embeds an exported page in an iframe: the exported page posts its
+# height ({"kvwidgets": "height", "height": px}) whenever it changes; this resizes the
+# iframe that sent it. Any number of such iframes on one page.
+AUTOSIZE_SCRIPT = """<script>
+addEventListener("message", (e) => {
+  if (!e.data || e.data.kvwidgets !== "height") return;
+  for (const f of document.querySelectorAll("iframe[data-kvw-autosize]")) {
+    if (f.contentWindow === e.source) f.style.height = Math.ceil(e.data.height) + "px";
+  }
+});
+</script>"""
+
+
+def iframe_snippet(src: str, *, title: str = "kvwidgets explainer") -> str:
+    """HTML for a course page: an iframe of an exported page that takes the page's height.
+
+    Paste it where the widget should appear (the <script> once per page is enough).
+    """
+    if not isinstance(src, str) or not src:
+        raise InputError(f"src must be the exported page's URL or path, got {src!r}")
+    return (f'<iframe src="{html.escape(src)}" title="{html.escape(title)}" data-kvw-autosize '
+            f'style="width: 100%; height: 480px; border: 0;" loading="lazy"></iframe>\n' + AUTOSIZE_SCRIPT)
+
+
+def scenario_links(widgets: list) -> list[dict]:
+    """Widgets on the page that one kvwidgets Scenario drives, and the inputs they share with
+    it: the page ties those inputs together, as the kernel's traitlets.link did."""
+    from ..widgets.traits import INPUT_TRAITS
+
+    groups: dict[int, tuple[object, list[int]]] = {}
+    for i, w in enumerate(widgets):
+        scenario = getattr(w, "_kv_scenario", None)
+        if scenario is not None and any(w is x for x in getattr(scenario, "_widgets", ())):
+            groups.setdefault(id(scenario), (scenario, []))[1].append(i)
+    links = []
+    for scenario, members in groups.values():
+        if len(members) < 2:
+            continue
+        shared = [t for t in INPUT_TRAITS if scenario.has_trait(t) and sum(widgets[i].has_trait(t) for i in members) >= 2]
+        links.append({"widgets": members, "traits": shared})
+    return links
+
+
+def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None, caption: str | None = None,
+               links: list[dict] | None = None) -> str:
+    if caption is not None and not isinstance(caption, str):
+        raise InputError(f"caption must be a string or None, got {type(caption).__name__}")
     if title is None:
         title = "kvwidgets: " + ", ".join(dict.fromkeys(s.name for s in snapshots))
     elif not isinstance(title, str):
@@ -60,6 +178,7 @@ def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None) -> 
         "esm_prefix": prefix,
         "esm": [text[len(prefix):] for text in esm_index],
         "css": list(css_index),
+        "links": links or [],
         "widgets": [
             {
                 "el": f"kvw-widget-{i}",
@@ -76,6 +195,7 @@ def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None) -> 
         f'<section class="kvw-export-widget" id="kvw-widget-{i}" data-widget="{html.escape(s.name)}"></section>'
         for i, s in enumerate(snapshots)
     )
+    caption_html = f'<p class="kvw-caption">{html.escape(caption)}</p>\n' if caption else ""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -88,7 +208,7 @@ def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None) -> 
 <body>
 <main class="kvw-export">
 <noscript><p class="kvw-export-error">These widgets are drawn by JavaScript; turn it on to see them.</p></noscript>
-{sections}
+{caption_html}{sections}
 </main>
 <script type="application/json" id="kvw-export-data">{script_safe_json(payload)}</script>
 <script type="module">

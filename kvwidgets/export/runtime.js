@@ -204,6 +204,56 @@ function showError(el, error) {
   el.appendChild(line);
 }
 
+// to_html(..., controls=[...]): hide every control not named (its value still applies).
+// A control inside a <label> (kvwidgets' controls) is hidden with its label.
+function applyPageOptions(el, options) {
+  if (!options || !options.controls) return;
+  const keep = new Set(options.controls);
+  for (const control of el.querySelectorAll("[data-kv]")) {
+    if (keep.has(control.dataset.kv)) continue;
+    // the whole label, unless it also holds a control that stays (the context slider and box)
+    const label = control.closest("label");
+    const shared = label && [...label.querySelectorAll("[data-kv]")].some((c) => keep.has(c.dataset.kv));
+    const box = label && !shared ? label : control;
+    box.style.display = "none";
+    control.dataset.kvPageHidden = "true";
+  }
+  // a kept control inside a closed "More" fold: open the fold (its summary stays hidden)
+  for (const fold of el.querySelectorAll("details.kv-more")) {
+    if ([...fold.querySelectorAll("[data-kv]")].some((c) => keep.has(c.dataset.kv))) fold.open = true;
+  }
+}
+
+// Tell a parent page (iframe_snippet) how tall this page is, now and whenever it changes.
+function postHeight() {
+  if (window.parent === window) return;
+  let last = -1;
+  const post = () => {
+    const h = Math.ceil(document.documentElement.getBoundingClientRect().height);
+    if (h === last) return;
+    last = h;
+    window.parent.postMessage({ kvwidgets: "height", height: h }, "*");
+  };
+  if (typeof ResizeObserver === "function") new ResizeObserver(post).observe(document.documentElement);
+  post();
+}
+
+// Widgets one Scenario drove in the kernel stay tied on the page: a change of a shared
+// input in one model is set in the others (an equal value fires nothing, so no loop).
+function linkScenarios(models, links) {
+  for (const { widgets, traits } of links) {
+    const group = widgets.map((i) => models[i]).filter(Boolean);
+    for (const name of traits) {
+      const holders = group.filter((m) => m.get(name) !== undefined);
+      for (const m of holders) {
+        m.on(`change:${name}`, (_model, value) => {
+          for (const other of holders) if (other !== m) other.set(name, value);
+        }, linkScenarios);
+      }
+    }
+  }
+}
+
 async function boot() {
   const styles = payload.css.map((text) => {
     const style = document.createElement("style");
@@ -239,17 +289,20 @@ async function boot() {
         experimental,
       });
       onAbort(controller.signal, viewCleanup);
+      applyPageOptions(el, entry.state._page_options);
     } catch (error) {
       console.error(`[kvwidgets export] widget ${index} (${entry.name}) failed`, error);
       showError(el, error);
       throw error;
     }
   });
+  linkScenarios(models, payload.links || []);
   const results = await Promise.allSettled(views);
   // For scripts and tests that drive the page: the models, and a flag once all drew.
   window.kvwExport = { models, styles, readyMs: performance.now() };
   document.documentElement.dataset.kvwExport = results.every((r) => r.status === "fulfilled") ? "ready" : "failed";
   document.dispatchEvent(new CustomEvent("kvw-export-ready", { detail: { models } }));
+  postHeight();
 }
 
 boot();

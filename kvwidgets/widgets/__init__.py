@@ -8,10 +8,13 @@ kernel round trip), and `result` holds kvwidgets.core's numbers for the same inp
 from .base import KVWidget
 from .context_users import ContextVsUsers
 from .decode_speed import DecodeSpeed
+from .decode_step import DecodeStep
 from .designs import AttentionDesigns
+from .offload import OffloadOrRecompute
+from .paged_blocks import PagedBlocks
 from .per_token import PerTokenBytes
 from .scenario import Scenario
 from .users_fit import UsersThatFit
 
-__all__ = ["AttentionDesigns", "ContextVsUsers", "DecodeSpeed", "KVWidget", "PerTokenBytes", "Scenario",
+__all__ = ["AttentionDesigns", "ContextVsUsers", "DecodeSpeed", "DecodeStep", "KVWidget", "OffloadOrRecompute", "PagedBlocks", "PerTokenBytes", "Scenario",
            "UsersThatFit"]

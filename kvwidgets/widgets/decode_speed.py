@@ -14,7 +14,8 @@ from ..data import measured as measured_data
 from . import traits
 from .base import KVWidget
 
-BATCHES = (1, 8, 32, 64, 128, 256)
+BATCHES = (1, 8, 32, 64, 128, 256)  # result["by_batch"]: the batches measured on the H200
+LINES = (1, 8, 64, 256)  # the batch lines drawn (plus the chosen batch): few enough to read
 
 
 class DecodeSpeed(KVWidget):
@@ -22,7 +23,7 @@ class DecodeSpeed(KVWidget):
 
     _render_file = "decode_speed.js"
     _inputs = ("model", "gpu", "num_gpus", "context", "batch", "weight_dtype", "kv_dtype", "params")
-    _axes = {"batches": BATCHES}
+    _axes = {"batches": BATCHES, "lines": LINES}
 
     model = traits.model()
     gpu = traits.gpu("H200")

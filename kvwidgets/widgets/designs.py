@@ -49,13 +49,15 @@ class AttentionDesigns(KVWidget):
     """MHA / GQA / MQA / MLA / sliding hybrid side by side, at a short and a long context."""
 
     _render_file = "designs.js"
-    _inputs = ("kv_dtype", "context", "window", "short_context")
+    _inputs = ("kv_dtype", "context", "window", "short_context", "x_scale")
     _axes = {"windows": WINDOWS, "designs": DESIGN_ORDER}
 
     kv_dtype = traits.kv_dtype()
     context = traits.context(131072)
     window = traitlets.Int(1024, help="window of the hybrid's sliding layers (128 or 1024)").tag(sync=True)
     short_context = traitlets.Int(1024, help="the short conversation compared with `context`").tag(sync=True)
+    # linear shows the 4x step from MHA to GQA at its true size; log keeps MLA and the windows readable
+    x_scale = traitlets.Unicode("log", help="'log' or 'linear' bar axis").tag(sync=True)
     real = traitlets.List().tag(sync=True)      # real model names that loaded
 
     def __init__(self, **kwargs: Any) -> None:
@@ -77,6 +79,8 @@ class AttentionDesigns(KVWidget):
         kv = self.kv_dtype
         long_ctx = check_int("context", self.context, minimum=1)
         short = check_int("short_context", self.short_context, minimum=1)
+        if self.x_scale not in ("log", "linear"):
+            raise InputError(f"x_scale must be 'log' or 'linear', got {self.x_scale!r}")
         if self.window not in WINDOWS:
             raise InputError(f"window must be one of {', '.join(map(str, WINDOWS))}, got {self.window!r}")
         shown = [label.format(window=self.window) for label in DESIGN_ORDER]
@@ -89,6 +93,10 @@ class AttentionDesigns(KVWidget):
             "kv_dtype": kv,
             "context": long_ctx,
             "short_context": short,
+            "x_scale": self.x_scale,
+            # query heads that share one stored K/V head (MLA: all of them share one latent)
+            "query_heads_per_kv_head": {label: QUERY_HEADS // n for label, n in
+                                        (("MHA", QUERY_HEADS), ("GQA", KV_HEADS), ("MQA", 1))},
             "designs": {label: row(self._design_models[label]) for label in shown},
             "models": {n: row(self.get_model(n)) for n in self.real},
         }

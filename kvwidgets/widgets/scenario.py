@@ -52,6 +52,7 @@ class Scenario(traitlets.HasTraits):
             if any(w is x for x in self._widgets):
                 continue
             self._widgets.append(w)
+            w._kv_scenario = self  # so an exported page can tie the same inputs together
             if w.has_trait("model"):
                 for m in self._models.values():
                     w.register_model(m)
@@ -65,5 +66,8 @@ class Scenario(traitlets.HasTraits):
         """Let every linked widget go its own way again."""
         for lk in self._links:
             lk.unlink()
+        for w in self._widgets:
+            if getattr(w, "_kv_scenario", None) is self:
+                w._kv_scenario = None
         self._links.clear()
         self._widgets.clear()

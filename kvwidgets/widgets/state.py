@@ -63,6 +63,10 @@ def model_shape(model: Model) -> dict[str, Any]:
     """Model.shape() plus what the widgets show beside it (the MHA-mistake layers)."""
     shape = model.shape()
     shape["mha_groups"] = mha_groups(model)
+    # the longest context the model was trained for (max_position_embeddings), for warnings
+    shape.setdefault("max_context", model.max_context)
+    # the loader's own estimate (not a published count): the weights line says so
+    shape.setdefault("params_estimated", "ESTIMATE" in str(model.params_source))
     return shape
 
 

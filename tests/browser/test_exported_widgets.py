@@ -35,6 +35,7 @@ SELECT_CHOICES = {
     "memory": ["device", "marketed"],
     "window": ["128", "1024"],
     "y_scale": ["linear", "log"],
+    "x_scale": ["linear", "log"],
 }
 
 # Typed and slid controls: (how to move it, the text to enter, trait, value the trait
@@ -53,11 +54,12 @@ ECHOES = {"context", "utilization"}
 
 # Moves that change the figure but, by design, no readout: AttentionDesigns reads out
 # bytes per token, which do not depend on the context (the figure's long bar does).
-FIGURE_ONLY = {("AttentionDesigns", "context"), ("AttentionDesigns", "context-box"), ("ContextVsUsers", "y_scale")}
+FIGURE_ONLY = {("AttentionDesigns", "context"), ("AttentionDesigns", "context-box"), ("ContextVsUsers", "y_scale"),
+               ("AttentionDesigns", "x_scale")}
 
 FIGURE_JS = """() => {
     const gd = document.querySelector('.kv-plot');
-    return JSON.stringify(gd && gd.data ? [gd.data, gd.layout.annotations || [], gd.layout.yaxis.type] : null);
+    return JSON.stringify(gd && gd.data ? [gd.data, gd.layout.annotations || [], gd.layout.yaxis.type, gd.layout.xaxis.type] : null);
 }"""
 
 READOUTS_JS = """() => Object.fromEntries(
@@ -136,8 +138,14 @@ def test_every_control_redraws_the_exported_widget(watched, exported, name):
 
     controls = page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)")
     assert "reset" in controls and "context" in controls
+    # the "More" fold starts closed, hiding what it holds; opened, its controls work like the rest
+    folded = page.evaluate("[...document.querySelectorAll('details.kv-more .kv-more-body [data-kv]')].map(e => e.dataset.kv)")
+    if "more" in controls:
+        assert folded and not any(page.locator(f'[data-kv="{kv}"]').is_visible() for kv in folded)
+        page.locator('[data-kv="more"]').click()
+        assert all(page.locator(f'[data-kv="{kv}"]').is_visible() for kv in folded)
     # the model menu last: a different model changes what the other controls act on
-    order = sorted((c for c in controls if c != "reset"), key=lambda c: c == "model")
+    order = sorted((c for c in controls if c not in ("reset", "more")), key=lambda c: c == "model")
     for kv in order:
         before_figure, before_results = figure(page), results(page)
         name_, expected = move(page, kv)

@@ -54,8 +54,10 @@ NAMES = {
     "params": "parameters in billions, 0 = the model's own count",
     "batch": "Batch",
     "y_scale": "Users axis",
+    "x_scale": "Bar axis",
     "window": "Hybrid window",
     "reset": "Reset",
+    "more": "More",
 }
 
 MODEL = "window.kvwExport.models[0]"
@@ -118,11 +120,15 @@ def test_tab_reaches_every_control_in_order_and_each_is_named(watched, exported,
     controls = page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)")
     assert controls[-1] == "reset" and "context" in controls
 
-    # Tab from the top of the page: every control once, in the order they are laid out
+    # Tab from the top of the page: every control once, in the order they are laid out; the
+    # "More" fold's summary is one of them, and Enter on it opens the controls it holds
     visited = []
     for _ in range(len(controls) + 1):
         page.keyboard.press("Tab")
         visited.append(focused(page))
+        if visited[-1] == "more":
+            page.keyboard.press("Enter")
+            assert page.evaluate("document.querySelector('details.kv-more').open")
     assert visited[: len(controls)] == controls, f"{name}: Tab visited {visited}"
     assert visited[len(controls)] not in controls  # and then leaves the widget
 

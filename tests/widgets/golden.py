@@ -16,8 +16,9 @@ import random
 import sys
 from typing import Any
 
-from kvwidgets.core import (DTYPE_BITS, GPUS, ChunkedLocalSpec, CrossAttentionSpec, FullAttentionSpec, LayerGroup,
-                            MLASpec, RecurrentStateSpec, SlidingWindowSpec, decode_ceiling, max_context,
+from kvwidgets.core import (DTYPE_BITS, GPUS, STORAGE, ChunkedLocalSpec, CrossAttentionSpec, FullAttentionSpec,
+                            LayerGroup, MLASpec, RecurrentStateSpec, SlidingWindowSpec, block_plan, decode_ceiling,
+                            decode_step_bytes, max_context, prefill_seconds, recompute_crossover, reload_seconds,
                             users_that_fit)
 from kvwidgets.core.errors import KVWidgetsError
 from kvwidgets.core.model import Model, uniform_model
@@ -122,7 +123,9 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
     ms = models()
     gpus = state.gpu_rows()
     out: dict[str, Any] = {"shapes": all_shapes(), "gpus": gpus, "dtypes": dict(DTYPE_BITS),
-                           "kv": [], "per_token": [], "users": [], "max_context": [], "decode": [], "staircase": []}
+                           "kv": [], "per_token": [], "users": [], "max_context": [], "decode": [], "staircase": [],
+                           "step": [], "blocks": [], "offload": [], "storage": {
+                               k: dataclasses.asdict(v) for k, v in STORAGE.items()}}
 
     for name, m in ms.items():
         for kv in DTYPES:
@@ -139,6 +142,25 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
                     by_kind = None if err else {k: str(v) for k, v in m.bytes_by_kind(t, kv, tp).items()}
                     out["kv"].append({"shape": name, "tokens": t, "kv_dtype": kv, "tp": tp,
                                       "expect": None if err else str(b), "by_kind": by_kind, "error": err})
+
+    # DecodeStep: the prefill and decode steps around every window's edge, every dtype.
+    for name, m in ms.items():
+        edges = sorted({c for g in m.groups for c in (g.spec.token_cap,) if c})
+        prompts = sorted({1, 7, 100, 4096, *[max(1, e - 2) for e in edges]})
+        for prompt in prompts:
+            for generated in (0, 1, 2, 3, 1000):
+                kv = rng.choice(DTYPES)
+                got, err = _attempt(decode_step_bytes, m, prompt, generated, kv)
+                expect = None
+                if got is not None:
+                    expect = _ints({k: v for k, v in dataclasses.asdict(got).items() if k != "groups"})
+                    expect["groups"] = [_ints(dataclasses.asdict(g)) for g in got.groups]
+                out["step"].append({"shape": name, "prompt": prompt, "generated": generated, "kv_dtype": kv,
+                                    "expect": expect, "error": err})
+    for prompt, generated in ((0, 0), (5, -1)):
+        _, err = _attempt(decode_step_bytes, ms["t-mla"], prompt, generated)
+        out["step"].append({"shape": "t-mla", "prompt": prompt, "generated": generated, "kv_dtype": "bf16",
+                            "expect": None, "error": err})
 
     names = sorted(ms)
     gpu_names = sorted(GPUS)
@@ -191,6 +213,39 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
         case = pick()
         case["utilization"] = rng.choice(UTILIZATIONS[:5])
         out["staircase"].append({**case, **staircase_expect(ms[case["shape"]], case)})
+
+    # PagedBlocks: memory in blocks, reserving vs paging, a shared prefix.
+    for i in range(600):
+        case = pick()
+        used = rng.choice([1, 15, 16, 17, 1000, 8000, rng.randint(1, 200_000)])
+        case.update(utilization=rng.choice(UTILIZATIONS[:5]), used_tokens=used,
+                    reserved_tokens=rng.choice([used, used + 1, 8192, 131072, used * 3]),
+                    block_size=rng.choice([16, 16, 8, 32, 1, 7]), users=rng.choice([1, 2, 4, 64, rng.randint(1, 5000)]),
+                    prefix_tokens=rng.choice([0, 15, 16, 500, used - 1, used, rng.randint(0, used)]))
+        got, err = _attempt(block_plan, ms[case["shape"]], case["gpu"], case["used_tokens"], case["reserved_tokens"],
+                            users=case["users"], prefix_tokens=case["prefix_tokens"], block_size=case["block_size"],
+                            kv_dtype=case["kv_dtype"], weight_dtype=case["weight_dtype"], num_gpus=case["num_gpus"],
+                            utilization=case["utilization"])
+        out["blocks"].append({**case, "expect": None if got is None else _ints(dataclasses.asdict(got)), "error": err})
+
+    # OffloadOrRecompute: reload and ideal recompute times to the bit, and where they cross.
+    for name in names:
+        m = ms[name]
+        for _ in range(4):
+            gpu = rng.choice(gpu_names)
+            kv = rng.choice(DTYPES)
+            tier = rng.choice(sorted(STORAGE))
+            speed = rng.choice(["low", "typical", "high"])
+            params = rng.choice([None, None, 70_000_000_000])
+            ctxs = [rng.choice(contexts_for(m)), rng.randint(1, 2**20), 1_048_576]
+            rows = []
+            for t in ctxs:
+                reload_s, err = _attempt(reload_seconds, m, t, tier, kv_dtype=kv, speed=speed)
+                pre, pre_err = _attempt(prefill_seconds, m, gpu, t, params=params)
+                rows.append({"tokens": t, "reload": reload_s, "error": err, "prefill": pre, "prefill_error": pre_err})
+            cross, cross_err = _attempt(recompute_crossover, m, gpu, tier, kv_dtype=kv, speed=speed, params=params)
+            out["offload"].append({"shape": name, "gpu": gpu, "kv_dtype": kv, "tier": tier, "speed": speed,
+                                   "params": params, "rows": rows, "crossover": cross, "crossover_error": cross_err})
 
     # Steps whose KV bytes pass 2^53, which the browser must refuse rather than round.
     huge = [{"shape": "MHA", "gpu": "H200", "context": 1_048_576, "num_gpus": 1, "weight_dtype": "bf16",

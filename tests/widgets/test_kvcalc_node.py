@@ -37,7 +37,7 @@ def test_kvcalc_js_reproduces_core(tmp_path, vectors):
     proc = subprocess.run([node, "--test", str(NODE_TEST)], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
-    assert "# fail 0" in proc.stdout and "# pass 11" in proc.stdout
+    assert "# fail 0" in proc.stdout and "# pass 14" in proc.stdout
 
 
 def test_golden_vectors_reach_every_edge(vectors):
@@ -50,6 +50,9 @@ def test_golden_vectors_reach_every_edge(vectors):
     assert {1, 128, 129, 8192, 131072, 1_048_576} <= tokens  # a window's edge and the 1M end
     assert {c["tp"] for c in data["kv"]} >= {1, 3, 16, 64}       # uneven splits and copies
     assert any(c["too_large"] for c in data["decode"])
+    steps = data["step"]
+    assert {c["shape"] for c in steps} >= {"t-mla", "t-recurrent", "t-chunked", "gpt-oss-120b"}
+    assert any(c["expect"] and c["generated"] == 0 for c in steps) and any(c["error"] for c in steps)
     every_pair = {(n, g) for n in data["shapes"] for g in data["gpus"]}
     assert every_pair <= {(c["shape"], c["gpu"]) for c in data["users"]}
     assert every_pair <= {(c["shape"], c["gpu"]) for c in data["decode"]}
@@ -62,7 +65,8 @@ def test_every_widget_esm_parses_as_one_module(tmp_path):
 
     node = shutil.which("node")
     assert node
-    for cls in (kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns):
+    for cls in (kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns,
+                kw.DecodeStep, kw.PagedBlocks, kw.OffloadOrRecompute):
         path = tmp_path / f"{cls.__name__}.mjs"
         path.write_text(cls._esm, encoding="utf-8")
         proc = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, timeout=120)

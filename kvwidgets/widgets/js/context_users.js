@@ -25,9 +25,11 @@ function render({ model, el }) {
   kvContext(app);
   kvDtypeSelect(app, "weight_dtype", "Weights");
   kvDtypeSelect(app, "kv_dtype", "KV cache");
-  kvUtilization(app);
-  kvSelect(app, "y_scale", "Users axis", () => [["log", "log"], ["linear", "linear"]]);
-  kvParamsBox(app);
+  kvMore(app, () => {
+    kvUtilization(app);
+    kvSelect(app, "y_scale", "Users axis", () => [["log", "log"], ["linear", "linear"]]);
+    kvParamsBox(app);
+  });
   kvResetButton(app);
   const outUsers = app.readout("users", "Users at this context:");
   const outMax = app.readout("max_context", "Longest context for one user:");
@@ -55,7 +57,7 @@ function render({ model, el }) {
     const traces = lines.map(([, name], i) => ({
       type: "scatter", mode: "lines", name,
       x: stairs[i].x, y: stairs[i].users.map(Number),
-      line: { color: t.colors[i], shape: "hv" },  // users hold until the next drop
+      line: { color: kvDtypeConcept(lines[i][0]) || t.colors[i], shape: "hv" },  // users hold until the next drop
       hovertemplate: "from %{x:,} tokens: %{y:,} users<extra>" + name + "</extra>",
     }));
     const marks = kvAxis(app, "marks");
@@ -77,7 +79,7 @@ function render({ model, el }) {
       annotations.push({
         x: Math.log10(c), y: onAxis ? (isLog ? Math.log10(u) : u) : 0, yref: onAxis ? "y" : "paper",
         text: `${u.toLocaleString("en-US")} user${u === 1 ? "" : "s"}`, showarrow: onAxis, arrowcolor: t.fg2,
-        ax: 18, ay: -18, xanchor: "left", font: { color: t.colors[0] }, bgcolor: t.bg,
+        ax: 18, ay: -18, xanchor: "left", font: { color: t.fg }, bordercolor: kvDtypeConcept(lines[0][0]) || t.colors[0], bgcolor: t.bg,
       });
     }
     // The chosen point is a layout annotation (a dot and a label), not a trace: moving the
@@ -101,6 +103,7 @@ function render({ model, el }) {
     if (isLog && stairs.some((s) => s.users.some((u) => u === 0n))) {
       textLines.push({ text: "Where no conversation fits (0 users) the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
+    textLines.push(...kvLimitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
     kvSetText(app.text, textLines);
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${model.get("kv_dtype")} cache)`;
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;

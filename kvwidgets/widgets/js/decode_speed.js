@@ -16,8 +16,8 @@ function dsSplitBar(app) {
     const share = kv / (weights + kv);
     w.style.width = `${(1 - share) * 100}%`;
     k.style.width = `${share * 100}%`;
-    w.style.background = t.colors[0];
-    k.style.background = t.colors[1];
+    w.style.background = kvConcept("weights");
+    k.style.background = kvConcept("kv");
     const label = `weights ${fmtBytes(weights)} (blue) + KV ${fmtBytes(kv)} (orange) per GPU, ${(share * 100).toFixed(1)}% KV`;
     bar.setAttribute("aria-label", label);
     bar.title = label;
@@ -56,7 +56,7 @@ function render({ model, el }) {
   kvIntBox(app, "batch", "Batch", { min: 1, max: 1 << 20 });
   kvDtypeSelect(app, "weight_dtype", "Weights");
   kvDtypeSelect(app, "kv_dtype", "KV cache");
-  kvParamsBox(app);
+  kvMore(app, () => kvParamsBox(app));
   kvResetButton(app);
   const outUser = app.readout("tokens_per_s_per_user", "Per user:");
   const outTotal = app.readout("tokens_per_s_total", "Total:");
@@ -75,7 +75,8 @@ function render({ model, el }) {
     const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
     const fit = decodeFits(shape, gpu, context, batch, o);
     const xs = Array.from({ length: DS_POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
-    const drawn = kvAxis(app, "batches");
+    const axes = model.get("axes") || {};
+    const drawn = axes.lines || kvAxis(app, "batches"); // a few lines by default (decode_speed.py LINES)
     const batches = drawn.includes(batch) ? drawn : [...drawn, batch].sort((a, b) => a - b);
     const t = app.theme();
     const traces = [];
@@ -105,13 +106,14 @@ function render({ model, el }) {
     const meas = model.get("measured") || {};
     const showMeasured = meas.rows && shape.name === meas.model && gpu.name === meas.gpu && o.numGpus === 1;
     if (showMeasured) {
-      const rows = meas.rows;
+      // measured points for the batches drawn, so each has its line's colour
+      const rows = meas.rows.filter((r) => batches.includes(r.batch));
       const color = (b) => t.colors[Math.max(0, batches.indexOf(b)) % t.colors.length];
-      traces.push({ type: "scatter", mode: "markers", name: "measured H200", x: rows.map((r) => r.context),
+      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", x: rows.map((r) => r.context),
         y: rows.map((r) => r.tokens_per_s_per_user), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
         text: rows.map((r) => `batch ${r.batch}`), xaxis: "x", yaxis: "y",
         hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per user<extra></extra>" });
-      traces.push({ type: "scatter", mode: "markers", name: "measured H200", showlegend: false, x: rows.map((r) => r.context),
+      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", showlegend: false, x: rows.map((r) => r.context),
         y: rows.map((r) => r.tokens_per_s_total), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
         text: rows.map((r) => `batch ${r.batch}`), xaxis: "x2", yaxis: "y2",
         hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>" });
@@ -119,6 +121,14 @@ function render({ model, el }) {
     // Everything is computed: now touch the page.
     const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
     if (showMeasured) lines.push({ text: `x marks: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
+    if (d.crossover_batch !== null) {
+      // the crossover readout, said in words: weights are read once per step, caches once per sequence
+      const kvSeq = d.kv_bytes_per_step / batch;
+      // against all the weights, as the readout (a MoE batch that large touches every expert)
+      const allW = Number(weightBytes(o.params ?? shape.params, o.weightBits)) / o.numGpus;
+      lines.push({ text: `KV reads pass the weights at batch ${d.crossover_batch.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" });
+    }
+    lines.push(...kvLimitLines(shape, { context, weights: true, params: o.params }));
     kvSetText(app.text, lines);
     setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
     const num = (x, dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });

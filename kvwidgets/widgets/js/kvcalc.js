@@ -443,3 +443,156 @@ export function fmtTokens(n) {
   if (n >= 1024 && n % 1024 === 0) return `${n / 1024}K`;
   return n.toLocaleString("en-US");
 }
+
+// ---- one decode step (core/step.py) ---------------------------------------------------
+
+/**
+ * core.step.decode_step_bytes: the cache of one sequence after the prefill of `prompt`
+ * tokens and `generated` decode steps; what this step reads and writes; per layer group
+ * the rows each layer holds and has dropped. Any layer kind: rows come from
+ * numbersPerToken and the cap, state from fixed_bytes, so an unknown kind counts as
+ * what its shape says it stores.
+ */
+export function decodeStepBytes(shape, prompt, generated, bits) {
+  prompt = checkInt("prompt_tokens", prompt, 1);
+  generated = checkInt("generated", generated, 0);
+  const tokens = prompt + generated;
+  const stored = kvBytes(shape, tokens, bits);
+  const groups = shape.groups.map((g) => {
+    const storesRows = numbersPerToken(g, 1) > 0;
+    const held = storesRows ? tokensHeld(g, tokens) : 0; // a layer with no rows holds none
+    return {
+      kind: g.kind, count: g.count, cap: g.cap ?? null, held_tokens: held,
+      dropped_tokens: storesRows ? tokens - held : 0,
+      bytes: ceilDiv(groupBits(g, tokens, bits, 1) - BigInt(g.count) * BigInt(fixedBytes(g, 1)) * B8, B8)
+        + BigInt(g.count) * BigInt(fixedBytes(g, 1)),
+    };
+  });
+  let read = B0;
+  let written = stored;
+  if (generated > 0) {
+    let state = B0;
+    for (const g of shape.groups) state += BigInt(g.count) * BigInt(fixedBytes(g, 1));
+    read = stored;
+    written = kvBytesPerTokenWithinWindows(shape, bits) + state;
+  }
+  return { prompt_tokens: prompt, generated, tokens, phase: generated === 0 ? "prefill" : "decode",
+    stored_bytes: stored, read_bytes: read, written_bytes: written, groups };
+}
+
+// ---- memory in blocks: reserving vs paging, a shared prefix (core/paging.py block_plan) --
+
+function blocksFor(tokens, blockSize) {
+  return Math.ceil(tokens / blockSize); // exact: both are whole numbers below 2^53
+}
+
+/** core.paging.block_plan, field for field (integers as BigInt where they are bytes or users). */
+export function blockPlan(shape, gpu, o) {
+  const used = checkInt("used_tokens", o.usedTokens, 1);
+  const reserved = checkInt("reserved_tokens", o.reservedTokens, used);
+  const bs = checkInt("block_size", o.blockSize, 1);
+  const users = checkInt("users", o.users, 1);
+  const prefix = checkInt("prefix_tokens", o.prefixTokens, 0);
+  if (prefix >= used) {
+    const n = (x) => x.toLocaleString("en-US");
+    throw new KVInputError(`prefix_tokens must be less than used_tokens (${n(used)}): each user adds tokens of its own after the shared prefix, got ${n(prefix)}`);
+  }
+  const b = memoryBudget(shape, gpu, o);
+  const n = BigInt(b.num_gpus);
+  const blockBytes = kvBytesPerTokenWithinWindows(shape, o.kvBits, b.num_gpus) * n * BigInt(bs);
+  if (blockBytes <= B0) throw new KVInputError(`${shape.name} stores nothing per token, so it has no blocks to page`);
+  const reservedBlocks = blocksFor(reserved, bs);
+  const paged = blocksFor(used, bs);
+  const shared = Math.floor(prefix / bs);
+  const own = blocksFor(used - shared * bs, bs);
+  const budget = b.kv_budget_bytes;
+  const fit = (avail, blocks) => (avail > B0 ? floorDiv(avail, BigInt(blocks) * blockBytes) : B0);
+  return {
+    block_size: bs,
+    block_bytes: blockBytes,
+    kv_budget_bytes: budget,
+    total_blocks: budget > B0 ? floorDiv(budget, blockBytes) : B0,
+    used_tokens: used,
+    reserved_tokens: reserved,
+    reserved_blocks: reservedBlocks,
+    paged_blocks: paged,
+    last_block_tokens: used - (paged - 1) * bs,
+    reserved_waste: (reservedBlocks * bs - used) / (reservedBlocks * bs),
+    paged_waste: (paged * bs - used) / (paged * bs),
+    users_reserved: fit(budget, reservedBlocks),
+    users_paged: fit(budget, paged),
+    users,
+    prefix_tokens: prefix,
+    shared_blocks: shared,
+    own_blocks: own,
+    blocks_unshared: users * paged,
+    blocks_shared: shared + users * own,
+    users_sharing: fit(budget - BigInt(shared) * blockBytes, own),
+  };
+}
+
+// ---- offload or recompute (core/offload.py, core/decode.py prefill_seconds) ----------
+
+/** core.model.Model.active_params: what one token computes with (a MoE skips most experts). */
+export function activeParams(shape, params) {
+  const p = big(params ?? shape.params);
+  if (!shape.moe || !shape.moe.experts) return p;
+  let routed = big(shape.moe.routed_params);
+  if (routed > p) routed = p;
+  if (routed === B0) return p;
+  const E = BigInt(shape.moe.experts);
+  return p - floorDiv(routed * (E - BigInt(shape.moe.per_token)), E);
+}
+
+/** core.decode.prefill_seconds: 2 x active params x tokens / dense BF16 FLOPS (an ideal floor). */
+export function prefillSeconds(shape, gpu, tokens, params, numGpus = 1) {
+  tokens = checkInt("tokens", tokens, 1);
+  const n = checkInt("num_gpus", numGpus, 1);
+  return Number(2n * activeParams(shape, params) * BigInt(tokens)) / (gpu.bf16_tflops * 1e12 * n);
+}
+
+/** core.offload.tier_gbps */
+export function tierGbps(tier, speed = "typical") {
+  const v = { low: tier.low_gbps, typical: tier.typical_gbps, high: tier.high_gbps }[speed];
+  if (v === undefined) throw new KVInputError(`speed must be 'low', 'typical' or 'high', got '${speed}'`);
+  return v;
+}
+
+/** core.offload.reload_seconds: one conversation's cache copied back at `gbps`. */
+export function reloadSeconds(shape, tokens, bits, gbps) {
+  return exactDouble("kv per sequence", kvBytes(shape, tokens, bits)) / (gbps * 1e9);
+}
+
+/** core.offload.context_grid */
+export function contextGrid(lo = 1024, hi = 1048576, perDoubling = 4) {
+  const out = [];
+  for (let i = 0; ; i++) {
+    const t = Math.min(hi, Math.round(lo * 2 ** (i / perDoubling)));
+    if (!out.length || t > out[out.length - 1]) out.push(t);
+    if (t >= hi) return out;
+  }
+}
+
+/** core.offload.recompute_crossover: first context where the faster of reload and ideal
+ *  recompute changes (null: it never does in [lo, hi]). */
+export function recomputeCrossover(shape, gpu, tier, bits, speed = "typical", params = undefined, lo = 1024, hi = 1048576) {
+  const gbps = tierGbps(tier, speed);
+  const reloadFirst = (t) => reloadSeconds(shape, t, bits, gbps) < prefillSeconds(shape, gpu, t, params);
+  const grid = contextGrid(lo, hi);
+  const start = reloadFirst(grid[0]);
+  let prev = grid[0];
+  for (const t of grid.slice(1)) {
+    if (reloadFirst(t) !== start) {
+      let a = prev;
+      let b = t;
+      while (b - a > 1) {
+        const mid = Math.floor((a + b) / 2);
+        if (reloadFirst(mid) === start) a = mid;
+        else b = mid;
+      }
+      return b;
+    }
+    prev = t;
+  }
+  return null;
+}

@@ -23,6 +23,58 @@ function ptFormulaLine(g, bits) {
   return `${PT_KIND_NAMES[g.kind] || g.kind}: ${g.count} layers, ${n(g.fixed_bytes || 0)} B per sequence whatever its length`;
 }
 
+/**
+ * The formula as the product it is, one row per layer group: each factor a chip with where
+ * it comes from in the config (num_hidden_layers, num_key_value_heads, head_dim, the cache
+ * dtype), the result at the end. Returns [factor name, value] pairs per row so a redraw can
+ * mark the factors that changed.
+ */
+function ptFactors(g, bits) {
+  const per = groupBytesPerToken(g, bits);
+  const bytes = bits / 8;
+  const rows = [];
+  if (g.latent !== undefined) {
+    rows.push(["layers", g.count, "MLA layers"], ["latent", g.latent, "kv_lora_rank + qk_rope_head_dim"], ["bytes", bytes, "bytes per number"]);
+  } else if (g.kv_heads !== undefined) {
+    if (g.head_k === g.head_v) {
+      rows.push(["kv", 2, "K and V"], ["layers", g.count, "layers"], ["heads", g.kv_heads, "num_key_value_heads"], ["dim", g.head_k, "head_dim"], ["bytes", bytes, "bytes per number"]);
+    } else {
+      rows.push(["layers", g.count, "layers"], ["heads", g.kv_heads, "num_key_value_heads"], ["dim", `(${g.head_k} + ${g.head_v})`, "K + V head dims"], ["bytes", bytes, "bytes per number"]);
+    }
+  } else {
+    return { kind: g.kind, factors: [], result: `${Number(g.fixed_bytes || 0).toLocaleString("en-US")} B per sequence, fixed`, per };
+  }
+  return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, per };
+}
+
+function ptFormula(app, box, shape, bits) {
+  const rows = shape.groups.map((g) => ptFactors(g, bits));
+  const before = app.formulaValues || {};
+  const now = {};
+  const lines = rows.map((r, i) => {
+    const line = kvEl("div", { class: "kv-formula-row", "data-kind": r.kind });
+    line.append(kvEl("span", { class: "kv-formula-kind", text: `${PT_KIND_NAMES[r.kind] || r.kind}:` }));
+    r.factors.forEach(([key, value, source], j) => {
+      const id = `${i}.${key}`;
+      now[id] = String(value);
+      const changed = id in before && before[id] !== now[id];
+      if (j > 0) line.append(kvEl("span", { class: "kv-formula-op", text: "x" }));
+      line.append(kvEl("span", { class: changed ? "kv-factor kv-changed" : "kv-factor", "data-factor": key, title: source }, [
+        kvEl("span", { class: "kv-factor-value", text: typeof value === "number" ? value.toLocaleString("en-US") : value }),
+        kvEl("span", { class: "kv-factor-source", text: source }),
+      ]));
+    });
+    if (r.factors.length) line.append(kvEl("span", { class: "kv-formula-op", text: "=" }));
+    line.append(kvEl("span", { class: "kv-factor kv-result" }, [kvEl("span", { class: "kv-factor-value", text: r.result }),
+      kvEl("span", { class: "kv-factor-source", text: "per token" })]));
+    return line;
+  });
+  return () => {
+    box.replaceChildren(...lines);
+    app.formulaValues = now;
+  };
+}
+
 function render({ model, el }) {
   const app = kvApp({ model, el }, "KV-cache bytes per token");
   kvModelSelect(app);
@@ -32,6 +84,8 @@ function render({ model, el }) {
   const outBpt = app.readout("bytes_per_token", "Per token:");
   const outMha = app.readout("mha_bytes_per_token", "With query heads by mistake:");
   const outSeq = app.readout("kv_bytes", "One conversation:");
+  const formula = kvEl("div", { class: "kv-formula", "aria-label": "bytes per token, factor by factor" });
+  app.text.before(formula);
 
   app.draw = () => {
     const L = app.lookup();
@@ -39,6 +93,7 @@ function render({ model, el }) {
     const bits = L.bits("kv_dtype");
     const context = checkInt("context", model.get("context"), 1);
     const bpt = kvBytesPerToken(shape, bits);
+    const showFormula = ptFormula(app, formula, shape, bits);
     const lines = shape.groups.map((g) => ({ text: ptFormulaLine(g, bits) }));
     if (shape.groups.length > 1 || shape.groups.some((g) => g.cap !== null && g.cap !== undefined)) {
       lines.push({ text: `Past every window each token adds ${fmtBytes(bpt)} (${Number(bpt).toLocaleString("en-US")} B).`, cls: "kv-note" });
@@ -57,10 +112,12 @@ function render({ model, el }) {
       x: contexts.map((c) => (c === context ? `${fmtTokens(c)} (chosen)` : fmtTokens(c))),
       y: byCtx.map((b) => Number(b[k] || 0n) / 1e9),
       // the chosen context keeps its kind's colour and gets an outline
-      marker: { color: t.colors[i % t.colors.length], line: { color: t.fg, width: contexts.map((c) => (c === context ? 2 : 0)) } },
+      marker: { color: kvConcept(k), line: { color: t.fg, width: contexts.map((c) => (c === context ? 2 : 0)) } },
       hovertemplate: "%{x}: %{y:.3f} GB<extra>" + (PT_KIND_NAMES[k] || k) + "</extra>",
     }));
+    lines.push(...kvLimitLines(shape, { context }));
     // Everything is computed: now touch the page.
+    showFormula();
     kvSetText(app.text, lines);
     outBpt.textContent = texts.bytes_per_token;
     outMha.textContent = texts.mha_bytes_per_token;

@@ -596,3 +596,111 @@ function kvFitMessage(f) {
   return `${Number(f.users).toLocaleString("en-US")} conversations of ${Number(f.context).toLocaleString("en-US")} tokens fit at once.`;
 }
 
+
+// ---- explainer diagrams (DecodeStep, PagedBlocks): concept colours and SVG ------------
+
+/** One colour per concept, the same in every widget and in light and dark: mid tones
+ *  that read on a white and on a near-black background (each is a fill, never text). */
+const KV_CONCEPT_COLORS = {
+  weights: "#4e79a7", kv: "#f28e2b", reserve: "#9c9c9c", free: "#59a14f",
+  full: "#e15759", sliding: "#76b7b2", chunked: "#9c755f", mla: "#b07aa1", latent: "#b07aa1",
+  recurrent: "#edc948", state: "#edc948", "16-bit": "#d37295", fp8: "#17a2b8",
+  shared: "#8cd17d", waste: "#d0d0d0", working: "#bab0ac", other: "#8c8c8c",
+  ink: "#1f1f1f",  // text written on one of these fills (they are light enough in both themes)
+};
+
+/** The concept colour of a cache number format: 16-bit or FP8 (others: none). */
+function kvDtypeConcept(dtype) {
+  return { bf16: KV_CONCEPT_COLORS["16-bit"], fp16: KV_CONCEPT_COLORS["16-bit"], fp8: KV_CONCEPT_COLORS.fp8 }[dtype] || null;
+}
+
+/** The theme's accent (widget.css --kv-accent): what a step reads, focus rings. */
+function kvAccent(app) {
+  return getComputedStyle(app.root).getPropertyValue("--kv-accent").trim() || "#1976d2";
+}
+
+function kvConcept(name) {
+  return KV_CONCEPT_COLORS[name] || KV_CONCEPT_COLORS.other;
+}
+
+const KV_SVG_NS = "http://www.w3.org/2000/svg";
+
+function kvSvg(tag, attrs = {}, children = []) {
+  const e = document.createElementNS(KV_SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    if (k === "text") e.textContent = v;
+    else e.setAttribute(k, String(v));
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+/** Replace the plotly div by a diagram div (div.kv-diagram) that the widget fills with SVG;
+ *  its width follows the widget's, and a width change redraws (returns the cleanup). */
+function kvDiagram(app) {
+  const box = kvEl("div", { class: "kv-diagram" });
+  app.plot.replaceWith(box);
+  app.diagram = box;
+  app.drawnWidth = 0;
+  const watch = typeof ResizeObserver === "function"
+    ? new ResizeObserver(() => {
+      if (app.root.isConnected && Math.abs(kvDiagramWidth(app) - app.drawnWidth) > 1) app.redraw();
+    })
+    : null;
+  if (watch) watch.observe(app.root);
+  return () => { if (watch) watch.disconnect(); };
+}
+
+/** Width to lay a diagram out in: the widget's content width (860 px before it is laid out). */
+function kvDiagramWidth(app) {
+  const w = app.root.clientWidth;
+  if (!w) return 860;
+  const cs = getComputedStyle(app.root);
+  return Math.max(320, w - parseFloat(cs.paddingLeft || 0) - parseFloat(cs.paddingRight || 0));
+}
+
+/**
+ * Limits a number can silently pass, as warning lines (cls kv-warn) for a widget's text:
+ * a context longer than the model was trained for (max_position_embeddings), a window at
+ * least as long as that maximum (nothing ever slides, so every token costs its full bytes),
+ * and a parameter count the loader estimated (when the weights matter and no override is set).
+ */
+function kvLimitLines(shape, { context = null, weights = false, params = undefined } = {}) {
+  const n = (x) => Number(x).toLocaleString("en-US");
+  const out = [];
+  const max = shape.max_context;
+  if (max && context !== null && context > max) {
+    out.push({ text: `${n(context)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(max)}): the numbers hold for the memory, not for the model's quality.`, cls: "kv-warn" });
+  }
+  if (max) {
+    const never = shape.groups.filter((g) => g.cap !== null && g.cap !== undefined && g.cap > 0 && g.kv_heads !== undefined && g.cap >= max);
+    if (never.length) {
+      out.push({ text: `A window of ${n(never[0].cap)} tokens is at least ${shape.name}'s maximum context (${n(max)}): nothing ever slides out, so every token costs its full bytes in those layers.`, cls: "kv-warn" });
+    }
+  }
+  if (weights && shape.params_estimated && !params) {
+    out.push({ text: `${shape.name}'s parameter count (${(Number(shape.params) / 1e9).toLocaleString("en-US", { maximumFractionDigits: 2 })} B) is an estimate from its config; set Params to a published count if you have one.`, cls: "kv-warn" });
+  }
+  return out;
+}
+
+/**
+ * Progressive disclosure: the controls build() adds go into a "More" fold (<details>), closed
+ * at first, after the controls in view. Its summary is a control like the others (data-kv
+ * "more"): Tab reaches it, Enter or Space opens it, and Tab then reaches what it holds.
+ */
+function kvMore(app, build) {
+  const summary = kvEl("summary", { class: "kv-more-toggle", "data-kv": "more", text: "More" });
+  const body = kvEl("div", { class: "kv-more-body" });
+  const fold = kvEl("details", { class: "kv-more" }, [summary, body]);
+  app.controls.append(fold);
+  const outer = app.controls;
+  app.controls = body;
+  try {
+    build();
+  } finally {
+    app.controls = outer;
+  }
+  return fold;
+}

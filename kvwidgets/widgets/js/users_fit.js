@@ -22,6 +22,71 @@ function ufWorking(app) {
   return kvLabelled(app, "Working area per GPU (GB)", box);
 }
 
+const UF_COUNTABLE = 64;  // up to this many conversations each is its own segment; beyond, groups
+
+/**
+ * One deployment's memory as a bar: weights, working area, each conversation's cache as a
+ * segment you can count (grouped into equal runs when there are too many to count), what
+ * is left, and the reserve utilization keeps free. Widths are bytes; values from usersThatFit.
+ */
+function ufMemoryBar(app, fit, gpu, W) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 12 * s;
+  const total = Number(fit.memory_bytes);
+  const x = (b) => (Number(b) / total) * W;
+  const h = 30 * s;
+  const top = fs * 1.6;
+  const parts = [];
+  const n = Number(fit.users);
+  const users = (k) => `${k.toLocaleString("en-US")} conversation${k === 1 ? "" : "s"}`;
+  parts.push(kvSvg("text", { x: 0, y: fs * 1.1, "font-size": fs, fill: t.fg, "font-weight": 600,
+    text: `One deployment: ${fit.num_gpus} x ${gpu.name}, ${fmtBytes(fit.memory_bytes)}` }));
+  let at = 0;
+  const seg = (cls, bytes, concept, extra = {}) => {
+    const w = x(bytes);
+    if (w > 0) parts.push(kvSvg("rect", { class: cls, x: at, y: top, width: w, height: h, fill: kvConcept(concept), ...extra }));
+    at += Math.max(0, w);
+  };
+  const weights = fit.weights_bytes < fit.usable_bytes ? fit.weights_bytes : fit.usable_bytes;
+  seg("kv-mem-weights", weights, "weights");
+  if (fit.weights_fit) seg("kv-mem-working", fit.working_bytes, "working");
+  const group = n <= UF_COUNTABLE ? 1 : Math.ceil(n / 40);
+  const kvStart = at;
+  for (let i = 0; i < n; i += group) {
+    const k = Math.min(group, n - i);
+    seg("kv-mem-conv", fit.kv_per_user_bytes * BigInt(k), "kv", { stroke: t.bg, "stroke-width": 1, "data-conversations": k });
+  }
+  const kvEnd = at;
+  seg("kv-mem-free", fit.left_over_bytes, "free");
+  at = x(fit.usable_bytes);
+  seg("kv-mem-reserve", fit.reserve_bytes, "reserve");
+  // labels under the bar: what each part is, in reading order, wrapped onto new lines
+  const labels = [
+    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
+    ...(fit.working_bytes > 0n ? [["working", `working area ${fmtBytes(fit.working_bytes)}`]] : []),
+    ["kv", n ? `${users(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block: ${group})` : ""}` : "no conversation fits"],
+    ["free", `left ${fmtBytes(fit.left_over_bytes)}`],
+    ["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`],
+  ];
+  let lx = 0;
+  let ly = top + h + 8 * s;
+  for (const [concept, text] of labels) {
+    const w = 18 * s + text.length * fs * 0.55;
+    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; }
+    parts.push(kvSvg("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: kvConcept(concept) }),
+      kvSvg("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
+    lx += w + 14 * s;
+  }
+  if (n && kvEnd - kvStart > 90 * s) {
+    parts.push(kvSvg("text", { x: (kvStart + kvEnd) / 2, y: top + h / 2 + fs * 0.35, "font-size": fs, fill: kvConcept("ink"),
+      "text-anchor": "middle", "font-weight": 600, text: users(n) }));
+  }
+  const H = ly + 20 * s;
+  return kvSvg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
+    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${users(n)} fit` }, parts);
+}
+
 function render({ model, el }) {
   const app = kvApp({ model, el }, "How many conversations fit");
   kvModelSelect(app);
@@ -30,14 +95,20 @@ function render({ model, el }) {
   kvContext(app);
   kvDtypeSelect(app, "weight_dtype", "Weights");
   kvDtypeSelect(app, "kv_dtype", "KV cache");
-  kvUtilization(app);
-  kvSelect(app, "memory", "Memory", () => [["marketed", "marketed GB"], ["device", "device-reported"]]);
-  ufWorking(app);
-  kvParamsBox(app);
+  kvMore(app, () => {
+    kvUtilization(app);
+    kvSelect(app, "memory", "Memory", () => [["marketed", "marketed GB"], ["device", "device-reported"]]);
+    ufWorking(app);
+    kvParamsBox(app);
+  });
   kvResetButton(app);
   const outUsers = app.readout("users", "Users:");
   const outPer = app.readout("kv_per_user", "KV per conversation:");
-  const outBudget = app.readout("kv_budget", "KV budget:");
+  const outBudget = app.readout("kv_budget", "Left after weights:");
+  const outPerToken = app.readout("kv_per_token", "KV per token:");
+  // the deployment's memory bar leads; the 1/2/4/8-GPU bars follow as the second view
+  const bar = kvEl("div", { class: "kv-diagram kv-membar" });
+  app.plot.before(bar);
 
   app.draw = () => {
     const L = app.lookup();
@@ -76,7 +147,7 @@ function render({ model, el }) {
     const t = app.theme();
     const traces = parts.map(([name, get], i) => ({
       type: "bar", name, x: labels, y: fits.map(get),
-      marker: { color: [t.colors[0], t.colors[5], t.colors[1], t.colors[2], t.grid][i] },
+      marker: { color: kvConcept(["weights", "working", "kv", "free", "reserve"][i]) },
       hovertemplate: "%{x}: %{y:.2f} GB<extra>" + name + "</extra>",
     }));
     const annotations = fits.map((f, i) => ({
@@ -84,10 +155,15 @@ function render({ model, el }) {
       text: f.error ? "heads do not split" : !f.weights_fit ? "does not load" : `${Number(f.users).toLocaleString("en-US")} users`,
       font: { color: t.fg },
     }));
+    const barSvg = ufMemoryBar(app, fit, gpu, kvDiagramWidth(app));
+    const perToken = perTokenReadouts(shape, o.kvBits).bytes_per_token;
     // Everything is computed: now touch the page.
+    bar.replaceChildren(barSvg);
+    outPerToken.textContent = perToken;
     const msg = kvFitMessage(fit);
     const lines = [{ text: msg, cls: fit.users > 0n ? "kv-note" : "kv-warn" }];
     if (o.memory === "device") lines.push({ text: `${gpu.name} reports ${fmtBytes(gpu.device_bytes)} (marketed ${fmtBytes(gpu.memory_bytes)}).`, cls: "kv-note" });
+    lines.push(...kvLimitLines(shape, { context: model.get("context"), weights: true, params: kvParams(app) }));
     kvSetText(app.text, lines);
     outUsers.textContent = Number(fit.users).toLocaleString("en-US");
     outPer.textContent = fmtBytes(fit.kv_per_user_bytes);

@@ -171,3 +171,57 @@ test("utilization is read as the exact decimal Python's Fraction(repr(u)) gives"
   assert.throws(() => kv.utilizationFraction(1.5), /utilization must be in \(0, 1\]/);
   assert.throws(() => kv.utilizationFraction(0), /utilization/);
 });
+
+test("one decode step: stored, read, written and each group's rows, any layer kind", () => {
+  const kinds = new Set();
+  for (const c of G.step) {
+    const what = `decodeStepBytes ${JSON.stringify({ ...c, expect: undefined })}`;
+    const got = outcome(() => kv.decodeStepBytes(shape(c.shape), c.prompt, c.generated, bits(c.kv_dtype)));
+    if (checkError(got, c, what)) continue;
+    const norm = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === "bigint" || typeof v === "number" ? String(v) : v]));
+    const { groups, ...top } = got.value;
+    assert.deepEqual(norm(top), c.expect === null ? null : (({ groups: _g, ...rest }) => rest)(c.expect), what);
+    assert.deepEqual(groups.map(norm), c.expect.groups, what);
+    for (const g of groups) if (g.dropped_tokens > 0) kinds.add(g.kind);
+  }
+  assert.ok(kinds.has("sliding") && kinds.has("chunked"), `kinds that dropped rows: ${[...kinds]}`);
+  assert.ok(G.step.some((c) => c.error && /prompt_tokens/.test(c.error)), "a refused prompt");
+});
+
+test("memory in blocks: reserving vs paging, users sharing a prefix", () => {
+  let served = 0;
+  for (const c of G.blocks) {
+    const what = `blockPlan ${JSON.stringify({ ...c, expect: undefined })}`;
+    const got = outcome(() => kv.blockPlan(shape(c.shape), G.gpus[c.gpu], {
+      ...opts(c), usedTokens: c.used_tokens, reservedTokens: c.reserved_tokens, blockSize: c.block_size,
+      users: c.users, prefixTokens: c.prefix_tokens }));
+    if (checkError(got, c, what)) continue;
+    for (const [k, want] of Object.entries(c.expect)) {
+      const v = got.value[k];
+      if (typeof want === "number") assert.ok(Object.is(v, want), `${what}: ${k} = ${v}, core says ${want}`);
+      else assert.equal(String(v), want, `${what}: ${k}`);
+    }
+    if (c.expect.users_sharing !== "0") served += 1;
+  }
+  assert.ok(served > 100, `cases where users fit: ${served}`);
+  assert.ok(G.blocks.some((c) => c.error && /prefix_tokens must be less/.test(c.error)), "a prefix as long as the request");
+});
+
+test("offload or recompute: reload and ideal prefill to the last bit, the same crossover", () => {
+  let crossings = 0;
+  for (const c of G.offload) {
+    const what = `offload ${JSON.stringify({ ...c, rows: undefined })}`;
+    const tier = G.storage[c.tier];
+    for (const r of c.rows) {
+      const got = outcome(() => kv.reloadSeconds(shape(c.shape), r.tokens, bits(c.kv_dtype), kv.tierGbps(tier, c.speed)));
+      if (!checkError(got, r, `${what} reload at ${r.tokens}`)) assert.ok(Object.is(got.value, r.reload), `${what}: reload at ${r.tokens} = ${got.value}, core ${r.reload}`);
+      const pre = outcome(() => kv.prefillSeconds(shape(c.shape), G.gpus[c.gpu], r.tokens, c.params ?? undefined));
+      if (!checkError(pre, { error: r.prefill_error }, `${what} prefill`)) assert.ok(Object.is(pre.value, r.prefill), `${what}: prefill at ${r.tokens} = ${pre.value}, core ${r.prefill}`);
+    }
+    const x = outcome(() => kv.recomputeCrossover(shape(c.shape), G.gpus[c.gpu], tier, bits(c.kv_dtype), c.speed, c.params ?? undefined));
+    if (checkError(x, { error: c.crossover_error }, `${what} crossover`)) continue;
+    assert.equal(x.value, c.crossover, `${what}: crossover`);
+    if (c.crossover !== null) crossings += 1;
+  }
+  assert.ok(crossings >= 3, `cases with a crossing: ${crossings}`);
+});

@@ -1,0 +1,445 @@
+"""The mechanism explainers (DecodeStep, ...) exported and opened from file:// in Chromium.
+
+For each: every control changes the picture (the diagram's SVG or the plot's data) and
+the model's trait; Play advances and Pause stops; Reset brings the first picture back;
+Tab reaches every control in order and each has a name; dark themes colour the
+diagram's text readably; scale 1.5 fits at 800 px; no request leaves the page.
+Screenshots (light, dark, scale 1.5) go to KVW_SCREENSHOTS (default: a temporary folder).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+import kvwidgets as kw
+
+from .conftest import PageWatch, open_exported
+from .test_keyboard_theme import accessible_names, contrast, focused, rgba
+
+pytestmark = pytest.mark.browser
+
+MODEL = "window.kvwExport.models[0]"
+PICTURE_JS = """() => {
+    const d = document.querySelector('.kv-diagram svg');
+    const gd = document.querySelector('.kv-plot');
+    return JSON.stringify([d ? d.outerHTML : null, gd && gd.data ? [gd.data, gd.layout.annotations || [], gd.layout.shapes || []] : null]);
+}"""
+READOUTS_JS = """() => Object.fromEntries(
+    [...document.querySelectorAll('[data-kv-out]')].map(e => [e.dataset.kvOut, e.textContent]))"""
+
+# widget -> (constructor kwargs, control moves). A move: (data-kv, how, value, trait, expected).
+# "select" picks an option, "type" fills a box and leaves it, "click" presses a button.
+MOVES = {
+    "DecodeStep": ({"generated": 0}, [
+        ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
+        ("prompt_tokens", "type", "200", "prompt_tokens", 200),
+        ("step", "click", None, "generated", 1),
+        ("step", "click", None, "generated", 2),
+        ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
+    ]),
+    "PagedBlocks": ({}, [
+        ("gpu", "select", "H200", "gpu", "H200"),
+        ("weight_dtype", "select", "fp8", "weight_dtype", "fp8"),
+        ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
+        ("context", "slide", "80", "context", 32768),
+        ("context-box", "type", "40000", "context", 40000),
+        ("used_tokens", "type", "3000", "used_tokens", 3000),
+        ("users", "type", "8", "users", 8),
+        ("prefix_tokens", "type", "1000", "prefix_tokens", 1000),
+        ("block_size", "select", "32", "block_size", 32),
+        ("model", "select", "qwen3-8b", "model", "qwen3-8b"),
+    ]),
+    "OffloadOrRecompute": ({}, [
+        ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
+        ("context", "slide", "80", "context", 32768),
+        ("context-box", "type", "20000", "context", 20000),
+        ("speed", "select", "low", "speed", "low"),
+        ("params", "type", "70", "params", 70_000_000_000),
+        ("gpu", "select", "H100-SXM", "gpu", "H100-SXM"),
+        ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
+    ]),
+}
+NAMES = {
+    "model": "Model", "kv_dtype": "KV cache", "prompt_tokens": "Prompt (tokens)", "speed": "Speed",
+    "play": "Play", "step": "Step", "reset": "Reset",
+    "gpu": "GPU", "weight_dtype": "Weights", "context": "context, log scale from 1K to 1M tokens",
+    "context-box": "context in tokens", "used_tokens": "Tokens used", "users": "Users sharing",
+    "prefix_tokens": "Shared prefix (tokens)", "block_size": "Block size",
+    "params": "parameters in billions, 0 = the model's own count",
+    "more": "More",
+}
+# the same hook named differently in one widget
+NAMES_IN = {"OffloadOrRecompute": {"speed": "Copy speed"}}
+WIDGETS = list(MOVES)
+
+
+def trait(page, name):
+    return page.evaluate(f"{MODEL}.get({json.dumps(name)})")
+
+
+def picture(page):
+    return page.evaluate(PICTURE_JS)
+
+
+def readouts(page):
+    return page.evaluate(READOUTS_JS)
+
+
+def screenshot_folder(tmp_path_factory) -> Path:
+    folder = Path(os.environ.get("KVW_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("explainers")
+    paths = {}
+    for name, (kwargs, _) in MOVES.items():
+        paths[name] = folder / f"{name}.html"
+        getattr(kw, name)(**kwargs).to_html(paths[name])
+        paths[name, 1.5] = folder / f"{name}-scale-1.5.html"
+        getattr(kw, name)(scale=1.5, **kwargs).to_html(paths[name, 1.5])
+    return paths
+
+
+def do_move(page, kv, how, value):
+    control = page.locator(f'[data-kv="{kv}"]')
+    if how == "select":
+        control.select_option(value)
+    elif how == "slide":
+        control.fill(value)  # a range input: sets the value and fires input and change
+    elif how == "type":
+        control.fill(value)
+        control.press("Tab")
+    elif how == "click":
+        control.click()
+    else:  # pragma: no cover - a typo in MOVES
+        raise AssertionError(how)
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_every_control_changes_the_picture(watched, exported, name):
+    page = watched.page
+    open_exported(watched, exported[name])
+    first_picture, first_readouts = picture(page), readouts(page)
+    assert json.loads(first_picture) != [None, None], f"{name} drew nothing"
+    if page.locator('[data-kv="more"]').count():
+        page.locator('[data-kv="more"]').click()  # open the "More" fold
+    moved = set()
+    for kv, how, value, trait_name, expected in MOVES[name][1]:
+        before_picture, before_readouts = picture(page), readouts(page)
+        do_move(page, kv, how, value)
+        assert trait(page, trait_name) == expected, f"{name}: {kv} did not set {trait_name}"
+        assert picture(page) != before_picture, f"{name}: {kv} did not change the picture"
+        assert readouts(page) != before_readouts, f"{name}: {kv} changed no readout"
+        assert page.locator(".kv-error").text_content() == "", f"{name}: {kv}: {page.locator('.kv-error').text_content()}"
+        moved.add(kv)
+    controls = set(page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)"))
+    untested = controls - moved - {"reset", "play", "more"}  # play (and DecodeStep's speed): test_play_and_pause
+    if name == "DecodeStep":
+        untested.discard("speed")
+    assert not untested, f"{name}: controls with no move in this test: {untested}"
+
+    # bad typed input: a message under the widget, the picture kept
+    box = page.locator("input[type=number][data-kv]").first
+    good = picture(page)
+    box.fill("-5")
+    box.press("Tab")
+    assert page.locator(".kv-error").is_visible() and "must be a whole number" in page.locator(".kv-error").text_content()
+    assert picture(page) == good
+
+    page.locator('[data-kv="reset"]').click()
+    assert picture(page) == first_picture and readouts(page) == first_readouts
+    assert page.locator(".kv-error").text_content() == ""
+    for key, value in trait(page, "initial").items():
+        assert trait(page, key) == value, f"{name}: reset left {key}"
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize("name", [w for w in WIDGETS if w == "DecodeStep"])
+def test_play_advances_and_pause_stops(watched, exported, name):
+    page = watched.page
+    open_exported(watched, exported[name])
+    play = page.locator('[data-kv="play"]')
+    first = picture(page)
+    page.locator('[data-kv="speed"]').select_option("10")
+    assert trait(page, "speed") == 10
+    play.click()
+    assert play.get_attribute("aria-pressed") == "true" and play.text_content() == "Pause"
+    page.wait_for_function(f"{MODEL}.get('generated') >= 5")
+    assert picture(page) != first
+    play.click()  # pause
+    assert play.get_attribute("aria-pressed") == "false" and play.text_content() == "Play"
+    stopped = trait(page, "generated")
+    page.wait_for_timeout(600)
+    assert trait(page, "generated") == stopped, "Pause did not stop the steps"
+
+    # a faster speed takes more steps in the same time
+    def steps_in(speed, ms=1000):
+        page.locator('[data-kv="speed"]').select_option(str(speed))
+        g0 = trait(page, "generated")
+        play.click()
+        page.wait_for_timeout(ms)
+        play.click()
+        return trait(page, "generated") - g0
+    slow, fast = steps_in(2), steps_in(100)
+    assert 1 <= slow <= 4 and fast >= 40, (slow, fast)
+
+    # the sliding layers drop rows once the window (128 for gpt-oss) is passed
+    page.evaluate(f"{MODEL}.set('generated', 100)")
+    dropped = page.evaluate("[...document.querySelectorAll('.kv-dst-layer')].map(g => [g.dataset.kind, +g.dataset.dropped])")
+    assert ["sliding", 200 - 128] in dropped, dropped  # 100 prompt + 100 generated, window 128
+    assert all(d == 0 for k, d in dropped if k == "full")
+    assert page.locator(".kv-dst-query").count() == len(dropped)  # every drawn layer shows its unkept query
+    # Reset stops playing too
+    play.click()
+    page.locator('[data-kv="reset"]').click()
+    assert play.get_attribute("aria-pressed") == "false"
+    g = trait(page, "generated")
+    page.wait_for_timeout(400)
+    assert trait(page, "generated") == g == 0
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+def test_keyboard_reaches_and_drives_every_control(watched, exported, name):
+    page = watched.page
+    open_exported(watched, exported[name])
+    controls = page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)")
+    visited = []
+    for _ in range(len(controls)):
+        page.keyboard.press("Tab")
+        visited.append(focused(page))
+        if visited[-1] == "more":
+            page.keyboard.press("Enter")  # open the fold: Tab then reaches what it holds
+    assert visited == controls, f"{name}: Tab visited {visited}"
+    for kv, (role, label) in accessible_names(page).items():
+        want = NAMES_IN.get(name, {}).get(kv, NAMES[kv])
+        assert label == want, f"{name}: {kv} ({role}) is named {label!r}"
+    if "step" in controls:
+        page.locator('[data-kv="step"]').focus()
+        before = picture(page)
+        page.keyboard.press("Enter")
+        assert trait(page, "generated") == 1 and picture(page) != before
+        page.locator('[data-kv="play"]').focus()
+        page.keyboard.press("Space")
+        page.wait_for_function(f"{MODEL}.get('generated') >= 2")
+        page.keyboard.press("Space")
+        assert page.locator('[data-kv="play"]').get_attribute("aria-pressed") == "false"
+    watched.assert_clean()
+
+
+DIAGRAM_COLOURS_JS = """() => {
+    const root = document.querySelector('.kv-widget');
+    const text = root.querySelector('.kv-diagram svg text, .kv-plot .ytick text');
+    return { background: getComputedStyle(root).backgroundColor, text: getComputedStyle(text).fill,
+             fg: getComputedStyle(root).color };
+}"""
+
+
+@pytest.mark.parametrize("name", WIDGETS)
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_theme_colours_and_scale_1_5(browser, exported, tmp_path_factory, name, scheme):
+    folder = screenshot_folder(tmp_path_factory)
+    for scale, width in ((1, 1200), (1.5, 800)):
+        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        try:
+            watch = PageWatch(context.new_page())
+            page = watch.page
+            open_exported(watch, exported[name] if scale == 1 else exported[name, 1.5])
+            if name == "DecodeStep":
+                page.locator('[data-kv="step"]').click()
+            c = page.evaluate(DIAGRAM_COLOURS_JS)
+            want_bg = "#1e1e1e" if scheme == "dark" else "#ffffff"
+            assert rgba(c["background"]) == rgba(want_bg)
+            assert contrast(c["text"], c["background"]) >= 4.5, f"{name} {scheme}: diagram text {c['text']}"
+            overflow = page.evaluate("""() => {
+                const r = document.querySelector('.kv-widget').getBoundingClientRect();
+                return [...document.querySelectorAll('.kv-widget .kv-controls > *, .kv-widget .kv-readout, .kv-diagram svg, .kv-plot .main-svg')]
+                    .filter(e => e.getBoundingClientRect().right > r.right + 0.5).map(e => e.dataset.kv || e.tagName);
+            }""")
+            assert overflow == [], f"{name} scale {scale}: overflows {overflow}"
+            if scale == 1.5:
+                assert page.evaluate("getComputedStyle(document.querySelector('.kv-widget')).fontSize") == "19.5px"
+            shot = folder / f"{name}-{scheme}-scale-{scale}-{width}px.png"
+            page.locator(".kv-widget").screenshot(path=str(shot))
+            assert shot.stat().st_size > 10_000
+            watch.assert_clean()
+        finally:
+            context.close()
+
+
+def test_jupyterlab_dark_recolours_the_diagram(watched, exported):
+    from .test_keyboard_theme import jupyterlab_dark_variables
+
+    page = watched.page
+    open_exported(watched, exported["DecodeStep"])
+    page.add_style_tag(content=jupyterlab_dark_variables())
+    page.evaluate("() => { document.body.dataset.jpThemeLight = 'false'; document.body.dataset.jpThemeName = 'JupyterLab Dark'; }")
+    page.wait_for_function("getComputedStyle(document.querySelector('.kv-diagram svg text')).fill !== 'rgb(97, 97, 97)'")
+    c = page.evaluate(DIAGRAM_COLOURS_JS)
+    assert rgba(c["background"]) == rgba("#212121")
+    assert contrast(c["text"], c["background"]) >= 4.5
+    watched.assert_clean()
+
+
+def test_offload_crossings_on_the_page_are_the_kernels(watched, tmp_path):
+    """The crossings the page marks (kvcalc / offload.js) are the ones Python's result holds."""
+    page = watched.page
+    cases = [dict(model="llama-3-8b", speed="low"), dict(model="gemma-3-27b", speed="typical")]
+    for i, kwargs in enumerate(cases):
+        w = kw.OffloadOrRecompute(**kwargs)
+        w.to_html(tmp_path / f"o{i}.html")
+        open_exported(watched, tmp_path / f"o{i}.html")
+        text = page.locator('[data-kv-out="crossover"]').text_content()
+        names = {"cpu-pinned": "CPU memory (pinned)", "cpu-pageable": "CPU memory (pageable)", "nvme-ssd": "NVMe SSD"}
+        expected = [f"{names[t]} = {what} recompute at {x:,}" for t, c in w.result["crossovers"].items()
+                    for what, x in (("ideal", c["ideal"]), ("measured", c["measured"])) if x is not None]
+        assert expected, kwargs  # both cases cross somewhere
+        assert text == " · ".join(expected)
+        # one marker per crossing on the plot, plus the chosen-context label
+        assert page.evaluate("document.querySelector('.kv-plot').layout.annotations.length") == len(expected) + 1
+    watched.assert_clean()
+
+
+def test_attention_designs_draws_who_shares_which_kv_head(watched, tmp_path):
+    page = watched.page
+    kw.AttentionDesigns().to_html(tmp_path / "designs.html")
+    open_exported(watched, tmp_path / "designs.html")
+    panels = page.evaluate("""() => [...document.querySelectorAll('.kv-heads-panel')].map(p => [
+        p.dataset.design, p.querySelectorAll('.kv-heads-query').length, p.querySelectorAll('.kv-heads-kv').length,
+        p.querySelectorAll('line').length])""")
+    # 32 query heads each; 32, 8, 1 KV heads and one latent; one line per query head
+    assert panels == [["MHA", 32, 32, 32], ["GQA", 32, 8, 32], ["MQA", 32, 1, 32], ["MLA", 32, 1, 32]]
+    # in GQA, query heads 0-3 meet KV head 0, 4-7 KV head 1: four lines end at each box's middle
+    ends = page.evaluate("""() => { const p = document.querySelectorAll('.kv-heads-panel')[1];
+        return [...p.querySelectorAll('line')].map(l => l.getAttribute('x2')); }""")
+    assert len(set(ends)) == 8 and all(ends.count(e) == 4 for e in set(ends))
+    # the bar axis: log by default, linear on request (the 4x from MHA to GQA at its true size)
+    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "log"
+    page.locator('[data-kv="more"]').click()
+    page.locator('[data-kv="x_scale"]').select_option("linear")
+    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "linear"
+    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.title.text").endswith("linear scale)")
+    watched.assert_clean()
+
+
+def test_limits_are_in_view(watched, tmp_path):
+    """Longer than the model's maximum, a window that never slides, an estimated parameter count."""
+    from kvwidgets.core import LayerGroup, Model, SlidingWindowSpec
+
+    page = watched.page
+    never = Model("slides-never", (LayerGroup(SlidingWindowSpec(8, 128, window=8192), 32),), 7_000_000_000,
+                  max_context=4096)
+    kw.PerTokenBytes(model=never, context=2048).to_html(tmp_path / "per_token.html")
+    open_exported(watched, tmp_path / "per_token.html")
+    warns = lambda: page.evaluate("[...document.querySelectorAll('.kv-text .kv-warn')].map(e => e.textContent)")  # noqa: E731
+    assert len(warns()) == 1 and "nothing ever slides out" in warns()[0]
+    box = page.locator('[data-kv="context-box"]')
+    box.fill("32768")
+    box.press("Tab")
+    assert len(warns()) == 2 and "longer than slides-never was trained for (max_position_embeddings 4,096)" in warns()[0]
+
+    kw.UsersThatFit(model="falcon-7b").to_html(tmp_path / "users.html")
+    open_exported(watched, tmp_path / "users.html")
+    assert any("is an estimate from its config" in w for w in warns())
+    page.locator('[data-kv="more"]').click()
+    params = page.locator('[data-kv="params"]')
+    params.fill("7.2")
+    params.press("Tab")
+    assert not any("estimate" in w for w in warns())  # a count was given
+    watched.assert_clean()
+
+
+def test_users_that_fit_leads_with_a_countable_memory_bar(watched, tmp_path):
+    page = watched.page
+    kw.UsersThatFit(model="llama-3-8b", gpu="H100", context=8000).to_html(tmp_path / "users.html")
+    open_exported(watched, tmp_path / "users.html")
+    convs = "[...document.querySelectorAll('.kv-membar .kv-mem-conv')].map(e => +e.dataset.conversations)"
+    assert page.evaluate(convs) == [1] * 53  # 53 conversations, each its own segment
+    assert page.evaluate("document.querySelectorAll('.kv-membar .kv-mem-weights, .kv-membar .kv-mem-reserve, .kv-membar .kv-mem-free').length") == 3
+    # the bar comes before the 1/2/4/8-GPU chart
+    assert page.evaluate("!!(document.querySelector('.kv-membar').compareDocumentPosition(document.querySelector('.kv-plot')) & Node.DOCUMENT_POSITION_FOLLOWING)")
+    assert page.locator('[data-kv-out="kv_per_token"]').text_content() == "128 KiB (131,072 B)"
+    box = page.locator('[data-kv="context-box"]')
+    box.fill("1024")
+    box.press("Tab")
+    groups = page.evaluate(convs)
+    assert sum(groups) == int(page.locator('[data-kv-out="users"]').text_content().replace(",", "")) == 416
+    assert len(groups) <= 40 and max(groups) > 1  # too many to count one by one: equal runs
+    watched.assert_clean()
+
+
+def test_decode_step_draws_any_layer_kind(watched, exported):
+    """Kinds read from the shape by name; one it has never heard of is drawn from what its
+    group stores (rows from kv_heads / latent, a fixed state, or nothing)."""
+    page = watched.page
+    open_exported(watched, exported["DecodeStep"])
+    page.evaluate(f"""() => {{
+        const m = {MODEL};
+        const shapes = {{ ...m.get('shapes'), odd: {{ name: 'odd', params: 1000000000, query_heads: 8, max_context: null, groups: [
+            {{ kind: 'mystery-attn', count: 3, cap: 16, kv_heads: 2, head_k: 64, head_v: 32, fixed_bytes: 0 }},
+            {{ kind: 'linear-state', count: 5, cap: 0, fixed_bytes: 4096 }},
+            {{ kind: 'no-cache', count: 1, cap: null, fixed_bytes: 0 }} ] }} }};
+        m.set('shapes', shapes);
+        m.set('model', 'odd');
+        m.set('generated', 30);
+    }}""")
+    assert page.locator(".kv-error").text_content() == ""
+    layers = page.evaluate("[...document.querySelectorAll('.kv-dst-layer')].map(g => [g.dataset.kind, +g.dataset.held, +g.dataset.dropped])")
+    assert layers == [["mystery-attn", 16, 114], ["mystery-attn", 16, 114], ["linear-state", 0, 0], ["linear-state", 0, 0],
+                      ["no-cache", 0, 0]]
+    assert page.locator(".kv-dst-state").count() == 2
+    # 3 layers x 16 rows x 2 heads x (64 + 32) x 2 B + 5 x 4,096 B of state = 38,912 B
+    assert page.locator('[data-kv-out="stored_bytes"]').text_content() == "38 KiB"
+    assert "mystery-attn layer x 3 layers" in page.locator(".kv-text").text_content()
+    watched.assert_clean()
+
+
+def test_per_token_formula_is_a_product_of_config_factors(watched, tmp_path):
+    page = watched.page
+    kw.PerTokenBytes(model="llama-3-8b").to_html(tmp_path / "pt.html")
+    open_exported(watched, tmp_path / "pt.html")
+    chips = """() => [...document.querySelectorAll('.kv-formula-row')].map(r => [...r.querySelectorAll('.kv-factor')].map(
+        c => [c.dataset.factor || 'result', c.querySelector('.kv-factor-value').textContent, c.classList.contains('kv-changed')]))"""
+    assert page.evaluate(chips) == [[["kv", "2", False], ["layers", "32", False], ["heads", "8", False], ["dim", "128", False],
+                                     ["bytes", "2", False], ["result", "131,072 B", False]]]
+    page.locator('[data-kv="kv_dtype"]').select_option("fp8")
+    row = page.evaluate(chips)[0]
+    assert [c[0] for c in row if c[2]] == ["bytes"] and row[-1][1] == "65,536 B"  # only the factor that changed is marked
+    page.locator('[data-kv="model"]').select_option("qwen2.5-7b")  # 28 layers, 4 KV heads, 128 dims
+    row = page.evaluate(chips)[0]
+    assert [c[0] for c in row if c[2]] == ["layers", "heads"] and row[-1][1] == "28,672 B"
+    watched.assert_clean()
+
+
+def test_decode_speed_says_why_kv_passes_the_weights(watched, tmp_path):
+    page = watched.page
+    kw.DecodeSpeed(model="llama-3-8b", gpu="H200", context=8192).to_html(tmp_path / "speed.html")
+    open_exported(watched, tmp_path / "speed.html")
+    text = page.locator(".kv-text").text_content()
+    # 16.06 GB of weights over 1.07 GB of cache per sequence at 8K: 14.96, so batch 15
+    assert "KV reads pass the weights at batch 15:" in text and "= 15 sequences" in text
+    assert page.locator('[data-kv-out="crossover_batch"]').text_content() == "15"
+    watched.assert_clean()
+
+
+def test_decode_speed_draws_a_few_lines_and_the_chosen_batch(watched, tmp_path):
+    page = watched.page
+    kw.DecodeSpeed(model="llama-3-8b", gpu="H200").to_html(tmp_path / "speed.html")
+    open_exported(watched, tmp_path / "speed.html")
+    legend = "[...new Set(document.querySelector('.kv-plot').data.filter(t => t.showlegend !== false).map(t => t.name))]"
+    assert page.evaluate(legend) == ["batch 1", "batch 8", "batch 64", "batch 256", "does not fit in memory",
+                                     "measured on an H200 (x)"]
+    measured = "document.querySelector('.kv-plot').data.find(t => t.name.startsWith('measured')).text"
+    assert set(page.evaluate(measured)) == {"batch 1", "batch 8", "batch 64", "batch 256"}
+    box = page.locator('[data-kv="batch"]')
+    box.fill("32")
+    box.press("Tab")
+    assert "batch 32" in page.evaluate(legend) and "batch 32" in page.evaluate(measured)  # its measured points too
+    watched.assert_clean()
