@@ -64,7 +64,7 @@ def test_arrow_keys_move_a_focused_slider(browser, tmp_path_factory, app):
         slider = page.locator(SLIDER)
         assert slider.get_attribute("data-lm-suppress-shortcuts") == "true"
         # every control the widget made carries it, not only the slider
-        missing = page.evaluate("""[...document.querySelectorAll('.jp-OutputArea .kv-widget :is(input, select, button)')]
+        missing = page.evaluate("""[...document.querySelectorAll('.jp-OutputArea .kv-widget :is(input, select, button, textarea, summary)')]
             .filter(e => e.getAttribute('data-lm-suppress-shortcuts') !== 'true').map(e => e.dataset.kv)""")
         assert missing == []
 

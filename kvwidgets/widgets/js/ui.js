@@ -14,7 +14,7 @@ const KV_CONTEXT_STEPS = 16; // slider stops per doubling, 1K..1M
 // sees them; Lumino skips its shortcut handling for an event whose target carries
 // data-lm-suppress-shortcuts="true" (on the root element it did not help: the
 // attribute must be on the control itself, see shared/HOSTS.md).
-const KV_KEYED = new Set(["INPUT", "SELECT", "BUTTON", "TEXTAREA"]);
+const KV_KEYED = new Set(["INPUT", "SELECT", "BUTTON", "TEXTAREA", "SUMMARY"]);
 
 function kvEl(tag, attrs = {}, children = []) {
   const e = document.createElement(tag);
