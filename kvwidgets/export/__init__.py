@@ -5,9 +5,14 @@
 
 The page works from file:// with no kernel and no network: see page.py for what it
 holds and runtime.js for the in-page model that stands in for the kernel.
+
+    kvwidgets.export.offline_assets("site/")             # for nbconvert / Quarto pages
+
+puts the widget scripts an nbconvert page loads beside it (offline.py).
 """
 
 from .errors import ExportError, NotAWidgetError
+from .offline import offline_assets
 from .page import to_html
 
-__all__ = ["ExportError", "NotAWidgetError", "to_html"]
+__all__ = ["ExportError", "NotAWidgetError", "offline_assets", "to_html"]
