@@ -11,7 +11,8 @@ default (nbconvert's templates/lab/index.html.j2 and base/jupyter_widgets.html.j
   (html-manager's lib/libembed-amd.js, ``requireLoader``): for anywidgets that is
   ``anywidget.js``, anywidget's AMD build (``dist/index.js`` of the npm package).
 
-``offline_assets(folder)`` (or ``python -m kvwidgets.export.nbconvert_assets DIR``) writes all three into the page's folder, from their npm
+``offline_assets(folder)`` (or ``python -m kvwidgets.export.nbconvert_assets DIR``)
+writes all three into the page's folder, plus jQuery for Quarto pages, from their npm
 packages (checked against the sha256 pinned below when the version is the pinned one),
 and ``NBCONVERT_FLAGS`` are the options that make the page use them:
 
@@ -24,6 +25,9 @@ The html-manager's embed-amd.js is 3.6 MB, too big to ship inside kvwidgets, so 
 files come from the npm registry through ``npm pack`` once (Node.js needed on the
 machine that builds the pages, not the reader's) and are kept in a cache folder;
 ``tarballs=`` takes a folder of ``.tgz`` files fetched beforehand instead.
+Quarto writes fixed CDN addresses (require.js 2.3.6, jQuery 3.5.1, the html-manager);
+``localize_page(page)`` (``--localize PAGE``) points a rendered page at the local files
+instead, as it does for an nbconvert page built without the flags.
 Only the page's own maths stays online: MathJax, if the notebook has any.
 """
 
@@ -33,6 +37,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import tarfile
@@ -71,7 +76,22 @@ REQUIREJS = Asset("requirejs", "2.3.8", "package/require.js", "require.js", "MIT
 # html-manager 1.x renders ipywidgets 8 state (widget state version_major 2).
 HTML_MANAGER = Asset("@jupyter-widgets/html-manager", "1.0.15", "package/dist/embed-amd.js", "embed-amd.js",
                      "BSD-3-Clause", "2b9d65cb7913e1c7d671757a10008b32c9c2448d4429513371e55c07d6107638")
+# Quarto's pages ask for jQuery 3.5.1 too (quarto-cli src/core/jupyter/widgets.ts).
+JQUERY = Asset("jquery", "3.5.1", "package/dist/jquery.min.js", "jquery.js", "MIT",
+               "fd0777746021f1955e1c1fc37abfc1c8fef902ede842640672a594d022f8fe39")
 _ANYWIDGET_PINNED = {"0.11.0": "44efed0d0c9999ec94cd3a86e317e902591f01df8edb3c8006b7e390b7e15ed8"}
+
+# The CDN addresses nbconvert (templates/lab/index.html.j2, base/jupyter_widgets.html.j2)
+# and Quarto (src/core/jupyter/widgets.ts) write into a page, and the local file each
+# stands for. A subresource-integrity hash on a rewritten tag would name the CDN's
+# file, so it goes too.
+_CDN_SCRIPTS = (
+    (re.compile(r"https?://[^\s'\"<>]*/@jupyter-widgets/html-manager@[^/\s'\"<>]*/dist/embed-amd\.js"), "embed-amd.js"),
+    (re.compile(r"https?://[^\s'\"<>]*/require\.js/[^/\s'\"<>]+/require(?:\.min)?\.js"), "require.js"),
+    (re.compile(r"https?://[^\s'\"<>]*/jquery/[^/\s'\"<>]+/jquery(?:\.min)?\.js"), "jquery.js"),
+)
+_SCRIPT_TAG = re.compile(r"<script\b[^>]*>", re.IGNORECASE)
+_INTEGRITY = re.compile(r"\s+integrity=(\"[^\"]*\"|'[^']*')", re.IGNORECASE)
 
 
 def anywidget_asset() -> Asset:
@@ -81,7 +101,40 @@ def anywidget_asset() -> Asset:
 
 
 def assets() -> list[Asset]:
-    return [REQUIREJS, HTML_MANAGER, anywidget_asset()]
+    return [REQUIREJS, HTML_MANAGER, anywidget_asset(), JQUERY]
+
+
+def localize_page(path) -> int:
+    """Point a finished nbconvert or Quarto page at the scripts offline_assets wrote
+    beside it, in place of the CDN addresses it names; return how many were replaced.
+
+    For pages built without NBCONVERT_FLAGS, and for Quarto, whose addresses are fixed.
+    """
+    try:
+        page = Path(path).expanduser()
+        text = page.read_text(encoding="utf-8")
+    except TypeError as exc:
+        raise InputError(f"path must be an HTML file path (str or pathlib.Path), got {type(path).__name__}") from exc
+    except OSError as exc:
+        raise ExportError(f"cannot read the page {path}: {exc.strerror or exc}") from exc
+    count = 0
+
+    def local(text: str) -> str:
+        nonlocal count
+        for pattern, name in _CDN_SCRIPTS:
+            text, n = pattern.subn(name, text)
+            count += n
+        return text
+
+    def tag(match: re.Match) -> str:
+        before = count
+        rewritten = local(match.group(0))
+        return _INTEGRITY.sub("", rewritten) if count != before else rewritten
+
+    text = _SCRIPT_TAG.sub(tag, text)  # <script src=...> tags, integrity dropped
+    text = local(text)  # addresses inside scripts (nbconvert's widgetRendererSrc)
+    page.write_text(text, encoding="utf-8")
+    return count
 
 
 def default_cache() -> Path:
@@ -90,8 +143,8 @@ def default_cache() -> Path:
 
 
 def offline_assets(folder, *, tarballs=None, cache=None, npm: str | None = None) -> list[Path]:
-    """Write require.js, embed-amd.js and anywidget.js (plus NOTICE-widget-scripts.txt)
-    into ``folder``, the folder the nbconvert page goes in; return the files written.
+    """Write require.js, embed-amd.js, anywidget.js and jquery.js (plus
+    NOTICE-widget-scripts.txt) into ``folder``, the folder the nbconvert page goes in; return the files written.
 
     ``tarballs``: a folder already holding the npm tarballs (no npm run then);
     ``cache``: where fetched tarballs are kept (default ~/.cache/kvwidgets/npm);

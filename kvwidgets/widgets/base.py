@@ -57,7 +57,13 @@ def build_esm(render_file: str, standalone: bool = False) -> str:
 
 
 # anywidget awaits an async render, so the first draw finds window.Plotly in place.
+# initialize (once per model, when the front end creates it, before any view) starts
+# the page's one plotly.js load without waiting for it, so the load overlaps the view's
+# setup.
 ESM_EXPORT = """export default {
+  initialize(ctx) {
+    kvPlotlyReady(ctx);
+  },
   async render(ctx) {
     await kvPlotlyReady(ctx);
     return render(ctx);

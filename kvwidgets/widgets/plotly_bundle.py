@@ -39,15 +39,26 @@ def bundle_version() -> str:
     return found.group(1)
 
 
+def bundle_esm() -> str:
+    """The bundle model's own ESM: no view; as soon as the page creates the model it
+    starts evaluating plotly.js, so the first widget finds it (nearly) ready."""
+    loader = (Path(__file__).parent / "js" / "plotly_loader.js").read_text(encoding="utf-8")
+    return (
+        "const KV_PLOTLY_INLINED = false;\n"
+        + loader
+        + "\nexport default {\n  initialize({ model }) {\n    kvPlotlyPreload(model);\n  },\n};\n"
+    )
+
+
 class PlotlyBundle(anywidget.AnyWidget):
     """A model without a view: the plotly.js text the KVWidgets of this kernel share.
 
     An anywidget (rather than a bare ipywidgets model) because every host that runs
-    the KVWidgets already knows anywidget's model class. Its ESM does nothing; if it
-    is displayed by mistake it shows nothing.
+    the KVWidgets already knows anywidget's model class. Displayed by mistake, it
+    shows nothing.
     """
 
-    _esm = "export default {};\n"
+    _esm = bundle_esm()
     source = traitlets.Unicode("").tag(sync=True)
     version = traitlets.Unicode("").tag(sync=True)
 

@@ -1,5 +1,7 @@
 """An nbconvert page with widgets, working offline: `nbconvert --execute --to html` of a
-notebook showing three widgets, with kvwidgets.export.offline_assets beside it.
+notebook showing three widgets, with kvwidgets.export.offline_assets beside it; once
+with NBCONVERT_FLAGS, once with nbconvert's CDN addresses rewritten by localize_page
+(the way for Quarto pages, whose addresses are fixed).
 
 The folder is served on 127.0.0.1 and Chromium reaches nothing else. Checked: the
 widgets draw from the saved widget state through require.js, the html-manager and
@@ -19,7 +21,7 @@ import threading
 
 import pytest
 
-from kvwidgets.export import offline_assets
+from kvwidgets.export import localize_page, offline_assets
 from kvwidgets.export.offline import NBCONVERT_FLAGS
 from kvwidgets.widgets.plotly_bundle import bundle_source
 
@@ -44,12 +46,15 @@ def site(tmp_path_factory):
     offline_assets(folder)  # npm tarballs come from the registry once, then ~/.cache/kvwidgets/npm
     source = folder / "three.ipynb"
     source.write_text(json.dumps(notebook(CELLS)), encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "jupyter", "nbconvert", "--execute", "--to", "html", *NBCONVERT_FLAGS,
-         "--output-dir", str(folder), str(source)],
-        capture_output=True, text=True, timeout=600,
-    )
-    assert proc.returncode == 0, proc.stderr[-3000:]
+    for flags, name in ((NBCONVERT_FLAGS, "three"), ((), "cdn")):
+        proc = subprocess.run(
+            [sys.executable, "-m", "jupyter", "nbconvert", "--execute", "--to", "html", *flags,
+             "--output-dir", str(folder), "--output", name, str(source)],
+            capture_output=True, text=True, timeout=600,
+        )
+        assert proc.returncode == 0, proc.stderr[-3000:]
+    # built with nbconvert's CDN addresses (as Quarto's are), then pointed at the local copies
+    assert localize_page(folder / "cdn.html") == 2
     return folder
 
 
@@ -78,7 +83,8 @@ def test_the_page_holds_plotly_js_once(site):
     assert 'src="require.js"' in page and "'embed-amd.js'" in page
 
 
-def test_widgets_draw_and_redraw_offline(browser, server):
+@pytest.mark.parametrize("page_name", ["three.html", "cdn.html"])
+def test_widgets_draw_and_redraw_offline(browser, server, page_name):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     try:
         watch = PageWatch(context.new_page())
@@ -86,7 +92,7 @@ def test_widgets_draw_and_redraw_offline(browser, server):
         page.set_default_timeout(30_000)
         loaded = []
         page.on("requestfinished", lambda r: loaded.append(r.url))
-        page.goto(f"{server}/three.html")
+        page.goto(f"{server}/{page_name}")
         page.wait_for_function(f"({PLOTS})().length === 3 && ({PLOTS})().every(d => d && JSON.parse(d).length > 0)")
         assert page.evaluate("[...document.querySelectorAll('.kv-plot')].map(p => !!p.querySelector('svg.main-svg'))") == [True] * 3
         # the three scripts came from the folder, and plotly.js was evaluated once (one blob import)

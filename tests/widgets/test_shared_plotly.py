@@ -46,8 +46,17 @@ def test_the_kernel_sends_the_bundle_to_a_front_end_that_asks():
     assert sent == [{"kvw": "plotly-source", "source": bundle_source(), "version": "4.1.1"}]
 
 
-def test_a_bundle_displayed_by_mistake_has_no_view_code():
-    assert PlotlyBundle._esm.strip() == "export default {};"
+def test_the_bundle_model_preloads_plotly_and_has_no_view(tmp_path):
+    import shutil
+    import subprocess
+
+    esm = PlotlyBundle._esm
+    assert "kvPlotlyPreload(model)" in esm and "render" not in esm.split("export default")[1]
+    assert MARK not in esm  # the text travels in the `source` trait, not in the ESM
+    path = tmp_path / "bundle.mjs"
+    path.write_text(esm, encoding="utf-8")
+    proc = subprocess.run([shutil.which("node"), "--check", str(path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
 
 
 def test_an_executed_notebook_saves_plotly_js_once(tmp_path):

@@ -83,23 +83,42 @@ async function kvFetchPlotly(model, host) {
       throw new Error(`${why}; ${e.message}`);
     }
   }
+  return kvEvaluatePlotly(bundle);
+}
+
+function kvEvaluatePlotly(bundle) {
   // Already on the page (a standalone widget drew first): the same version is the same code.
-  if (window.Plotly && bundle.version && window.Plotly.version === bundle.version) return window.Plotly;
+  if (window.Plotly && bundle.version && window.Plotly.version === bundle.version) return Promise.resolve(window.Plotly);
   return kvImportPlotly(bundle.source);
+}
+
+/** Start the page's one load (unless one is under way) and keep it on globalThis. */
+function kvPlotlyOnce(start) {
+  const g = globalThis;
+  if (!g[KV_PLOTLY_KEY]) {
+    g[KV_PLOTLY_KEY] = start().catch((e) => {
+      delete g[KV_PLOTLY_KEY]; // let the next widget try again
+      throw e;
+    });
+  }
+  return g[KV_PLOTLY_KEY];
+}
+
+/** The PlotlyBundle model's own ESM calls this as soon as the page creates the model,
+ *  before any widget that needs plotly.js has loaded its code. */
+function kvPlotlyPreload(bundleModel) {
+  const source = bundleModel.get("source");
+  if (!source) return;
+  kvPlotlyOnce(() => kvEvaluatePlotly({ source, version: bundleModel.get("version") })).catch((e) => {
+    console.warn("[kvwidgets] plotly.js preload failed; the widgets will try again:", e);
+  });
 }
 
 /** Resolve once window.Plotly can draw; on failure note why (the widget still renders). */
 async function kvPlotlyReady({ model, host }) {
   if (KV_PLOTLY_INLINED && window.Plotly) return;
-  const g = globalThis;
-  if (!g[KV_PLOTLY_KEY]) {
-    g[KV_PLOTLY_KEY] = kvFetchPlotly(model, host).catch((e) => {
-      delete g[KV_PLOTLY_KEY]; // let the next widget try again
-      throw e;
-    });
-  }
   try {
-    await g[KV_PLOTLY_KEY];
+    await kvPlotlyOnce(() => kvFetchPlotly(model, host));
     kvPlotlyProblem = "";
   } catch (e) {
     kvPlotlyProblem = e && e.message ? e.message : String(e);
