@@ -41,7 +41,7 @@ def build_esm(render_file: str, standalone: bool = False) -> str:
     The default export awaits plotly.js (once per page, see js/plotly_loader.js) and
     then renders. With standalone=True the module starts with the vendored bundle, a
     UMD script that sets window.Plotly when there is no CommonJS `module` (the case
-    inside an ES module), so it needs nothing else on the page.
+    inside an ES module), so it needs nothing else on the page (inlined_bundle).
     """
     parts = [
         f"const KV_PLOTLY_INLINED = {'true' if standalone else 'false'};\n",
@@ -52,8 +52,18 @@ def build_esm(render_file: str, standalone: bool = False) -> str:
         ESM_EXPORT,
     ]
     if standalone:
-        parts.insert(0, bundle_source())
+        parts.insert(0, inlined_bundle())
     return "\n;\n".join(parts)
+
+
+def inlined_bundle() -> str:
+    """The bundle for a standalone ESM, run only when this plotly.js is not on the page
+    yet: a page with several standalone ESMs (an exported page with several widget
+    classes, a MyST page) parses each copy but runs plotly.js's start-up once."""
+    return (
+        f'if (!(globalThis.Plotly && globalThis.Plotly.version === "{bundle_version()}")) {{\n'
+        f"{bundle_source()}\n}}"
+    )
 
 
 # anywidget awaits an async render, so the first draw finds window.Plotly in place.

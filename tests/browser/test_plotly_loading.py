@@ -5,7 +5,8 @@ URLs, as anywidget does, and hands each a model with the parts of anywidget's mo
 loader uses. Checked per door the host may open: through the widget manager (JupyterLab,
 nbconvert, Voila) the bundle is imported once for both widgets; through the kernel (a host
 without widget_manager) both draw; with neither, both still render their controls and
-say in their error line why there is no plot.
+say in their error line why there is no plot. And an exported page with three widget
+classes (three standalone ESMs, each starting with the bundle) runs plotly.js once.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import json
 import pytest
 
 import kvwidgets as kw
+from kvwidgets.export import to_html
 from kvwidgets.export.page import script_safe_json
 from kvwidgets.widgets.plotly_bundle import bundle_source, bundle_version
 
@@ -107,3 +109,27 @@ def test_with_no_way_to_plotly_js_the_widgets_render_and_say_why(watched, tmp_pa
         assert "no kernel here" in text
     # the loader logs why once per widget; nothing else went wrong
     watched.assert_clean(allow_errors=("plotly.js could not be loaded", "plotly.js did not load"))
+
+
+# Counts assignments to window.Plotly (the bundle's last statement), from page start.
+COUNT_PLOTLY_RUNS = """(() => {
+    let value;
+    window.kvwPlotlyRuns = 0;
+    Object.defineProperty(window, "Plotly", {
+        configurable: true,
+        get() { return value; },
+        set(v) { window.kvwPlotlyRuns += 1; value = v; },
+    });
+})();"""
+
+
+def test_an_exported_page_with_three_widget_classes_runs_plotly_js_once(watched, tmp_path):
+    page = watched.page
+    page.add_init_script(COUNT_PLOTLY_RUNS)
+    path = tmp_path / "three.html"
+    to_html([kw.UsersThatFit(), kw.ContextVsUsers(), kw.DecodeSpeed()], path)
+    page.goto(path.as_uri())
+    page.wait_for_selector("html[data-kvw-export='ready']", state="attached")
+    assert plots(page) == [True, True, True]
+    assert page.evaluate("window.kvwPlotlyRuns") == 1
+    watched.assert_clean()

@@ -14,7 +14,8 @@ import traitlets
 import kvwidgets as kw
 from kvwidgets.data import measured
 from kvwidgets.widgets import designs, state
-from kvwidgets.widgets.plotly_bundle import bundle_source
+from kvwidgets.widgets.base import inlined_bundle
+from kvwidgets.widgets.plotly_bundle import bundle_source, bundle_version
 
 WIDGETS = [kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns]
 
@@ -292,7 +293,10 @@ def test_synced_state_is_at_most_0_5_mb_with_plotly_js_shared(cls):
     assert state["_plotly"] == f"IPY_MODEL_{w._plotly.model_id}"
     standalone = cls.standalone_esm()
     inlined = w._esm.replace("const KV_PLOTLY_INLINED = false;", "const KV_PLOTLY_INLINED = true;", 1)
-    assert inlined != w._esm and standalone == bundle_source() + "\n;\n" + inlined
+    assert inlined != w._esm and standalone == inlined_bundle() + "\n;\n" + inlined
+    # the bundle runs only when this plotly.js is not on the page already
+    assert inlined_bundle() == (f'if (!(globalThis.Plotly && globalThis.Plotly.version === "{bundle_version()}")) {{\n'
+                                + bundle_source() + "\n}")
 
 
 @pytest.mark.parametrize("cls", WIDGETS, ids=lambda c: c.__name__)
