@@ -46,7 +46,7 @@ def snapshot(widget) -> WidgetSnapshot:
     _check_is_anywidget(widget)
     name = type(widget).__name__
     full_state = widget.get_state()
-    esm = _source_text(full_state.get("_esm", ""), "_esm", name)
+    esm = _source_text(_page_esm(widget, full_state), "_esm", name)
     css = _source_text(full_state.get("_css", "") or "", "_css", name)
     if _REMOTE_IMPORT.search(esm):
         raise ExportError(
@@ -59,6 +59,20 @@ def snapshot(widget) -> WidgetSnapshot:
     for key, value in state.items():
         _check_json(value, f"{name}.{key}")
     return WidgetSnapshot(name=name, model_id=str(widget.model_id), esm=esm, css=css, state=state, buffers=buffers)
+
+
+def _page_esm(widget, full_state: dict):
+    """The ESM a page with only this widget's state can run.
+
+    A widget whose usual ESM leans on another widget model for a library (kvwidgets'
+    widgets share one plotly.js model per kernel) offers `standalone_esm()`, the ESM
+    with that library inside; the page stores the part such ESMs share once anyway
+    (page.shared_prefix).
+    """
+    standalone = getattr(type(widget), "standalone_esm", None)
+    if callable(standalone):
+        return standalone()
+    return full_state.get("_esm", "")
 
 
 def _check_is_anywidget(widget) -> None:

@@ -1,25 +1,31 @@
 """KVWidget: what the five explainer widgets share.
 
-Each widget is an anywidget whose ESM is the vendored plotly.js partial bundle followed
-by js/kvcalc.js (the closed forms), js/ui.js (controls, theme, errors) and the widget's
-own render code. Python sends the model shapes and GPU rows once; the browser redraws
-from them on every control change, and Python recomputes `result` with kvwidgets.core
-for anyone reading it from the kernel. An observer never raises: bad input lands in
+Each widget is an anywidget whose ESM is js/plotly_loader.js, js/kvcalc.js (the closed
+forms), js/ui.js (controls, theme, errors) and the widget's own render code. plotly.js
+itself travels once per kernel in a shared hidden model (plotly_bundle.py) that each
+widget names in its `_plotly` trait; `standalone_esm()` is the variant that starts with
+the bundle, for hosts that only have one widget's ESM and state (exported pages, MyST).
+Python sends the model shapes and GPU rows once; the browser redraws from them on
+every control change, and Python recomputes `result` with kvwidgets.core for anyone
+reading it from the kernel. An observer never raises: bad input lands in
 the `error` trait and the previous `result` stays.
 """
 
 from __future__ import annotations
 
+import functools
 import time
 from pathlib import Path
 from typing import Any, ClassVar
 
 import anywidget
 import traitlets
+from ipywidgets import widget_serialization
 
 from ..core.errors import UnknownNameError, check_int
 from ..core.model import Model
 from . import state
+from .plotly_bundle import PlotlyBundle, bundle_source, bundle_version, shared_bundle
 
 _HERE = Path(__file__).parent
 
@@ -28,20 +34,52 @@ def _read(rel: str) -> str:
     return (_HERE / rel).read_text(encoding="utf-8")
 
 
-def build_esm(render_file: str) -> str:
-    """plotly bundle + kvcalc + ui + one widget's render code, as one ES module.
+@functools.cache
+def build_esm(render_file: str, standalone: bool = False) -> str:
+    """plotly loader + kvcalc + ui + one widget's render code, as one ES module.
 
-    The bundle is a UMD script that sets window.Plotly when there is no CommonJS
-    `module`, which is the case inside an ES module; ui.js reads window.Plotly.
+    The default export awaits plotly.js (once per page, see js/plotly_loader.js) and
+    then renders. With standalone=True the module starts with the vendored bundle, a
+    UMD script that sets window.Plotly when there is no CommonJS `module` (the case
+    inside an ES module), so it needs nothing else on the page (inlined_bundle).
     """
     parts = [
-        _read("vendor/plotly-basic.min.js"),
+        f"const KV_PLOTLY_INLINED = {'true' if standalone else 'false'};\n",
+        _read("js/plotly_loader.js"),
         _read("js/kvcalc.js"),
         _read("js/ui.js"),
         _read(f"js/{render_file}"),
-        "export default { render };\n",
+        ESM_EXPORT,
     ]
+    if standalone:
+        parts.insert(0, inlined_bundle())
     return "\n;\n".join(parts)
+
+
+def inlined_bundle() -> str:
+    """The bundle for a standalone ESM, run only when this plotly.js is not on the page
+    yet: a page with several standalone ESMs (an exported page with several widget
+    classes, a MyST page) parses each copy but runs plotly.js's start-up once."""
+    return (
+        f'if (!(globalThis.Plotly && globalThis.Plotly.version === "{bundle_version()}")) {{\n'
+        f"{bundle_source()}\n}}"
+    )
+
+
+# anywidget awaits an async render, so the first draw finds window.Plotly in place.
+# initialize (once per model, when the front end creates it, before any view) starts
+# the page's one plotly.js load without waiting for it, so the load overlaps the view's
+# setup.
+ESM_EXPORT = """export default {
+  initialize(ctx) {
+    kvPlotlyReady(ctx);
+  },
+  async render(ctx) {
+    await kvPlotlyReady(ctx);
+    return render(ctx);
+  },
+};
+"""
 
 
 class KVWidget(anywidget.AnyWidget):
@@ -63,6 +101,8 @@ class KVWidget(anywidget.AnyWidget):
     error = traitlets.Unicode("").tag(sync=True)      # last bad input, "" when all is well
     result = traitlets.Dict().tag(sync=True)          # the core's numbers for the inputs
     axes = traitlets.Dict().tag(sync=True)            # the chart's ticks and series, from _axes
+    # the kernel's one plotly.js bundle model, sent as "IPY_MODEL_<id>" (plotly_bundle.py)
+    _plotly = traitlets.Instance(PlotlyBundle, allow_none=True).tag(sync=True, **widget_serialization)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         if cls.__dict__.get("_render_file"):
@@ -82,9 +122,27 @@ class KVWidget(anywidget.AnyWidget):
         self.axes = {k: list(v) for k, v in self._axes.items()}
         self.initial = {name: getattr(self, name) for name in self._inputs}
         self.observe(self._on_input, names=list(self._inputs))
+        self.on_msg(self._on_custom_msg)
         self.refresh()
         if scenario is not None:
             scenario.link(self)
+
+    @traitlets.default("_plotly")
+    def _default_plotly(self) -> PlotlyBundle:
+        return shared_bundle()
+
+    @classmethod
+    def standalone_esm(cls) -> str:
+        """This widget's ESM with plotly.js inside it: for a host that has only the ESM
+        and the widget's own state (kvwidgets.export, MyST's {anywidget} directive)."""
+        if not cls._render_file:
+            raise TypeError(f"{cls.__name__} has no render file, so no ESM")
+        return build_esm(cls._render_file, standalone=True)
+
+    def _on_custom_msg(self, widget: Any, content: Any, buffers: Any) -> None:
+        """A front end that cannot reach the shared bundle model asks for the text."""
+        if isinstance(content, dict) and content.get("kvw") == "plotly-source":
+            self.send({"kvw": "plotly-source", "source": bundle_source(), "version": bundle_version()})
 
     # ---- models ---------------------------------------------------------------------------
     def default_shapes(self) -> dict[str, Any]:

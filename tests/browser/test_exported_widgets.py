@@ -189,7 +189,7 @@ def test_all_five_on_one_page_draw_independently(watched, tmp_path):
     page = watched.page
     widgets = [getattr(kw, name)() for name in WIDGETS] + [kw.PerTokenBytes(model="qwen3-8b")]
     html = to_html(widgets, tmp_path / "all.html")
-    assert len(html.encode()) < 2 * len(widgets[0]._esm.encode())
+    assert len(html.encode()) < 2 * len(type(widgets[0]).standalone_esm().encode())
     open_exported(watched, tmp_path / "all.html")
     esm_count = page.evaluate("JSON.parse(document.getElementById('kvw-export-data').textContent).esm.length")
     assert esm_count == len(WIDGETS)

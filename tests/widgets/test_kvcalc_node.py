@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from kvwidgets.widgets.base import ESM_EXPORT
+
 from . import golden
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,8 +69,9 @@ def test_every_widget_esm_parses_as_one_module(tmp_path):
     assert node
     for cls in (kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns,
                 kw.DecodeStep, kw.PagedBlocks, kw.OffloadOrRecompute):
-        path = tmp_path / f"{cls.__name__}.mjs"
-        path.write_text(cls._esm, encoding="utf-8")
-        proc = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, timeout=120)
-        assert proc.returncode == 0, f"{cls.__name__}: {proc.stderr[-2000:]}"
-        assert "function render(" in cls._esm and cls._esm.rstrip().endswith("export default { render };")
+        for variant, esm in (("shared", cls._esm), ("standalone", cls.standalone_esm())):
+            path = tmp_path / f"{cls.__name__}-{variant}.mjs"
+            path.write_text(esm, encoding="utf-8")
+            proc = subprocess.run([node, "--check", str(path)], capture_output=True, text=True, timeout=120)
+            assert proc.returncode == 0, f"{cls.__name__} ({variant}): {proc.stderr[-2000:]}"
+            assert "function render(" in esm and esm.rstrip().endswith(ESM_EXPORT.rstrip())

@@ -504,7 +504,7 @@ function kvLayout(app, extra = {}) {
  */
 function kvPlot(app, data, layout, dataKey) {
   const Plotly = window.Plotly;
-  if (!Plotly) throw new Error("plotly.js did not load (window.Plotly is missing)");
+  if (!Plotly) throw new Error(`plotly.js did not load: ${kvPlotlyProblem || "window.Plotly is missing"}`);
   const full = kvLayout(app, layout);
   full.datarevision = dataKey === undefined ? `draw ${++app.revision}` : JSON.stringify([dataKey, app.scale(), app.theme()]);
   return Plotly.react(app.plot, data, full, { displayModeBar: false, responsive: true });

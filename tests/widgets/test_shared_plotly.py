@@ -1,0 +1,79 @@
+"""plotly.js once per kernel: the widgets share one PlotlyBundle model (plotly_bundle.py).
+
+Sizes are checked through the mechanism (which model holds the bundle text, how many
+times a saved notebook holds it), not through timings; bench_widgets.py prints figures.
+"""
+
+from __future__ import annotations
+
+import json
+
+import kvwidgets as kw
+from kvwidgets.widgets.plotly_bundle import PlotlyBundle, bundle_source, bundle_version, shared_bundle
+
+from ..browser.jupyterlab import notebook
+
+MARK = "window.Plotly = Plotly"  # the bundle's last statement, once per copy
+
+
+def test_every_widget_names_one_bundle_model_that_holds_plotly_js():
+    widgets = [kw.UsersThatFit(), kw.ContextVsUsers(), kw.UsersThatFit(model="qwen3-8b")]
+    refs = {w.get_state()["_plotly"] for w in widgets}
+    bundle = widgets[0]._plotly
+    assert refs == {f"IPY_MODEL_{bundle.model_id}"}
+    state = bundle.get_state()
+    assert state["source"] == bundle_source() and state["source"].count(MARK) == 1
+    assert state["version"] == bundle_version() == "4.1.1"  # vendor/README.md: plotly.js-basic-dist-min 4.1.1
+    assert all(MARK not in json.dumps(w.get_state()) for w in widgets)
+
+
+def test_a_closed_bundle_is_made_again_for_new_widgets():
+    first = shared_bundle()
+    first.close()
+    w = kw.PerTokenBytes()
+    assert w._plotly is not first and w._plotly.comm is not None
+    assert w.get_state()["_plotly"] == f"IPY_MODEL_{w._plotly.model_id}"
+
+
+def test_the_kernel_sends_the_bundle_to_a_front_end_that_asks():
+    """The fallback for a host whose widgets cannot reach other models."""
+    w = kw.DecodeSpeed()
+    sent = []
+    w.send = lambda content, buffers=None: sent.append(content)
+    w._on_custom_msg(w, {"kvw": "something else"}, [])
+    assert sent == []
+    w._on_custom_msg(w, {"kvw": "plotly-source"}, [])
+    assert sent == [{"kvw": "plotly-source", "source": bundle_source(), "version": "4.1.1"}]
+
+
+def test_the_bundle_model_preloads_plotly_and_has_no_view(tmp_path):
+    import shutil
+    import subprocess
+
+    esm = PlotlyBundle._esm
+    assert "kvPlotlyPreload(model)" in esm and "render" not in esm.split("export default")[1]
+    assert MARK not in esm  # the text travels in the `source` trait, not in the ESM
+    path = tmp_path / "bundle.mjs"
+    path.write_text(esm, encoding="utf-8")
+    proc = subprocess.run([shutil.which("node"), "--check", str(path)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_an_executed_notebook_saves_plotly_js_once(tmp_path):
+    """nbconvert --execute stores the widget state of every model in the notebook's
+    metadata (what nbconvert's HTML and a reopened notebook render from)."""
+    import nbformat
+    from nbconvert.preprocessors import ExecutePreprocessor
+
+    cells = ["import kvwidgets as kw", "kw.UsersThatFit()", "kw.ContextVsUsers()", "kw.DecodeSpeed()"]
+    nb = nbformat.from_dict(notebook(cells))
+    ExecutePreprocessor(timeout=300, kernel_name="python3", store_widget_state=True).preprocess(
+        nb, {"metadata": {"path": str(tmp_path)}})
+    models = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    holders = [m for m in models.values() if MARK in json.dumps(m)]
+    assert len(holders) == 1 and holders[0]["model_name"] == "AnyModel"
+    bundle_id = next(k for k, m in models.items() if m is holders[0])
+    views = [m for m in models.values() if m["state"].get("_plotly")]
+    assert len(views) == 3 and {m["state"]["_plotly"] for m in views} == {f"IPY_MODEL_{bundle_id}"}
+    size = len(nbformat.writes(nb).encode())
+    assert size < len(bundle_source().encode()) + 3 * 200_000, f"{size:,} bytes"
