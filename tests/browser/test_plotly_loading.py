@@ -92,6 +92,7 @@ def test_both_widgets_draw_with_plotly_js_imported_once(watched, tmp_path, door)
     assert page.evaluate("[...document.querySelectorAll('.kv-error')].map(e => e.textContent)") == ["", ""]
     # and the first widget still redraws from its slider
     before = page.evaluate("JSON.stringify(document.querySelector('.kv-plot').data)")
+    page.locator('#w0 [data-kv="more"]').click()  # utilization sits in the "More" fold
     page.locator('#w0 [data-kv="utilization"]').fill("0.7")
     page.wait_for_function(f"JSON.stringify(document.querySelector('.kv-plot').data) !== {json.dumps(before)}")
     watched.assert_clean()
