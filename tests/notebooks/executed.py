@@ -123,3 +123,8 @@ def check_stated(values: Values, prose: str, claim: str, expr: str, expected) ->
     else:
         ok = got == expected
     assert ok, f"{values.name} says {claim!r}, but {expr} = {got!r} (expected {expected!r})"
+
+
+def notebook_text(name: str) -> str:
+    """Everything a reader sees written: markdown and the code cells (with their comments)."""
+    return "\n".join(c.source for c in nbformat.read(NOTEBOOKS / name, as_version=4).cells)

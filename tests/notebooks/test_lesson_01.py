@@ -2,7 +2,7 @@
 
 import pytest
 
-from .executed import check_stated, executed, markdown_text
+from .executed import check_stated, executed, notebook_text
 
 NB = "01_keys_and_values.ipynb"
 
@@ -33,5 +33,5 @@ def nb():
 
 @pytest.mark.parametrize("claim, expr, expected", STATED, ids=[e for _, e, _ in STATED])
 def test_stated(nb, claim, expr, expected):
-    check_stated(nb, markdown_text(NB), claim, expr, expected)
+    check_stated(nb, notebook_text(NB), claim, expr, expected)
 
