@@ -140,7 +140,7 @@ def test_attention_designs_shape_rows(m8, hybrid):
     assert list(shape["bytes/token (B)"])[:3] == [524_288, 131_072, 16_384]
     assert shape["bytes/token (B)"].iloc[3] == 32 * 576 * 2          # MLA latent on the 8B layers
     assert shape["bytes/token (B)"].iloc[4] == 16 * 2 * 8 * 128 * 2   # half the layers still full
-    assert list(shape["x smaller than the shape's MHA"])[:3] == [1, 4, 32]
+    assert list(shape["x smaller than its MHA form"])[:3] == [1, 4, 32]
     models = df[df["row"] == "model"]
     assert list(models["model"]) == ["llama-3-8b", "hybrid-test"]
     for m, (_, row) in zip([m8, hybrid], models.iterrows()):
@@ -223,4 +223,6 @@ def test_default_tables_cover_every_design_with_the_seed_numbers():
     assert round(conv.loc["llama-3-70b", "128K tokens (GB)"], 1) == 42.9
     assert conv.loc["mistral-7b-v0.1", "1M tokens (GB)"] == conv.loc["mistral-7b-v0.1", "8K tokens (GB)"]
     d = tables.attention_designs_table().set_index("model")
-    assert round(d.loc["deepseek-v3", "x smaller than the shape's MHA"], 2) == round(524_288 / 70_272, 2)
+    # Like with like: each real model against its own MHA form (DeepSeek-V3: 4,997,120 / 70,272).
+    assert round(d.loc["deepseek-v3", "x smaller than its MHA form"]) == 71
+    assert d.loc["llama-3-70b", "x smaller than its MHA form"] == 8
