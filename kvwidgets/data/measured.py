@@ -54,3 +54,26 @@ def h200_decode(attention: str = "sdpa") -> list[dict[str, Any]]:
         known = sorted({r["attention"] for r in _rows()})
         raise InputError(f"attention must be one of {', '.join(known)}, got {attention!r}")
     return rows
+
+
+@functools.lru_cache(maxsize=None)
+def _prefill_rows() -> tuple[dict[str, Any], ...]:
+    import json
+
+    raw = json.loads(_h200_file("measure.json"))["prefill"]
+    return tuple({"tokens": int(r["tokens"]), "prefill_ms": float(r["prefill_ms"]),
+                  "achieved_TFLOPs": float(r["achieved_TFLOPs"])} for r in raw)
+
+
+def h200_prefill() -> list[dict[str, Any]]:
+    """Measured prefill of one sequence on one H200 (Llama-3-8B shape, bf16, PyTorch SDPA,
+    no graphs): tokens, prefill_ms, achieved_TFLOPs. Data to set beside the ideal floor
+    2 x params x tokens / FLOPS, never its expected value; kvwidgets/data/h200/README.md."""
+    return [dict(r) for r in _prefill_rows()]
+
+
+def h200_host_copy_gbps() -> dict[str, float]:
+    """Measured host-to-device / device-to-host copy speeds on the same H200 host (GB/s)."""
+    import json
+
+    return dict(json.loads(_h200_file("measure.json"))["host_copy"])

@@ -189,11 +189,15 @@ def test_offload_table(m8):
     for r, (_, row) in zip(rows, first.iterrows()):
         assert row["fastest (ms)"] == r.seconds_low * 1e3 and row["slowest (ms)"] == r.seconds_high * 1e3
         assert row["cache (GB)"] == 1.048576
-    assert first["x faster than recompute"].iloc[0] == 1
+    x_col = "x faster than recompute, best cases"
+    assert first[x_col].iloc[0] == 1
     pinned = first[first["option"].str.endswith(kw.STORAGE["cpu-pinned"].label)]
-    assert 5 <= pinned["x faster than recompute"].item() <= 20     # the seed's "roughly ten times"
+    assert 5 <= pinned[x_col].item() <= 20     # the seed's "roughly ten times"
+    # like with like: the fastest copy against the ideal floor (a fast NVMe drive beats recompute)
+    nvme = first[first["option"].str.endswith(kw.STORAGE["nvme-ssd"].label)]
+    assert math.isclose(nvme[x_col].item(), rows[0].seconds_low * 1e3 / nvme["fastest (ms)"].item()) and nvme[x_col].item() > 1
     # recompute grows with tokens exactly as the reload does (both linear for a full-attention model)
-    x = df.groupby("option", sort=False)["x faster than recompute"].agg(["first", "last"])
+    x = df.groupby("option", sort=False)[x_col].agg(["first", "last"])
     assert all(math.isclose(a, b) for a, b in zip(x["first"], x["last"]))
 
 
