@@ -145,6 +145,36 @@ class Scenario(traitlets.HasTraits):
         self.scene = ""
         return self
 
+    def picker(self) -> Any:
+        """Buttons to jump between the scenes, and a Reset button, for a live lecture.
+
+        Clicking a scene shows it (every linked widget follows); the buttons follow the
+        scenario too, so show() from Python or a moved slider (no scene) is reflected."""
+        import ipywidgets as ipw
+
+        buttons = ipw.ToggleButtons(options=list(self._scenes), value=self.scene or None,
+                                    description="Scene", style={"button_width": "auto"})
+        reset = ipw.Button(description="Reset", icon="undo", tooltip="back to the starting values")
+        busy = [False]
+
+        def clicked(change: dict[str, Any]) -> None:
+            if change["new"] and not busy[0]:
+                self.show(change["new"])
+
+        def moved(change: dict[str, Any]) -> None:
+            busy[0] = True
+            try:
+                buttons.value = change["new"] if change["new"] in self._scenes else None
+            finally:
+                busy[0] = False
+
+        buttons.observe(clicked, names="value")
+        self.observe(moved, names="scene")
+        reset.on_click(lambda _b: self.reset())
+        box = ipw.HBox([buttons, reset])
+        box.add_class("kv-scene-picker")
+        return box
+
     def _apply(self, values: Mapping[str, Any]) -> None:
         # Hold each linked widget's notifications so it recomputes once, with every new
         # input in place, rather than once per input through invalid in-between states.

@@ -32,7 +32,13 @@ def test_ten_parts_in_order():
 
 def test_index_links_every_part():
     links = set(re.findall(r"\]\(([^)]+\.ipynb)\)", markdown(load("index.ipynb"))))
-    assert set(PARTS) <= links, f"index.ipynb does not link {sorted(set(PARTS) - links)}"
+    assert set(PARTS) | {"lecture.ipynb"} <= links, f"index.ipynb does not link {sorted(set(PARTS) - links)}"
+
+
+@pytest.mark.parametrize("name", PARTS)
+def test_each_part_opens_with_its_question(name):
+    title = load(name)["cells"][0]["source"][0]
+    assert title.startswith("# ") and title.rstrip().endswith("?"), f"{name} opens with {title!r}"
 
 
 @pytest.mark.parametrize("name", PARTS)
@@ -46,7 +52,7 @@ def test_each_part_links_index_and_neighbours(name):
         assert f"({PARTS[i - 1]})" in text, f"{name} does not link the previous part"
 
 
-@pytest.mark.parametrize("name", ["index.ipynb", *PARTS])
+@pytest.mark.parametrize("name", ["index.ipynb", "lecture.ipynb", *PARTS])
 def test_stored_without_outputs_or_widget_state(name):
     nb = load(name)
     for i, cell in enumerate(nb["cells"]):

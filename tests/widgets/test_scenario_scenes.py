@@ -100,3 +100,18 @@ def test_scene_with_a_loaded_model():
     s.add_scene("MHA", model=mine, context=8_000)
     s.show("MHA")
     assert u.model == mine.name and u.result["users"] == kw.users_that_fit(mine, "H100", 8_000).users
+
+
+def test_picker_buttons_drive_and_follow_the_scenario(linked):
+    s, (fit, *_rest) = linked
+    box = s.picker()
+    buttons, reset = box.children
+    assert list(buttons.options) == list(s.scenes)
+    buttons.value = "70B in FP8 on one H100"          # a click on a scene button
+    assert s.scene == "70B in FP8 on one H100" and fit.result["users"] == 0
+    s.show("70B on an H200")                           # shown from Python: the buttons follow
+    assert buttons.value == "70B on an H200"
+    fit.context = 16_000                               # a slider moved: no scene is lit
+    assert buttons.value is None
+    reset.click()
+    assert (fit.model, fit.context, fit.result["users"]) == ("llama-3-8b", 8_000, 53)
