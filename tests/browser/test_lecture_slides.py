@@ -25,8 +25,8 @@ NOTEBOOK = "lecture.ipynb"
 RISE_NOISE = (
     # its Reveal.js theme asks Google Fonts for News Cycle and Lato (blocked: no network)
     "net::ERR_INTERNET_DISCONNECTED", "fonts.googleapis.com",
-    # it looks for optional per-notebook stylesheets (rise.css, lecture.css) beside the notebook
-    "rise.css", "lecture.css",
+    # it looks for an optional folder-wide stylesheet, rise.css, beside the notebook
+    "rise.css",
     # a recursion inside the RISE app's own bundle, logged with or without widgets on the page
     "RangeError: Maximum call stack size exceeded",
 )
@@ -50,6 +50,7 @@ def rise_frame(page, timeout_ms: int = 120_000):
 def lab(tmp_path_factory):
     server = LabServer(tmp_path_factory.mktemp("lecture"))
     shutil.copy(REPO_ROOT / "notebooks" / NOTEBOOK, server.root / NOTEBOOK)
+    shutil.copy(REPO_ROOT / "notebooks" / "lecture.css", server.root / "lecture.css")  # hides code on slides
     try:
         server.start()
         yield server
@@ -81,6 +82,9 @@ def test_a_slide_shows_a_live_widget(browser, lab):
         frame.wait_for_selector(f"{PRESENT} .kv-plot svg.main-svg", timeout=120_000)
         frame.wait_for_function(f"({PLOT_DATA})() !== null && JSON.parse(({PLOT_DATA})()).length > 0")
         users = frame.locator(f'{PRESENT} [data-kv-out="users"]')
+        # the code that displays the widget is not on the slide (lecture.css), the widget is
+        assert frame.locator(f"{PRESENT} .jp-CodeCell .jp-Cell-inputWrapper").first.is_hidden()
+        assert frame.locator(f"{PRESENT} .jp-CodeCell .jp-OutputArea").first.is_visible()
         frame.wait_for_function(
             "() => document.querySelector('section.present [data-kv-out=\"users\"]')?.textContent.trim() === '53'")
 

@@ -80,4 +80,6 @@ def test_lecture_is_slides_with_hidden_inputs():
     # every widget slide shows the scene buttons beside its widget
     shown = ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"][1:]
     assert shown and all(s.startswith("display(scenes, ") for s in shown)
-    assert nb["metadata"]["rise"]["scroll"] is True
+    # tall widget slides scroll, and start at the top rather than centred
+    assert nb["metadata"]["rise"] == {"scroll": True, "center": False}
+    assert (NOTEBOOKS / "lecture.css").exists()   # hides the code cells on the slides
