@@ -93,3 +93,10 @@ def interpolate_log(rows: list[dict[str, Any]], tokens: int, key: str = "seconds
             f = (math.log(tokens) - math.log(a["tokens"])) / (math.log(b["tokens"]) - math.log(a["tokens"]))
             return math.exp(math.log(a[key]) + f * (math.log(b[key]) - math.log(a[key])))
     return None
+
+
+def h200_host_copy_gbps() -> dict[str, float]:
+    """Measured host-to-device / device-to-host copy speeds on the same H200 host (GB/s)."""
+    import json
+
+    return dict(json.loads(_h200_file("measure.json"))["host_copy"])

@@ -54,13 +54,16 @@ def attention_designs_table(
     window: int = 1024,
 ) -> pd.DataFrame:
     """Rows for the shape's five designs, then each real model. Bytes per token is the
-    long-context cost; "per conversation" holds `context` tokens; "x MHA" divides the
-    shape's MHA bytes per token by the row's (how many times smaller)."""
+    long-context cost; "per conversation" holds `context` tokens. "x smaller than its MHA
+    form" compares like with like: a shape row against the shape stored as MHA, a real
+    model against the same model stored as MHA (a KV head per query head; for MLA, full
+    keys and values per head), never a model against another model's shape."""
     variants = shape_variants(shape, window=window)
     mha = variants[0].kv_bytes_per_token(kv_dtype)
     rows = []
     for kind, m in [("shape", v) for v in variants] + [("model", m) for m in models_of(models)]:
         bpt = m.kv_bytes_per_token(kv_dtype)
+        own_mha = mha if kind == "shape" else m.as_mha().kv_bytes_per_token(kv_dtype)
         rows.append({
             "row": kind,
             "model": m.name,
@@ -69,6 +72,6 @@ def attention_designs_table(
             "bytes/token (B)": bpt,
             "bytes/token (KiB)": bpt / KiB,
             f"per conversation at {context:,} tokens (GB)": m.kv_bytes(context, kv_dtype) / GB,
-            "x smaller than the shape's MHA": mha / bpt if bpt else float("inf"),
+            "x smaller than its MHA form": own_mha / bpt if bpt else float("inf"),
         })
     return pd.DataFrame(rows)

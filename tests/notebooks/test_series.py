@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -31,7 +32,13 @@ def test_ten_parts_in_order():
 
 def test_index_links_every_part():
     links = set(re.findall(r"\]\(([^)]+\.ipynb)\)", markdown(load("index.ipynb"))))
-    assert set(PARTS) <= links, f"index.ipynb does not link {sorted(set(PARTS) - links)}"
+    assert set(PARTS) | {"lecture.ipynb"} <= links, f"index.ipynb does not link {sorted(set(PARTS) - links)}"
+
+
+@pytest.mark.parametrize("name", PARTS)
+def test_each_part_opens_with_its_question(name):
+    title = load(name)["cells"][0]["source"][0]
+    assert title.startswith("# ") and title.rstrip().endswith("?"), f"{name} opens with {title!r}"
 
 
 @pytest.mark.parametrize("name", PARTS)
@@ -45,7 +52,7 @@ def test_each_part_links_index_and_neighbours(name):
         assert f"({PARTS[i - 1]})" in text, f"{name} does not link the previous part"
 
 
-@pytest.mark.parametrize("name", ["index.ipynb", *PARTS])
+@pytest.mark.parametrize("name", ["index.ipynb", "lecture.ipynb", *PARTS])
 def test_stored_without_outputs_or_widget_state(name):
     nb = load(name)
     for i, cell in enumerate(nb["cells"]):
@@ -55,11 +62,19 @@ def test_stored_without_outputs_or_widget_state(name):
     assert "widgets" not in nb["metadata"], f"{name} stores widget state"
 
 
-@pytest.mark.parametrize("name", ["index.ipynb", *PARTS])
-def test_numbers_are_checked_in_cells(name):
-    code = "\n".join("".join(c["source"]) for c in load(name)["cells"] if c["cell_type"] == "code")
-    assert "import kvwidgets as kw" in code
-    assert code.count("assert ") >= 3, f"{name} states numbers but checks fewer than three"
+@pytest.mark.parametrize("name", ["index.ipynb", "lecture.ipynb", *PARTS])
+def test_no_test_code_in_the_readers_cells(name):
+    """The notebooks are lessons: numbers are computed by the package in the cells and
+    checked by tests/notebooks/test_lesson_NN.py, never by asserts a reader would trip over."""
+    cells = [("".join(c["source"]), i) for i, c in enumerate(load(name)["cells"]) if c["cell_type"] == "code"]
+    assert any("import kvwidgets as kw" in src for src, _ in cells)
+    for src, i in cells:
+        assert not re.search(r"^\s*assert\b", src, flags=re.M), f"{name} cell {i} holds an assert"
+
+
+@pytest.mark.parametrize("name", PARTS)
+def test_each_part_has_a_test_of_its_stated_numbers(name):
+    assert (Path(__file__).parent / f"test_lesson_{name[:2]}.py").exists()
 
 
 def test_mistakes_notebook_hides_answers_and_checks_them():

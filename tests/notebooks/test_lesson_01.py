@@ -1,0 +1,37 @@
+"""Notebook 01: every number its text states, read from the executed notebook."""
+
+import pytest
+
+from .executed import check_stated, executed, notebook_text
+
+NB = "01_keys_and_values.ipynb"
+
+# (words in the notebook, expression in the executed kernel, the value they state)
+STATED = [
+    ("compares each layer's keys\nand values for the first 500", "unchanged", [True, True]),
+    ("compares the result with running all 501 tokens from scratch",
+     "bool(np.allclose(h, out_501[-1:], rtol=0, atol=1e-12))", True),
+    ("scores the new query against **all 501 cached keys**", "(len(k_all), len(v_all))", [501, 501]),
+    ("**125,250.**", "without_cache", 125_250),
+    ("500 × 501 ÷ 2 = 125,250", "answer_tokens * (answer_tokens + 1) // 2", 125_250),
+    ("With a cache it is only 500", "with_cache", 500),
+    ("the reads\nadd up to the same 125,250 per layer", "reads_with_cache", 125_250),
+    ("adds exactly one token's worth, 128 KiB", "one_more_token", 131_072),
+    ("adds exactly one token's worth, 128 KiB", "kw.fmt_bytes(one_more_token)", "128 KiB"),
+    ("about 262 MB for Llama 3 8B", "round(short_chat / 1e6)", 262),
+    ("would hold 17.18 GB", "round(full_window / 1e9, 2)", 17.18),
+    ("671 B\nparameter MoE model that stores less per token than an 8 B dense one",
+     "round(kw.load_model('deepseek-v3').params / 1e9) == 671 and "
+     "kw.load_model('deepseek-v3').kv_bytes_per_token() < llama8.kv_bytes_per_token()", True),
+]
+
+
+@pytest.fixture(scope="module")
+def nb():
+    return executed(NB, [e for _, e, _ in STATED])
+
+
+@pytest.mark.parametrize("claim, expr, expected", STATED, ids=[e for _, e, _ in STATED])
+def test_stated(nb, claim, expr, expected):
+    check_stated(nb, notebook_text(NB), claim, expr, expected)
+

@@ -1,0 +1,44 @@
+"""Notebook 03: every number its text states, read from the executed notebook."""
+
+import pytest
+
+from .executed import check_stated, executed, notebook_text
+
+NB = "03_attention_designs.ipynb"
+X = "x smaller than its MHA form"
+
+STATED = [
+    ("With its 32 query heads", "llama8.num_query_heads", 32),
+    ("Llama 3 70B pairs 64 with the same 8", "(kw.load_model('llama-3-70b').num_query_heads, kw.load_model('llama-3-70b').kv_bytes_per_token() // (2 * 80 * 128 * 2))", [64, 8]),
+    ("the MHA shape stores 512 KiB per token", "shapes['MHA shape (32 KV heads)'].kv_bytes_per_token()", 524_288),
+    ("**16 KiB** (16,384 B)", "shapes['MQA shape (1 KV head)'].kv_bytes_per_token()", 16_384),
+    ("so 32 times less than MHA", "shapes['MHA shape (32 KV heads)'].kv_bytes_per_token() // shapes['MQA shape (1 KV head)'].kv_bytes_per_token()", 32),
+    ("four times smaller than MHA", "shapes['MHA shape (32 KV heads)'].kv_bytes_per_token() / llama8.kv_bytes_per_token()", 4.0),
+    ("MQA is eight times\nsmaller again", "llama8.kv_bytes_per_token() / shapes['MQA shape (1 KV head)'].kv_bytes_per_token()", 8.0),
+    ("4,997,120 B (about 4.8 MiB)", "(mha_bytes, round(mha_bytes / MiB, 1), mha_bytes == 61 * 128 * (192 + 128) * 2)", [4_997_120, 4.8, True]),
+    ("layer, 70,272 B", "(mla_bytes, mla_bytes == 61 * (512 + 64) * 2)", [70_272, True]),
+    ("about 71 times less than the same model stored as MHA", "round(mha_bytes / mla_bytes)", 71),
+    ("eight times as much, 2,560 KiB (2.5 MiB)", "(mha_70.kv_bytes_per_token(), mha_70.kv_bytes_per_token() / KiB, mha_70.kv_bytes_per_token() / MiB, mha_70.kv_bytes_per_token() // llama31_70.kv_bytes_per_token())", [2_621_440, 2560.0, 2.5, 8]),
+    ("So DeepSeek-V3 shows its 71x", f"round(designs.set_index('model').loc['deepseek-v3', {X!r}])", 71),
+    ("Llama 3 70B its 8x", f"designs.set_index('model').loc['llama-3-70b', {X!r}]", 8.0),
+    ("Gemma 3 27B only 2x", f"designs.set_index('model').loc['gemma-3-27b', {X!r}]", 2.0),
+    ("rows marked\n*shape*", f"designs[designs['row'] == 'shape'][{X!r}].tolist()[:3]", [1.0, 4.0, 32.0]),
+    ("a 671 B-parameter mixture of experts", "round(deepseek.params / 1e9)", 671),
+    ("stores less\nper token (70,272 B) than the 8 B dense Llama 3 (131,072 B)",
+     "(deepseek.kv_bytes_per_token(), llama8.kv_bytes_per_token(), round(llama8.params / 1e9))", [70_272, 131_072, 8]),
+    ("**About 4.6 GB**", "round(deepseek.kv_bytes(131_072, 'fp8') / 1e9, 1)", 4.6),
+    ("35,136 B per token in FP8, × 131,072 tokens = 4.61 GB", "(deepseek.kv_bytes_per_token('fp8'), round(deepseek.kv_bytes(131_072, 'fp8') / 1e9, 2))", [35_136, 4.61]),
+    ("switch the cache to\n`fp8` and read DeepSeek-V3's bar",
+     "[setattr(designs_widget, 'kv_dtype', 'fp8'), designs_widget.result['models']['deepseek-v3']['long']][-1]", 4_605_345_792),
+    ("Llama 3 8B's GQA cache at the same length is 8.6 GB in FP8", "round(llama8.kv_bytes(131_072, 'fp8') / 1e9, 1)", 8.6),
+]
+
+
+@pytest.fixture(scope="module")
+def nb():
+    return executed(NB, [e for _, e, _ in STATED])
+
+
+@pytest.mark.parametrize("claim, expr, expected", STATED, ids=[c[:50] for c, _, _ in STATED])
+def test_stated(nb, claim, expr, expected):
+    check_stated(nb, notebook_text(NB), claim, expr, expected)

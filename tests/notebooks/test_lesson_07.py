@@ -1,0 +1,45 @@
+"""Notebook 07: every number its text states, read from the executed notebook."""
+
+import pytest
+
+from .executed import check_stated, executed, notebook_text
+
+NB = "07_paged_attention.ipynb"
+W = "reserve_widget"
+
+STATED = [
+    # reported figures: stated once in kvwidgets/data/reported.py with their source
+    ("losing 60 to 80% of their KV memory", "reported.RESERVED_WASTE_SHARE", [0.6, 0.8]),
+    ("under 4% waste in the paper", "reported.PAGED_WASTE_SHARE_BELOW", 0.04),
+    ("2 to 4 times the\nthroughput", "reported.PAGED_THROUGHPUT_GAIN", [2, 4]),
+    ("(vLLM's default is 16\ntokens)", "cmp.block_size", 16),
+    # the task
+    ("**3.**", "cmp.users_reserved", 3),
+    ("fits 53", "cmp.users_paged", 53),
+    ("Each reservation stands 94% empty", "round(100 * cmp.reserved_waste)", 94),
+    ("drag the context to 131,072", f"[setattr({W}, 'context', 131_072), {W}.result['users']][-1]", 3),
+    ("then back to 8,000", f"[setattr({W}, 'context', 8_000), {W}.result['users']][-1]", 53),
+    # the last block
+    ("8,000 tokens fill exactly 500 blocks of 16", "blocks_for(8_000, 16)", 500),
+    ("a 501st block with 15 empty\nslots", "(blocks_for(8_001, 16), blocks_for(8_001, 16) * 16 - 8_001)", [501, 15]),
+    ("leaves 7.5 slots empty", "cmp.mean_paged_waste_tokens", 7.5),
+    # the mixed workload
+    ("200 conversations whose lengths spread evenly from 500 to 20,000 tokens", "(len(lengths), lengths[0], lengths[-1])", [200, 500, 20_000]),
+    ("reserving the maximum wastes 69%", "round(100 * summary.loc['reserve max length', 'wasted share'])", 69),
+    ("inside the range the paper measured",
+     "reported.RESERVED_WASTE_SHARE[0] <= summary.loc['reserve max length', 'wasted share'] <= reported.RESERVED_WASTE_SHARE[1]", True),
+    ("and paging 0.07%", "round(100 * summary.loc['paged, 16-token blocks', 'wasted share'], 2)", 0.07),
+    # idle
+    ("53 conversations of\n8,000 tokens fill the pool", "cmp.users_paged", 53),
+    ("about 28 GB", "round(idle_bytes / GB)", 28),
+]
+
+
+@pytest.fixture(scope="module")
+def nb():
+    return executed(NB, [e for _, e, _ in STATED])
+
+
+@pytest.mark.parametrize("claim, expr, expected", STATED, ids=[c[:50] for c, _, _ in STATED])
+def test_stated(nb, claim, expr, expected):
+    check_stated(nb, notebook_text(NB), claim, expr, expected)

@@ -1,0 +1,54 @@
+"""Notebook 08: every number its text states, read from the executed notebook."""
+
+import pytest
+
+from .executed import check_stated, executed, notebook_text
+
+NB = "08_fp8_prefix_offload.ipynb"
+X = "x faster than recompute, best cases"
+
+
+def opt(frame: str, startswith: str, col: str) -> str:
+    return f"{frame}[{frame}['option'].str.startswith({startswith!r})][{col!r}].iloc[0]"
+
+
+STATED = [
+    ("128 KiB becomes 64 KiB", "(llama8.kv_bytes_per_token('bf16') // KiB, llama8.kv_bytes_per_token('fp8') // KiB)", [128, 64]),
+    ("not the A100", "('A100-80GB' in fp8_gpus, 'H100-SXM' in fp8_gpus)", [False, True]),
+    ("held 53 conversations of 8,000 tokens", "bf16_users", 53),
+    ("**106**, twice 53", "fp8_users", 106),
+    ("56 GB ÷ 0.52 GB is 106.7", "(round(kw.users_that_fit(llama8, 'H100', 8_000, kv_dtype='fp8').kv_per_user_bytes / GB, 2), "
+     "round(kw.users_that_fit(llama8, 'H100', 8_000, kv_dtype='fp8').kv_budget_bytes / kw.users_that_fit(llama8, 'H100', 8_000, kv_dtype='fp8').kv_per_user_bytes, 1))", [0.52, 106.7]),
+    ("(the 16-bit count was 53.3", "round(kw.users_that_fit(llama8, 'H100', 8_000).kv_budget_bytes / kw.users_that_fit(llama8, 'H100', 8_000).kv_per_user_bytes, 1)", 53.3),
+    ("holds 21 conversations\nwith the default 16-bit cache and 43", "(fp8_weights_only.users, both_fp8.users)", [21, 43]),
+    ("26 GB if every user keeps a copy, 0.5 GB stored once",
+     "(shared.unshared_bytes == 50 * 4_000 * 131_072, round(shared.unshared_bytes / GB), round(shared.shared_bytes / GB, 1))", [True, 26, 0.5]),
+    ("4,096 tokens\ntook 107 ms", "round(prefill.loc[4_096, 'seconds'] * 1e3)", 107),
+    ("would be 65 ms", "round(kw.prefill_seconds(llama8, 'H200', 4_000) * 1e3)", 65),
+    ("the measurement is 1.28 s saved", "round(prefill.loc[32_768, 'seconds'], 2)", 1.28),
+    ("(1.07 GB\nof cache)", "round(llama8.kv_bytes(8_192) / GB, 2)", 1.07),
+    ("ideal recompute floor of 133 ms", "round(offload[offload['option'].str.startswith('recompute')]['fastest (ms)'].iloc[0])", 133),
+    ("pinned CPU memory by\n7.9x", f"round({opt('offload', 'reload from CPU memory over PCIe Gen5', X)}, 1)", 7.9),
+    ("even a fast NVMe drive by 1.8x", f"round({opt('offload', 'reload from Local NVMe', X)}, 1)", 1.8),
+    ("A slow drive (3.5 GB/s, 307 ms) does not",
+     f"(kw.STORAGE['nvme-ssd'].low_gbps, round({opt('offload', 'reload from Local NVMe', 'slowest (ms)')}), "
+     f"{opt('offload', 'reload from Local NVMe', 'slowest (ms)')} > {opt('offload', 'recompute', 'fastest (ms)')})", [3.5, 307, True]),
+    ("ran at 55.4 GB/s (19 ms for this conversation)", "(round(copy['h2d_pinned_GBps'], 1), round(pinned_s * 1e3))", [55.4, 19]),
+    ("at\n6.8 GB/s (158 ms)", "(round(copy['h2d_pageable_GBps'], 1), round(pageable_s * 1e3))", [6.8, 158]),
+    ("took 228 ms", "round(measured_prefill_s * 1e3)", 228),
+    ("Pinned memory is about 12\ntimes faster", "round(measured_prefill_s / pinned_s)", 12),
+    ("unpinned memory is\nbarely faster", "1 < measured_prefill_s / pageable_s < 1.6", True),
+    ("the pinned copy beats the ideal floor by about 28x, against 7.9x for the 8B",
+     f"(round(pinned.set_index(['model', 'tokens']).loc[('llama-3-70b', 8_192), {X!r}]), round(pinned.set_index(['model', 'tokens']).loc[('llama-3-8b', 8_192), {X!r}], 1))", [28, 7.9]),
+    ("32,768 tokens took 5.6 times as long as 8,192, not 4", "round(prefill.loc[32_768, 'seconds'] / prefill.loc[8_192, 'seconds'], 1)", 5.6),
+]
+
+
+@pytest.fixture(scope="module")
+def nb():
+    return executed(NB, [e for _, e, _ in STATED])
+
+
+@pytest.mark.parametrize("claim, expr, expected", STATED, ids=[c[:50] for c, _, _ in STATED])
+def test_stated(nb, claim, expr, expected):
+    check_stated(nb, notebook_text(NB), claim, expr, expected)

@@ -1,0 +1,43 @@
+"""Notebook 09: every number its text states, read from the executed notebook."""
+
+import pytest
+
+from .executed import check_stated, executed, notebook_text
+
+NB = "09_vllm_logs.ipynb"
+
+STATED = [
+    ("GPU KV cache size: 396,272 tokens", "logged", {"gpu_kv_cache_tokens": 396_272, "max_model_len": 16_384, "max_concurrency": 24.19}),
+    ("396,272 × 128 KiB = 51.9 GB", "round(from_log.kv_cache_bytes / GB, 1)", 51.9),
+    ("Tokens ÷ 16 gives\nvLLM's blocks: 24,767", "(from_log.block_size, from_log.num_blocks)", [16, 24_767]),
+    ("\"maximum concurrency\", 24.19", "round(from_log.max_concurrency, 2)", 24.19),
+    ("the model's 16.06 GB of 16-bit weights", "round(llama8.weight_bytes() / GB, 2)", 16.06),
+    ("here is set to a round 4 GB", "working", 4_000_000_000),
+    ("**396,256 tokens**", "predicted.gpu_kv_cache_tokens", 396_256),
+    ("72 − 16.06 − 4 = 51.94 GB", "round(predicted.kv_cache_bytes / GB, 2)", 51.94),
+    ("That is one block (16 tokens) short of the illustrative log", "logged['gpu_kv_cache_tokens'] - predicted.gpu_kv_cache_tokens", 16),
+    ("79.1 GiB, which is 84.9 GB", "(round(h100_as_reported.device_bytes / GiB, 1), round(h100_as_reported.device_bytes / GB, 1))", [79.1, 84.9]),
+    ("an 80 GB H100 reports about 85 GB", "round(h100_as_reported.device_bytes / GB)", 85),
+    ("Ninety percent of that is 76.4 GB rather than 72", "round(0.9 * h100_as_reported.device_bytes / GB, 1)", 76.4),
+    ("about 56.4 GB of pool and 430,208 tokens", "(round(device.kv_cache_bytes / GB, 1), device.gpu_kv_cache_tokens)", [56.4, 430_208]),
+    ("some 34,000 more", "round((device.gpu_kv_cache_tokens - predicted.gpu_kv_cache_tokens) / 1000)", 34),
+    ("beats your estimate by about 9%", "round(100 * (device.gpu_kv_cache_tokens / predicted.gpu_kv_cache_tokens - 1))", 9),
+    ("the marketed size is 80 GB = 74.5 GiB", "round(80 * GB / GiB, 1)", 74.5),
+    ("vLLM reports 14.99 GiB (16.10 GB)", "round(14.99 * GiB / GB, 2)", 16.1),
+    ("comes out close to twice as large", "abs(fp8.gpu_kv_cache_tokens - 2 * predicted.gpu_kv_cache_tokens) <= 32", True),
+    ("Gemma 3 is a\nhybrid: five of every six layers slide over a 1,024-token window",
+     "[(g.spec.kind, g.count, g.spec.token_cap) for g in gemma4b.groups]", [["sliding", 29, 1024], ["full", 5, None]]),
+    ("Maximum concurrency for 3,072 tokens per request: 102.78x", "round(hybrid.max_concurrency, 2)", 102.78),
+    ("Add 1 padding layers", "hybrid.padding_layers", 1),
+    ("`--gpu-memory-utilization` (set too\n  low?)", "low.gpu_kv_cache_tokens < predicted.gpu_kv_cache_tokens / 2", True),
+]
+
+
+@pytest.fixture(scope="module")
+def nb():
+    return executed(NB, [e for _, e, _ in STATED])
+
+
+@pytest.mark.parametrize("claim, expr, expected", STATED, ids=[c[:50] for c, _, _ in STATED])
+def test_stated(nb, claim, expr, expected):
+    check_stated(nb, notebook_text(NB), claim, expr, expected)

@@ -1,0 +1,73 @@
+"""A reader changes numbers in the code cells and re-runs the whole notebook.
+
+The series invites it ("Try it: change ... and re-run"). Each case swaps reader-facing
+values (the snippet must exist once, so the test breaks if the notebook changes under it),
+runs every cell in a fresh kernel, and reads the changed result back. Nothing may stop
+the notebook but a clear kvwidgets error, never a failed assert.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .executed import NotebookRunError, run
+
+CASES = {
+    # notebook: (swaps, expression read back afterwards, the value it must now give)
+    "01 answer_tokens=2000 and a guess": ("01_keys_and_values.ipynb",
+        [("answer_tokens = 500", "answer_tokens = 2_000"), ("my_guess = None", "my_guess = 1_000_000")],
+        "(without_cache, with_cache, reads_with_cache)", [2_001_000, 2_000, 2_001_000]),
+    "02 fp8 table and guess": ("02_sizing_formula.ipynb",
+        [('kv_dtype = "bf16"          # try "fp8"', 'kv_dtype = "fp8"'), ("my_guess = None", "my_guess = 160")],
+        "per_conversation.loc['llama-3-8b', '8K tokens (GB)'] * 1e9", 8_192 * 65_536),
+    "02 a config with 4 KV heads": ("02_sizing_formula.ipynb",
+        [('"num_key_value_heads": 8', '"num_key_value_heads": 4')], "mine.kv_bytes_per_token()", 65_536),
+    "03 guesses as text and numbers": ("03_attention_designs.ipynb",
+        [("my_guess = None  # write your guess, in KiB per token", "my_guess = 'sixteen'"),
+         ("my_guess = None  # write your guess, in GB", "my_guess = 4.6")], "my_guess", 4.6),
+    "04 a guess": ("04_sliding_and_hybrid.ipynb",
+        [("my_guess = None", "my_guess = 3")], "round(hybrid_widget.result['kv_bytes'] / 1e6)", 436 + 84),
+    "05 128K on the H100, two GPUs for the 70B": ("05_users_that_fit.ipynb",
+        [('h100 = kw.users_that_fit(llama8, "H100", context=8_000)', 'h100 = kw.users_that_fit(llama8, "H100", context=131_072)'),
+         ('exact = kw.users_that_fit(llama70, "H100", 8_000, weight_dtype="fp8")',
+          'exact = kw.users_that_fit(llama70, "H100", 8_000, weight_dtype="fp8", num_gpus=2)'),
+         ('("llama-3-70b", 4, 8_192)', '("llama-3-70b", 2, 8_192)')],
+        "(h100.users, exact.users, int(worked.loc[3, 'users']))", [3, 28, 1]),
+    "06 a batch of 8 at 128K (does not fit) and other contexts": ("06_decode_speed.ipynb",
+        [("batch = 3", "batch = 8"), ("contexts=[1_024, 8_192, 32_768, 131_072], batches=[1, 8, 32]",
+                                        "contexts=[2_000, 500_000], batches=[2, 64]")],
+        "(round(bf16.tokens_per_s_per_user, 1), len(per_user))", [21.8, 2]),
+    "07 reserve 128K in the mix, 2,000 used tokens": ("07_paged_attention.ipynb",
+        [("max_len = 32_768", "max_len = 131_072"), ("used_tokens=8_000", "used_tokens=2_000")],
+        "(cmp.users_paged, round(summary.loc['reserve max length', 'wasted share'], 2))", [213, 0.92]),
+    "08 a length with no measured prefill": ("08_fp8_prefix_offload.ipynb",
+        [("tokens = 8_192\n", "tokens = 10_000\n"), ("users=50", "users=500")],
+        "(round(cache_bytes / 1e9, 2), round(shared.unshared_bytes / 1e9))", [1.31, 262]),
+    "09 a smaller working area and a pasted log": ("09_vllm_logs.ipynb",
+        [("working = 4 * GB", "working = 2 * GB"),
+         ("your_log = None", "your_log = 'INFO GPU KV cache size: 100,000 tokens'")],
+        "(predicted.gpu_kv_cache_tokens > 396_256, mine.num_blocks)", [True, 6_250]),
+}
+
+
+@pytest.mark.parametrize("case", list(CASES))
+def test_reader_change_runs(case):
+    name, swaps, expr, expected = CASES[case]
+    got = run(name, [expr], replace=swaps)[expr]
+    assert got.get("value") == expected, f"{case}: {expr} -> {got}"
+
+
+def test_a_bad_number_stops_with_a_kvwidgets_error():
+    # A negative context is refused with the field named, not a traceback from deep inside.
+    with pytest.raises(NotebookRunError) as err:
+        run("05_users_that_fit.ipynb", [], replace=[
+            ('h100 = kw.users_that_fit(llama8, "H100", context=8_000)', 'h100 = kw.users_that_fit(llama8, "H100", context=-8_000)')])
+    text = str(err.value)
+    assert "InputError" in text and "context must be a whole number >= 1" in text
+    assert "AssertionError" not in text
+
+
+def test_a_log_without_the_kv_line_says_so():
+    with pytest.raises(NotebookRunError) as err:
+        run("09_vllm_logs.ipynb", [], replace=[("your_log = None", "your_log = 'nothing useful'")])
+    assert "InputError" in str(err.value) and "GPU KV cache size: N tokens" in str(err.value)
