@@ -20,7 +20,7 @@ function ptFormulaLine(g, bits) {
     const cap = g.cap === null || g.cap === undefined ? "" : `, held for the last ${n(g.cap)} tokens only`;
     return `${PT_KIND_NAMES[g.kind] || g.kind}: ${dims} x ${bytes} B = ${n(per)} B${cap}`;
   }
-  return `${PT_KIND_NAMES[g.kind] || g.kind}: ${g.count} layers, ${n(g.fixed_bytes || 0)} B per sequence whatever its length`;
+  return `${PT_KIND_NAMES[g.kind] || g.kind}: ${g.count} layers x ${n(g.fixed_bytes || 0)} B = ${n(g.count * (g.fixed_bytes || 0))} B per sequence, whatever its length`;
 }
 
 /**
@@ -42,9 +42,13 @@ function ptFactors(g, bits) {
       rows.push(["layers", g.count, "layers"], ["heads", g.kv_heads, "num_key_value_heads"], ["dim", `(${g.head_k} + ${g.head_v})`, "K + V head dims"], ["bytes", bytes, "bytes per number"]);
     }
   } else {
-    return { kind: g.kind, factors: [], result: `${Number(g.fixed_bytes || 0).toLocaleString("en-US")} B per sequence, fixed`, per };
+    // A recurrent state does not grow with the context: layers x state per layer, per sequence.
+    const state = Number(g.fixed_bytes || 0);
+    rows.push(["layers", g.count, "layers"], ["state", state, "state bytes per layer"]);
+    return { kind: g.kind, factors: rows, result: `${(g.count * state).toLocaleString("en-US")} B`, unit: "per sequence, fixed", per };
   }
-  return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, per };
+  const unit = g.fixed_tokens !== undefined ? "per image token" : "per token";
+  return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit, per };
 }
 
 function ptFormula(app, box, shape, bits) {
@@ -66,7 +70,7 @@ function ptFormula(app, box, shape, bits) {
     });
     if (r.factors.length) line.append(kvEl("span", { class: "kv-formula-op", text: "=" }));
     line.append(kvEl("span", { class: "kv-factor kv-result" }, [kvEl("span", { class: "kv-factor-value", text: r.result }),
-      kvEl("span", { class: "kv-factor-source", text: "per token" })]));
+      kvEl("span", { class: "kv-factor-source", text: r.unit })]));
     return line;
   });
   return () => {
