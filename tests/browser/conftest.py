@@ -69,6 +69,13 @@ class PageWatch:
         assert errors == [], "\n".join(errors)
 
 
+# Apps other than JupyterLab and Notebook 7 (Voila, jupyterlab-rise's slideshow) load every
+# installed lab extension. Notebook 7's own (@jupyter-notebook/lab-extension, installed for
+# the Notebook 7 keyboard test) asks them for @jupyterlab/docregistry, which they do not
+# share, and module federation logs RUNTIME-012. It has nothing to do with the widgets.
+NOTEBOOK7_EXTENSION_ELSEWHERE = '"shareKey":"@jupyterlab/docregistry"'
+
+
 @pytest.fixture
 def watched(browser):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
