@@ -110,6 +110,9 @@ class Fit:
     kv_per_user_bytes: int      # one conversation, all GPUs (copies included)
     kv_used_bytes: int          # users x kv_per_user
     left_over_bytes: int        # budget the users leave unused (0 if weights do not fit)
+    # limits the number alone would hide: a context past the model's max_position_embeddings,
+    # an architecture serving engines no longer run (Model.context_warning, Model.engine_notes)
+    warnings: tuple[str, ...] = ()
 
     @property
     def weights_fit(self) -> bool:
@@ -169,6 +172,7 @@ def users_that_fit(
         kv_per_user_bytes=kv_user,
         kv_used_bytes=users * kv_user,
         left_over_bytes=max(0, b.kv_budget_bytes - users * kv_user),
+        warnings=tuple(w for w in (model.context_warning(context), *model.engine_notes) if w),
     )
 
 

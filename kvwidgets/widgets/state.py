@@ -67,6 +67,8 @@ def model_shape(model: Model) -> dict[str, Any]:
     shape.setdefault("max_context", model.max_context)
     # the loader's own estimate (not a published count): the weights line says so
     shape.setdefault("params_estimated", "ESTIMATE" in str(model.params_source))
+    # serving engines that no longer run this architecture (configs/engine_support.py)
+    shape.setdefault("engine_notes", list(model.engine_notes))
     return shape
 
 

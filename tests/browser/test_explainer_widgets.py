@@ -353,6 +353,14 @@ def test_limits_are_in_view(watched, tmp_path):
     params.fill("7.2")
     params.press("Tab")
     assert not any("estimate" in w for w in warns())  # a count was given
+
+    # an architecture vLLM no longer runs (configs/engine_support.py) is said on screen too
+    dropped = kw.load_model({"architectures": ["MPTForCausalLM"], "model_type": "mpt", "num_hidden_layers": 4,
+                             "num_attention_heads": 8, "num_key_value_heads": 8, "hidden_size": 512,
+                             "max_position_embeddings": 2048, "vocab_size": 1000})
+    kw.UsersThatFit(model=dropped, context=1024).to_html(tmp_path / "dropped.html")
+    open_exported(watched, tmp_path / "dropped.html")
+    assert any("no longer runs MPTForCausalLM" in w for w in warns())
     watched.assert_clean()
 
 

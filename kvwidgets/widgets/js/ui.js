@@ -679,6 +679,7 @@ function kvLimitLines(shape, { context = null, weights = false, params = undefin
       out.push({ text: `A window of ${n(never[0].cap)} tokens is at least ${shape.name}'s maximum context (${n(max)}): nothing ever slides out, so every token costs its full bytes in those layers.`, cls: "kv-warn" });
     }
   }
+  for (const note of shape.engine_notes || []) out.push({ text: note, cls: "kv-warn" });
   if (weights && shape.params_estimated && !params) {
     out.push({ text: `${shape.name}'s parameter count (${(Number(shape.params) / 1e9).toLocaleString("en-US", { maximumFractionDigits: 2 })} B) is an estimate from its config; set Params to a published count if you have one.`, cls: "kv-warn" });
   }
