@@ -16,7 +16,7 @@ CASES = {
     # notebook: (swaps, expression read back afterwards, the value it must now give)
     "01 answer_tokens=2000 and a guess": ("01_keys_and_values.ipynb",
         [("answer_tokens = 500", "answer_tokens = 2_000"),
-         ("my_guess = None  # write your guess: key/value computations", "my_guess = 1_000_000")],
+         ("my_guess = None  # write your guess: key/value computations", "my_guess = 1_000_000  # my guess: key/value computations")],
         "(without_cache, with_cache, reads_with_cache)", [2_001_000, 2_000, 2_001_000]),
     "02 fp8 table and guess": ("02_sizing_formula.ipynb",
         [('kv_dtype = "bf16"          # try "fp8"', 'kv_dtype = "fp8"'), ("my_guess = None", "my_guess = 160")],
