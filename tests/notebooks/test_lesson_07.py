@@ -33,8 +33,9 @@ STATED = [
     ("53 conversations of\n8,000 tokens fill the pool", "cmp.users_paged", 53),
     ("about 28 GB", "round(idle_bytes / GB)", 28),
     # the PagedBlocks task (the widget is set as the task says)
-    ("2 MiB (16 × 128 KiB)", "(paged_blocks.result['block_bytes'], paged_blocks.result['block_size'])", [2_097_152, 16]),
+    ("2 MiB (16 × 128 KiB;", "(paged_blocks.result['block_bytes'], paged_blocks.result['block_size'])", [2_097_152, 16]),
     ("room for 26,674 of them", "paged_blocks.result['total_blocks']", 26_674),
+    ("the widget\nwrites it 2.10 MB", "kw.fmt_bytes(paged_blocks.result['block_bytes'])", "2.10 MB"),
     ("**88%**", "round(100 * short_reply.reserved_waste)", 88),
     ("type 1000 in **Tokens used**",
      "[setattr(paged_blocks, 'used_tokens', 1_000), round(100 * paged_blocks.result['reserved_waste'])][-1]", 88),

@@ -58,12 +58,15 @@ STATED = [
     ("whichever is faster at 1K is faster at 1M",
      "all(__import__('kvwidgets.core', fromlist=['x']).recompute_crossover(llama8, 'H200', t, speed=s) is None "
      "for t in kw.STORAGE for s in ('low', 'typical', 'high'))", True),
-    ("the drive beats the measured prefill at every measured length",
+    ("the drive beats\nthe measured prefill at every measured length",
      "(kw.STORAGE['nvme-ssd'].typical_gbps, all(llama8.kv_bytes(r['tokens']) / (kw.STORAGE['nvme-ssd'].typical_gbps * 1e9) < r['seconds'] "
      "for r in h200_prefill()), [setattr(offload_widget, 'speed', 'typical'), offload_widget.result['crossovers']['nvme-ssd']['measured']][-1])",
      [7, True, None]),
-    ("The widget warns that 28,049 tokens is past the 8,192", "(llama8.max_context, crossing > llama8.max_context)", [8_192, True]),
-    ("which Llama 3.1 8B shares with a 131,072-token",
+    ("Past 8,192 tokens the widget warns that Llama 3 8B was not trained", "(llama8.max_context, crossing > llama8.max_context)", [8_192, True]),
+    ("Against the ideal\nfloor the same drive loses at every length",
+     "(__import__('kvwidgets.core', fromlist=['x']).recompute_crossover(llama8, 'H200', 'nvme-ssd', speed='low'), "
+     "kw.reload_seconds(llama8, 1_024, 'nvme-ssd', speed='low') > kw.prefill_seconds(llama8, 'H200', 1_024))", [None, True]),
+    ("which Llama 3.1 8B shares, with a 131,072-token window",
      "(kw.load_model('llama-3.1-8b').kv_bytes_per_token() == llama8.kv_bytes_per_token(), kw.load_model('llama-3.1-8b').max_context)",
      [True, 131_072]),
 ]
