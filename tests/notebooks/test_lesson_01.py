@@ -23,6 +23,21 @@ STATED = [
     ("671 B\nparameter MoE model that stores less per token than an 8 B dense one",
      "round(kw.load_model('deepseek-v3').params / 1e9) == 671 and "
      "kw.load_model('deepseek-v3').kv_bytes_per_token() < llama8.kv_bytes_per_token()", True),
+    # the DecodeStep task (evaluated in order: the widget is stepped as the task says)
+    ("Two of the 32 layers are drawn", "(llama8.num_layers, decode_widget.result['num_layers'])", [32, 32]),
+    ("**501**: the 500 tokens of the prompt and token 501 itself",
+     "(first_step.tokens, first_step.read_bytes // first_step.written_bytes)", [501, 501]),
+    ("The step writes 128 KiB", "(first_step.written_bytes, kw.fmt_bytes(first_step.written_bytes))", [131_072, "128 KiB"]),
+    ("reads 65.67 MB, 501 times as much", "(first_step.read_bytes, kw.fmt_bytes(first_step.read_bytes))", [65_667_072, "65.67 MB"]),
+    ("press **Step** once",
+     "[setattr(decode_widget, 'generated', decode_widget.generated + 1), "
+     "(decode_widget.result['read_bytes'], decode_widget.result['written_bytes'])][-1]", [65_667_072, 131_072]),
+    ("the read grows by another 128 KiB, while the write stays at 128 KiB",
+     "[setattr(decode_widget, 'generated', 2), "
+     "(decode_widget.result['read_bytes'] - 65_667_072, decode_widget.result['written_bytes'])][-1]", [131_072, 131_072]),
+    ("gpt-oss-20b's sliding layers keep only their latest 128 tokens",
+     "[setattr(decode_widget, 'model', 'gpt-oss-20b'), "
+     "sorted({g['held_tokens'] for g in decode_widget.result['groups'] if g['kind'] == 'sliding'})][-1]", [128]),
 ]
 
 

@@ -31,6 +31,20 @@ STATED = [
     ("switch the cache to\n`fp8` and read DeepSeek-V3's bar",
      "[setattr(designs_widget, 'kv_dtype', 'fp8'), designs_widget.result['models']['deepseek-v3']['long']][-1]", 4_605_345_792),
     ("Llama 3 8B's GQA cache at the same length is 8.6 GB in FP8", "round(llama8.kv_bytes(131_072, 'fp8') / 1e9, 1)", 8.6),
+    # the head-sharing diagram and its task
+    ("MHA gives every query head its own, GQA makes teams of 4", "heads_widget.result['query_heads_per_kv_head']",
+     {"MHA": 1, "GQA": 4, "MQA": 32}),
+    ("the dots along the top are the\n32 query heads", "llama8.num_query_heads", 32),
+    ("**68.7 GB**: 512 KiB per token × 131,072 tokens",
+     "(shapes['MHA shape (32 KV heads)'].kv_bytes_per_token() // KiB, round(shapes['MHA shape (32 KV heads)'].kv_bytes(131_072) / 1e9, 1))", [512, 68.7]),
+    ("switch the **Bar axis** to linear",
+     "[setattr(heads_widget, 'x_scale', 'linear'), heads_widget.result['x_scale'], round(heads_widget.result['designs']['MHA']['long'] / 1e9, 1)][1:]",
+     ["linear", 68.7]),
+    ("their 4x difference", "heads_widget.result['designs']['MHA']['long'] / heads_widget.result['designs']['GQA']['long']", 4.0),
+    ("bring it down to 17.2 GB\nand MQA to 2.1 GB",
+     "(round(heads_widget.result['designs']['GQA']['long'] / 1e9, 1), round(heads_widget.result['designs']['MQA']['long'] / 1e9, 1))", [17.2, 2.1]),
+    ("most of what an 80 GB GPU has",
+     "(kw.GPUS['H100-SXM'].memory_gb, 0.5 < shapes['MHA shape (32 KV heads)'].kv_bytes(131_072) / kw.GPUS['H100-SXM'].memory_bytes < 1)", [80, True]),
 ]
 
 

@@ -32,6 +32,22 @@ STATED = [
     # idle
     ("53 conversations of\n8,000 tokens fill the pool", "cmp.users_paged", 53),
     ("about 28 GB", "round(idle_bytes / GB)", 28),
+    # the PagedBlocks task (the widget is set as the task says)
+    ("2 MiB (16 × 128 KiB;", "(paged_blocks.result['block_bytes'], paged_blocks.result['block_size'])", [2_097_152, 16]),
+    ("room for 26,674 of them", "paged_blocks.result['total_blocks']", 26_674),
+    ("the widget\nwrites it 2.10 MB", "kw.fmt_bytes(paged_blocks.result['block_bytes'])", "2.10 MB"),
+    ("**88%**", "round(100 * short_reply.reserved_waste)", 88),
+    ("type 1000 in **Tokens used**",
+     "[setattr(paged_blocks, 'used_tokens', 1_000), round(100 * paged_blocks.result['reserved_waste'])][-1]", 88),
+    ("The reservation is 512 blocks (8,192 slots) for 1,000 tokens",
+     "(paged_blocks.result['reserved_blocks'], paged_blocks.result['reserved_blocks'] * paged_blocks.result['block_size'], "
+     "short_reply.reserved_blocks)", [512, 8_192, 512]),
+    ("request holds 63 blocks", "(paged_blocks.result['paged_blocks'], short_reply.paged_blocks)", [63, 63]),
+    ("8 of its 16 slots are used", "paged_blocks.result['last_block_tokens']", 8),
+    ("fits 52 requests that reserve and 423 that page, eight times as many",
+     "(paged_blocks.result['users_reserved'], paged_blocks.result['users_paged'], "
+     "round(paged_blocks.result['users_paged'] / paged_blocks.result['users_reserved']), short_reply.users_reserved, short_reply.users_paged)",
+     [52, 423, 8, 52, 423]),
 ]
 
 

@@ -41,6 +41,34 @@ STATED = [
     ("the pinned copy beats the ideal floor by about 28x, against 7.9x for the 8B",
      f"(round(pinned.set_index(['model', 'tokens']).loc[('llama-3-70b', 8_192), {X!r}]), round(pinned.set_index(['model', 'tokens']).loc[('llama-3-8b', 8_192), {X!r}], 1))", [28, 7.9]),
     ("32,768 tokens took 5.6 times as long as 8,192, not 4", "round(prefill.loc[32_768, 'seconds'] / prefill.loc[8_192, 'seconds'], 1)", 5.6),
+    # the PagedBlocks task: a prefix shared in blocks
+    ("50 × 500 = 25,000 blocks", "(shared_prompt.paged_blocks, shared_prompt.blocks_unshared)", [500, 25_000]),
+    ("**12,750**", "shared_prompt.blocks_shared", 12_750),
+    ("the prefix's 250 blocks once, plus 250 blocks of each user's own", "(shared_prompt.shared_blocks, shared_prompt.own_blocks)", [250, 250]),
+    ("just over half of 25,000", "0.5 < shared_prompt.blocks_shared / shared_prompt.blocks_unshared < 0.55", True),
+    ("the H100 holds 105 such requests at once", "(shared_prompt.users_sharing, shared_prompt.users_paged)", [105, 53]),
+    ("type 50 in **Users sharing**",
+     "[setattr(prefix_blocks, 'users', 50), (prefix_blocks.result['blocks_shared'], prefix_blocks.result['blocks_unshared'], "
+     "prefix_blocks.result['users_sharing'])][-1]", [12_750, 25_000, 105]),
+    # the OffloadOrRecompute task
+    ("the slow end of local SSDs, 3.5 GB/s", "kw.STORAGE['nvme-ssd'].low_gbps", 3.5),
+    ("**About 28,000 tokens** (28,049)", "crossing", 28_049),
+    ('choose **Copy speed** "slow end"',
+     "[setattr(offload_widget, 'speed', 'low'), offload_widget.result['crossovers']['nvme-ssd']['measured']][-1]", 28_049),
+    ("whichever is faster at 1K is faster at 1M",
+     "all(__import__('kvwidgets.core', fromlist=['x']).recompute_crossover(llama8, 'H200', t, speed=s) is None "
+     "for t in kw.STORAGE for s in ('low', 'typical', 'high'))", True),
+    ("the drive beats\nthe measured prefill at every measured length",
+     "(kw.STORAGE['nvme-ssd'].typical_gbps, all(llama8.kv_bytes(r['tokens']) / (kw.STORAGE['nvme-ssd'].typical_gbps * 1e9) < r['seconds'] "
+     "for r in h200_prefill()), [setattr(offload_widget, 'speed', 'typical'), offload_widget.result['crossovers']['nvme-ssd']['measured']][-1])",
+     [7, True, None]),
+    ("Past 8,192 tokens the widget warns that Llama 3 8B was not trained", "(llama8.max_context, crossing > llama8.max_context)", [8_192, True]),
+    ("Against the ideal\nfloor the same drive loses at every length",
+     "(__import__('kvwidgets.core', fromlist=['x']).recompute_crossover(llama8, 'H200', 'nvme-ssd', speed='low'), "
+     "kw.reload_seconds(llama8, 1_024, 'nvme-ssd', speed='low') > kw.prefill_seconds(llama8, 'H200', 1_024))", [None, True]),
+    ("which Llama 3.1 8B shares, with a 131,072-token window",
+     "(kw.load_model('llama-3.1-8b').kv_bytes_per_token() == llama8.kv_bytes_per_token(), kw.load_model('llama-3.1-8b').max_context)",
+     [True, 131_072]),
 ]
 
 

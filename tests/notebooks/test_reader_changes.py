@@ -15,7 +15,8 @@ from .executed import NotebookRunError, run
 CASES = {
     # notebook: (swaps, expression read back afterwards, the value it must now give)
     "01 answer_tokens=2000 and a guess": ("01_keys_and_values.ipynb",
-        [("answer_tokens = 500", "answer_tokens = 2_000"), ("my_guess = None", "my_guess = 1_000_000")],
+        [("answer_tokens = 500", "answer_tokens = 2_000"),
+         ("my_guess = None  # write your guess: key/value computations", "my_guess = 1_000_000  # my guess: key/value computations")],
         "(without_cache, with_cache, reads_with_cache)", [2_001_000, 2_000, 2_001_000]),
     "02 fp8 table and guess": ("02_sizing_formula.ipynb",
         [('kv_dtype = "bf16"          # try "fp8"', 'kv_dtype = "fp8"'), ("my_guess = None", "my_guess = 160")],
@@ -41,8 +42,11 @@ CASES = {
         [("max_len = 32_768", "max_len = 131_072"), ("used_tokens=8_000", "used_tokens=2_000")],
         "(cmp.users_paged, round(summary.loc['reserve max length', 'wasted share'], 2))", [213, 0.92]),
     "08 a length with no measured prefill": ("08_fp8_prefix_offload.ipynb",
-        [("tokens = 8_192\n", "tokens = 10_000\n"), ("users=50", "users=500")],
+        [("tokens = 8_192\n", "tokens = 10_000\n"), ("prefix_sharing(llama8, users=50", "prefix_sharing(llama8, users=500")],
         "(round(cache_bytes / 1e9, 2), round(shared.unshared_bytes / 1e9))", [1.31, 262]),
+    "01 a longer prompt in the decode step": ("01_keys_and_values.ipynb",
+        [('kw.DecodeStep(model="llama-3-8b", prompt_tokens=500)', 'kw.DecodeStep(model="llama-3-8b", prompt_tokens=2_000)')],
+        "(decode_widget.result['tokens'], decode_widget.result['stored_bytes'], decode_widget.error)", [2_000, 2_000 * 131_072, ""]),
     "09 a smaller working area and a pasted log": ("09_vllm_logs.ipynb",
         [("working = 4 * GB", "working = 2 * GB"),
          ("your_log = None", "your_log = 'INFO GPU KV cache size: 100,000 tokens'")],
@@ -65,6 +69,14 @@ def test_a_bad_number_stops_with_a_kvwidgets_error():
     text = str(err.value)
     assert "InputError" in text and "context must be a whole number >= 1" in text
     assert "AssertionError" not in text
+
+
+def test_an_explainer_refuses_a_bad_input_under_itself():
+    # A shared prefix as long as the whole request: the widget says why under itself, the
+    # notebook runs on (the check cell below it uses its own numbers).
+    got = run("08_fp8_prefix_offload.ipynb", ["prefix_blocks.error"], replace=[
+        ("users=4, prefix_tokens=4_000)", "users=4, prefix_tokens=8_000)")])["prefix_blocks.error"]
+    assert "prefix_tokens must be less than used_tokens" in got.get("value", ""), got
 
 
 def test_a_log_without_the_kv_line_says_so():
