@@ -53,7 +53,8 @@ def build_esm(render_file: str, standalone: bool = False) -> str:
     ]
     if standalone:
         names = ", ".join(library.library_names())
-        parts = [inlined_bundle(), *parts, library.library_code(), f"function kvInlinedLibrary() {{\n  return {{ {names} }};\n}}\n"]
+        inline = f"function kvInlinedLibrary() {{\n  return {{ {names} }};\n}}\n"  # what the import would give
+        parts = [inlined_bundle(), *parts, library.library_code(), inline]
     parts += [widget_code(render_file), ESM_EXPORT]
     return "\n;\n".join(parts)
 

@@ -39,7 +39,7 @@ def test_the_name_scan_misses_no_top_level_declaration():
     such code line of kvcalc.js and ui.js must be a declaration it reads, one name each."""
     for name in library.LIBRARY_FILES:
         for n, line in enumerate(library.read_js(name).splitlines(), 1):
-            if not line or line[0] in " \t/*}])" :
+            if not line or line[0] in " \t/*}])":
                 continue
             assert library.declared_names(line), f"{name}:{n} is top-level code the name scan does not read: {line}"
             assert not re.match(r"(export\s+)?(const|let|var)\s+\w+\s*=.*,\s*\w+\s*=", line), f"{name}:{n} declares two names"
