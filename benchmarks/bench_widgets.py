@@ -5,8 +5,9 @@ Per widget it prints, beside the targets:
 
   state     bytes JupyterLab receives for the widget itself when it is displayed: the
             JSON of its synced state (ESM and CSS included, as anywidget sends them)
-            plus any binary buffers. plotly.js is not in it: it travels once per
-            kernel in the shared PlotlyBundle model, printed on its own line
+            plus any binary buffers. plotly.js and the shared library (kvcalc.js +
+            ui.js) are not in it: they travel once per kernel in the shared
+            PlotlyBundle model, printed on its own line
                                                                 target <= 0.5 MB
   kernel    Python time of one input-trait change (the observer recomputing with
             kvwidgets.core and the update message JSON-encoded as the kernel would
@@ -466,9 +467,10 @@ def main() -> int:
     from kvwidgets.widgets.plotly_bundle import shared_bundle
 
     bundle = len(json.dumps(shared_bundle().get_state()).encode())
-    print(f"{'plotly.js model':<17} {bundle / 1000:>10,.1f}        (the shared PlotlyBundle: once per kernel and page)")
+    print(f"{'shared model':<17} {bundle / 1000:>10,.1f}        (the PlotlyBundle: plotly.js + kvcalc.js + ui.js, "
+          "once per kernel and page)")
 
-    print("\nstate split (bytes): ESM (plotly loader + kvcalc + ui + render code) / CSS / everything else")
+    print("\nstate split (bytes): ESM (loader + render code) / CSS / everything else")
     for name in WIDGETS:
         s = sizes[name]
         print(f"  {name:<17} {s['esm']:>10,} / {s['css']:>6,} / {s['total'] - s['esm'] - s['css']:>8,}")

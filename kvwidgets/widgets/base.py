@@ -1,10 +1,11 @@
 """KVWidget: what the five explainer widgets share.
 
-Each widget is an anywidget whose ESM is js/plotly_loader.js, js/kvcalc.js (the closed
-forms), js/ui.js (controls, theme, errors) and the widget's own render code. plotly.js
-itself travels once per kernel in a shared hidden model (plotly_bundle.py) that each
-widget names in its `_plotly` trait; `standalone_esm()` is the variant that starts with
-the bundle, for hosts that only have one widget's ESM and state (exported pages, MyST).
+Each widget is an anywidget whose ESM is js/plotly_loader.js and the widget's own render
+code. plotly.js and the shared library (library.py: js/kvcalc.js, the closed forms, and
+js/ui.js, controls, theme, errors) travel once per kernel in a shared hidden model
+(plotly_bundle.py) that each widget names in its `_plotly` trait; `standalone_esm()` is
+the variant that holds the bundle and the library itself, for hosts that only have one
+widget's ESM and state (exported pages, MyST).
 Python sends the model shapes and GPU rows once; the browser redraws from them on
 every control change, and Python recomputes `result` with kvwidgets.core for anyone
 reading it from the kernel. An observer never raises: bad input lands in
@@ -24,7 +25,7 @@ from ipywidgets import widget_serialization
 
 from ..core.errors import UnknownNameError, check_int
 from ..core.model import Model
-from . import state
+from . import library, state
 from .plotly_bundle import PlotlyBundle, bundle_source, bundle_version, shared_bundle
 
 _HERE = Path(__file__).parent
@@ -36,24 +37,39 @@ def _read(rel: str) -> str:
 
 @functools.cache
 def build_esm(render_file: str, standalone: bool = False) -> str:
-    """plotly loader + kvcalc + ui + one widget's render code, as one ES module.
+    """One widget's ES module: the loader (js/plotly_loader.js) and its render code.
 
-    The default export awaits plotly.js (once per page, see js/plotly_loader.js) and
-    then renders. With standalone=True the module starts with the vendored bundle, a
-    UMD script that sets window.Plotly when there is no CommonJS `module` (the case
-    inside an ES module), so it needs nothing else on the page (inlined_bundle).
+    The render code is wrapped in `kvWidgetCode(lib)`, which takes the names it calls
+    from the shared library (library.py: kvcalc.js + ui.js) and returns its render
+    function. The default export awaits the library and plotly.js (each once per page,
+    from the shared PlotlyBundle model) and then renders. With standalone=True the
+    module starts with the vendored bundle, a UMD script that sets window.Plotly when
+    there is no CommonJS `module` (the case inside an ES module), and holds the library
+    itself, so it needs nothing else on the page (inlined_bundle).
     """
     parts = [
-        f"const KV_PLOTLY_INLINED = {'true' if standalone else 'false'};\n",
+        library.loader_header(plotly_inlined=standalone, library_inlined=standalone),
         _read("js/plotly_loader.js"),
-        _read("js/kvcalc.js"),
-        _read("js/ui.js"),
-        _read(f"js/{render_file}"),
-        ESM_EXPORT,
     ]
     if standalone:
-        parts.insert(0, inlined_bundle())
+        names = ", ".join(library.library_names())
+        inline = f"function kvInlinedLibrary() {{\n  return {{ {names} }};\n}}\n"  # what the import would give
+        parts = [inlined_bundle(), *parts, library.library_code(), inline]
+    parts += [widget_code(render_file), ESM_EXPORT]
     return "\n;\n".join(parts)
+
+
+def widget_code(render_file: str) -> str:
+    """The render file inside a function of the library's namespace: `const {kvApp, ...}
+    = lib` binds the library names the file uses, as plain locals it calls like before."""
+    text = _read(f"js/{render_file}")
+    used = library.names_used_by(text)
+    return (
+        "function kvWidgetCode(kvLibrary) {\n"
+        f"const {{ {', '.join(used)} }} = kvLibrary;\n"
+        f"{text}\n"
+        "return render;\n}\n"
+    )
 
 
 def inlined_bundle() -> str:
@@ -66,17 +82,22 @@ def inlined_bundle() -> str:
     )
 
 
-# anywidget awaits an async render, so the first draw finds window.Plotly in place.
-# initialize (once per model, when the front end creates it, before any view) starts
-# the page's one plotly.js load without waiting for it, so the load overlaps the view's
-# setup.
+# anywidget awaits an async render, so the first draw finds the library and
+# window.Plotly in place. initialize (once per model, when the front end creates it,
+# before any view) starts the page's loads without waiting for them, so they overlap
+# the view's setup. Without the library the widget says why in its place.
 ESM_EXPORT = """export default {
   initialize(ctx) {
-    kvPlotlyReady(ctx);
+    kvWidgetReady(ctx, kvWidgetCode).catch(() => {}); // render reports a failure
   },
   async render(ctx) {
-    await kvPlotlyReady(ctx);
-    return render(ctx);
+    let draw;
+    try {
+      draw = await kvWidgetReady(ctx, kvWidgetCode);
+    } catch (e) {
+      return kvCannotRender(ctx, e);
+    }
+    return draw(ctx);
   },
 };
 """
@@ -133,16 +154,17 @@ class KVWidget(anywidget.AnyWidget):
 
     @classmethod
     def standalone_esm(cls) -> str:
-        """This widget's ESM with plotly.js inside it: for a host that has only the ESM
+        """This widget's ESM with plotly.js and the shared library inside it: for a host that has only the ESM
         and the widget's own state (kvwidgets.export, MyST's {anywidget} directive)."""
         if not cls._render_file:
             raise TypeError(f"{cls.__name__} has no render file, so no ESM")
         return build_esm(cls._render_file, standalone=True)
 
     def _on_custom_msg(self, widget: Any, content: Any, buffers: Any) -> None:
-        """A front end that cannot reach the shared bundle model asks for the text."""
+        """A front end that cannot reach the shared bundle model asks for its texts."""
         if isinstance(content, dict) and content.get("kvw") == "plotly-source":
-            self.send({"kvw": "plotly-source", "source": bundle_source(), "version": bundle_version()})
+            self.send({"kvw": "plotly-source", "source": bundle_source(), "version": bundle_version(),
+                       "library": library.library_source(), "library_hash": library.library_hash()})
 
     # ---- models ---------------------------------------------------------------------------
     def default_shapes(self) -> dict[str, Any]:

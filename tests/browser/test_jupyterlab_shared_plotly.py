@@ -4,7 +4,8 @@ A notebook shows two widgets of different classes (their ESMs differ). Checked: 
 draw, and the page imported plotly.js once (one Blob of more than 1 MB: the shared
 bundle model's text; before, each widget class's ESM carried its own copy). Then the
 notebook is saved with JupyterLab's "save widget state" setting on: the file holds the
-bundle once, both widgets name that one model, and the whole file stays under 1.5 MB.
+bundle and the shared library (kvcalc.js + ui.js) once, both widgets name that one
+model, and the whole file stays under 1.5 MB.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import json
 
 import pytest
 
+from kvwidgets.widgets.library import library_source
 from kvwidgets.widgets.plotly_bundle import bundle_source
 
 from .conftest import PageWatch
@@ -23,6 +25,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 NOTEBOOK = "two_widgets.ipynb"
 CELLS = ["import kvwidgets as kw", "kw.UsersThatFit()", "kw.DecodeSpeed()"]
 MARK = "window.Plotly = Plotly"  # the bundle's last statement: once per copy
+LIBRARY_MARK = "function kvApp("    # ui.js's frame builder: once per copy of the shared library
 
 # Counts Blob URLs made from more than 1 MB of text (plotly.js imports), from page start.
 COUNT_BIG_BLOBS = """(() => {
@@ -77,8 +80,11 @@ def test_two_widgets_one_plotly_load_and_one_saved_copy(browser, lab):
         assert len(holders) == 1
         refs = [m["state"]["_plotly"] for m in models.values() if m["state"].get("_plotly")]
         assert refs == [f"IPY_MODEL_{holders[0]}"] * 2
+        assert [mid for mid, m in models.items() if LIBRARY_MARK in json.dumps(m)] == holders
         size = saved.stat().st_size
-        assert size < 1_500_000 and size < len(bundle_source().encode()) + 400_000, f"{size:,} bytes"
+        # the shared texts once, then each widget's own state (~40 KB, its _esm under 30 KB)
+        shared = len(bundle_source().encode()) + len(library_source().encode())
+        assert size < 1_500_000 and size < shared + 2 * 60_000 + 50_000, f"{size:,} bytes"
 
         watch.assert_clean()
         assert lab.log_errors() == []

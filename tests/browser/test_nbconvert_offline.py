@@ -5,8 +5,8 @@ with NBCONVERT_FLAGS, once with nbconvert's CDN addresses rewritten by localize_
 
 The folder is served on 127.0.0.1 and Chromium reaches nothing else. Checked: the
 widgets draw from the saved widget state through require.js, the html-manager and
-anywidget loaded from the folder; plotly.js is stored once on the page (the shared
-bundle model) and evaluated once; moving a slider redraws its widget only. MathJax,
+anywidget loaded from the folder; plotly.js and the shared library (kvcalc.js + ui.js)
+are stored once on the page (the shared bundle model) and evaluated once; moving a slider redraws its widget only. MathJax,
 which nbconvert's template always asks a CDN for, is the one request allowed to fail.
 """
 
@@ -23,6 +23,7 @@ import pytest
 
 from kvwidgets.export import localize_page, offline_assets
 from kvwidgets.export.offline import NBCONVERT_FLAGS
+from kvwidgets.widgets.library import library_hash, library_source
 from kvwidgets.widgets.plotly_bundle import bundle_source
 
 from .conftest import PageWatch
@@ -74,12 +75,15 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def test_the_page_holds_plotly_js_once(site):
+def test_the_page_holds_plotly_js_and_the_library_once(site):
     page = (site / "three.html").read_text(encoding="utf-8")
-    # the widget state is in the page; the bundle text only in the shared model
+    # the widget state is in the page; the bundle and library texts only in the shared model
     assert "application/vnd.jupyter.widget-state+json" in page
-    assert page.count("window.Plotly = Plotly") == 1
-    assert len(page.encode()) < len(bundle_source().encode()) + 600_000
+    assert page.count("window.Plotly = Plotly") == 1 and page.count("function kvApp(") == 1
+    # nbconvert's template (its CSS) is about 280 KB; each widget's own state about 40 KB
+    # (an _esm under 30 KB: the loader and its render code)
+    shared = len(bundle_source().encode()) + len(library_source().encode())
+    assert len(page.encode()) < shared + 300_000 + 3 * 50_000
     assert 'src="require.js"' in page and "'embed-amd.js'" in page
 
 
@@ -99,6 +103,7 @@ def test_widgets_draw_and_redraw_offline(browser, server, page_name):
         for name in ("require.js", "embed-amd.js", "anywidget.js"):
             assert f"{server}/{name}" in loaded, loaded
         assert page.evaluate("typeof globalThis.__kvwidgetsPlotly") == "object"
+        assert page.evaluate("Object.keys(globalThis.__kvwidgetsLibrary)") == [library_hash()]
 
         before = page.evaluate(PLOTS)
         page.locator('[data-kv="context"]').first.fill("64")  # stop 64 = 16,384 tokens

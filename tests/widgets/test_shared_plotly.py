@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 
 import kvwidgets as kw
+from kvwidgets.widgets.library import library_hash, library_source
 from kvwidgets.widgets.plotly_bundle import PlotlyBundle, bundle_source, bundle_version, shared_bundle
 
 from ..browser.jupyterlab import notebook
 
 MARK = "window.Plotly = Plotly"  # the bundle's last statement, once per copy
+LIBRARY_MARK = "function kvApp("    # ui.js's frame builder, once per copy of the library
 
 
 def test_every_widget_names_one_bundle_model_that_holds_plotly_js():
@@ -25,6 +27,9 @@ def test_every_widget_names_one_bundle_model_that_holds_plotly_js():
     assert state["source"] == bundle_source() and state["source"].count(MARK) == 1
     assert state["version"] == bundle_version() == "4.1.1"  # vendor/README.md: plotly.js-basic-dist-min 4.1.1
     assert all(MARK not in json.dumps(w.get_state()) for w in widgets)
+    # the shared library (kvcalc.js + ui.js) is in the bundle model too, not in the widgets
+    assert state["library"] == library_source() and state["library_hash"] == library_hash()
+    assert all(LIBRARY_MARK in state["library"] and LIBRARY_MARK not in w._esm for w in widgets)
 
 
 def test_a_closed_bundle_is_made_again_for_new_widgets():
@@ -43,7 +48,8 @@ def test_the_kernel_sends_the_bundle_to_a_front_end_that_asks():
     w._on_custom_msg(w, {"kvw": "something else"}, [])
     assert sent == []
     w._on_custom_msg(w, {"kvw": "plotly-source"}, [])
-    assert sent == [{"kvw": "plotly-source", "source": bundle_source(), "version": "4.1.1"}]
+    assert sent == [{"kvw": "plotly-source", "source": bundle_source(), "version": "4.1.1",
+                     "library": library_source(), "library_hash": library_hash()}]
 
 
 def test_the_bundle_model_preloads_plotly_and_has_no_view(tmp_path):
@@ -52,7 +58,8 @@ def test_the_bundle_model_preloads_plotly_and_has_no_view(tmp_path):
 
     esm = PlotlyBundle._esm
     assert "kvPlotlyPreload(model)" in esm and "render" not in esm.split("export default")[1]
-    assert MARK not in esm  # the text travels in the `source` trait, not in the ESM
+    assert MARK not in esm and LIBRARY_MARK not in esm  # the texts travel in traits, not in the ESM
+    assert f'const KV_LIBRARY_HASH = "{library_hash()}";' in esm
     path = tmp_path / "bundle.mjs"
     path.write_text(esm, encoding="utf-8")
     proc = subprocess.run([shutil.which("node"), "--check", str(path)], capture_output=True, text=True, timeout=60)
@@ -72,8 +79,12 @@ def test_an_executed_notebook_saves_plotly_js_once(tmp_path):
     models = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     holders = [m for m in models.values() if MARK in json.dumps(m)]
     assert len(holders) == 1 and holders[0]["model_name"] == "AnyModel"
+    assert [m for m in models.values() if LIBRARY_MARK in json.dumps(m)] == holders
     bundle_id = next(k for k, m in models.items() if m is holders[0])
     views = [m for m in models.values() if m["state"].get("_plotly")]
     assert len(views) == 3 and {m["state"]["_plotly"] for m in views} == {f"IPY_MODEL_{bundle_id}"}
     size = len(nbformat.writes(nb).encode())
-    assert size < len(bundle_source().encode()) + 3 * 200_000, f"{size:,} bytes"
+    # bundle + library once, then each widget's state (its ESM is the loader and its
+    # render code, under 30 KB; its tables of models and GPUs make up most of the rest)
+    shared = len(json.dumps(bundle_source()).encode()) + len(json.dumps(library_source()).encode())
+    assert size < shared + 3 * 60_000, f"{size:,} bytes, shared texts {shared:,}"

@@ -15,6 +15,7 @@ import kvwidgets as kw
 from kvwidgets.data import measured
 from kvwidgets.widgets import designs, state
 from kvwidgets.widgets.base import inlined_bundle
+from kvwidgets.widgets.library import library_code, loader_header
 from kvwidgets.widgets.plotly_bundle import bundle_source, bundle_version
 
 WIDGETS = [kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns]
@@ -284,17 +285,22 @@ def test_scale_is_synced():
 
 @pytest.mark.parametrize("cls", WIDGETS, ids=lambda c: c.__name__)
 def test_synced_state_is_at_most_0_5_mb_with_plotly_js_shared(cls):
-    """Each widget's own state (its ESM and CSS included) leaves plotly.js to the one
-    shared bundle model it names; the standalone ESM carries the bundle itself."""
+    """Each widget's own state (its ESM and CSS included) leaves plotly.js and the shared
+    library to the one bundle model it names; the standalone ESM carries both itself."""
     w = cls()
     state = w.get_state()
     size = len(json.dumps(state).encode())
-    assert size <= 500_000, f"{cls.__name__}: {size:,} bytes"
+    assert size <= 100_000, f"{cls.__name__}: {size:,} bytes"
     assert "window.Plotly = Plotly" not in json.dumps(state)
     assert state["_plotly"] == f"IPY_MODEL_{w._plotly.model_id}"
     standalone = cls.standalone_esm()
-    inlined = w._esm.replace("const KV_PLOTLY_INLINED = false;", "const KV_PLOTLY_INLINED = true;", 1)
-    assert inlined != w._esm and standalone == inlined_bundle() + "\n;\n" + inlined
+    # the standalone variant: bundle first, then the same loader with both flags set, the
+    # library inline, and the same wrapped render code and default export
+    assert standalone.startswith(inlined_bundle() + "\n;\n" + loader_header(plotly_inlined=True, library_inlined=True))
+    assert w._esm.startswith(loader_header(plotly_inlined=False, library_inlined=False))
+    assert library_code() in standalone and library_code() not in w._esm
+    tail = w._esm[w._esm.index("function kvWidgetCode("):]
+    assert standalone.endswith(tail)
     # the bundle runs only when this plotly.js is not on the page already
     assert inlined_bundle() == (f'if (!(globalThis.Plotly && globalThis.Plotly.version === "{bundle_version()}")) {{\n'
                                 + bundle_source() + "\n}")

@@ -1,6 +1,8 @@
 // ui.js: what every widget's render code shares: the frame (title, controls, text,
 // plot, error line), controls bound to the model's traits, theme colours, the scale
-// factor and plotting. Concatenated after kvcalc.js into each widget's ES module.
+// factor and plotting. With kvcalc.js it forms the shared library (library.py) that
+// every widget of a page imports once, so top-level state here is per page, not per
+// widget: keep per-widget state on the `app` object.
 //
 // Every control change sets the trait and calls save_changes() (so Python's `result`
 // follows when a kernel is there) AND redraws at once from the synced shapes (so it
@@ -502,6 +504,13 @@ function kvLayout(app, extra = {}) {
  * shape or annotation (the chosen point) redraws just those. Without a key every draw
  * recomputes.
  */
+// Why the page's one plotly.js load failed ("" when it did not), noted by the loader
+// (plotly_loader.js kvWidgetReady) before each render, for kvPlot's error line.
+let kvPlotlyProblem = "";
+function kvNotePlotlyProblem(why) {
+  kvPlotlyProblem = why || "";
+}
+
 function kvPlot(app, data, layout, dataKey) {
   const Plotly = window.Plotly;
   if (!Plotly) throw new Error(`plotly.js did not load: ${kvPlotlyProblem || "window.Plotly is missing"}`);
