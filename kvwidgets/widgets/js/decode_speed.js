@@ -145,9 +145,9 @@ function render({ model, el }) {
       height: Math.round(520 * app.scale()),
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
       xaxis: { ...xaxis, matches: "x2", showticklabels: false },
-      xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" }, gridcolor: t.grid, color: t.fg },
+      xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" } },
       yaxis: { type: "log", title: { text: "tok/s per user" } },
-      yaxis2: { type: "log", title: { text: "tok/s total" }, gridcolor: t.grid, color: t.fg },
+      yaxis2: { type: "log", title: { text: "tok/s total" } },
       // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
       // into the title. Every length scales with `scale`, so one fraction fits all.
       legend: { orientation: "h", yanchor: "top", y: -0.19, font: { color: t.fg } },
