@@ -82,13 +82,34 @@ def test_decode_speed_dots_what_does_not_fit(open_page):
     data = page.evaluate("document.querySelector('.kv-plot').data")
     legend = [t["name"] for t in data if t.get("showlegend") is not False]
     assert legend.count("does not fit in memory") == 1
-    # batch 256 fits only below 3,303 tokens (core max_context): solid up to there, dotted beyond
-    b256 = [t for t in data if t.get("name") == "batch 256" and t.get("yaxis") == "y"]
-    solid = [t for t in b256 if not t["line"].get("dash")]
-    dotted = [t for t in b256 if t["line"].get("dash") == "dot"]
+    # batch 256 fits only below 3,303 tokens (core max_context): solid up to there, dotted
+    # beyond. The dotted parts of all batches share one trace (null gaps between them), each
+    # point named by its batch for the hover.
+    solid = [t for t in data if t.get("name") == "batch 256" and t.get("yaxis") == "y"]
+    assert len(solid) == 1 and not solid[0]["line"].get("dash")
+    dotted = [t for t in data if t.get("line", {}).get("dash") == "dot" and t.get("yaxis") == "y"]
+    assert len(dotted) == 1 and dotted[0]["name"] == "does not fit in memory"
+    x256 = [x for x, who in zip(dotted[0]["x"], dotted[0]["text"]) if who == "batch 256"]
     limit = kw.max_context("llama-3-8b", "H200", 256)
-    assert max(solid[0]["x"]) == limit == min(dotted[0]["x"]) and max(dotted[0]["x"]) == 1_048_576
+    assert max(solid[0]["x"]) == limit == min(x256) and max(x256) == 1_048_576
+    # the per-user ceiling there is the same number on both sides of the boundary
+    at = dotted[0]["x"].index(limit)
+    assert dotted[0]["y"][at] == solid[0]["y"][solid[0]["x"].index(limit)]
     assert "does not fit (not even one fits)" in page.locator('[data-kv-out="fits"]').text_content()
+
+
+def test_decode_speed_batch_that_fits_nowhere_keeps_its_own_dotted_line(open_page):
+    # 5,000 sequences of even 1K tokens need far more than an H200 holds
+    assert kw.max_context("llama-3-8b", "H200", 5_000) < 1024
+    page = open_page(kw.DecodeSpeed(model="llama-3-8b", gpu="H200", batch=5_000), "decode-nowhere")
+    data = page.evaluate("document.querySelector('.kv-plot').data")
+    own = [t for t in data if t.get("name") == "batch 5000"]
+    assert len(own) == 2 and all(t["line"].get("dash") == "dot" for t in own)  # both subplots
+    assert own[0]["showlegend"] is True and own[0]["x"][-1] == 1_048_576
+    grey = next(t for t in data if t.get("name") == "does not fit in memory")
+    assert own[0]["line"]["color"] != grey["line"]["color"]  # its batch colour, not the shared grey
+    assert "batch 5000" not in grey["text"]
+    assert page.errors == []
 
 
 def test_context_vs_users_log_axis_and_labelled_marks(open_page):

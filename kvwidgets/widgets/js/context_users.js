@@ -17,6 +17,20 @@ function cuLines(app, cache, shape, gpu, o, lines, dtypes) {
   return cache.lines;
 }
 
+// The mark labels' arrows: from 18 px right and above the point down to it, 2 px wide,
+// with a filled head whose sides run 8.5 px along the axes from the tip. These are the
+// lengths plotly's own annotation arrow had here (ax 18, ay -18, arrowhead 1, width 2).
+const CU_ARROW = 18;
+const CU_HEAD = 8.485;
+
+function cuArrow(x, y, color) {
+  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y };
+  return [
+    { ...at, type: "line", x0: 0, y0: 0, x1: CU_ARROW, y1: CU_ARROW, line: { color, width: 2 } },
+    { ...at, type: "path", path: `M0,0L${CU_HEAD},0L0,${CU_HEAD}Z`, fillcolor: color, line: { width: 0 } },
+  ];
+}
+
 function render({ model, el }) {
   const app = kvApp({ model, el }, "Context against users");
   kvModelSelect(app);
@@ -76,11 +90,17 @@ function render({ model, el }) {
     for (const c of marks) {  // the user count at each mark, on the 16-bit line
       const u = usersOnFirst(c);
       const onAxis = !isLog || u > 0;  // 0 has no place on a log axis: write it at the bottom
+      // The label sits 18 px right of and above its point, an arrow pointing back to it.
+      // The arrow is two shapes (sized in pixels from the point), not the annotation's own
+      // arrow: plotly measures an annotation arrow's length on every draw, a forced page
+      // layout each, twice per menu change; shapes are placed without measuring.
       annotations.push({
         x: Math.log10(c), y: onAxis ? (isLog ? Math.log10(u) : u) : 0, yref: onAxis ? "y" : "paper",
-        text: `${u.toLocaleString("en-US")} user${u === 1 ? "" : "s"}`, showarrow: onAxis, arrowcolor: t.fg2,
-        ax: 18, ay: -18, xanchor: "left", font: { color: t.fg }, bordercolor: kvDtypeConcept(lines[0][0]) || t.colors[0], bgcolor: t.bg,
+        text: `${u.toLocaleString("en-US")} user${u === 1 ? "" : "s"}`, showarrow: false,
+        xshift: onAxis ? CU_ARROW : 0, yshift: onAxis ? CU_ARROW : 0, xanchor: "left", yanchor: onAxis ? "middle" : "auto",
+        font: { color: t.fg }, bordercolor: kvDtypeConcept(lines[0][0]) || t.colors[0], bgcolor: t.bg,
       });
+      if (onAxis) shapes.push(...cuArrow(c, u, t.fg2));
     }
     // The chosen point is a layout annotation (a dot and a label), not a trace: moving the
     // context then changes no trace and Plotly redraws only the annotations (kvPlot's

@@ -79,25 +79,52 @@ function render({ model, el }) {
     const drawn = axes.lines || kvAxis(app, "batches"); // a few lines by default (decode_speed.py LINES)
     const batches = drawn.includes(batch) ? drawn : [...drawn, batch].sort((a, b) => a - b);
     const t = app.theme();
+    // One trace per batch and subplot for the part that fits (its own colour and width),
+    // and one dotted trace per subplot holding every batch's part that does not fit,
+    // separated by null gaps: a full redraw costs plotly work per trace, so fewer traces
+    // draw faster (a menu change redraws them all). A batch that fits nowhere keeps a
+    // dotted line in its own colour, or nothing would show which line it is.
     const traces = [];
+    const over = { x: [], user: [], total: [], text: [] };  // the parts that do not fit
+    const ceilings = (xs, b) => xs.map((c) => decodeCeiling(shape, gpu, c, b, o));
+    const batchTraces = (b, xs, ds, line, note, showlegend) => {
+      const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: xs, line };
+      return [
+        { ...common, showlegend, xaxis: "x", yaxis: "y", y: ds.map((x) => x.tokens_per_s_per_user),
+          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per user${note}<extra></extra>` },
+        { ...common, showlegend: false, xaxis: "x2", yaxis: "y2", y: ds.map((x) => x.tokens_per_s_total),
+          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total${note}<extra></extra>` },
+      ];
+    };
+    const NOTE = " (does not fit in memory)";
     batches.forEach((b, i) => {
       const color = t.colors[i % t.colors.length];
-      const width = b === batch ? 3 : 1.5;
       for (const part of dsLineParts(shape, gpu, xs, b, o)) {
-        const ds = part.xs.map((c) => decodeCeiling(shape, gpu, c, b, o));
-        // past the memory limit the line is what the bandwidth would allow, not what runs
-        const line = part.fits ? { color, width } : { color, width: 1, dash: "dot" };
-        const note = part.fits ? "" : " (does not fit in memory)";
-        const common = { type: "scatter", mode: "lines", legendgroup: `b${b}`, x: part.xs, line, opacity: part.fits ? 1 : 0.55 };
-        traces.push({ ...common, name: `batch ${b}`, showlegend: Boolean(part.fits || part.only), xaxis: "x", yaxis: "y",
-          y: ds.map((x) => x.tokens_per_s_per_user), hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per user${note}<extra></extra>` });
-        traces.push({ ...common, name: `batch ${b}`, showlegend: false, xaxis: "x2", yaxis: "y2",
-          y: ds.map((x) => x.tokens_per_s_total), hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total${note}<extra></extra>` });
+        const ds = ceilings(part.xs, b);
+        if (part.fits) {
+          traces.push(...batchTraces(b, part.xs, ds, { color, width: b === batch ? 3 : 1.5 }, "", true));
+        } else if (part.only) {
+          // past the memory limit the line is what the bandwidth would allow, not what runs
+          traces.push(...batchTraces(b, part.xs, ds, { color, width: 1, dash: "dot" }, NOTE, true)
+            .map((tr) => ({ ...tr, opacity: 0.55 })));
+        } else {
+          if (over.x.length) for (const a of Object.values(over)) a.push(null);
+          over.x.push(...part.xs);
+          over.user.push(...ds.map((x) => x.tokens_per_s_per_user));
+          over.total.push(...ds.map((x) => x.tokens_per_s_total));
+          over.text.push(...part.xs.map(() => `batch ${b}`));
+        }
       }
     });
-    // One legend entry for every dotted part (an empty trace, so it names the style once).
-    traces.push({ type: "scatter", mode: "lines", name: "does not fit in memory", x: [null], y: [null],
-      line: { color: t.fg2, width: 1, dash: "dot" }, xaxis: "x", yaxis: "y", hoverinfo: "skip" });
+    // The dotted parts, which also name the style in the legend once.
+    const dotted = { type: "scatter", mode: "lines", name: "does not fit in memory", legendgroup: "nofit",
+      x: over.x.length ? over.x : [null], text: over.text, line: { color: t.fg2, width: 1, dash: "dot" } };
+    traces.push(
+      { ...dotted, xaxis: "x", yaxis: "y", y: over.x.length ? over.user : [null],
+        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.1f} tok/s per user${NOTE}<extra></extra>` },
+      { ...dotted, showlegend: false, xaxis: "x2", yaxis: "y2", y: over.x.length ? over.total : [null],
+        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.0f} tok/s total${NOTE}<extra></extra>` },
+    );
     // The chosen point is a layout annotation (a ring), not a trace: moving the context then
     // changes no trace, so Plotly redraws the annotation alone (see kvPlot's dataKey).
     // Annotations sit at log10 positions on log axes.
@@ -145,9 +172,9 @@ function render({ model, el }) {
       height: Math.round(520 * app.scale()),
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
       xaxis: { ...xaxis, matches: "x2", showticklabels: false },
-      xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" }, gridcolor: t.grid, color: t.fg },
+      xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" } },
       yaxis: { type: "log", title: { text: "tok/s per user" } },
-      yaxis2: { type: "log", title: { text: "tok/s total" }, gridcolor: t.grid, color: t.fg },
+      yaxis2: { type: "log", title: { text: "tok/s total" } },
       // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
       // into the title. Every length scales with `scale`, so one fraction fits all.
       legend: { orientation: "h", yanchor: "top", y: -0.19, font: { color: t.fg } },

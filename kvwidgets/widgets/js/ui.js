@@ -478,8 +478,14 @@ function kvLayout(app, extra = {}) {
   const s = app.scale();
   // No automargin: it lays the figure out twice whenever a tick label changes width, the
   // biggest part of a redraw; the fixed margins below fit the widgets' labels.
-  const axis = (a = {}) => ({ gridcolor: t.grid, zerolinecolor: t.grid, linecolor: t.grid, color: t.fg, ...a });
+  // ticklabeloverflow "allow": the default ("hide past div") measures every tick label
+  // after drawing it, forcing a layout per axis on each redraw; the fixed margins keep the
+  // labels inside the figure anyway.
+  const axis = (a = {}) => ({ gridcolor: t.grid, zerolinecolor: t.grid, linecolor: t.grid, color: t.fg, ticklabeloverflow: "allow", ...a });
   const { xaxis, yaxis, ...rest } = extra;
+  for (const key of Object.keys(rest)) {  // xaxis2, yaxis2...: styled as the first pair
+    if (/^[xy]axis\d+$/.test(key)) rest[key] = axis(rest[key]);
+  }
   return {
     height: Math.round(360 * s),
     margin: { l: 72 * s, r: 20 * s, t: 30 * s, b: 56 * s },
