@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
-from typing import Mapping
+from typing import Callable, Mapping, Sequence
 
 from .decode import prefill_seconds
 from .errors import InputError, check_int, unknown_name
@@ -113,15 +113,21 @@ def recompute_crossover(model: Model, gpu: "str | GPU", tier: str, *, kv_dtype: 
     def reload_first(t: int) -> bool:
         return model.kv_bytes(t, kv_dtype) / (gbps * 1e9) < prefill_seconds(model, gpu, t, params=params)
 
-    grid = context_grid(lo, hi)
-    start = reload_first(grid[0])
+    return first_flip(reload_first, context_grid(lo, hi))
+
+
+def first_flip(test: Callable[[int], bool], grid: Sequence[int]) -> int | None:
+    """The smallest token count at which test(t) first differs from test(grid[0]): found
+    between two grid points, then to the token by bisection; None if it never changes.
+    (A second change between two grid points would be missed.)"""
+    start = test(grid[0])
     prev = grid[0]
     for t in grid[1:]:
-        if reload_first(t) != start:
+        if test(t) != start:
             a, b = prev, t  # a keeps the first answer, b does not
             while b - a > 1:
                 mid = (a + b) // 2
-                if reload_first(mid) == start:
+                if test(mid) == start:
                     a = mid
                 else:
                     b = mid

@@ -19,7 +19,7 @@ import traitlets
 from ..core.decode import prefill_seconds
 from ..core.errors import InputError, check_int
 from ..core.gpus import get_gpu
-from ..core.offload import STORAGE, recompute_crossover, reload_seconds, tier_gbps
+from ..core.offload import STORAGE, first_flip, recompute_crossover, reload_seconds, tier_gbps
 from ..data import measured as measured_data
 from . import traits
 from .base import KVWidget
@@ -32,26 +32,11 @@ def measured_crossing(reload_s_per: Any, rows: list[dict[str, Any]]) -> int | No
     (log-log interpolation) change order; None when they do not. reload_s_per(t) -> seconds."""
     if not rows:
         return None
-    lo = rows[0]["tokens"]
 
     def reload_first(t: int) -> bool:
         return reload_s_per(t) < measured_data.interpolate_log(rows, t)
 
-    start = reload_first(lo)
-    prev = lo
-    for r in rows[1:]:
-        t = r["tokens"]
-        if reload_first(t) != start:
-            a, b = prev, t
-            while b - a > 1:
-                mid = (a + b) // 2
-                if reload_first(mid) == start:
-                    a = mid
-                else:
-                    b = mid
-            return b
-        prev = t
-    return None
+    return first_flip(reload_first, [r["tokens"] for r in rows])
 
 
 class OffloadOrRecompute(KVWidget):
