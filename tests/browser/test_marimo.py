@@ -8,17 +8,13 @@ and the new value reaches Python (the app shows the kernel's value in another ce
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
-import urllib.request
 
 import pytest
 
 from .conftest import PageWatch
-from .jupyterlab import REPO_ROOT, free_port
+from .app_server import app_server
+from .jupyterlab import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -69,34 +65,10 @@ def marimo_app(tmp_path_factory):
     folder = tmp_path_factory.mktemp("marimo")
     (folder / "app.py").write_text(APP, encoding="utf-8")
     port = free_port()
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p))
-    log = (folder / "marimo.log").open("w", encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "marimo", "run", "app.py", "--headless", "--host", "127.0.0.1", "--port", str(port),
-         "--no-token"],
-        cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    log.close()
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"marimo exited with {proc.returncode}:\n{(folder / 'marimo.log').read_text()}")
-        try:
-            with urllib.request.urlopen(url, timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            time.sleep(0.5)
-    try:
+    cmd = [sys.executable, "-m", "marimo", "run", "app.py", "--headless", "--host", "127.0.0.1", "--port", str(port),
+           "--no-token"]
+    with app_server("marimo", cmd, folder, port) as url:
         yield url
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
 
 
 def test_two_widgets_draw_and_a_slider_redraws_in_marimo(browser, marimo_app):

@@ -9,17 +9,13 @@ page template asks a CDN for Font Awesome; that request is the only one allowed 
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
-import socket
-import time
 
 import pytest
 
 from .conftest import NOTEBOOK7_EXTENSION_ELSEWHERE, PageWatch
-from .jupyterlab import REPO_ROOT, free_port, notebook
+from .app_server import app_server
+from .jupyterlab import free_port, notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -41,34 +37,10 @@ def voila_app(tmp_path_factory):
     folder = tmp_path_factory.mktemp("voila")
     (folder / "two.ipynb").write_text(json.dumps(notebook(CELLS)), encoding="utf-8")
     port = free_port()
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p),
-               JUPYTER_RUNTIME_DIR=str(folder / "runtime"), JUPYTER_DATA_DIR=str(folder / "data"))
-    log_path = folder / "voila.log"
-    log = log_path.open("w", encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "voila", "two.ipynb", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"],
-        cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
-    )
-    log.close()
-    url = f"http://127.0.0.1:{port}/"
-    deadline = time.monotonic() + 90
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            pytest.fail(f"voila exited with {proc.returncode}:\n{log_path.read_text()}")
-        try:  # a request for the page itself would start a kernel: only see that the port answers
-            with socket.create_connection(("127.0.0.1", port), timeout=2):
-                break
-        except OSError:
-            time.sleep(0.5)
-    try:
+    cmd = [sys.executable, "-m", "voila", "two.ipynb", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
+    with app_server("voila", cmd, folder, port, env={"JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
+                                                     "JUPYTER_DATA_DIR": str(folder / "data")}) as url:
         yield url
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=10)
 
 
 def test_two_widgets_draw_and_a_slider_redraws_in_voila(browser, voila_app):
