@@ -39,6 +39,8 @@ def _assigned_names(source: str) -> set[str]:
             targets = [node.target]
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):  # e.g. from kvwidgets.tables import ...
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
         for target in targets:
             names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
     return names

@@ -7,7 +7,8 @@ starts in the browser from the site's own copy of Pyodide and wheels: every requ
 that is not to 127.0.0.1 fails (a dead proxy), and the server's log must show Pyodide and the
 kvwidgets wheel being fetched from it. Checked: the widget draws a plotly figure,
 Python's assignment reaches the browser, a slider move redraws and reaches the
-kernel; a cell that needs pandas prints the one-line note instead of failing.
+kernel; a cell that needs pandas prints the one-line note instead of failing; and
+notebook 05 of the series runs to its end with Run All.
 """
 
 from __future__ import annotations
@@ -173,3 +174,36 @@ def test_widget_notebook_runs_offline(offline_page, served):
     fetched = set(served.requests)
     assert "/static/pyodide/pyodide.asm.wasm" in fetched
     assert any(p.startswith("/static/pyodide/kvwidgets-") for p in fetched)
+
+
+ALL_RUN = ("() => { const cells = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]; "
+           "return cells.length > 0 && cells.every(c => /\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt')?.textContent || '')); }")
+
+
+def test_series_notebook_runs_offline(offline_page, served):
+    """Notebook 05 as a reader opens it from the site: Run All goes to the end, the widget
+    draws, its table cells print the one-line pandas note, and no cell fails."""
+    base = f"http://127.0.0.1:{served.server_address[1]}"
+    page = offline_page
+    try:
+        page.set_default_timeout(180_000)
+        page.goto(f"{base}/notebooks/index.html?path=05_users_that_fit.ipynb")
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+        page.wait_for_function(ALL_RUN)
+        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+        page.wait_for_selector(".jp-OutputArea .kv-plot svg.main-svg")
+        outputs = page.locator(".jp-Notebook .jp-OutputArea").all_text_contents()
+        text = "\n".join(outputs)
+        assert "Traceback" not in text and "Error" not in text, text[-3000:]
+        assert text.count("[JupyterLite] this cell needs pandas") >= 2
+        assert "users" in text  # the calculation cells printed their results
+    except Exception:
+        shot = Path(tempfile.gettempdir()) / "kvw-lite-05-failure.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"screenshot: {shot}")
+        print("\n".join(page.console[-40:]))
+        raise
+    outside = [u for u in page.failed if not u.startswith(base)]
+    assert outside == [], f"the site tried to reach the network: {outside}"
