@@ -204,10 +204,6 @@ def main(argv=None) -> int:
         if out.exists():
             shutil.rmtree(out)
         lite_build(lite_dir, out, args.contents.resolve())
-    # jupyter lite build's own caches and doit database are no part of the site
-    for extra in (".jupyterlite.doit.db",):
-        if (out / extra).exists():
-            (out / extra).unlink()
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     log(f"wrote {out}: {size / 1e6:.1f} MB in {sum(1 for _ in out.rglob('*'))} files, "
         f"{time.perf_counter() - started:.0f} s")
