@@ -96,11 +96,10 @@ def test_site_holds_pyodide_and_wheels(lite_site):
 def offline_page(browser):
     """A page of a Chromium of its own whose every non-loopback request fails.
 
-    Not Playwright's request routing: with routing on, Playwright bypasses the site's
-    service worker and the widgets' messages from the page never reach the Pyodide
-    kernel (tried: the kernel did not see the slider move), which is not what a reader
-    gets. Instead every request goes to a proxy on a closed loopback port, which
-    Chromium bypasses only for loopback addresses, so anything else fails.
+    Not Playwright's request routing: it does not see requests a service worker makes
+    (JupyterLite registers one), so it could not prove the site offline. Instead every
+    request goes to a proxy on a closed loopback port; Chromium bypasses the proxy
+    only for loopback addresses, so anything else fails, from any worker.
     """
     offline = browser.browser_type.launch(
         executable_path=chromium_path(), headless=True,
@@ -145,7 +144,8 @@ def test_widget_notebook_runs_offline(offline_page, served):
         tables_out = cells.nth(3).locator(".jp-OutputArea").text_content()
         assert "emscripten" in tables_out and "Traceback" not in tables_out, tables_out
         # every cell has run: the kernel is idle before the slider moves (a widget message
-        # sent while the Pyodide kernel was still running cells was seen not to arrive)
+        # sent while the Pyodide kernel was still running cells did not always arrive:
+        # the kernel then kept 32768; seen in 3 of 5 tries here)
         page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
         users_at_32k = page.locator('.jp-OutputArea [data-kv-out="users"]').text_content()
 
