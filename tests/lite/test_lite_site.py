@@ -145,7 +145,7 @@ def test_widget_notebook_runs_offline(offline_page, served):
         assert "emscripten" in tables_out and "Traceback" not in tables_out, tables_out
         # every cell has run: the kernel is idle before the slider moves (a widget message
         # sent while the Pyodide kernel was still running cells did not always arrive:
-        # the kernel then kept 32768; seen in 3 of 5 tries here)
+        # the kernel then kept 32768; 5 of 7 tries here without this wait)
         page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
         users_at_32k = page.locator('.jp-OutputArea [data-kv-out="users"]').text_content()
 
