@@ -11,6 +11,11 @@ from .core import (GPU, GPUS, STORAGE, ConfigError, InputError, KVWidgetsError, 
 
 __version__ = "0.1.0"
 
+if __import__("sys").platform == "emscripten":  # JupyterLite's Pyodide kernel: no pandas there
+    from .lite import install_note as _install_lite_note
+
+    _install_lite_note()
+
 _WIDGETS = {"PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns", "Scenario",
             "DecodeStep", "PagedBlocks", "OffloadOrRecompute"}
 __all__ = sorted(

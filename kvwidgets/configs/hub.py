@@ -36,6 +36,18 @@ def _presets_hint() -> str:
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
 
 
+def require(repo_id: str, presets: list[str]) -> None:
+    """Raise ModelSourceError when huggingface_hub is missing: it is a dependency, but
+    not installable everywhere (the offline JupyterLite site of scripts/lite.sh has none)."""
+    try:
+        import huggingface_hub  # noqa: F401
+    except ModuleNotFoundError:
+        raise ModelSourceError(
+            f"cannot load {repo_id!r} from the Hugging Face Hub: the huggingface_hub package is not "
+            f"installed here; use a preset ({', '.join(presets[:3])}, ...), a local config.json or a config dict"
+        ) from None
+
+
 def hub_reachable(timeout: float = 3.0) -> bool:
     """Can a TCP connection to the Hub endpoint (HF_ENDPOINT) be opened? True behind a proxy."""
     from huggingface_hub import constants

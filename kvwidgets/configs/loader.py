@@ -141,6 +141,7 @@ def _from_path(path: Path, *, name: str | None) -> Model:
 def _from_hub(repo_id: str, *, name, token, revision, params_given: bool) -> Model:
     from . import hub  # imports huggingface_hub only when a repo id is actually used
 
+    hub.require(repo_id, list_presets())
     config, _path = hub.fetch_config(repo_id, revision=revision, token=token)
     source = f"config.json of {repo_id}" + (f" at revision {revision}" if revision else "")
     params = params_source = None

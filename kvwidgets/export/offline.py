@@ -162,17 +162,7 @@ def offline_assets(folder, *, tarballs=None, cache=None, npm: str | None = None)
     notice = ["Scripts an nbconvert page with Jupyter widgets loads, copied from their npm packages",
               "by kvwidgets.export.nbconvert_assets so the page works offline.", ""]
     for asset in assets():
-        tgz = store / asset.tarball
-        if not tgz.is_file():
-            if tarballs is not None:
-                raise ExportError(f"{tgz} is missing: put `npm pack {asset.package}@{asset.version}` there, "
-                                  "or leave out tarballs= to let kvwidgets run npm")
-            _npm_pack(asset, store, npm)
-        data = tgz.read_bytes()
-        digest = hashlib.sha256(data).hexdigest()
-        if asset.tarball_sha256 and digest != asset.tarball_sha256:
-            raise ExportError(f"{tgz} has sha256 {digest}, expected {asset.tarball_sha256} for "
-                              f"{asset.package}@{asset.version}; delete it and run again")
+        tgz, data, digest = npm_tarball(asset, store, fetch=tarballs is None, npm=npm)
         path = target / asset.target
         path.write_bytes(_member(tgz, data, asset.member))
         written.append(path)
@@ -183,6 +173,24 @@ def offline_assets(folder, *, tarballs=None, cache=None, npm: str | None = None)
     path.write_text("\n".join(notice) + "\n", encoding="utf-8")
     written.append(path)
     return written
+
+
+def npm_tarball(asset: Asset, store: Path, *, fetch: bool = True, npm: str | None = None) -> tuple[Path, bytes, str]:
+    """The npm tarball of ``asset`` in the folder ``store`` (fetched with `npm pack` when
+    missing and ``fetch``), checked against its pinned sha256: (path, bytes, sha256).
+    Also used by scripts/lite_site.py for the Pyodide distribution."""
+    tgz = store / asset.tarball
+    if not tgz.is_file():
+        if not fetch:
+            raise ExportError(f"{tgz} is missing: put `npm pack {asset.package}@{asset.version}` there, "
+                              "or leave out tarballs= to let kvwidgets run npm")
+        _npm_pack(asset, store, npm)
+    data = tgz.read_bytes()
+    digest = hashlib.sha256(data).hexdigest()
+    if asset.tarball_sha256 and digest != asset.tarball_sha256:
+        raise ExportError(f"{tgz} has sha256 {digest}, expected {asset.tarball_sha256} for "
+                          f"{asset.package}@{asset.version}; delete it and run again")
+    return tgz, data, digest
 
 
 def _npm_pack(asset: Asset, store: Path, npm: str | None) -> None:

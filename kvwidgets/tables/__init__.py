@@ -4,6 +4,17 @@ Every function takes Models or anything load_model accepts and returns a DataFra
 column names carry their units (GB = 10^9 bytes, KiB = 1,024 bytes, ms, tokens/s).
 """
 
+try:
+    import pandas  # noqa: F401
+except ModuleNotFoundError:
+    # Where pandas cannot be installed (the offline JupyterLite site: no WebAssembly
+    # pandas there) say so in one line; the rest of kvwidgets does not need it.
+    raise ModuleNotFoundError(
+        "kvwidgets.tables needs pandas, which is not installed here (the offline JupyterLite site has "
+        "no WebAssembly build of it); the widgets and kvwidgets' calculation functions work without it",
+        name="pandas",
+    ) from None
+
 from .conversation import cache_per_conversation_table
 from .decode import decode_table
 from .designs import attention_designs_table, shape_variants
