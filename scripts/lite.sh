@@ -8,5 +8,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-_lite}"
 KVW_EXTRAS="${KVW_EXTRAS:-lite}"
+# A venv of its own: jupyterlite-pyodide-kernel installs a lab extension that only works
+# inside JupyterLite; in the JupyterLab or Voila of .venv it fails to load (a console error
+# on every page), so it must not be installed there.
+export KVW_VENV="${KVW_VENV:-$PWD/.venv-lite}"
 source scripts/_venv.sh
 exec "$PY" scripts/lite_site.py "$OUT" "${@:2}"

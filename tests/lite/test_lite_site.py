@@ -1,6 +1,6 @@
 """The JupyterLite site (scripts/lite.sh), run offline in Chromium.
 
-The site is built once per session (scripts/lite_site.py, the builder lite.sh runs)
+The site is built once per session by scripts/lite.sh (in its own venv, .venv-lite)
 with a small widget notebook beside the series, served from 127.0.0.1 by a plain
 static file server, and opened in JupyterLite's Notebook page. Its Pyodide kernel
 starts in the browser from the site's own copy of Pyodide and wheels: every request
@@ -17,7 +17,6 @@ import functools
 import json
 import shutil
 import subprocess
-import sys
 import tempfile
 import threading
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -50,8 +49,10 @@ def lite_site(tmp_path_factory):
         shutil.copy2(nb, contents / nb.name)
     (contents / NOTEBOOK).write_text(json.dumps(notebook(CELLS)), encoding="utf-8")
     site = root / "site"
-    proc = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "lite_site.py"), str(site),
-                           "--contents", str(contents)], capture_output=True, text=True, timeout=900)
+    # lite.sh builds in its own venv (.venv-lite): the Pyodide kernel's lab extension must stay
+    # out of the venv whose JupyterLab and Voila the other browser tests run
+    proc = subprocess.run(["bash", str(REPO_ROOT / "scripts" / "lite.sh"), str(site), "--contents", str(contents)],
+                          capture_output=True, text=True, timeout=1500)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return site
 
