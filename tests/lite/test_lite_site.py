@@ -178,8 +178,11 @@ def test_widget_notebook_runs_offline(offline_page, served):
     assert any(p.startswith("/static/pyodide/kvwidgets-") for p in fetched)
 
 
+# A cell has run when its prompt shows [n]; a cell whose input is hidden (the lecture hides
+# its code) shows no prompt, so there its output must be there instead.
 ALL_RUN = ("() => { const cells = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]; "
-           "return cells.length > 0 && cells.every(c => /\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt')?.textContent || '')); }")
+           "return cells.length > 0 && cells.every(c => /\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt')?.textContent || '')"
+           " || (!!c.querySelector('.jp-InputPlaceholder') && !!c.querySelector('.jp-OutputArea-child'))); }")
 
 
 SERIES = sorted(p.name for p in (REPO_ROOT / "notebooks").glob("*.ipynb"))
