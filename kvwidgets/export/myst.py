@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..core.errors import InputError
 from .errors import ExportError
+from .folders import writable_folder
 from .snapshot import snapshot
 
 # A file name MyST and every static host take as it is.
@@ -74,7 +75,7 @@ def to_myst(widget, folder, *, name: str | None = None, page_dir=None, url_prefi
     state = {k: v for k, v in snap.state.items() if not k.startswith("_")}
     body = json.dumps(state, ensure_ascii=False, allow_nan=False, sort_keys=True)
 
-    target = _folder(folder)
+    target = writable_folder(folder, "the widget's files")
     files = {ext: target / f"{name}.{ext}" for ext in ("mjs", "css", "json")}
     texts = {"mjs": snap.esm, "css": snap.css, "json": body + "\n"}
     for ext, path in files.items():
@@ -92,17 +93,3 @@ def to_myst(widget, folder, *, name: str | None = None, page_dir=None, url_prefi
 
     directive = f"```{{anywidget}} {ref(files['mjs'])}\n:css: {ref(files['css'])}\n{body}\n```\n"
     return MystFiles(esm=files["mjs"], css=files["css"], json=files["json"], directive=directive)
-
-
-def _folder(folder) -> Path:
-    try:
-        target = Path(folder).expanduser()
-    except TypeError as exc:
-        raise InputError(f"folder must be a folder path (str or pathlib.Path), got {type(folder).__name__}") from exc
-    if target.exists() and not target.is_dir():
-        raise ExportError(f"cannot write the widget's files into {target}: it is a file, not a folder")
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ExportError(f"cannot create the folder {target}: {exc.strerror or exc}") from exc
-    return target

@@ -48,6 +48,7 @@ from pathlib import Path
 
 from ..core.errors import InputError
 from .errors import ExportError
+from .folders import writable_folder
 
 NBCONVERT_FLAGS = (
     "--HTMLExporter.require_js_url=require.js",
@@ -150,13 +151,7 @@ def offline_assets(folder, *, tarballs=None, cache=None, npm: str | None = None)
     ``cache``: where fetched tarballs are kept (default ~/.cache/kvwidgets/npm);
     ``npm``: the npm command (default: ``npm`` on PATH).
     """
-    try:
-        target = Path(folder).expanduser()
-    except TypeError as exc:
-        raise InputError(f"folder must be a folder path (str or pathlib.Path), got {type(folder).__name__}") from exc
-    if target.exists() and not target.is_dir():
-        raise ExportError(f"cannot put the widget scripts in {target}: it is a file, not a folder")
-    target.mkdir(parents=True, exist_ok=True)
+    target = writable_folder(folder, "the widget scripts")
     store = Path(tarballs).expanduser() if tarballs is not None else Path(cache or default_cache()).expanduser()
     written = []
     notice = ["Scripts an nbconvert page with Jupyter widgets loads, copied from their npm packages",
