@@ -147,6 +147,26 @@ class LabServer:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
 
+    def __enter__(self) -> "LabServer":
+        """`with server:` starts it and stops it after, also when starting fails half-way."""
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def show_failure(self, page) -> None:
+        """What the page looked like, for whoever reads a failed test (the server log beside it)."""
+        if page is not None:
+            shot = self.workdir / "failure.png"
+            page.screenshot(path=str(shot), full_page=True)
+            print(f"screenshot: {shot}")
+        print(f"server log: {self.log_path}")
+
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
 

@@ -36,11 +36,8 @@ PLOT_DATA = "() => { const p = document.querySelector('.jp-OutputArea .kv-plot')
 def lab(tmp_path_factory):
     server = LabServer(tmp_path_factory.mktemp("jupyterlab"))
     server.write_notebook(NOTEBOOK, CELLS)
-    try:
-        server.start()
+    with server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_widget_in_a_live_jupyterlab(browser, lab):
@@ -78,10 +75,7 @@ def test_widget_in_a_live_jupyterlab(browser, lab):
 
         watch.assert_clean(allow_errors=LAB_CONSOLE_NOISE)
     except Exception:
-        # what the page looked like, for whoever reads the failure (the log is beside it)
-        shot = lab.workdir / "failure.png"
-        page.screenshot(path=str(shot), full_page=True)
-        print(f"screenshot: {shot}\nserver log: {lab.log_path}")
+        lab.show_failure(page)
         raise
     finally:
         context.close()

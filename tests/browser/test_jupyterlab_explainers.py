@@ -48,10 +48,7 @@ def test_decode_step_plays_in_a_live_jupyterlab(browser, tmp_path_factory):
             f"?.textContent.includes('kernel: {shown - 100} {shown} {shown * 49152}')")
         watch.assert_clean()
     except Exception:
-        if page is not None:
-            shot = lab.workdir / "failure.png"
-            page.screenshot(path=str(shot), full_page=True)
-            print(f"screenshot: {shot}\nserver log: {lab.log_path}")
+        lab.show_failure(page)
         raise
     finally:
         context.close()

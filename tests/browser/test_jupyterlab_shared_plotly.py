@@ -49,11 +49,8 @@ def lab(tmp_path_factory):
     setting = workdir / "jupyter" / "settings" / "@jupyter-widgets" / "jupyterlab-manager" / "plugin.jupyterlab-settings"
     setting.parent.mkdir(parents=True)
     setting.write_text(json.dumps({"saveState": True}), encoding="utf-8")
-    try:
-        server.start()
+    with server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_two_widgets_one_plotly_load_and_one_saved_copy(browser, lab):

@@ -448,11 +448,7 @@ def test_live_jupyterlab_theme_switch_recolours_the_widget(browser, tmp_path_fac
         page.locator(".jp-OutputArea .kv-widget").screenshot(path=str(shot))
         watch.assert_clean()
     except Exception:
-        if page is not None:
-            shot = lab.workdir / "failure.png"
-            page.screenshot(path=str(shot), full_page=True)
-            print(f"screenshot: {shot}")
-        print(f"server log: {lab.log_path}")
+        lab.show_failure(page)
         raise
     finally:
         context.close()

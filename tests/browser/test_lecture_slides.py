@@ -53,11 +53,8 @@ def lab(tmp_path_factory):
     server = LabServer(tmp_path_factory.mktemp("lecture"))
     shutil.copy(REPO_ROOT / "notebooks" / NOTEBOOK, server.root / NOTEBOOK)
     shutil.copy(REPO_ROOT / "notebooks" / "lecture.css", server.root / "lecture.css")  # hides code on slides
-    try:
-        server.start()
+    with server:
         yield server
-    finally:
-        server.stop()
 
 
 def test_a_slide_shows_a_live_widget(browser, lab):
@@ -106,10 +103,7 @@ def test_a_slide_shows_a_live_widget(browser, lab):
         watch.blocked.clear()
         watch.assert_clean(allow_errors=RISE_NOISE)
     except Exception:
-        if page is not None:
-            shot = lab.workdir / "failure.png"
-            page.screenshot(path=str(shot), full_page=True)
-            print(f"screenshot: {shot}\nserver log: {lab.log_path}")
+        lab.show_failure(page)
         raise
     finally:
         context.close()

@@ -103,11 +103,7 @@ def test_arrow_keys_move_a_focused_slider(browser, tmp_path_factory, app):
 
         watch.assert_clean(allow_errors=APP_NOISE[app])
     except Exception:
-        if page is not None:
-            shot = server.workdir / "failure.png"
-            page.screenshot(path=str(shot), full_page=True)
-            print(f"screenshot: {shot}")
-        print(f"server log: {server.log_path}")
+        server.show_failure(page)
         raise
     finally:
         context.close()
