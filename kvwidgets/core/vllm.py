@@ -125,7 +125,7 @@ class VLLMReport:
                        f"{self.gpu_kv_cache_tokens:,} tokens (0.33 rule).")
         if self.flat_tokens:
             ratio = self.gpu_kv_cache_tokens / self.flat_tokens
-            out.append(f"Bytes-per-token arithmetic (every attention layer keeping every token"
+            out.append("Bytes-per-token arithmetic (every attention layer keeping every token"
                        + (", state pages left out" if any(g.kind == "mamba" for g in self.groups) else "")
                        + f") would give {self.flat_tokens:,} tokens; the logged figure is {ratio:.2f} times that.")
         if self.available_bytes <= 0:

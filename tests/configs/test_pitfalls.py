@@ -4,11 +4,8 @@ Expected numbers are worked by hand from the layer shapes (2 x layers x KV heads
 head_dim x 2 bytes for 16-bit K and V), not taken from the code's output.
 """
 
-import pytest
-
 import kvwidgets as kw
-from kvwidgets.core.layers import (ChunkedLocalSpec, FullAttentionSpec, MLASpec, RecurrentStateSpec,
-                                   SlidingWindowSpec)
+from kvwidgets.core.layers import ChunkedLocalSpec, MLASpec, RecurrentStateSpec, SlidingWindowSpec
 
 
 def kinds(model):

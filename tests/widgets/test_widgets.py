@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import statistics
-import time
 
 import pytest
 import traitlets
