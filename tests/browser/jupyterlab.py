@@ -31,6 +31,20 @@ BENIGN_LOG = (
 )
 
 
+# Exceptions a traceback may end in without anything being wrong: the browser page (closed
+# by the test before the server stops) dropped its websocket while the server was still
+# writing a kernel message to it; tornado logs "Task exception was never retrieved".
+BENIGN_EXCEPTIONS = ("tornado.iostream.StreamClosedError", "tornado.websocket.WebSocketClosedError")
+
+
+def _traceback_exception(lines: list[str], start: int) -> str:
+    """The exception line a traceback starting at lines[start] ends in."""
+    for line in lines[start + 1:]:
+        if line and not line[0].isspace():
+            return line
+    return ""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -171,11 +185,16 @@ class LabServer:
         return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
 
     def log_errors(self) -> list[str]:
-        """Error-level lines and tracebacks in the server's log."""
+        """Error-level lines and tracebacks in the server's log (tracebacks named by the
+        exception they end in, so a benign one can be told apart)."""
         found = []
-        for line in self.log().splitlines():
-            is_error = re.match(r"\[(E|C) ", line) or "Traceback (most recent call last)" in line
-            if is_error and not any(b in line for b in BENIGN_LOG):
+        lines = self.log().splitlines()
+        for i, line in enumerate(lines):
+            if "Traceback (most recent call last)" in line:
+                ends_in = _traceback_exception(lines, i)
+                if not ends_in.startswith(BENIGN_EXCEPTIONS):
+                    found.append(f"{line} ... {ends_in}")
+            elif re.match(r"\[(E|C) ", line) and not any(b in line for b in BENIGN_LOG):
                 found.append(line)
         return found
 
