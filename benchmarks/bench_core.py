@@ -22,8 +22,8 @@ from pathlib import Path
 # Run from a checkout without installing: the package sits one folder up.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import kvwidgets as kw  # noqa: E402
-from kvwidgets import core  # noqa: E402
+import kvwidgets as kw
+from kvwidgets import core
 
 
 def machine() -> str:
@@ -35,9 +35,11 @@ def machine() -> str:
             cpu = f"{names[0]} ({len(names)} logical CPUs seen)"
     except OSError:
         pass
-    load = ", load average %.2f %.2f %.2f" % os.getloadavg() if hasattr(os, "getloadavg") else ""
-    return (f"{platform.system()} {platform.release()}; {cpu}; Python {platform.python_version()} "
-            f"({platform.python_implementation()}){load}")
+    load = ", load average {:.2f} {:.2f} {:.2f}".format(*os.getloadavg()) if hasattr(os, "getloadavg") else ""
+    return (
+        f"{platform.system()} {platform.release()}; {cpu}; Python {platform.python_version()} "
+        f"({platform.python_implementation()}){load}"
+    )
 
 
 def timed(fn, repeat: int) -> list[float]:
@@ -52,8 +54,10 @@ def timed(fn, repeat: int) -> list[float]:
 def report(label: str, seconds: list[float], per: int = 1) -> None:
     med = statistics.median(seconds)
     unit, scale = ("ms", 1e3) if med >= 1e-3 else ("us", 1e6)
-    line = (f"{label:<52} median {med * scale:9.2f} {unit}  (min {min(seconds) * scale:.2f}, "
-            f"max {max(seconds) * scale:.2f}; {len(seconds)} runs)")
+    line = (
+        f"{label:<52} median {med * scale:9.2f} {unit}  (min {min(seconds) * scale:.2f}, "
+        f"max {max(seconds) * scale:.2f}; {len(seconds)} runs)"
+    )
     if per > 1:
         line += f"  = {med / per * 1e6:.2f} us per point"
     print(line)
@@ -66,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
 
     model = kw.load_model("llama-3-8b")
     gpu = kw.get_gpu("H100-SXM")
-    contexts = [1024 * (i + 1) for i in range(100)]       # 1K .. 100K tokens
+    contexts = [1024 * (i + 1) for i in range(100)]  # 1K .. 100K tokens
     batches = list(range(1, 101))
 
     def one():
@@ -74,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         core.decode_ceiling(model, gpu, 8192, 8)
         model.kv_bytes(8192)
 
-    def one_by_name():   # the public wrappers, resolving "llama-3-8b" and "H100" each time
+    def one_by_name():  # the public wrappers, resolving "llama-3-8b" and "H100" each time
         kw.users_that_fit("llama-3-8b", "H100", 8000)
         kw.decode_ceiling("llama-3-8b", "H100", 8192, 8)
 
@@ -91,12 +95,12 @@ def main(argv: list[str] | None = None) -> int:
 
     def sweep_fit_only():
         for c in contexts:
-            for b in batches:
+            for _b in batches:
                 core.users_that_fit(model, gpu, c)
 
     def sweep_kv_bytes_only():
         for c in contexts:
-            for b in batches:
+            for _b in batches:
                 model.kv_bytes(c)
 
     def sweep_budget_once():
@@ -116,14 +120,24 @@ def main(argv: list[str] | None = None) -> int:
     print("machine:", machine())
     print(f"model: {model.describe()}; GPU: {gpu.name}")
     n_one = 2000
-    report("one calculation (users + decode + kv_bytes)", [t / n_one for t in timed(lambda: [one() for _ in range(n_one)], args.repeat)])
-    report("same through kw.* with names (load_model each call)", [t / 200 for t in timed(lambda: [one_by_name() for _ in range(200)], args.repeat)])
+    report(
+        "one calculation (users + decode + kv_bytes)",
+        [t / n_one for t in timed(lambda: [one() for _ in range(n_one)], args.repeat)],
+    )
+    report(
+        "same through kw.* with names (load_model each call)",
+        [t / 200 for t in timed(lambda: [one_by_name() for _ in range(200)], args.repeat)],
+    )
     points = len(contexts) * len(batches)
     report(f"sweep, {points:,} points (decode + users)", timed(sweep, args.repeat), per=points)
     report("  of which decode_ceiling alone", timed(sweep_decode_only, args.repeat), per=points)
     report("  of which users_that_fit alone", timed(sweep_fit_only, args.repeat), per=points)
     report("  of which Model.kv_bytes alone", timed(sweep_kv_bytes_only, args.repeat), per=points)
-    report("sweep with the budget hoisted (a batch API's cost)", timed(sweep_budget_once, args.repeat), per=points)
+    report(
+        "sweep with the budget hoisted (a batch API's cost)",
+        timed(sweep_budget_once, args.repeat),
+        per=points,
+    )
     return 0
 
 

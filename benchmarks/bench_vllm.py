@@ -17,10 +17,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import kvwidgets as kw  # noqa: E402
-from kvwidgets.core import FullAttentionSpec, LayerGroup, Model, RecurrentStateSpec  # noqa: E402
+from bench_core import machine
 
-from bench_core import machine  # noqa: E402
+import kvwidgets as kw
+from kvwidgets.core import FullAttentionSpec, LayerGroup, Model, RecurrentStateSpec
 
 GiB = 2**30
 
@@ -44,17 +44,25 @@ def main() -> None:
         "llama-3-8b (full)": kw.load_model("llama-3-8b"),
         "gemma-3-27b (sliding hybrid)": kw.load_model("gemma-3-27b"),
         "deepseek-v3 (MLA)": kw.load_model("deepseek-v3"),
-        "qwen3-next-like (mamba hybrid)": Model("qwen3-next-like", (LayerGroup(RecurrentStateSpec(state), 36),
-                                                                     LayerGroup(FullAttentionSpec(2, 256), 12)), 80 * 10**9),
+        "qwen3-next-like (mamba hybrid)": Model(
+            "qwen3-next-like",
+            (LayerGroup(RecurrentStateSpec(state), 36), LayerGroup(FullAttentionSpec(2, 256), 12)),
+            80 * 10**9,
+        ),
     }
     for name, m in models.items():
         for version in ("0.11", "0.33"):
-            def report():
-                return kw.vllm_kv_report(m, "H100", max_model_len=32_768, kv_cache_memory_bytes=40 * GiB,
-                                         vllm_version=version)
+
+            def report(m=m, version=version):
+                return kw.vllm_kv_report(
+                    m, "H100", max_model_len=32_768, kv_cache_memory_bytes=40 * GiB, vllm_version=version
+                )
+
             r = report()
             print(f"{name:32s} {version}  report      {timed(report, args.repeat)}")
-            print(f"{name:32s} {version}  from tokens {timed(lambda: kw.vllm_report_from_tokens(m, r.gpu_kv_cache_tokens, max_model_len=32_768, vllm_version=version, gpu='H100'), args.repeat)}")  # noqa: E501
+            print(
+                f"{name:32s} {version}  from tokens {timed(lambda m=m, r=r, version=version: kw.vllm_report_from_tokens(m, r.gpu_kv_cache_tokens, max_model_len=32_768, vllm_version=version, gpu='H100'), args.repeat)}"
+            )
             print(f"{name:32s} {version}  explain     {timed(r.explain, args.repeat)}")
 
 

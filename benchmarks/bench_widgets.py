@@ -60,11 +60,20 @@ from pathlib import Path
 # Run from a checkout without installing: the package sits one folder up.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import kvwidgets as kw  # noqa: E402
-from bench_core import machine  # noqa: E402  (same folder: the machine line both print)
+from bench_core import machine
 
-WIDGETS = ["PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns",
-           "DecodeStep", "PagedBlocks", "OffloadOrRecompute"]
+import kvwidgets as kw
+
+WIDGETS = [
+    "PerTokenBytes",
+    "UsersThatFit",
+    "ContextVsUsers",
+    "DecodeSpeed",
+    "AttentionDesigns",
+    "DecodeStep",
+    "PagedBlocks",
+    "OffloadOrRecompute",
+]
 # Widgets drawn as an SVG diagram (no plotly): the control whose event the redraw is timed from.
 SVG_REDRAW = {"DecodeStep": ("step", "click"), "PagedBlocks": ("context", "slider")}
 TARGET_STATE_BYTES = 500_000
@@ -240,8 +249,14 @@ def kernel_ms(name: str, changes: int) -> dict[str, tuple[float, int]]:
 
 def launch(pw):
     executable = os.environ.get("KVW_CHROMIUM") or "/usr/bin/chromium"
-    args = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run"]
+    args = [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+    ]
     return pw.chromium.launch(executable_path=executable, headless=True, args=args)
 
 
@@ -257,20 +272,32 @@ def browser_ms(names: list[str], moves: int) -> dict[str, tuple[float, float, di
             getattr(kw, name)().to_html(path)
             page = browser.new_page(viewport={"width": 1200, "height": 900})
             # offline, as a course page opened from disk would be
-            page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "blob:", "data:"))
-                       else route.abort())
+            page.route(
+                "**/*",
+                lambda route: (
+                    route.continue_()
+                    if route.request.url.startswith(("file:", "blob:", "data:"))
+                    else route.abort()
+                ),
+            )
             page.goto(path.as_uri())
             page.wait_for_selector("html[data-kvw-export='ready']", state="attached")
             load_ms = page.evaluate("window.kvwExport.readyMs")
             if name in SVG_REDRAW:
                 control, how = SVG_REDRAW[name]
-                times = page.evaluate(REDRAW_SVG_JS, {"moves": moves, "stops": list(SLIDER_STOPS), "control": control,
-                                                      "how": how})
+                times = page.evaluate(
+                    REDRAW_SVG_JS,
+                    {"moves": moves, "stops": list(SLIDER_STOPS), "control": control, "how": how},
+                )
                 menus = {}  # no plotly graph to time menus on
             else:
                 times = page.evaluate(REDRAW_JS, {"moves": moves, "stops": list(SLIDER_STOPS)})
                 menus = page.evaluate(MENU_JS, {"menus": MENUS, "moves": moves})
-            out[name] = (statistics.median(times), load_ms, {k: statistics.median(v) for k, v in menus.items()})
+            out[name] = (
+                statistics.median(times),
+                load_ms,
+                {k: statistics.median(v) for k, v in menus.items()},
+            )
             page.close()
         # all five on one page: five standalone ESMs, plotly.js started once
         path = Path(folder) / "all.html"
@@ -278,8 +305,14 @@ def browser_ms(names: list[str], moves: int) -> dict[str, tuple[float, float, di
         loads = []
         for _ in range(3):
             page = browser.new_page(viewport={"width": 1200, "height": 900})
-            page.route("**/*", lambda route: route.continue_() if route.request.url.startswith(("file:", "blob:", "data:"))
-                       else route.abort())
+            page.route(
+                "**/*",
+                lambda route: (
+                    route.continue_()
+                    if route.request.url.startswith(("file:", "blob:", "data:"))
+                    else route.abort()
+                ),
+            )
             page.goto(path.as_uri())
             page.wait_for_selector("html[data-kvw-export='ready']", state="attached")
             loads.append(page.evaluate("window.kvwExport.readyMs"))
@@ -294,9 +327,13 @@ def run_nbconvert(cells: list[str], folder: Path, name: str, to: str) -> Path:
     import nbformat
 
     source = folder / f"{name}.ipynb"
-    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells],
-                                            metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
-                                                                     "language": "python"}}), source)
+    nbformat.write(
+        nbformat.v4.new_notebook(
+            cells=[nbformat.v4.new_code_cell(c) for c in cells],
+            metadata={"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        ),
+        source,
+    )
     return nbconvert_file(source, folder, name, to)
 
 
@@ -304,8 +341,21 @@ def nbconvert_file(source: Path, folder: Path, name: str, to: str) -> Path:
     from kvwidgets.export.offline import NBCONVERT_FLAGS
 
     flags = list(NBCONVERT_FLAGS) if to == "html" else []
-    cmd = [sys.executable, "-m", "jupyter", "nbconvert", "--execute", "--to", to, *flags,
-           "--output-dir", str(folder), "--output", name, str(source)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "jupyter",
+        "nbconvert",
+        "--execute",
+        "--to",
+        to,
+        *flags,
+        "--output-dir",
+        str(folder),
+        "--output",
+        name,
+        str(source),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=900, cwd=source.parent)
     if proc.returncode != 0:
         raise SystemExit(f"nbconvert failed on {source}:\n{proc.stderr[-3000:]}")
@@ -346,8 +396,10 @@ def served_page_drawn_ms(folder: Path, name: str, n: int, runs: int = 3) -> floa
             browser = launch(pw)
             for _ in range(runs):
                 page = browser.new_page(viewport={"width": 1200, "height": 900})
-                page.route("**/*", lambda route: route.continue_() if "//127.0.0.1:" in route.request.url
-                           else route.abort())
+                page.route(
+                    "**/*",
+                    lambda route: route.continue_() if "//127.0.0.1:" in route.request.url else route.abort(),
+                )
                 page.goto(url)
                 page.wait_for_function(ALL_DRAWN_JS, arg=n, polling="raf", timeout=60_000)
                 times.append(page.evaluate("performance.now()"))
@@ -409,8 +461,11 @@ def lab_first_plots_ms() -> list[tuple[float, float]]:
             for n in range(1, len(LAB_CELLS)):
                 pressed.append(page.evaluate("performance.now()"))
                 page.keyboard.press("Shift+Enter")
-                page.wait_for_function(f"window.kvwFirstPlots.length === {n} && window.kvwFirstPlots.every(r => r.plot !== null)",
-                                       polling=100, timeout=120_000)
+                page.wait_for_function(
+                    f"window.kvwFirstPlots.length === {n} && window.kvwFirstPlots.every(r => r.plot !== null)",
+                    polling=100,
+                    timeout=120_000,
+                )
             rows = page.evaluate("window.kvwFirstPlots")
         finally:
             browser.close()
@@ -433,42 +488,56 @@ def main() -> int:
     parser.add_argument("--moves", type=int, default=15, help="slider moves timed in Chromium (default 15)")
     parser.add_argument("--no-browser", action="store_true", help="skip the Chromium timings")
     parser.add_argument("--no-pages", action="store_true", help="skip the nbconvert notebook and page sizes")
-    parser.add_argument("--no-lab", action="store_true", help="skip the first-plot timing in a live JupyterLab")
+    parser.add_argument(
+        "--no-lab", action="store_true", help="skip the first-plot timing in a live JupyterLab"
+    )
     args = parser.parse_args()
 
     print(machine())
-    print(f"kvwidgets {kw.__version__}; {args.changes} changes per trait; {args.moves} slider moves per widget\n")
+    print(
+        f"kvwidgets {kw.__version__}; {args.changes} changes per trait; {args.moves} slider moves per widget\n"
+    )
     sizes = {name: state_bytes(getattr(kw, name)()) for name in WIDGETS}
     kernel = {name: kernel_ms(name, args.changes) for name in WIDGETS}
     browser = {} if args.no_browser else browser_ms(WIDGETS, args.moves)
 
-    head = (f"{'widget':<18} {'state (KB)':>10} {'<=500':>5}  {'kernel ms':>9} {'<=5':>4}  {'slowest trait':<13}"
-            f"  {'redraw ms':>9} {'<=33':>4}  {'menu ms':>7} {'<=33':>4} {'slowest menu':<12}  {'drawn ms':>8} {'<=500':>5}")
+    head = (
+        f"{'widget':<18} {'state (KB)':>10} {'<=500':>5}  {'kernel ms':>9} {'<=5':>4}  {'slowest trait':<13}"
+        f"  {'redraw ms':>9} {'<=33':>4}  {'menu ms':>7} {'<=33':>4} {'slowest menu':<12}  {'drawn ms':>8} {'<=500':>5}"
+    )
     print(head)
     print("-" * len(head))
     failed = False
     for name in WIDGETS:
         size = sizes[name]["total"]
         slow_trait, (slow_ms, _) = max(kernel[name].items(), key=lambda kv: kv[1][0])
-        row = (f"{name:<18} {size / 1000:>10,.1f} {mark(size <= TARGET_STATE_BYTES):>5}  "
-               f"{slow_ms:>9.2f} {mark(slow_ms <= TARGET_KERNEL_MS):>4}  {slow_trait:<13}")
+        row = (
+            f"{name:<18} {size / 1000:>10,.1f} {mark(size <= TARGET_STATE_BYTES):>5}  "
+            f"{slow_ms:>9.2f} {mark(slow_ms <= TARGET_KERNEL_MS):>4}  {slow_trait:<13}"
+        )
         failed |= size > TARGET_STATE_BYTES or slow_ms > TARGET_KERNEL_MS
         if name in browser:
             redraw, load, menus = browser[name]
             menu, menu_ms = max(menus.items(), key=lambda kv: kv[1]) if menus else ("(no plot)", 0.0)
-            row += (f"  {redraw:>9.1f} {mark(redraw <= TARGET_REDRAW_MS):>4}  {menu_ms:>7.1f} "
-                    f"{mark(menu_ms <= TARGET_REDRAW_MS):>4} {menu:<12}  {load:>8,.0f} {mark(load <= TARGET_DRAWN_MS):>5}")
+            row += (
+                f"  {redraw:>9.1f} {mark(redraw <= TARGET_REDRAW_MS):>4}  {menu_ms:>7.1f} "
+                f"{mark(menu_ms <= TARGET_REDRAW_MS):>4} {menu:<12}  {load:>8,.0f} {mark(load <= TARGET_DRAWN_MS):>5}"
+            )
             failed |= redraw > TARGET_REDRAW_MS or menu_ms > TARGET_REDRAW_MS or load > TARGET_DRAWN_MS
         print(row)
 
     if "all" in browser:
-        print(f"{'all, 1 page':<17} exported page drawn after {browser['all'][1]:,.0f} ms (median of 3 loads; "
-              f"plotly.js started once)")
+        print(
+            f"{'all, 1 page':<17} exported page drawn after {browser['all'][1]:,.0f} ms (median of 3 loads; "
+            f"plotly.js started once)"
+        )
     from kvwidgets.widgets.plotly_bundle import shared_bundle
 
     bundle = len(json.dumps(shared_bundle().get_state()).encode())
-    print(f"{'shared model':<17} {bundle / 1000:>10,.1f}        (the PlotlyBundle: plotly.js + kvcalc.js + ui.js, "
-          "once per kernel and page)")
+    print(
+        f"{'shared model':<17} {bundle / 1000:>10,.1f}        (the PlotlyBundle: plotly.js + kvcalc.js + ui.js, "
+        "once per kernel and page)"
+    )
 
     print("\nstate split (bytes): ESM (loader + render code) / CSS / everything else")
     for name in WIDGETS:
@@ -489,20 +558,26 @@ def main() -> int:
         pages = page_figures(browser_too=not args.no_browser)
         print("\nnotebooks and pages with widget state (nbconvert --execute), bytes (gzip)")
         size, packed = pages["index"]
-        print(f"  notebooks/index.ipynb executed, state saved   {size:>10,} ({packed:>9,})  "
-              f"{mark(size <= TARGET_NOTEBOOK_BYTES)} (<= 1.5 MB)")
+        print(
+            f"  notebooks/index.ipynb executed, state saved   {size:>10,} ({packed:>9,})  "
+            f"{mark(size <= TARGET_NOTEBOOK_BYTES)} (<= 1.5 MB)"
+        )
         failed |= size > TARGET_NOTEBOOK_BYTES
         for n in (1, 3, 5):
             size, packed = pages[n]
             note = f"  {mark(size <= TARGET_PAGE_BYTES)} (<= 2 MB)" if n == 5 else ""
-            print(f"  nbconvert html page, {n} widget{'s' if n > 1 else ' '}               {size:>10,} ({packed:>9,}){note}")
+            print(
+                f"  nbconvert html page, {n} widget{'s' if n > 1 else ' '}               {size:>10,} ({packed:>9,}){note}"
+            )
         failed |= pages[5][0] > TARGET_PAGE_BYTES
         if "drawn5" in pages:
             drawn = pages["drawn5"]
             print(f"  5-widget page served offline: all drawn after {drawn:,.0f} ms (median of 3 loads)")
     if not args.no_browser and not args.no_lab:
         firsts = lab_first_plots_ms()
-        print("\nlive JupyterLab, cells run one by one, ms to the first plot (target <= 500 after the output shows)")
+        print(
+            "\nlive JupyterLab, cells run one by one, ms to the first plot (target <= 500 after the output shows)"
+        )
         print(f"  {'cell':<22} {'from output':>11}        {'from Shift+Enter':>16}")
         for cell, (ms, from_key) in zip(LAB_CELLS[1:], firsts):
             print(f"  {cell:<22} {ms:>11,.0f} {mark(ms <= TARGET_DRAWN_MS):>6}  {from_key:>16,.0f}")

@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
-from .api import (as_model, decode_ceiling, max_context, memory_budget, offload_vs_recompute,
-                  paged_vs_reserved, prefill_seconds, prefix_sharing, reload_seconds, users_that_fit,
-                  vllm_kv_report, vllm_report_from_tokens)
+from .api import (
+    as_model,
+    decode_ceiling,
+    max_context,
+    memory_budget,
+    offload_vs_recompute,
+    paged_vs_reserved,
+    prefill_seconds,
+    prefix_sharing,
+    reload_seconds,
+    users_that_fit,
+    vllm_kv_report,
+    vllm_report_from_tokens,
+)
 from .configs import PRESETS, list_presets, load_model
-from .core import (GPU, GPUS, STORAGE, ConfigError, InputError, KVWidgetsError, Model, ModelSourceError,
-                   UnknownNameError, fmt_bytes, fmt_tokens, get_gpu, parse_vllm_log, uniform_model)
+from .core import (
+    GPU,
+    GPUS,
+    STORAGE,
+    ConfigError,
+    InputError,
+    KVWidgetsError,
+    Model,
+    ModelSourceError,
+    UnknownNameError,
+    fmt_bytes,
+    fmt_tokens,
+    get_gpu,
+    parse_vllm_log,
+    uniform_model,
+)
 
 __version__ = "0.1.0"
 
@@ -16,8 +41,17 @@ if __import__("sys").platform == "emscripten":  # JupyterLite's Pyodide kernel: 
 
     _install_lite_note()
 
-_WIDGETS = {"PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns", "Scenario",
-            "DecodeStep", "PagedBlocks", "OffloadOrRecompute"}
+_WIDGETS = {
+    "PerTokenBytes",
+    "UsersThatFit",
+    "ContextVsUsers",
+    "DecodeSpeed",
+    "AttentionDesigns",
+    "Scenario",
+    "DecodeStep",
+    "PagedBlocks",
+    "OffloadOrRecompute",
+}
 __all__ = sorted(
     [n for n in dir() if not n.startswith("_") and n != "annotations"] + list(_WIDGETS) + ["tables", "export"]
 )

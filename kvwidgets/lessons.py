@@ -32,8 +32,11 @@ def guess_verdict(guess: Any, answer: Any, unit: str = "") -> str:
     u = f" {unit}" if unit else ""
     if guess is None:
         line = "No guess yet: write yours in place of None above, run that cell, then this one."
-    elif isinstance(answer, bool) or isinstance(guess, bool) or not (
-            isinstance(answer, Real) and isinstance(guess, Real)):
+    elif (
+        isinstance(answer, bool)
+        or isinstance(guess, bool)
+        or not (isinstance(answer, Real) and isinstance(guess, Real))
+    ):
         verdict = "right" if guess == answer else "not quite"
         line = f"Your guess {_fmt(guess)}, the answer {_fmt(answer)}{u}: {verdict}."
     else:
@@ -42,8 +45,7 @@ def guess_verdict(guess: Any, answer: Any, unit: str = "") -> str:
             line = f"Your guess {_fmt(guess)}{u} is exactly right."
         else:
             share = f" ({abs(off) / abs(answer):.0%} {'over' if off > 0 else 'under'})" if answer else ""
-            line = (f"Your guess {_fmt(guess)}, the answer {_fmt(answer)}{u}: "
-                    f"off by {_fmt(abs(off))}{share}.")
+            line = f"Your guess {_fmt(guess)}, the answer {_fmt(answer)}{u}: off by {_fmt(abs(off))}{share}."
     return line
 
 

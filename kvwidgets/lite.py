@@ -19,8 +19,10 @@ import linecache
 
 # module -> the name the notebooks import it as
 OPTIONAL_MODULES = {"pandas": "pd", "numpy": "np"}
-NOTE = ("[JupyterLite] this cell needs {module}, which this offline JupyterLite site does not have "
-        "(no WebAssembly build of it is available here); run the notebook in JupyterLab to see it")
+NOTE = (
+    "[JupyterLite] this cell needs {module}, which this offline JupyterLite site does not have "
+    "(no WebAssembly build of it is available here); run the notebook in JupyterLab to see it"
+)
 
 _lost_names: set[str] = set()  # names that cells skipped for a missing module would have defined
 

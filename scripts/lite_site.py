@@ -48,12 +48,24 @@ WHEELS_TXT = ROOT / "scripts" / "lite-wheels.txt"
 # The Pyodide core, sha256 of the tarball `npm pack pyodide@314.0.6` fetched from
 # registry.npmjs.org (2026-12-01). 314.0.6 is the version jupyterlite-pyodide-kernel
 # 0.8.6 loads (jupyterlite_pyodide_kernel/constants.py, PYODIDE_VERSION); checked below.
-PYODIDE = Asset("pyodide", "314.0.6", "package/", "static/pyodide", "MPL-2.0",
-                "d78ac549b28a2a58600cd06f44e017024151775f8c6b2d73fab1475400d38ea2")
+PYODIDE = Asset(
+    "pyodide",
+    "314.0.6",
+    "package/",
+    "static/pyodide",
+    "MPL-2.0",
+    "d78ac549b28a2a58600cd06f44e017024151775f8c6b2d73fab1475400d38ea2",
+)
 # Files of the npm package the kernel loads; the rest (source maps, REPL pages,
 # TypeScript types) is not needed by the site.
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
-                 "pyodide-lock.json", "package.json")
+PYODIDE_FILES = (
+    "pyodide.mjs",
+    "pyodide.asm.mjs",
+    "pyodide.asm.wasm",
+    "python_stdlib.zip",
+    "pyodide-lock.json",
+    "package.json",
+)
 
 KERNEL_PLUGIN = "@jupyterlite/pyodide-kernel-extension:kernel"
 # Lab extensions the site's front end needs: the kernel itself, the ipywidgets
@@ -70,10 +82,29 @@ def fetch_wheels(cache: Path) -> list[Path]:
     """The pinned wheels, downloaded once into the cache (pip checks each sha256)."""
     cache.mkdir(parents=True, exist_ok=True)
     subprocess.run(
-        [sys.executable, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
-         "--no-deps", "--require-hashes", "--only-binary=:all:", "--platform", "any",
-         "--python-version", "3.14", "--implementation", "py", "--abi", "none",
-         "-r", str(WHEELS_TXT), "-d", str(cache)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "--require-hashes",
+            "--only-binary=:all:",
+            "--platform",
+            "any",
+            "--python-version",
+            "3.14",
+            "--implementation",
+            "py",
+            "--abi",
+            "none",
+            "-r",
+            str(WHEELS_TXT),
+            "-d",
+            str(cache),
+        ],
         check=True,
     )
     names = {}
@@ -82,16 +113,32 @@ def fetch_wheels(cache: Path) -> list[Path]:
         if spec:
             name, version = spec.split("==")
             names[canonicalize_name(name)] = version
-    found = [w for w in sorted(cache.glob("*.whl"))
-             if names.get(canonicalize_name(w.name.split("-")[0])) == w.name.split("-")[1]]
+    found = [
+        w
+        for w in sorted(cache.glob("*.whl"))
+        if names.get(canonicalize_name(w.name.split("-")[0])) == w.name.split("-")[1]
+    ]
     if len(found) != len(names):
         raise SystemExit(f"expected {len(names)} wheels in {cache}, found {[w.name for w in found]}")
     return found
 
 
 def build_kvwidgets_wheel(dest: Path) -> Path:
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check",
-                    "--no-deps", "-w", str(dest), str(ROOT)], check=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--no-deps",
+            "-w",
+            str(dest),
+            str(ROOT),
+        ],
+        check=True,
+    )
     return next(dest.glob("kvwidgets-*.whl"))
 
 
@@ -99,8 +146,10 @@ def unpack_pyodide(store: Path, dest: Path) -> None:
     from jupyterlite_pyodide_kernel.constants import PYODIDE_VERSION
 
     if PYODIDE_VERSION != PYODIDE.version:
-        raise SystemExit(f"jupyterlite-pyodide-kernel expects Pyodide {PYODIDE_VERSION}, "
-                         f"this script pins {PYODIDE.version}: update PYODIDE (version and sha256)")
+        raise SystemExit(
+            f"jupyterlite-pyodide-kernel expects Pyodide {PYODIDE_VERSION}, "
+            f"this script pins {PYODIDE.version}: update PYODIDE (version and sha256)"
+        )
     _, data, _ = npm_tarball(PYODIDE, store)
     dest.mkdir(parents=True, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(data), mode="r:gz") as tar:
@@ -117,9 +166,14 @@ def _wheel_metadata(wheel: Path) -> tuple[dict, list[str]]:
         if top:
             imports = [line.strip() for line in zf.read(top).decode().splitlines() if line.strip()]
         else:  # importable top-level packages and modules
-            imports = sorted({n.split("/")[0].removesuffix(".py") for n in names
-                              if not n.split("/")[0].endswith((".dist-info", ".data"))
-                              and (n.count("/") >= 1 or n.endswith(".py"))})
+            imports = sorted(
+                {
+                    n.split("/")[0].removesuffix(".py")
+                    for n in names
+                    if not n.split("/")[0].endswith((".dist-info", ".data"))
+                    and (n.count("/") >= 1 or n.endswith(".py"))
+                }
+            )
     return meta, [i for i in imports if not i.startswith("_")]
 
 
@@ -129,19 +183,35 @@ def rewrite_lock(lock_path: Path, wheels: list[Path]) -> dict[str, list[str]]:
     lock = json.loads(lock_path.read_text(encoding="utf-8"))
     python = lock["info"]["python"]  # "3.14.2"
     # Environment markers as Pyodide evaluates them (micropip's own marker environment).
-    env = {"sys_platform": "emscripten", "platform_system": "Emscripten", "platform_machine": "wasm32",
-           "os_name": "posix", "implementation_name": "cpython", "platform_python_implementation": "CPython",
-           "python_version": ".".join(python.split(".")[:2]), "python_full_version": python, "extra": ""}
+    env = {
+        "sys_platform": "emscripten",
+        "platform_system": "Emscripten",
+        "platform_machine": "wasm32",
+        "os_name": "posix",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+        "python_version": ".".join(python.split(".")[:2]),
+        "python_full_version": python,
+        "extra": "",
+    }
     entries, wanted = {}, {}
     for wheel in wheels:
         meta, imports = _wheel_metadata(wheel)
         key = canonicalize_name(meta["Name"])
         reqs = [Requirement(r) for r in meta.get_all("Requires-Dist") or []]
-        wanted[key] = sorted({canonicalize_name(r.name) for r in reqs if r.marker is None or r.marker.evaluate(env)})
+        wanted[key] = sorted(
+            {canonicalize_name(r.name) for r in reqs if r.marker is None or r.marker.evaluate(env)}
+        )
         entries[key] = {
-            "name": meta["Name"], "version": meta["Version"], "file_name": wheel.name, "install_dir": "site",
-            "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(), "package_type": "package",
-            "imports": imports, "depends": [], "unvendored_tests": False,
+            "name": meta["Name"],
+            "version": meta["Version"],
+            "file_name": wheel.name,
+            "install_dir": "site",
+            "sha256": hashlib.sha256(wheel.read_bytes()).hexdigest(),
+            "package_type": "package",
+            "imports": imports,
+            "depends": [],
+            "unvendored_tests": False,
         }
     left_out = {}
     for key, deps in wanted.items():
@@ -161,23 +231,35 @@ def lite_build(lite_dir: Path, out: Path, contents: Path) -> None:
         if not (labext / name / "package.json").is_file():
             raise SystemExit(f"lab extension {name} is not installed in {sys.prefix}")
         extensions.append(str(labext / name))
-    (lite_dir / "jupyter-lite.json").write_text(json.dumps({
-        "jupyter-lite-schema-version": 0,
-        "jupyter-config-data": {
-            "appName": "kvwidgets (JupyterLite)",
-            # pyodideUrl is set by the build to ./static/pyodide/pyodide.mjs (the local copy)
-            "litePluginSettings": {KERNEL_PLUGIN: {"disablePyPIFallback": True}},
-        },
-    }, indent=2), encoding="utf-8")
-    (lite_dir / "jupyter_lite_config.json").write_text(json.dumps({
-        "LiteBuildConfig": {
-            "contents": [str(contents)],
-            "ignore_sys_prefix": ["federated_extensions"],
-            "federated_extensions": extensions,
-            "no_sourcemaps": True,
-            "output_dir": str(out),
-        },
-    }, indent=2), encoding="utf-8")
+    (lite_dir / "jupyter-lite.json").write_text(
+        json.dumps(
+            {
+                "jupyter-lite-schema-version": 0,
+                "jupyter-config-data": {
+                    "appName": "kvwidgets (JupyterLite)",
+                    # pyodideUrl is set by the build to ./static/pyodide/pyodide.mjs (the local copy)
+                    "litePluginSettings": {KERNEL_PLUGIN: {"disablePyPIFallback": True}},
+                },
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
+    (lite_dir / "jupyter_lite_config.json").write_text(
+        json.dumps(
+            {
+                "LiteBuildConfig": {
+                    "contents": [str(contents)],
+                    "ignore_sys_prefix": ["federated_extensions"],
+                    "federated_extensions": extensions,
+                    "no_sourcemaps": True,
+                    "output_dir": str(out),
+                },
+            },
+            indent=2,
+        ),
+        encoding="utf-8",
+    )
     jupyter_lite = Path(sys.executable).parent / "jupyter-lite"
     subprocess.run([str(jupyter_lite), "build", "--lite-dir", str(lite_dir)], check=True, cwd=lite_dir)
 
@@ -185,8 +267,12 @@ def lite_build(lite_dir: Path, out: Path, contents: Path) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("out", type=Path, help="folder the static site is written to (replaced)")
-    parser.add_argument("--contents", type=Path, default=ROOT / "notebooks",
-                        help="folder of notebooks the site opens (default: notebooks/)")
+    parser.add_argument(
+        "--contents",
+        type=Path,
+        default=ROOT / "notebooks",
+        help="folder of notebooks the site opens (default: notebooks/)",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     out = args.out.resolve()
@@ -205,8 +291,10 @@ def main(argv=None) -> int:
             shutil.rmtree(out)
         lite_build(lite_dir, out, args.contents.resolve())
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
-    log(f"wrote {out}: {size / 1e6:.1f} MB in {sum(1 for _ in out.rglob('*'))} files, "
-        f"{time.perf_counter() - started:.0f} s")
+    log(
+        f"wrote {out}: {size / 1e6:.1f} MB in {sum(1 for _ in out.rglob('*'))} files, "
+        f"{time.perf_counter() - started:.0f} s"
+    )
     return 0
 
 

@@ -3,8 +3,15 @@
 import kvwidgets as kw
 
 CONTRACT = [
-    "load_model", "GPUS", "users_that_fit", "decode_ceiling",
-    "PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns",
+    "load_model",
+    "GPUS",
+    "users_that_fit",
+    "decode_ceiling",
+    "PerTokenBytes",
+    "UsersThatFit",
+    "ContextVsUsers",
+    "DecodeSpeed",
+    "AttentionDesigns",
 ]
 
 
@@ -19,14 +26,24 @@ def test_contract_shapes():
     assert isinstance(model.kv_bytes(8000, kv_dtype="bf16"), int)
     assert isinstance(model.params, int)
     assert kw.GPUS["H100-SXM"].bandwidth_gbps == 3350
-    fit = kw.users_that_fit(model, "H100-SXM", context=8000, num_gpus=1, weight_dtype="bf16",
-                            kv_dtype="bf16", utilization=0.9, working_bytes=0, params=None)
+    fit = kw.users_that_fit(
+        model,
+        "H100-SXM",
+        context=8000,
+        num_gpus=1,
+        weight_dtype="bf16",
+        kv_dtype="bf16",
+        utilization=0.9,
+        working_bytes=0,
+        params=None,
+    )
     assert isinstance(fit.users, int)
-    speed = kw.decode_ceiling(model, "H100-SXM", context=8192, batch=1, weight_dtype="bf16",
-                              kv_dtype="bf16", num_gpus=1)
+    speed = kw.decode_ceiling(
+        model, "H100-SXM", context=8192, batch=1, weight_dtype="bf16", kv_dtype="bf16", num_gpus=1
+    )
     assert isinstance(speed.tokens_per_s_per_user, float)
     for cls in ("PerTokenBytes", "UsersThatFit", "ContextVsUsers", "DecodeSpeed", "AttentionDesigns"):
-        assert callable(getattr(getattr(kw, cls), "to_html"))
+        assert callable(getattr(kw, cls).to_html)
 
 
 def test_tables_and_export_on_demand():
@@ -36,7 +53,7 @@ def test_tables_and_export_on_demand():
 
 def test_unknown_attribute_is_an_attribute_error():
     try:
-        kw.no_such_thing
+        kw.no_such_thing  # noqa: B018 (the attribute access is the test)
     except AttributeError as e:
         assert "no_such_thing" in str(e)
     else:

@@ -48,5 +48,7 @@ def index_params(path: str | Path, weight_dtype: str) -> tuple[int, str]:
         raise ModelSourceError(f"{path}: no metadata.total_size in the safetensors index")
     per = dtype_bytes(weight_dtype, "weight_dtype")
     params = int(Fraction(total) / per)
-    return params, (f"APPROXIMATE: total_size {total:,} B in {Path(path).name} / {per} B per parameter "
-                    f"({weight_dtype}, the dominant dtype); mixed-dtype checkpoints make this inexact")
+    return params, (
+        f"APPROXIMATE: total_size {total:,} B in {Path(path).name} / {per} B per parameter "
+        f"({weight_dtype}, the dominant dtype); mixed-dtype checkpoints make this inexact"
+    )

@@ -10,7 +10,8 @@ the fields kvwidgets reads are kept. Provenance names the class, so a reader can
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 # model_type -> (config class name, {field: default})
 LIBRARY_DEFAULTS: dict[str, tuple[str, dict[str, Any]]] = {
@@ -94,8 +95,10 @@ LIBRARY_DEFAULTS: dict[str, tuple[str, dict[str, Any]]] = {
     "qwen3_5_text": ("Qwen3_5TextConfig", {"full_attention_interval": 4, "linear_conv_kernel_dim": 4}),
     "qwen3_5_moe_text": ("Qwen3_5MoeTextConfig", {"full_attention_interval": 4, "linear_conv_kernel_dim": 4}),
     # configuration_deepseek_v32.py, DeepseekV32Config: the indexer's key width
-    "deepseek_v32": ("DeepseekV32Config", {"tie_word_embeddings": False, "first_k_dense_replace": 3,
-                                           "index_head_dim": 128}),
+    "deepseek_v32": (
+        "DeepseekV32Config",
+        {"tie_word_embeddings": False, "first_k_dense_replace": 3, "index_head_dim": 128},
+    ),
     # configuration_nemotron_h.py, NemotronHConfig
     "nemotron_h": ("NemotronHConfig", {"conv_kernel": 4, "n_groups": 8, "tie_word_embeddings": False}),
     # configuration_mllama.py, MllamaTextConfig: every fifth layer from 3 is cross-attention
@@ -109,7 +112,10 @@ LIBRARY_DEFAULTS: dict[str, tuple[str, dict[str, Any]]] = {
         {"tie_word_embeddings": False, "attention_chunk_size": 8192, "no_rope_layer_interval": 4},
     ),
     # configuration_falcon.py / configuration_gpt2.py: tied embeddings, LayerNorm with bias
-    "falcon": ("FalconConfig", {"tie_word_embeddings": True, "multi_query": True, "new_decoder_architecture": False}),
+    "falcon": (
+        "FalconConfig",
+        {"tie_word_embeddings": True, "multi_query": True, "new_decoder_architecture": False},
+    ),
     "gpt2": ("GPT2Config", {"tie_word_embeddings": True, "n_positions": 1024, "n_inner": None}),
     # configuration_jamba.py: one attention layer in eight, Mamba-1 elsewhere
     "jamba": (

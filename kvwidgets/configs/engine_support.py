@@ -20,25 +20,56 @@ VLLM_VERSION = "0.33.0"
 
 # vLLM 0.33.0, vllm/model_executor/models/registry.py, _PREVIOUSLY_SUPPORTED_MODELS
 VLLM_DROPPED: dict[str, str] = {
-    "MotifForCausalLM": "0.10.2", "Phi3SmallForCausalLM": "0.9.2", "Phi4FlashForCausalLM": "0.10.2",
-    "Phi4MultimodalForCausalLM": "0.12.0", "JAISLMHeadModel": "0.22.0", "ErnieModel": "0.23.0",
-    "ErnieForSequenceClassification": "0.23.0", "ErnieForTokenClassification": "0.23.0",
-    "InternLM2VEForCausalLM": "0.23.0", "QWenLMHeadModel": "0.23.0", "QwenVLForConditionalGeneration": "0.23.0",
-    "InternLMForCausalLM": "0.23.0", "DonutForConditionalGeneration": "0.10.2",
-    "MllamaForConditionalGeneration": "0.10.2", "XverseForCausalLM": "0.23.0", "Dots1ForCausalLM": "0.23.0",
-    "BambaForCausalLM": "0.23.0", "MiniMaxForCausalLM": "0.23.0", "MiniMaxText01ForCausalLM": "0.23.0",
-    "MiniMaxM1ForCausalLM": "0.23.0", "MiniMaxVL01ForConditionalGeneration": "0.23.0",
-    "BaiChuanForCausalLM": "0.23.0", "BaichuanForCausalLM": "0.23.0", "AquilaModel": "0.24.0",
-    "AquilaForCausalLM": "0.24.0", "Grok1ModelForCausalLM": "0.24.0", "Grok1ForCausalLM": "0.24.0",
-    "TarsierForConditionalGeneration": "0.24.0", "Tarsier2ForConditionalGeneration": "0.23.0",
-    "MantisForConditionalGeneration": "0.24.0", "MusicFlamingoForConditionalGeneration": "0.24.0",
-    "AyaVisionForConditionalGeneration": "0.24.0", "TeleChatForCausalLM": "0.25.0",
-    "PersimmonForCausalLM": "0.25.0", "FuyuForCausalLM": "0.25.0", "Plamo2ForCausalLM": "0.26.0",
-    "OuroForCausalLM": "0.26.0", "ArcticForCausalLM": "0.28.0", "ChameleonForConditionalGeneration": "0.28.0",
-    "Cheers": "0.28.0", "CheersForConditionalGeneration": "0.28.0", "Fairseq2LlamaForCausalLM": "0.28.0",
-    "FireRedLIDForConditionalGeneration": "0.28.0", "GritLM": "0.28.0", "HCXVisionForCausalLM": "0.28.0",
-    "MPTForCausalLM": "0.28.0", "MptForCausalLM": "0.28.0", "RWForCausalLM": "0.28.0",
-    "StableLMEpochForCausalLM": "0.28.0", "PrithviGeoSpatialMAE": "0.28.0",
+    "MotifForCausalLM": "0.10.2",
+    "Phi3SmallForCausalLM": "0.9.2",
+    "Phi4FlashForCausalLM": "0.10.2",
+    "Phi4MultimodalForCausalLM": "0.12.0",
+    "JAISLMHeadModel": "0.22.0",
+    "ErnieModel": "0.23.0",
+    "ErnieForSequenceClassification": "0.23.0",
+    "ErnieForTokenClassification": "0.23.0",
+    "InternLM2VEForCausalLM": "0.23.0",
+    "QWenLMHeadModel": "0.23.0",
+    "QwenVLForConditionalGeneration": "0.23.0",
+    "InternLMForCausalLM": "0.23.0",
+    "DonutForConditionalGeneration": "0.10.2",
+    "MllamaForConditionalGeneration": "0.10.2",
+    "XverseForCausalLM": "0.23.0",
+    "Dots1ForCausalLM": "0.23.0",
+    "BambaForCausalLM": "0.23.0",
+    "MiniMaxForCausalLM": "0.23.0",
+    "MiniMaxText01ForCausalLM": "0.23.0",
+    "MiniMaxM1ForCausalLM": "0.23.0",
+    "MiniMaxVL01ForConditionalGeneration": "0.23.0",
+    "BaiChuanForCausalLM": "0.23.0",
+    "BaichuanForCausalLM": "0.23.0",
+    "AquilaModel": "0.24.0",
+    "AquilaForCausalLM": "0.24.0",
+    "Grok1ModelForCausalLM": "0.24.0",
+    "Grok1ForCausalLM": "0.24.0",
+    "TarsierForConditionalGeneration": "0.24.0",
+    "Tarsier2ForConditionalGeneration": "0.23.0",
+    "MantisForConditionalGeneration": "0.24.0",
+    "MusicFlamingoForConditionalGeneration": "0.24.0",
+    "AyaVisionForConditionalGeneration": "0.24.0",
+    "TeleChatForCausalLM": "0.25.0",
+    "PersimmonForCausalLM": "0.25.0",
+    "FuyuForCausalLM": "0.25.0",
+    "Plamo2ForCausalLM": "0.26.0",
+    "OuroForCausalLM": "0.26.0",
+    "ArcticForCausalLM": "0.28.0",
+    "ChameleonForConditionalGeneration": "0.28.0",
+    "Cheers": "0.28.0",
+    "CheersForConditionalGeneration": "0.28.0",
+    "Fairseq2LlamaForCausalLM": "0.28.0",
+    "FireRedLIDForConditionalGeneration": "0.28.0",
+    "GritLM": "0.28.0",
+    "HCXVisionForCausalLM": "0.28.0",
+    "MPTForCausalLM": "0.28.0",
+    "MptForCausalLM": "0.28.0",
+    "RWForCausalLM": "0.28.0",
+    "StableLMEpochForCausalLM": "0.28.0",
+    "PrithviGeoSpatialMAE": "0.28.0",
 }
 
 # vLLM 0.33.0, vllm/model_executor/models/registry.py, _OOT_SUPPORTED_MODELS
@@ -59,12 +90,16 @@ def engine_notes(view: ConfigView) -> tuple[str, ...]:
     notes = []
     for arch in archs:
         if arch in VLLM_DROPPED:
-            notes.append(f"vLLM {VLLM_VERSION} no longer runs {arch}: it was supported until vLLM "
-                         f"{VLLM_DROPPED[arch]} (vllm/model_executor/models/registry.py, "
-                         "_PREVIOUSLY_SUPPORTED_MODELS); use that version or another engine")
+            notes.append(
+                f"vLLM {VLLM_VERSION} no longer runs {arch}: it was supported until vLLM "
+                f"{VLLM_DROPPED[arch]} (vllm/model_executor/models/registry.py, "
+                "_PREVIOUSLY_SUPPORTED_MODELS); use that version or another engine"
+            )
         elif arch in VLLM_PLUGIN_ONLY:
-            notes.append(f"vLLM {VLLM_VERSION} runs {arch} only through a plugin ({VLLM_PLUGIN_ONLY[arch]}; "
-                         "vllm/model_executor/models/registry.py, _OOT_SUPPORTED_MODELS)")
+            notes.append(
+                f"vLLM {VLLM_VERSION} runs {arch} only through a plugin ({VLLM_PLUGIN_ONLY[arch]}; "
+                "vllm/model_executor/models/registry.py, _OOT_SUPPORTED_MODELS)"
+            )
     if notes:
         view.note("engine_support", "; ".join(notes))
     return tuple(notes)

@@ -14,7 +14,8 @@ library default, as in transformers.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..core.errors import ConfigError
 from .defaults import TEXT_MODEL_TYPE, library_default
@@ -30,10 +31,20 @@ NAMES: dict[str, tuple[str, ...]] = {
     "head_dim": ("head_dim", "kv_channels"),
     "intermediate_size": ("intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim"),
     "vocab_size": ("vocab_size", "padded_vocab_size"),
-    "max_position_embeddings": ("max_position_embeddings", "n_positions", "max_sequence_length", "seq_length"),
+    "max_position_embeddings": (
+        "max_position_embeddings",
+        "n_positions",
+        "max_sequence_length",
+        "seq_length",
+    ),
     "num_experts": ("num_local_experts", "num_experts", "n_routed_experts", "moe_num_experts"),
-    "experts_per_token": ("num_experts_per_tok", "experts_per_token", "moe_topk", "num_experts_per_token",
-                          "top_k_experts"),
+    "experts_per_token": (
+        "num_experts_per_tok",
+        "experts_per_token",
+        "moe_topk",
+        "num_experts_per_token",
+        "top_k_experts",
+    ),
 }
 
 
@@ -42,10 +53,14 @@ class ConfigView:
 
     def __init__(self, config: Mapping[str, Any], source: str):
         if not isinstance(config, Mapping):
-            raise ConfigError(f"{source}: a model config must be a JSON object (dict), got {type(config).__name__}")
+            raise ConfigError(
+                f"{source}: a model config must be a JSON object (dict), got {type(config).__name__}"
+            )
         if not config:
-            raise ConfigError(f"{source}: the config is empty; expected the fields of a config.json "
-                              "(num_hidden_layers, num_attention_heads, hidden_size, ...)")
+            raise ConfigError(
+                f"{source}: the config is empty; expected the fields of a config.json "
+                "(num_hidden_layers, num_attention_heads, hidden_size, ...)"
+            )
         self.source = source
         self.top = config
         text = config.get("text_config")
@@ -73,8 +88,9 @@ class ConfigView:
         """The value as written (no defaults, no provenance)."""
         return self.cfg.get(name, default)
 
-    def get(self, key: str, names: Sequence[str] | None = None, *, default: Any = MISSING,
-            top_level: bool = False) -> Any:
+    def get(
+        self, key: str, names: Sequence[str] | None = None, *, default: Any = MISSING, top_level: bool = False
+    ) -> Any:
         """First of `names` present in the config, else the library default, else `default`.
 
         Records provenance under `key`. top_level also looks in the outer dict of a
@@ -97,8 +113,15 @@ class ConfigView:
                 return value
         return default
 
-    def integer(self, key: str, names: Sequence[str] | None = None, *, minimum: int = 1,
-                default: Any = MISSING, required: bool = True) -> int | None:
+    def integer(
+        self,
+        key: str,
+        names: Sequence[str] | None = None,
+        *,
+        minimum: int = 1,
+        default: Any = MISSING,
+        required: bool = True,
+    ) -> int | None:
         """An integer field, validated: a clear ConfigError names the field and the value."""
         names = tuple(names or NAMES.get(key, (key,)))
         value = self.get(key, names, default=default)
@@ -106,8 +129,9 @@ class ConfigView:
             if not required:
                 return None
             tried = ", ".join(self.prefix + n for n in names)
-            raise ConfigError(f"{self.source}: no {key} in the config (tried {tried}); "
-                              f"expected a whole number >= {minimum}")
+            raise ConfigError(
+                f"{self.source}: no {key} in the config (tried {tried}); expected a whole number >= {minimum}"
+            )
         return self.check_int(key, value, minimum)
 
     def check_int(self, key: str, value: Any, minimum: int = 1) -> int:

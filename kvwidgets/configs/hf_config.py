@@ -14,13 +14,22 @@ per call with kv_dtype=.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from ..core.dtypes import dtype_name
 from ..core.errors import ConfigError, UnknownNameError
-from ..core.layers import (ChunkedLocalSpec, CrossAttentionSpec, FullAttentionSpec, LayerGroup, LayerSpec,
-                           MLASpec, RecurrentStateSpec, SlidingWindowSpec)
+from ..core.layers import (
+    ChunkedLocalSpec,
+    CrossAttentionSpec,
+    FullAttentionSpec,
+    LayerGroup,
+    LayerSpec,
+    MLASpec,
+    RecurrentStateSpec,
+    SlidingWindowSpec,
+)
 from ..core.model import Model
 from .engine_support import engine_notes
 from .fields import MISSING, NAMES, ConfigView
@@ -45,7 +54,7 @@ class Dims:
     mla: dict[str, int] | None
     plan: list[str]
     max_ctx: int | None = None
-    head_dim_v: int | None = None      # V head size when it differs from K's (MiMo-V2)
+    head_dim_v: int | None = None  # V head size when it differs from K's (MiMo-V2)
     global_head_dim: int | None = None  # full layers' head size (Gemma 4)
     global_kv_heads: int | None = None  # full layers' KV heads (Gemma 4 with attention_k_eq_v)
 
@@ -73,9 +82,12 @@ def read_dims(view: ConfigView) -> Dims:
             # layer (deepseek_v2.py, Indexer: head_dim + head_dim // quant_block_size * 4, uint8)
             dim = view.integer("index_head_dim", ("index_head_dim",), default=128)
             mla["index_bytes"] = dim + dim // 128 * 4
-            view.note("index_bytes", f"{dim} + {dim} // 128 x 4 = {mla['index_bytes']} B per token and layer: FP8 "
-                                     f"index keys and their float32 scale ({view.provenance['index_head_dim']}; "
-                                     "vLLM vllm/model_executor/models/deepseek_v2.py, Indexer)")
+            view.note(
+                "index_bytes",
+                f"{dim} + {dim} // 128 x 4 = {mla['index_bytes']} B per token and layer: FP8 "
+                f"index keys and their float32 scale ({view.provenance['index_head_dim']}; "
+                "vLLM vllm/model_executor/models/deepseek_v2.py, Indexer)",
+            )
 
     kv_heads = read_kv_heads(view, heads)
     if mla is None and heads % kv_heads:
@@ -87,14 +99,21 @@ def read_dims(view: ConfigView) -> Dims:
     head_dim = view.get("head_dim")
     if head_dim is None or head_dim is MISSING:
         if hidden is None:
-            raise ConfigError(f"{view.source}: neither head_dim nor hidden_size is given "
-                              f"(tried {', '.join(NAMES['head_dim'] + NAMES['hidden_size'])}); one is needed")
+            raise ConfigError(
+                f"{view.source}: neither head_dim nor hidden_size is given "
+                f"(tried {', '.join(NAMES['head_dim'] + NAMES['hidden_size'])}); one is needed"
+            )
         if hidden % heads:
-            raise ConfigError(f"hidden_size={hidden} is not divisible by num_attention_heads={heads} and no "
-                              f"head_dim is given ({view.source}); add head_dim")
+            raise ConfigError(
+                f"hidden_size={hidden} is not divisible by num_attention_heads={heads} and no "
+                f"head_dim is given ({view.source}); add head_dim"
+            )
         head_dim = hidden // heads
-        view.note("head_dim", f"hidden_size / num_attention_heads = {hidden} / {heads} "
-                              f"({view.provenance['hidden_size']}; no head_dim in the config)")
+        view.note(
+            "head_dim",
+            f"hidden_size / num_attention_heads = {hidden} / {heads} "
+            f"({view.provenance['hidden_size']}; no head_dim in the config)",
+        )
     else:
         head_dim = view.check_int("head_dim", head_dim)
 
@@ -122,9 +141,11 @@ def read_dims(view: ConfigView) -> Dims:
             if g is not None:
                 global_kv = view.check_int("num_global_key_value_heads", g)
         elif view.raw("num_global_key_value_heads") is not None:
-            view.note("num_global_key_value_heads",
-                      f"{view.where('num_global_key_value_heads')} is not used: attention_k_eq_v is false, so "
-                      "Gemma4TextConfig keeps num_key_value_heads on the full layers")
+            view.note(
+                "num_global_key_value_heads",
+                f"{view.where('num_global_key_value_heads')} is not used: attention_k_eq_v is false, so "
+                "Gemma4TextConfig keeps num_key_value_heads on the full layers",
+            )
 
     plan = layer_plan(view, layers)
     vocab = view.integer("vocab_size", required=False) or 0
@@ -133,8 +154,23 @@ def read_dims(view: ConfigView) -> Dims:
     tied = bool(view.get("tie_word_embeddings", ("tie_word_embeddings",), default=True))
     experts = view.get("num_experts", default=None)
     experts = view.check_int("num_experts", experts) if experts else None
-    return Dims(layers, hidden or heads * head_dim, heads, kv_heads, head_dim, vocab, inter, tied, experts, mla, plan,
-                max_ctx, head_dim_v, global_head_dim, global_kv)
+    return Dims(
+        layers,
+        hidden or heads * head_dim,
+        heads,
+        kv_heads,
+        head_dim,
+        vocab,
+        inter,
+        tied,
+        experts,
+        mla,
+        plan,
+        max_ctx,
+        head_dim_v,
+        global_head_dim,
+        global_kv,
+    )
 
 
 def read_kv_heads(view: ConfigView, heads: int) -> int:
@@ -146,13 +182,19 @@ def read_kv_heads(view: ConfigView, heads: int) -> int:
         return view.integer("num_key_value_heads", ("num_kv_heads", "n_head_kv"))
     if falcon or "multi_query" in cfg:
         if view.get("multi_query", ("multi_query",), default=False):
-            view.note("num_key_value_heads", f"{view.where('multi_query')} = true: multi-query attention, "
-                                             "one KV head shared by every query head")
+            view.note(
+                "num_key_value_heads",
+                f"{view.where('multi_query')} = true: multi-query attention, "
+                "one KV head shared by every query head",
+            )
             return 1
     kv = view.get("num_key_value_heads", default=None)
     if kv is None or kv is MISSING:
-        view.note("num_key_value_heads", f"{view.source}: no num_key_value_heads, so MHA: one KV head per "
-                                         f"query head ({view.provenance['num_attention_heads']})")
+        view.note(
+            "num_key_value_heads",
+            f"{view.source}: no num_key_value_heads, so MHA: one KV head per "
+            f"query head ({view.provenance['num_attention_heads']})",
+        )
         return heads
     return view.check_int("num_key_value_heads", kv)
 
@@ -173,9 +215,12 @@ def never_fills(view: ConfigView, d: Dims, key: str, cap: int) -> bool:
     max_admission_blocks_per_request), i.e. the whole context once the window reaches it."""
     if d.max_ctx is None or cap < d.max_ctx:
         return False
-    view.note(key + "_as_full", f"{key} {cap:,} >= max_position_embeddings {d.max_ctx:,} "
-                                f"({view.provenance.get('max_position_embeddings')}): the window never fills, "
-                                "so these layers count as full attention")
+    view.note(
+        key + "_as_full",
+        f"{key} {cap:,} >= max_position_embeddings {d.max_ctx:,} "
+        f"({view.provenance.get('max_position_embeddings')}): the window never fills, "
+        "so these layers count as full attention",
+    )
     return True
 
 
@@ -187,8 +232,10 @@ def attention_spec(kind: str, view: ConfigView, d: Dims) -> LayerSpec:
     if kind == "sliding":
         window = view.get("sliding_window", ("sliding_window",), default=None)
         if window is None:
-            raise ConfigError(f"{view.source}: layers are marked sliding but sliding_window is missing or null; "
-                              "expected the window length in tokens")
+            raise ConfigError(
+                f"{view.source}: layers are marked sliding but sliding_window is missing or null; "
+                "expected the window length in tokens"
+            )
         window = view.check_int("sliding_window", window)
         if never_fills(view, d, "sliding_window", window):
             return FullAttentionSpec(d.kv_heads, d.head_dim, d.head_dim_v)
@@ -227,11 +274,13 @@ def image_tokens(view: ConfigView) -> int:
     size, tiles = found["image_size"], found["max_num_tiles"]
     per_tile = (size // 14) ** 2 + 1
     tokens = tiles * per_tile
-    view.note("cross_attention_tokens",
-              f"one image at the most tiles: max_num_tiles {tiles} x ((image_size {size} // 14)^2 + 1 = {per_tile:,}) "
-              f"= {tokens:,} image tokens per sequence, the text not included ({view.provenance['image_size']}, "
-              f"{view.provenance['max_num_tiles']}; vLLM 0.10.2 vllm/model_executor/models/mllama.py, "
-              "MllamaMultiModalProcessor.apply)")
+    view.note(
+        "cross_attention_tokens",
+        f"one image at the most tiles: max_num_tiles {tiles} x ((image_size {size} // 14)^2 + 1 = {per_tile:,}) "
+        f"= {tokens:,} image tokens per sequence, the text not included ({view.provenance['image_size']}, "
+        f"{view.provenance['max_num_tiles']}; vLLM 0.10.2 vllm/model_executor/models/mllama.py, "
+        "MllamaMultiModalProcessor.apply)",
+    )
     return tokens
 
 
@@ -283,9 +332,16 @@ def weight_dtype(view: ConfigView) -> str:
         if dtype is None and bits in (4, 8):
             dtype = "int4" if bits == 4 else "int8"
         if dtype:
-            note = " (4-bit MoE experts; attention, embeddings and router stay 16-bit)" if method == "mxfp4" else ""
-            view.note("weight_dtype", f"{view.provenance['quantization_config']}.quant_method = {method!r} -> "
-                                      f"{dtype} weights{note}; the KV cache dtype is not changed by this")
+            note = (
+                " (4-bit MoE experts; attention, embeddings and router stay 16-bit)"
+                if method == "mxfp4"
+                else ""
+            )
+            view.note(
+                "weight_dtype",
+                f"{view.provenance['quantization_config']}.quant_method = {method!r} -> "
+                f"{dtype} weights{note}; the KV cache dtype is not changed by this",
+            )
             return dtype
     raw = view.get("weight_dtype", ("torch_dtype", "dtype"), default=None, top_level=True)
     if raw:
@@ -310,14 +366,21 @@ def model_from_config(
     d = read_dims(view)
     groups = group_layers(view, d)
 
-    extra: dict[str, Any] = {"model_type": view.model_type, "hidden_size": d.hidden,
-                             "head_dim": d.head_dim, "num_key_value_heads": d.kv_heads,
-                             "layer_plan": tuple(d.plan)}
+    extra: dict[str, Any] = {
+        "model_type": view.model_type,
+        "hidden_size": d.hidden,
+        "head_dim": d.head_dim,
+        "num_key_value_heads": d.kv_heads,
+        "layer_plan": tuple(d.plan),
+    }
     if d.mla is not None:
         extra["mla_key_dim"] = d.mla["qk_nope_head_dim"] + d.mla["qk_rope_head_dim"]
         extra["mla_value_dim"] = d.mla["v_head_dim"]
-        view.note("mla_key_dim", f"qk_nope_head_dim + qk_rope_head_dim ({view.where('qk_nope_head_dim')}, "
-                                 f"{view.where('qk_rope_head_dim')})")
+        view.note(
+            "mla_key_dim",
+            f"qk_nope_head_dim + qk_rope_head_dim ({view.where('qk_nope_head_dim')}, "
+            f"{view.where('qk_rope_head_dim')})",
+        )
         view.note("mla_value_dim", view.where("v_head_dim"))
     moe: dict[str, int] = {}
     if d.num_experts:
@@ -325,11 +388,15 @@ def model_from_config(
         k = view.get("experts_per_token", default=None)
         if k:
             # Which experts a token uses sets prefill FLOPs and small-batch decode reads.
-            moe = dict(num_experts=d.num_experts,
-                       experts_per_token=view.check_int("experts_per_token", k),
-                       routed_expert_params=routed_expert_params(view, d))
-            view.note("routed_expert_params", "ESTIMATE from the config: MoE layers x experts x one expert's "
-                                              "gate/up/down matrices")
+            moe = dict(
+                num_experts=d.num_experts,
+                experts_per_token=view.check_int("experts_per_token", k),
+                routed_expert_params=routed_expert_params(view, d),
+            )
+            view.note(
+                "routed_expert_params",
+                "ESTIMATE from the config: MoE layers x experts x one expert's gate/up/down matrices",
+            )
     shared = kv_shared_layers(view, d.num_layers)
     if shared:
         extra["kv_shared_layers"] = shared  # those layers read an earlier layer's cache
@@ -340,8 +407,10 @@ def model_from_config(
     if params is None:
         params = estimate_params(view, d)
         rough = "; recurrent mixers only roughly (in/out projections)" if "recurrent" in d.plan else ""
-        params_source = (f"ESTIMATE from {source}: embeddings, attention, MLP/experts, norms"
-                         f"{'' if d.tied else ', untied lm_head'} counted from the config{rough}")
+        params_source = (
+            f"ESTIMATE from {source}: embeddings, attention, MLP/experts, norms"
+            f"{'' if d.tied else ', untied lm_head'} counted from the config{rough}"
+        )
     view.note("params", params_source or "given")
 
     label = name or config.get("_name_or_path") or view.model_type or "model"

@@ -29,8 +29,11 @@ from .presets import list_presets
 
 
 def _presets_hint() -> str:
-    return ("Bundled presets need no network, e.g. kw.load_model('llama-3-8b'); the presets are "
-            + ", ".join(list_presets()) + ".")
+    return (
+        "Bundled presets need no network, e.g. kw.load_model('llama-3-8b'); the presets are "
+        + ", ".join(list_presets())
+        + "."
+    )
 
 
 PROXY_VARIABLES = ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy")
@@ -70,13 +73,21 @@ def is_offline() -> bool:
     return bool(check()) if check else bool(constants.HF_HUB_OFFLINE)
 
 
-def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None = None) -> tuple[dict[str, Any], str]:
+def fetch_config(
+    repo_id: str, *, revision: str | None = None, token: str | None = None
+) -> tuple[dict[str, Any], str]:
     """(config dict, local path) of a Hub repo's config.json, through the HF cache."""
     import huggingface_hub
     from huggingface_hub import constants
     from huggingface_hub import errors as hf_errors
-    from huggingface_hub.errors import (GatedRepoError, HFValidationError, LocalEntryNotFoundError,
-                                        OfflineModeIsEnabled, RepositoryNotFoundError, RevisionNotFoundError)
+    from huggingface_hub.errors import (
+        GatedRepoError,
+        HFValidationError,
+        LocalEntryNotFoundError,
+        OfflineModeIsEnabled,
+        RepositoryNotFoundError,
+        RevisionNotFoundError,
+    )
 
     # huggingface_hub 1.0 split EntryNotFoundError into remote and local kinds
     RemoteEntryNotFoundError = getattr(hf_errors, "RemoteEntryNotFoundError", hf_errors.EntryNotFoundError)
@@ -85,8 +96,9 @@ def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None
     offline = is_offline()
     unreachable = not offline and not hub_reachable()
     try:
-        path = huggingface_hub.hf_hub_download(repo_id, "config.json", revision=revision, token=token,
-                                               local_files_only=unreachable)
+        path = huggingface_hub.hf_hub_download(
+            repo_id, "config.json", revision=revision, token=token, local_files_only=unreachable
+        )
     except GatedRepoError as e:
         raise ModelSourceError(
             f"{repo_id} is a gated repository on the Hugging Face Hub: accept its licence on "
@@ -101,8 +113,11 @@ def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None
     # before RemoteEntryNotFoundError: before huggingface_hub 1.0 the local error subclassed it
     except (LocalEntryNotFoundError, OfflineModeIsEnabled) as e:
         endpoint = constants.ENDPOINT
-        why = ("HF_HUB_OFFLINE is set (offline mode)" if offline
-               else f"the Hugging Face Hub could not be reached ({endpoint})")
+        why = (
+            "HF_HUB_OFFLINE is set (offline mode)"
+            if offline
+            else f"the Hugging Face Hub could not be reached ({endpoint})"
+        )
         raise ModelSourceError(
             f"cannot load {repo_id}: {why} and its config.json (revision {rev!r}) is not in the local "
             f"Hugging Face cache. Download it once while online, point to a local config.json, "
@@ -111,8 +126,10 @@ def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None
     except RevisionNotFoundError as e:
         raise ModelSourceError(f"{repo_id} has no revision {rev!r} on the Hugging Face Hub") from e
     except RemoteEntryNotFoundError as e:
-        raise ModelSourceError(f"{repo_id} (revision {rev!r}) has no config.json, so it is not a "
-                               "transformers model kvwidgets can read") from e
+        raise ModelSourceError(
+            f"{repo_id} (revision {rev!r}) has no config.json, so it is not a "
+            "transformers model kvwidgets can read"
+        ) from e
     except HFValidationError as e:
         raise ModelSourceError(f"{repo_id!r} is not a valid Hub repo id (expected 'org/name'): {e}") from e
     try:
@@ -122,7 +139,9 @@ def fetch_config(repo_id: str, *, revision: str | None = None, token: str | None
         raise ConfigError(f"config.json of {repo_id} (cached at {path}) is not valid JSON: {e}") from e
 
 
-def hub_params(repo_id: str, *, revision: str | None, token: str | None, weight_dtype: str) -> tuple[int, str] | None:
+def hub_params(
+    repo_id: str, *, revision: str | None, token: str | None, weight_dtype: str
+) -> tuple[int, str] | None:
     """(params, source) for a Hub repo, or None when nothing better than an estimate exists.
 
     Online: exact, from the safetensors headers (get_safetensors_metadata). Offline or
@@ -138,7 +157,7 @@ def hub_params(repo_id: str, *, revision: str | None, token: str | None, weight_
             if counts:
                 detail = ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items()))
                 return sum(counts.values()), f"safetensors metadata of {repo_id} on the Hub ({detail})"
-        except Exception:  # noqa: BLE001 - any failure here just means "fall back to the cache/estimate"
+        except Exception:
             pass
     single = huggingface_hub.try_to_load_from_cache(repo_id, "model.safetensors", revision=revision)
     if isinstance(single, str):

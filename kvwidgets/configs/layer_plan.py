@@ -58,9 +58,16 @@ LAYER_TYPE_TAGS = {
 
 # layers_block_type entries (Jamba, Zamba, Nemotron-H in newer transformers)
 BLOCK_TYPE_TAGS = {
-    "attention": "full", "attn": "full", "full_attention": "full", "hybrid": "full",
-    "mamba": "recurrent", "mamba2": "recurrent", "linear_attention": "recurrent", "m": "recurrent",
-    "moe": "none", "mlp": "none",
+    "attention": "full",
+    "attn": "full",
+    "full_attention": "full",
+    "hybrid": "full",
+    "mamba": "recurrent",
+    "mamba2": "recurrent",
+    "linear_attention": "recurrent",
+    "m": "recurrent",
+    "moe": "none",
+    "mlp": "none",
 }
 
 # model_types that use chunked local attention (see rule 4 in the module doc)
@@ -77,8 +84,11 @@ def layer_plan(view: ConfigView, num_layers: int) -> list[str]:
         # transformers configuration_gemma4.py, Gemma4TextConfig.__post_init__: "Last layer
         # must use `full_attention`" - it forces the last layer to full attention
         plan[-1] = "full"
-        view.note("layer_types", view.provenance.get("layer_types", "") +
-                  "; Gemma4TextConfig forces the last layer to full attention")
+        view.note(
+            "layer_types",
+            view.provenance.get("layer_types", "")
+            + "; Gemma4TextConfig forces the last layer to full attention",
+        )
     plan = cross_attention_overlay(view, plan)
     return kv_shared_overlay(view, plan)
 
@@ -89,8 +99,10 @@ def base_plan(view: ConfigView, num_layers: int) -> list[str]:
     types = cfg.get("layer_types")
     if types is not None:
         if not isinstance(types, list):
-            raise ConfigError(f"layer_types must be a list of strings, got {type(types).__name__} "
-                              f"({view.where('layer_types')})")
+            raise ConfigError(
+                f"layer_types must be a list of strings, got {type(types).__name__} "
+                f"({view.where('layer_types')})"
+            )
         if len(types) != num_layers:
             raise ConfigError(
                 f"layer_types has {len(types)} entries but num_hidden_layers is {num_layers} "
@@ -111,30 +123,40 @@ def base_plan(view: ConfigView, num_layers: int) -> list[str]:
     if view.model_type == "falcon_h1":
         # every Falcon-H1 layer runs attention and a Mamba-2 mixer side by side, so it keeps
         # both a KV cache and a recurrent state (vLLM falcon_h1.py, FalconH1ParallelHybrid)
-        view.note("layer_types", f"{view.source}: model_type falcon_h1, every layer is attention + Mamba-2 in "
-                                 "parallel (vLLM falcon_h1.py FalconH1ParallelHybrid)")
+        view.note(
+            "layer_types",
+            f"{view.source}: model_type falcon_h1, every layer is attention + Mamba-2 in "
+            "parallel (vLLM falcon_h1.py FalconH1ParallelHybrid)",
+        )
         return ["hybrid"] * num_layers
 
     interval = view.get("full_attention_interval", ("full_attention_interval",), default=None)
     if interval is not None:
         n = view.check_int("full_attention_interval", interval, 1)
-        view.note("layer_types", f"{view.provenance['full_attention_interval']} = {n}: layer i is full attention "
-                                 f"when (i + 1) % {n} == 0, Gated DeltaNet linear attention otherwise "
-                                 "(transformers configuration_qwen3_next.py)")
+        view.note(
+            "layer_types",
+            f"{view.provenance['full_attention_interval']} = {n}: layer i is full attention "
+            f"when (i + 1) % {n} == 0, Gated DeltaNet linear attention otherwise "
+            "(transformers configuration_qwen3_next.py)",
+        )
         return ["full" if (i + 1) % n == 0 else "recurrent" for i in range(num_layers)]
 
     blocks = cfg.get("layers_block_type")
     if isinstance(blocks, list):
         if len(blocks) != num_layers:
-            raise ConfigError(f"layers_block_type has {len(blocks)} entries but num_hidden_layers is "
-                              f"{num_layers} ({view.where('layers_block_type')})")
+            raise ConfigError(
+                f"layers_block_type has {len(blocks)} entries but num_hidden_layers is "
+                f"{num_layers} ({view.where('layers_block_type')})"
+            )
         plan = []
         for i, b in enumerate(blocks):
             tag = BLOCK_TYPE_TAGS.get(str(b).lower())
             if tag is None:
-                raise ConfigError(f"layers_block_type[{i}] is {b!r}, which kvwidgets does not know "
-                                  f"({view.where('layers_block_type')}); expected one of "
-                                  f"{', '.join(sorted(BLOCK_TYPE_TAGS))}")
+                raise ConfigError(
+                    f"layers_block_type[{i}] is {b!r}, which kvwidgets does not know "
+                    f"({view.where('layers_block_type')}); expected one of "
+                    f"{', '.join(sorted(BLOCK_TYPE_TAGS))}"
+                )
             plan.append(tag)
         view.note("layer_types", view.where("layers_block_type"))
         return plan
@@ -142,40 +164,55 @@ def base_plan(view: ConfigView, num_layers: int) -> list[str]:
     pattern = cfg.get("hybrid_override_pattern")
     if isinstance(pattern, str):
         if len(pattern) != num_layers:
-            raise ConfigError(f"hybrid_override_pattern has {len(pattern)} letters but num_hidden_layers is "
-                              f"{num_layers} ({view.where('hybrid_override_pattern')})")
+            raise ConfigError(
+                f"hybrid_override_pattern has {len(pattern)} letters but num_hidden_layers is "
+                f"{num_layers} ({view.where('hybrid_override_pattern')})"
+            )
         unknown = sorted(set(pattern) - set(PATTERN_TAGS))
         if unknown:
-            raise ConfigError(f"hybrid_override_pattern has unknown letters {unknown} "
-                              f"({view.where('hybrid_override_pattern')}); expected M, *, - or E")
+            raise ConfigError(
+                f"hybrid_override_pattern has unknown letters {unknown} "
+                f"({view.where('hybrid_override_pattern')}); expected M, *, - or E"
+            )
         view.note("layer_types", view.where("hybrid_override_pattern") + " (M = Mamba, * = attention)")
         return [PATTERN_TAGS[c] for c in pattern]
 
     if view.model_type == "jamba" or "attn_layer_period" in cfg:
         period = view.integer("attn_layer_period", ("attn_layer_period",))
         offset = view.integer("attn_layer_offset", ("attn_layer_offset",), minimum=0)
-        view.note("layer_types", f"{view.provenance['attn_layer_period']} and attn_layer_offset "
-                                 f"(layer i is attention when i % {period} == {offset}, Mamba otherwise)")
+        view.note(
+            "layer_types",
+            f"{view.provenance['attn_layer_period']} and attn_layer_offset "
+            f"(layer i is attention when i % {period} == {offset}, Mamba otherwise)",
+        )
         return ["full" if i % period == offset else "recurrent" for i in range(num_layers)]
 
     chunk = None
     if view.model_type in CHUNKED_ATTENTION_MODEL_TYPES:
         chunk = view.get("attention_chunk_size", ("attention_chunk_size",), default=None)
     elif cfg.get("attention_chunk_size") is not None:
-        view.note("attention_chunk_size", f"{view.where('attention_chunk_size')} is ignored: model_type "
-                                          f"{view.model_type!r} does not use chunked attention (only Llama 4 "
-                                          "does; vLLM reads it in vllm/model_executor/models/llama4.py only)")
+        view.note(
+            "attention_chunk_size",
+            f"{view.where('attention_chunk_size')} is ignored: model_type "
+            f"{view.model_type!r} does not use chunked attention (only Llama 4 "
+            "does; vLLM reads it in vllm/model_executor/models/llama4.py only)",
+        )
     if chunk is not None:
         no_rope = cfg.get("no_rope_layers")
         if isinstance(no_rope, list) and no_rope:
             if len(no_rope) != num_layers:
-                raise ConfigError(f"no_rope_layers has {len(no_rope)} entries but num_hidden_layers is "
-                                  f"{num_layers} ({view.where('no_rope_layers')})")
+                raise ConfigError(
+                    f"no_rope_layers has {len(no_rope)} entries but num_hidden_layers is "
+                    f"{num_layers} ({view.where('no_rope_layers')})"
+                )
             view.note("layer_types", view.where("no_rope_layers") + " (1 = RoPE layer = chunked attention)")
             return ["chunked" if flag else "full" for flag in no_rope]
         interval = view.integer("no_rope_layer_interval", ("no_rope_layer_interval",), default=4)
-        view.note("layer_types", f"no no_rope_layers list: every {interval}th layer global, the rest chunked "
-                                 f"({view.provenance.get('no_rope_layer_interval', 'Llama4TextConfig')})")
+        view.note(
+            "layer_types",
+            f"no no_rope_layers list: every {interval}th layer global, the rest chunked "
+            f"({view.provenance.get('no_rope_layer_interval', 'Llama4TextConfig')})",
+        )
         return ["full" if (i + 1) % interval == 0 else "chunked" for i in range(num_layers)]
 
     window = view.get("sliding_window", ("sliding_window",), default=None)
@@ -183,23 +220,34 @@ def base_plan(view: ConfigView, num_layers: int) -> list[str]:
     pattern_n = view.get("sliding_window_pattern", ("sliding_window_pattern",), default=None)
     if pattern_n is not None and window is not None:
         n = view.check_int("sliding_window_pattern", pattern_n, 1)
-        view.note("layer_types", f"{view.provenance['sliding_window_pattern']}: layer i is full when "
-                                 f"(i + 1) % {n} == 0, sliding otherwise")
+        view.note(
+            "layer_types",
+            f"{view.provenance['sliding_window_pattern']}: layer i is full when "
+            f"(i + 1) % {n} == 0, sliding otherwise",
+        )
         return ["full" if (i + 1) % n == 0 else "sliding" for i in range(num_layers)]
 
     use = view.get("use_sliding_window", ("use_sliding_window",), default=MISSING)
     if use is not MISSING:
         if not use or window is None:
-            view.note("layer_types", f"{view.provenance['use_sliding_window']} = {use!r}: every layer full "
-                                     "(sliding_window is ignored)")
+            view.note(
+                "layer_types",
+                f"{view.provenance['use_sliding_window']} = {use!r}: every layer full "
+                "(sliding_window is ignored)",
+            )
             return ["full"] * num_layers
         first = view.integer("max_window_layers", ("max_window_layers",), minimum=0)
-        view.note("layer_types", f"use_sliding_window true: layers i >= max_window_layers ({first}) slide "
-                                 f"({view.provenance['max_window_layers']})")
+        view.note(
+            "layer_types",
+            f"use_sliding_window true: layers i >= max_window_layers ({first}) slide "
+            f"({view.provenance['max_window_layers']})",
+        )
         return ["sliding" if i >= first else "full" for i in range(num_layers)]
 
     if window is not None:
-        view.note("layer_types", f"{view.provenance['sliding_window']} with no layer_types: every layer slides")
+        view.note(
+            "layer_types", f"{view.provenance['sliding_window']} with no layer_types: every layer slides"
+        )
         return ["sliding"] * num_layers
 
     view.note("layer_types", f"{view.source}: no sliding_window or layer_types, every layer full attention")
@@ -212,18 +260,27 @@ def cross_attention_overlay(view: ConfigView, plan: list[str]) -> list[str]:
     layers = view.get("cross_attention_layers", ("cross_attention_layers",), default=None)
     if layers is None:
         return plan
-    if not isinstance(layers, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in layers):
-        raise ConfigError(f"cross_attention_layers must be a list of layer indices, got {layers!r} "
-                          f"({view.provenance.get('cross_attention_layers')})")
+    if not isinstance(layers, list) or not all(
+        isinstance(i, int) and not isinstance(i, bool) for i in layers
+    ):
+        raise ConfigError(
+            f"cross_attention_layers must be a list of layer indices, got {layers!r} "
+            f"({view.provenance.get('cross_attention_layers')})"
+        )
     bad = [i for i in layers if not 0 <= i < len(plan)]
     if bad:
-        raise ConfigError(f"cross_attention_layers {bad} are outside 0..{len(plan) - 1} "
-                          f"({view.provenance.get('cross_attention_layers')}); expected layer indices")
+        raise ConfigError(
+            f"cross_attention_layers {bad} are outside 0..{len(plan) - 1} "
+            f"({view.provenance.get('cross_attention_layers')}); expected layer indices"
+        )
     out = list(plan)
     for i in layers:
         out[i] = "cross"
-    view.note("layer_types", view.provenance.get("layer_types", "") +
-              f"; layers {layers} are cross-attention ({view.provenance['cross_attention_layers']})")
+    view.note(
+        "layer_types",
+        view.provenance.get("layer_types", "")
+        + f"; layers {layers} are cross-attention ({view.provenance['cross_attention_layers']})",
+    )
     return out
 
 
@@ -240,8 +297,10 @@ def kv_shared_layers(view: ConfigView, num_layers: int) -> int:
         return 0
     n = view.check_int("num_kv_shared_layers", n, 0)
     if n >= num_layers:
-        raise ConfigError(f"num_kv_shared_layers={n} leaves no layer to store the cache "
-                          f"(num_hidden_layers={num_layers}; {view.provenance['num_kv_shared_layers']})")
+        raise ConfigError(
+            f"num_kv_shared_layers={n} leaves no layer to store the cache "
+            f"(num_hidden_layers={num_layers}; {view.provenance['num_kv_shared_layers']})"
+        )
     return n
 
 
@@ -253,9 +312,14 @@ def kv_shared_overlay(view: ConfigView, plan: list[str]) -> list[str]:
     producers = set(plan[:first])
     orphans = sorted({t for t in plan[first:] if t != "none"} - producers)
     if orphans:
-        raise ConfigError(f"num_kv_shared_layers={n}: the shared layers include {orphans} layers but no earlier "
-                          f"layer of that type stores a cache to share ({view.provenance['num_kv_shared_layers']})")
-    view.note("layer_types", view.provenance.get("layer_types", "") +
-              f"; the last {n} layers ({first}..{len(plan) - 1}) reuse earlier layers' KV and store nothing "
-              f"({view.provenance['num_kv_shared_layers']})")
+        raise ConfigError(
+            f"num_kv_shared_layers={n}: the shared layers include {orphans} layers but no earlier "
+            f"layer of that type stores a cache to share ({view.provenance['num_kv_shared_layers']})"
+        )
+    view.note(
+        "layer_types",
+        view.provenance.get("layer_types", "")
+        + f"; the last {n} layers ({first}..{len(plan) - 1}) reuse earlier layers' KV and store nothing "
+        f"({view.provenance['num_kv_shared_layers']})",
+    )
     return plan[:first] + ["none"] * n

@@ -16,14 +16,15 @@ import functools
 import json
 import os
 import re
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from ..core.errors import ConfigError, ModelSourceError, check_int, unknown_name
 from ..core.model import Model
 from .checkpoint import index_params, safetensors_params
-from .hf_config import model_from_config, weight_dtype
 from .fields import ConfigView
+from .hf_config import model_from_config, weight_dtype
 from .presets import find_preset, get_preset, list_presets
 
 REPO_ID = re.compile(r"^[A-Za-z0-9][\w.\-]*/[\w.\-]+$")
@@ -50,7 +51,9 @@ def load_model(
     elif isinstance(source, Mapping):
         model = model_from_config(source, source="config dict", name=name)
     elif isinstance(source, (str, os.PathLike)):
-        model = _from_name_or_path(source, name=name, token=token, revision=revision, params_given=params is not None)
+        model = _from_name_or_path(
+            source, name=name, token=token, revision=revision, params_given=params is not None
+        )
     else:
         raise ConfigError(
             f"load_model source must be a preset name, a config dict, a path to a config.json (or a folder "
@@ -80,7 +83,9 @@ def _from_name_or_path(source: str | os.PathLike, *, name, token, revision, para
     if preset is not None:
         return _from_preset(preset, name=name)
     if text.endswith(".json") or os.sep in text or text.startswith((".", "~")):
-        raise ModelSourceError(f"no such file or folder: {text} (expected a config.json or a folder holding one)")
+        raise ModelSourceError(
+            f"no such file or folder: {text} (expected a config.json or a folder holding one)"
+        )
     err = unknown_name("preset", text, list_presets())
     err.args = (str(err) + " A Hub model needs its full repo id, 'org/name'.",)
     raise err
@@ -95,9 +100,13 @@ def _from_preset(preset: str, *, name: str | None) -> Model:
     repo = prov.get("repo_id", "?")
     source = f"config.json of {repo} (bundled preset {preset})"
     value = par.get("value")
-    return model_from_config(config, source=source, name=name or preset,
-                             params=int(value) if value else None,
-                             params_source=par.get("source") if value else None)
+    return model_from_config(
+        config,
+        source=source,
+        name=name or preset,
+        params=int(value) if value else None,
+        params_source=par.get("source") if value else None,
+    )
 
 
 # ---- local files ------------------------------------------------------------------------
@@ -109,8 +118,10 @@ def _read_json(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as e:
-        raise ConfigError(f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
-                          "expected a config.json object") from e
+        raise ConfigError(
+            f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
+            "expected a config.json object"
+        ) from e
     if not isinstance(data, dict):
         raise ConfigError(f"{path} holds a JSON {type(data).__name__}, expected an object (a config.json)")
     return data
@@ -120,8 +131,10 @@ def _from_path(path: Path, *, name: str | None) -> Model:
     if path.is_dir():
         folder, file = path, path / "config.json"
         if not file.is_file():
-            raise ModelSourceError(f"folder {path} has no config.json (expected a model folder as saved by "
-                                   "transformers, or pass the path of the config file itself)")
+            raise ModelSourceError(
+                f"folder {path} has no config.json (expected a model folder as saved by "
+                "transformers, or pass the path of the config file itself)"
+            )
     else:
         folder, file = path.parent, path
     config = _read_json(file)
@@ -146,8 +159,11 @@ def _from_hub(repo_id: str, *, name, token, revision, params_given: bool) -> Mod
     source = f"config.json of {repo_id}" + (f" at revision {revision}" if revision else "")
     params = params_source = None
     if not params_given:
-        found = hub.hub_params(repo_id, revision=revision, token=token,
-                               weight_dtype=weight_dtype(ConfigView(config, source)))
+        found = hub.hub_params(
+            repo_id, revision=revision, token=token, weight_dtype=weight_dtype(ConfigView(config, source))
+        )
         if found:
             params, params_source = found
-    return model_from_config(config, source=source, name=name or repo_id, params=params, params_source=params_source)
+    return model_from_config(
+        config, source=source, name=name or repo_id, params=params, params_source=params_source
+    )

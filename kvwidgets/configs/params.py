@@ -34,7 +34,7 @@ QKV_BIAS = {"qwen2", "qwen2_moe"}
 ALL_BIAS = {"gpt2"}
 
 
-def estimate_params(view: ConfigView, d: "Dims") -> int:
+def estimate_params(view: ConfigView, d: Dims) -> int:
     cfg = view.cfg
     mt = view.model_type or ""
     h = d.hidden
@@ -50,8 +50,11 @@ def estimate_params(view: ConfigView, d: "Dims") -> int:
             q = h * m["q_lora_rank"] + m["q_lora_rank"] + m["q_lora_rank"] * d.heads * q_head
         else:
             q = h * d.heads * q_head
-        kv = (h * (m["kv_lora_rank"] + m["qk_rope_head_dim"]) + m["kv_lora_rank"]
-              + m["kv_lora_rank"] * d.heads * (m["qk_nope_head_dim"] + m["v_head_dim"]))
+        kv = (
+            h * (m["kv_lora_rank"] + m["qk_rope_head_dim"])
+            + m["kv_lora_rank"]
+            + m["kv_lora_rank"] * d.heads * (m["qk_nope_head_dim"] + m["v_head_dim"])
+        )
         attention = q + kv + d.heads * m["v_head_dim"] * h
     else:
         q_width, kv_width = d.heads * d.head_dim, d.kv_heads * d.head_dim
@@ -105,12 +108,15 @@ def estimate_params(view: ConfigView, d: "Dims") -> int:
     return embeddings + mixers + mlp_total + d.num_layers * layer_norms + final_norm + lm_head
 
 
-def expert_width(view: ConfigView, d: "Dims") -> int:
-    return view.get("moe_intermediate_size", ("moe_intermediate_size", "expert_intermediate_size"),
-                    default=None) or d.intermediate or 4 * d.hidden
+def expert_width(view: ConfigView, d: Dims) -> int:
+    return (
+        view.get("moe_intermediate_size", ("moe_intermediate_size", "expert_intermediate_size"), default=None)
+        or d.intermediate
+        or 4 * d.hidden
+    )
 
 
-def moe_shape(view: ConfigView, d: "Dims") -> tuple[int, int]:
+def moe_shape(view: ConfigView, d: Dims) -> tuple[int, int]:
     """(layers with routed experts, parameters of one routed expert)."""
     e_inter = expert_width(view, d)
     pattern = view.cfg.get("hybrid_override_pattern")
@@ -125,7 +131,7 @@ def moe_shape(view: ConfigView, d: "Dims") -> tuple[int, int]:
     return max(d.num_layers - first_dense, 0), expert
 
 
-def routed_expert_params(view: ConfigView, d: "Dims") -> int:
+def routed_expert_params(view: ConfigView, d: Dims) -> int:
     """Parameters in the routed experts of every MoE layer (0 for a dense model).
 
     A token passes through only experts_per_token of them, so prefill FLOPs and a

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
+from collections.abc import Mapping
+from functools import cache
 from importlib import resources
-from typing import Any, Mapping
+from typing import Any
 
 from ..core.errors import ConfigError, unknown_name
 
@@ -27,7 +28,7 @@ def compact(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", str(name).lower())
 
 
-@lru_cache(maxsize=None)
+@cache
 def _files() -> dict[str, dict[str, Any]]:
     folder = resources.files("kvwidgets.data").joinpath("presets")
     out: dict[str, dict[str, Any]] = {}
@@ -41,7 +42,7 @@ def _files() -> dict[str, dict[str, Any]]:
     return out
 
 
-@lru_cache(maxsize=None)
+@cache
 def _index() -> dict[str, str]:
     """compact name or alias -> preset name; two presets may never claim one key."""
     index: dict[str, str] = {}
@@ -60,7 +61,9 @@ def list_presets() -> list[str]:
 
 
 def preset_descriptions() -> dict[str, str]:
-    return {name: data.get("provenance", {}).get("description", "") for name, data in sorted(_files().items())}
+    return {
+        name: data.get("provenance", {}).get("description", "") for name, data in sorted(_files().items())
+    }
 
 
 def find_preset(name: str) -> str | None:

@@ -62,8 +62,10 @@ def _dtype(view: ConfigView, key: str, value: object) -> str:
     try:
         return dtype_name(str(value), key)
     except UnknownNameError as e:
-        raise ConfigError(f"{key} is {value!r} ({view.provenance.get(key, view.where(key))}); expected a dtype "
-                          "such as float32, bfloat16 or float16") from e
+        raise ConfigError(
+            f"{key} is {value!r} ({view.provenance.get(key, view.where(key))}); expected a dtype "
+            "such as float32, bfloat16 or float16"
+        ) from e
 
 
 def model_dtype(view: ConfigView) -> str:
@@ -79,30 +81,45 @@ def ssm_state_dtype(view: ConfigView, model: str) -> str:
     """The SSM-state dtype vLLM 0.33.0 uses for this architecture (rules in the module doc)."""
     rule = SSM_DTYPE_RULES.get(view.model_type or "")
     if rule is None:
-        view.note("ssm_state_dtype", f"model dtype {model} (vLLM's mamba_ssm_cache_dtype 'auto': the same dtype "
-                                     "as the conv state; vllm/model_executor/layers/mamba/mamba_utils.py)")
+        view.note(
+            "ssm_state_dtype",
+            f"model dtype {model} (vLLM's mamba_ssm_cache_dtype 'auto': the same dtype "
+            "as the conv state; vllm/model_executor/layers/mamba/mamba_utils.py)",
+        )
         return model
     field, default, cls = rule
     value = view.get("ssm_state_dtype", (field,), default=None)
     if value is not None:
         dtype = _dtype(view, "ssm_state_dtype", value)
-        view.note("ssm_state_dtype", f"{dtype} from {view.provenance['ssm_state_dtype']} (vLLM's {cls} reads it, "
-                                     "vllm/model_executor/models/config.py)")
+        view.note(
+            "ssm_state_dtype",
+            f"{dtype} from {view.provenance['ssm_state_dtype']} (vLLM's {cls} reads it, "
+            "vllm/model_executor/models/config.py)",
+        )
         return dtype
     if default is None:
-        view.note("ssm_state_dtype", f"model dtype {model}: no {field} in the config (vLLM's {cls}, "
-                                     "vllm/model_executor/models/config.py)")
+        view.note(
+            "ssm_state_dtype",
+            f"model dtype {model}: no {field} in the config (vLLM's {cls}, "
+            "vllm/model_executor/models/config.py)",
+        )
         return model
-    view.note("ssm_state_dtype", f"{default}: vLLM's default for this architecture when the config has no {field} "
-                                 f"({cls}.DEFAULT_MAMBA_SSM_CACHE_DTYPE, vllm/model_executor/models/config.py)")
+    view.note(
+        "ssm_state_dtype",
+        f"{default}: vLLM's default for this architecture when the config has no {field} "
+        f"({cls}.DEFAULT_MAMBA_SSM_CACHE_DTYPE, vllm/model_executor/models/config.py)",
+    )
     return default
 
 
 def recurrent_state(view: ConfigView, hidden: int) -> RecurrentState:
     """The state one recurrent layer keeps per sequence (see module doc)."""
     cfg = view.cfg
-    if "linear_num_value_heads" in cfg or "linear_key_head_dim" in cfg or view.model_type in (
-            "qwen3_next", "qwen3_5_text", "qwen3_5_moe_text"):
+    if (
+        "linear_num_value_heads" in cfg
+        or "linear_key_head_dim" in cfg
+        or view.model_type in ("qwen3_next", "qwen3_5_text", "qwen3_5_moe_text")
+    ):
         kh = view.integer("linear_num_key_heads", ("linear_num_key_heads",))
         vh = view.integer("linear_num_value_heads", ("linear_num_value_heads",))
         kd = view.integer("linear_key_head_dim", ("linear_key_head_dim",))
@@ -125,13 +142,17 @@ def recurrent_state(view: ConfigView, hidden: int) -> RecurrentState:
                 d_inner = view.integer("mamba_expand", ("mamba_expand",), default=2) * hidden
             else:
                 d_inner = view.check_int("mamba_d_ssm", d_ssm)
-            head_dim = d_inner // heads if raw_head in (None, "auto") else view.check_int("mamba_head_dim", raw_head)
+            head_dim = (
+                d_inner // heads if raw_head in (None, "auto") else view.check_int("mamba_head_dim", raw_head)
+            )
         else:
             # vLLM nemotron_h.py: intermediate_size = mamba_num_heads x mamba_head_dim
             head_dim = view.integer("mamba_head_dim", ("mamba_head_dim", "mamba_d_head"))
             d_inner = heads * head_dim
         conv, ssm = (d_inner + 2 * groups * state) * (kernel - 1), heads * head_dim * state
-        formula = f"Mamba-2: conv ({d_inner} + 2x{groups}x{state}) x ({kernel} - 1); ssm {heads}x{head_dim}x{state}"
+        formula = (
+            f"Mamba-2: conv ({d_inner} + 2x{groups}x{state}) x ({kernel} - 1); ssm {heads}x{head_dim}x{state}"
+        )
     else:
         expand = view.integer("mamba_expand", ("mamba_expand", "expand"), default=2)
         state = view.integer("mamba_d_state", ("mamba_d_state", "state_size", "ssm_state_size"), default=16)
@@ -142,11 +163,13 @@ def recurrent_state(view: ConfigView, hidden: int) -> RecurrentState:
     conv_dtype = model_dtype(view)
     ssm_dtype = ssm_state_dtype(view, conv_dtype)
     out = RecurrentState(_bytes(conv, conv_dtype), _bytes(ssm, ssm_dtype), ssm_dtype)
-    view.note("recurrent_state_bytes",
-              f"from {view.source}: {formula}; conv {conv:,} numbers in {conv_dtype} = {out.conv_bytes:,} B + "
-              f"SSM {ssm:,} numbers in {ssm_dtype} = {out.ssm_bytes:,} B = {out.total:,} B per layer per sequence "
-              f"(vLLM's state shapes, vllm/model_executor/layers/mamba/mamba_utils.py; SSM dtype: "
-              f"{view.provenance.get('ssm_state_dtype', '')})")
+    view.note(
+        "recurrent_state_bytes",
+        f"from {view.source}: {formula}; conv {conv:,} numbers in {conv_dtype} = {out.conv_bytes:,} B + "
+        f"SSM {ssm:,} numbers in {ssm_dtype} = {out.ssm_bytes:,} B = {out.total:,} B per layer per sequence "
+        f"(vLLM's state shapes, vllm/model_executor/layers/mamba/mamba_utils.py; SSM dtype: "
+        f"{view.provenance.get('ssm_state_dtype', '')})",
+    )
     return out
 
 

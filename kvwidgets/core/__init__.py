@@ -9,11 +9,28 @@ from .decode import Decode, decode_ceiling, prefill_seconds
 from .dtypes import DTYPE_BITS, dtype_bytes, dtype_name
 from .errors import ConfigError, InputError, KVWidgetsError, ModelSourceError, UnknownNameError
 from .gpus import GPU, GPUS, get_gpu
-from .layers import (ChunkedLocalSpec, CrossAttentionSpec, FullAttentionSpec, LayerGroup, LayerSpec, MLASpec,
-                     RecurrentStateSpec, SlidingWindowSpec, kv_heads_per_gpu)
+from .layers import (
+    ChunkedLocalSpec,
+    CrossAttentionSpec,
+    FullAttentionSpec,
+    LayerGroup,
+    LayerSpec,
+    MLASpec,
+    RecurrentStateSpec,
+    SlidingWindowSpec,
+    kv_heads_per_gpu,
+)
 from .model import Model, uniform_model
-from .offload import (STORAGE, OffloadRow, StorageTier, context_grid, offload_vs_recompute, recompute_crossover,
-                      reload_seconds, tier_gbps)
+from .offload import (
+    STORAGE,
+    OffloadRow,
+    StorageTier,
+    context_grid,
+    offload_vs_recompute,
+    recompute_crossover,
+    reload_seconds,
+    tier_gbps,
+)
 from .paging import BlockPlan, PagedVsReserved, block_plan, blocks_for, paged_vs_reserved
 from .sharing import PrefixSharing, prefix_sharing
 from .step import GroupStep, StepBytes, decode_step_bytes

@@ -31,7 +31,9 @@ def utilization_fraction(utilization: float) -> Fraction:
     """0.9 -> Fraction(9, 10) exactly (via its shortest decimal repr)."""
     if isinstance(utilization, bool) or not isinstance(utilization, (int, float, Fraction)):
         raise InputError(f"utilization must be a number in (0, 1], got {utilization!r}")
-    if isinstance(utilization, float) and not math.isfinite(utilization):  # Fraction() rejects nan/inf unclearly
+    if isinstance(utilization, float) and not math.isfinite(
+        utilization
+    ):  # Fraction() rejects nan/inf unclearly
         raise InputError(f"utilization must be in (0, 1] (0.9 keeps 10% free), got {utilization!r}")
     u = Fraction(utilization) if isinstance(utilization, Fraction) else _decimal_fraction(float(utilization))
     if not 0 < u <= 1:
@@ -45,12 +47,12 @@ class Budget:
 
     gpu: GPU
     num_gpus: int
-    memory_bytes: int      # marketed (or device) bytes x GPUs
-    usable_bytes: int      # x utilization
-    reserve_bytes: int     # what utilization keeps free
+    memory_bytes: int  # marketed (or device) bytes x GPUs
+    usable_bytes: int  # x utilization
+    reserve_bytes: int  # what utilization keeps free
     weights_bytes: int
-    working_bytes: int     # per GPU x GPUs
-    kv_budget_bytes: int   # usable - weights - working (negative: the weights do not fit)
+    working_bytes: int  # per GPU x GPUs
+    kv_budget_bytes: int  # usable - weights - working (negative: the weights do not fit)
     per_gpu_kv_budget: Fraction
 
     @property
@@ -60,7 +62,7 @@ class Budget:
 
 def memory_budget(
     model: Model,
-    gpu: "str | GPU",
+    gpu: str | GPU,
     *,
     num_gpus: int = 1,
     weight_dtype: str = "bf16",
@@ -79,7 +81,7 @@ def memory_budget(
     # as Fraction arithmetic step by step, at a fraction of the cost in sweeps.
     p, q = u.numerator, u.denominator
     usable = per_gpu_mem * p * n // q
-    kv_total_q = per_gpu_mem * p * n - (weights + working * n) * q   # (usable - weights - working) x q
+    kv_total_q = per_gpu_mem * p * n - (weights + working * n) * q  # (usable - weights - working) x q
     return Budget(
         gpu=g,
         num_gpus=n,
@@ -107,9 +109,9 @@ class Fit:
     weights_bytes: int
     working_bytes: int
     kv_budget_bytes: int
-    kv_per_user_bytes: int      # one conversation, all GPUs (copies included)
-    kv_used_bytes: int          # users x kv_per_user
-    left_over_bytes: int        # budget the users leave unused (0 if weights do not fit)
+    kv_per_user_bytes: int  # one conversation, all GPUs (copies included)
+    kv_used_bytes: int  # users x kv_per_user
+    left_over_bytes: int  # budget the users leave unused (0 if weights do not fit)
     # limits the number alone would hide: a context past the model's max_position_embeddings,
     # an architecture serving engines no longer run (Model.context_warning, Model.engine_notes)
     warnings: tuple[str, ...] = ()
@@ -126,18 +128,22 @@ class Fit:
     @property
     def message(self) -> str:
         if not self.weights_fit:
-            return (f"The weights ({self.weights_bytes / 1e9:,.1f} GB) do not fit in the usable "
-                    f"{self.usable_bytes / 1e9:,.1f} GB: the model does not even load.")
+            return (
+                f"The weights ({self.weights_bytes / 1e9:,.1f} GB) do not fit in the usable "
+                f"{self.usable_bytes / 1e9:,.1f} GB: the model does not even load."
+            )
         if self.users == 0:
-            return (f"Loads but cannot serve: {self.kv_budget_bytes / 1e9:,.2f} GB is left after the weights, "
-                    f"less than one {self.context:,}-token conversation needs "
-                    f"({self.kv_per_user_bytes / 1e9:,.2f} GB).")
+            return (
+                f"Loads but cannot serve: {self.kv_budget_bytes / 1e9:,.2f} GB is left after the weights, "
+                f"less than one {self.context:,}-token conversation needs "
+                f"({self.kv_per_user_bytes / 1e9:,.2f} GB)."
+            )
         return f"{self.users:,} conversations of {self.context:,} tokens fit at once."
 
 
 def users_that_fit(
     model: Model,
-    gpu: "str | GPU",
+    gpu: str | GPU,
     context: int = 8000,
     *,
     num_gpus: int = 1,
@@ -150,8 +156,16 @@ def users_that_fit(
 ) -> Fit:
     """How many conversations of `context` tokens fit at once (floor, never negative)."""
     context = check_int("context", context, minimum=1)
-    b = memory_budget(model, gpu, num_gpus=num_gpus, weight_dtype=weight_dtype,
-                      utilization=utilization, working_bytes=working_bytes, params=params, memory=memory)
+    b = memory_budget(
+        model,
+        gpu,
+        num_gpus=num_gpus,
+        weight_dtype=weight_dtype,
+        utilization=utilization,
+        working_bytes=working_bytes,
+        params=params,
+        memory=memory,
+    )
     per_gpu_user = model.kv_bytes(context, kv_dtype, tp=b.num_gpus)
     if per_gpu_user <= 0:
         raise InputError(f"context={context} holds no KV bytes for {model.name}; users would be unbounded")
@@ -178,7 +192,7 @@ def users_that_fit(
 
 def max_context(
     model: Model,
-    gpu: "str | GPU",
+    gpu: str | GPU,
     users: int = 1,
     *,
     num_gpus: int = 1,
@@ -196,8 +210,16 @@ def max_context(
     (every layer windowed or recurrent, so a sequence stops growing).
     """
     users = check_int("users", users, minimum=1)
-    b = memory_budget(model, gpu, num_gpus=num_gpus, weight_dtype=weight_dtype,
-                      utilization=utilization, working_bytes=working_bytes, params=params, memory=memory)
+    b = memory_budget(
+        model,
+        gpu,
+        num_gpus=num_gpus,
+        weight_dtype=weight_dtype,
+        utilization=utilization,
+        working_bytes=working_bytes,
+        params=params,
+        memory=memory,
+    )
 
     def fits(t: int) -> bool:
         return users * model.kv_bytes(t, kv_dtype, tp=b.num_gpus) <= b.per_gpu_kv_budget

@@ -24,14 +24,14 @@ class Decode:
     batch: int
     num_gpus: int
     gpu: str
-    bandwidth_gbps: float        # per GPU
+    bandwidth_gbps: float  # per GPU
     weight_bytes_per_step: float  # per GPU
-    kv_bytes_per_step: int        # per GPU, the whole batch
+    kv_bytes_per_step: int  # per GPU, the whole batch
     step_s: float
     tokens_per_s_per_user: float
     tokens_per_s_total: float
-    kv_share: float               # of the bytes read each step
-    crossover_batch: int | None   # smallest batch whose KV reads pass the weights
+    kv_share: float  # of the bytes read each step
+    crossover_batch: int | None  # smallest batch whose KV reads pass the weights
 
     @property
     def step_ms(self) -> float:
@@ -40,7 +40,7 @@ class Decode:
 
 def decode_ceiling(
     model: Model,
-    gpu: "str | GPU",
+    gpu: str | GPU,
     context: int = 8192,
     batch: int = 1,
     *,
@@ -90,7 +90,7 @@ def decode_ceiling(
 
 def prefill_seconds(
     model: Model,
-    gpu: "str | GPU",
+    gpu: str | GPU,
     tokens: int,
     *,
     num_gpus: int = 1,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from typing import Iterable
+from collections.abc import Iterable
 
 
 class KVWidgetsError(Exception):

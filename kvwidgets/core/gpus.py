@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
-from typing import Mapping
 
 from .errors import unknown_name
 from .units import GB
@@ -15,15 +15,15 @@ from .units import GB
 @dataclass(frozen=True)
 class GPU:
     name: str
-    memory_gb: float          # marketed, in GB (10^9 bytes)
-    bandwidth_gbps: float     # HBM / GDDR bandwidth, GB/s
-    bf16_tflops: float        # dense BF16 tensor TFLOPS
-    fp8: bool                 # FP8 tensor cores (an FP8 KV cache runs natively)
+    memory_gb: float  # marketed, in GB (10^9 bytes)
+    bandwidth_gbps: float  # HBM / GDDR bandwidth, GB/s
+    bf16_tflops: float  # dense BF16 tensor TFLOPS
+    fp8: bool  # FP8 tensor cores (an FP8 KV cache runs natively)
     host_link: str
-    host_link_gbps: float     # one direction
+    host_link_gbps: float  # one direction
     source: str
     memory_type: str = ""
-    device_bytes: int | None = None   # what the device reports, where measured
+    device_bytes: int | None = None  # what the device reports, where measured
     aliases: tuple[str, ...] = ()
 
     @property
@@ -77,7 +77,7 @@ for _gpu in GPUS.values():
         _LOOKUP[_key(_n)] = _gpu
 
 
-def get_gpu(gpu: "str | GPU") -> GPU:
+def get_gpu(gpu: str | GPU) -> GPU:
     """A GPU by name or alias, case- and punctuation-insensitive ('h100', 'H100 SXM')."""
     if isinstance(gpu, GPU):
         return gpu

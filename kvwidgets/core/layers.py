@@ -92,7 +92,9 @@ class LayerSpec:
 
     def bytes_for(self, tokens: int, kv_dtype: str = "bf16", tp: int = 1) -> Fraction:
         """Bytes this layer holds for one sequence of `tokens` tokens."""
-        return Fraction(self.bits_held(tokens, dtype_bits(kv_dtype, "kv_dtype"), tp), 8) + self.fixed_bytes(tp)
+        return Fraction(self.bits_held(tokens, dtype_bits(kv_dtype, "kv_dtype"), tp), 8) + self.fixed_bytes(
+            tp
+        )
 
     def describe(self) -> str:
         return self.kind
@@ -263,8 +265,10 @@ class RecurrentStateSpec(LayerSpec):
             check_int("conv_bytes", self.conv_bytes, minimum=0)
             check_int("ssm_bytes", self.ssm_bytes, minimum=0)
             if self.conv_bytes + self.ssm_bytes != self.state_bytes:
-                raise InputError(f"conv_bytes {self.conv_bytes:,} + ssm_bytes {self.ssm_bytes:,} must equal "
-                                 f"state_bytes {self.state_bytes:,}")
+                raise InputError(
+                    f"conv_bytes {self.conv_bytes:,} + ssm_bytes {self.ssm_bytes:,} must equal "
+                    f"state_bytes {self.state_bytes:,}"
+                )
 
     @property
     def token_cap(self) -> int | None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from .dtypes import dtype_bits, dtype_name
 from .errors import ConfigError, check_int
@@ -57,8 +58,9 @@ class Model:
             check_int("experts_per_token", self.experts_per_token, minimum=1)
             check_int("routed_expert_params", self.routed_expert_params)
             if self.experts_per_token > self.num_experts:
-                raise ConfigError(f"experts_per_token={self.experts_per_token} is more than "
-                                  f"num_experts={self.num_experts}")
+                raise ConfigError(
+                    f"experts_per_token={self.experts_per_token} is more than num_experts={self.num_experts}"
+                )
 
     # ---- shape -------------------------------------------------------------------
     @property
@@ -89,7 +91,9 @@ class Model:
         return -(-bits // 8)
 
     def _fixed_bytes(self, tp: int, kind: str | None = None) -> int:
-        return sum(g.count * g.spec.fixed_bytes(tp) for g in self.groups if kind is None or g.spec.kind == kind)
+        return sum(
+            g.count * g.spec.fixed_bytes(tp) for g in self.groups if kind is None or g.spec.kind == kind
+        )
 
     def kv_bytes_per_token(self, kv_dtype: str = "bf16", tp: int = 1) -> int:
         """Bytes each extra token adds once the conversation is longer than every window."""
@@ -129,8 +133,10 @@ class Model:
         tokens = check_int("context", tokens)
         bits = dtype_bits(kv_dtype, "kv_dtype")
         kinds = dict.fromkeys(g.spec.kind for g in self.groups)
-        return {k: self._whole_bytes(lambda s: s.bits_held(tokens, bits, tp), k) + self._fixed_bytes(tp, k)
-                for k in kinds}
+        return {
+            k: self._whole_bytes(lambda s: s.bits_held(tokens, bits, tp), k) + self._fixed_bytes(tp, k)
+            for k in kinds
+        }
 
     def past_max_context(self, context: int) -> bool:
         """True when `context` is longer than max_position_embeddings (when that is known)."""
@@ -142,9 +148,11 @@ class Model:
         if not self.past_max_context(context):
             return None
         where = self.provenance.get("max_position_embeddings", "the config")
-        return (f"context {context:,} is past {self.name}'s max_position_embeddings of {self.max_context:,} "
-                f"({where}); the model was not built for it and serving engines refuse a longer "
-                "max_model_len unless told otherwise, so treat this figure as arithmetic only")
+        return (
+            f"context {context:,} is past {self.name}'s max_position_embeddings of {self.max_context:,} "
+            f"({where}); the model was not built for it and serving engines refuse a longer "
+            "max_model_len unless told otherwise, so treat this figure as arithmetic only"
+        )
 
     def weight_bytes(self, weight_dtype: str | None = None, params: int | None = None) -> int:
         """Parameters x bytes per parameter (the series' convention)."""
@@ -187,10 +195,10 @@ class Model:
         return p - routed * untouched
 
     # ---- variants ----------------------------------------------------------------------
-    def with_params(self, params: int, source: str = "given") -> "Model":
+    def with_params(self, params: int, source: str = "given") -> Model:
         return replace(self, params=check_int("params", params, minimum=1), params_source=source)
 
-    def with_kv_heads(self, num_kv_heads: int, name: str | None = None) -> "Model":
+    def with_kv_heads(self, num_kv_heads: int, name: str | None = None) -> Model:
         """Same model with every full/sliding layer given another KV-head count (MQA/MHA shapes)."""
         groups = []
         for g in self.groups:
@@ -200,7 +208,7 @@ class Model:
             groups.append(LayerGroup(spec, g.count))
         return replace(self, name=name or f"{self.name} ({num_kv_heads} KV heads)", groups=tuple(groups))
 
-    def as_full_attention(self, name: str | None = None) -> "Model":
+    def as_full_attention(self, name: str | None = None) -> Model:
         """Same model with every window removed: what an engine that ignores windows sizes."""
         groups: dict[LayerSpec, int] = {}
         for g in self.groups:
@@ -215,7 +223,7 @@ class Model:
             groups=tuple(LayerGroup(s, c) for s, c in groups.items()),
         )
 
-    def as_mha(self, name: str | None = None) -> "Model":
+    def as_mha(self, name: str | None = None) -> Model:
         """Same model stored as plain multi-head attention: one K and V per query head.
 
         GQA/MQA layers get num_query_heads KV heads (windows kept). MLA layers are
@@ -279,8 +287,15 @@ class Model:
             "max_context": self.max_context,
             "groups": groups,
             # mixture of experts: what a decode step reads depends on the batch's routing
-            "moe": ({"experts": self.num_experts, "per_token": self.experts_per_token,
-                     "routed_params": self.routed_expert_params} if self.num_experts else None),
+            "moe": (
+                {
+                    "experts": self.num_experts,
+                    "per_token": self.experts_per_token,
+                    "routed_params": self.routed_expert_params,
+                }
+                if self.num_experts
+                else None
+            ),
         }
 
     def __repr__(self) -> str:  # a one-liner a notebook can print

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from types import MappingProxyType
-from typing import Callable, Mapping, Sequence
 
 from .decode import prefill_seconds
 from .errors import InputError, check_int, unknown_name
@@ -33,7 +33,7 @@ def _load() -> dict[str, StorageTier]:
 STORAGE: Mapping[str, StorageTier] = MappingProxyType(_load())
 
 
-def get_tier(tier: "str | StorageTier") -> StorageTier:
+def get_tier(tier: str | StorageTier) -> StorageTier:
     if isinstance(tier, StorageTier):
         return tier
     if tier not in STORAGE:
@@ -41,8 +41,9 @@ def get_tier(tier: "str | StorageTier") -> StorageTier:
     return STORAGE[tier]
 
 
-def reload_seconds(model: Model, tokens: int, tier: str = "cpu-pinned", *,
-                   kv_dtype: str = "bf16", speed: str = "typical") -> float:
+def reload_seconds(
+    model: Model, tokens: int, tier: str = "cpu-pinned", *, kv_dtype: str = "bf16", speed: str = "typical"
+) -> float:
     """Time to copy one conversation's cache back to the GPU from `tier`."""
     t = get_tier(tier)
     speeds = {"low": t.low_gbps, "typical": t.typical_gbps, "high": t.high_gbps}
@@ -55,26 +56,35 @@ def reload_seconds(model: Model, tokens: int, tier: str = "cpu-pinned", *,
 @dataclass(frozen=True)
 class OffloadRow:
     option: str
-    seconds_low: float   # fastest case
+    seconds_low: float  # fastest case
     seconds_high: float  # slowest case
     source: str
 
 
-def offload_vs_recompute(model: Model, gpu: "str | GPU", tokens: int, *, kv_dtype: str = "bf16",
-                         params: int | None = None) -> list[OffloadRow]:
+def offload_vs_recompute(
+    model: Model, gpu: str | GPU, tokens: int, *, kv_dtype: str = "bf16", params: int | None = None
+) -> list[OffloadRow]:
     """Recompute (ideal prefill floor) beside copying back from each storage tier."""
     g = get_gpu(gpu)
     tokens = check_int("tokens", tokens, minimum=1)
     pre = prefill_seconds(model, g, tokens, params=params)
-    rows = [OffloadRow(f"recompute on {g.name} ({g.bf16_tflops:,.0f} TFLOPS)", pre, pre,
-                       "2 x params x tokens / dense BF16 FLOPS, an ideal floor")]
+    rows = [
+        OffloadRow(
+            f"recompute on {g.name} ({g.bf16_tflops:,.0f} TFLOPS)",
+            pre,
+            pre,
+            "2 x params x tokens / dense BF16 FLOPS, an ideal floor",
+        )
+    ]
     kv = model.kv_bytes(tokens, kv_dtype)
     for t in STORAGE.values():
-        rows.append(OffloadRow(f"reload from {t.label}", kv / (t.high_gbps * 1e9), kv / (t.low_gbps * 1e9), t.source))
+        rows.append(
+            OffloadRow(f"reload from {t.label}", kv / (t.high_gbps * 1e9), kv / (t.low_gbps * 1e9), t.source)
+        )
     return rows
 
 
-def tier_gbps(tier: "str | StorageTier", speed: str = "typical") -> float:
+def tier_gbps(tier: str | StorageTier, speed: str = "typical") -> float:
     """A tier's copy speed: 'low', 'typical' or 'high' GB/s."""
     t = get_tier(tier)
     speeds = {"low": t.low_gbps, "typical": t.typical_gbps, "high": t.high_gbps}
@@ -97,9 +107,17 @@ def context_grid(lo: int = 1024, hi: int = 1 << 20, per_doubling: int = 4) -> li
         i += 1
 
 
-def recompute_crossover(model: Model, gpu: "str | GPU", tier: str, *, kv_dtype: str = "bf16",
-                        speed: str = "typical", params: int | None = None,
-                        lo: int = 1024, hi: int = 1 << 20) -> int | None:
+def recompute_crossover(
+    model: Model,
+    gpu: str | GPU,
+    tier: str,
+    *,
+    kv_dtype: str = "bf16",
+    speed: str = "typical",
+    params: int | None = None,
+    lo: int = 1024,
+    hi: int = 1 << 20,
+) -> int | None:
     """Smallest context in [lo, hi] at which the faster of reloading from `tier` and the
     ideal recompute is no longer the one that is faster at `lo`; None if it never changes.
 

@@ -29,14 +29,14 @@ class PagedVsReserved:
     block_size: int
     users_reserved: int
     users_paged: int
-    reserved_waste: float      # share of a reservation left empty
-    paged_waste: float         # share of a paged conversation's blocks left empty
+    reserved_waste: float  # share of a reservation left empty
+    paged_waste: float  # share of a paged conversation's blocks left empty
     mean_paged_waste_tokens: float  # half a block on average
 
 
 def paged_vs_reserved(
     model: Model,
-    gpu: "str | GPU",
+    gpu: str | GPU,
     used_tokens: int = 8000,
     reserved_tokens: int = 131072,
     *,
@@ -73,25 +73,25 @@ class BlockPlan:
     """
 
     block_size: int
-    block_bytes: int            # one block, every layer, all GPUs
-    kv_budget_bytes: int        # memory left for the cache (core.budget.memory_budget)
-    total_blocks: int           # blocks that budget holds
-    used_tokens: int            # tokens one request holds now
-    reserved_tokens: int        # the maximum length a request may reach
-    reserved_blocks: int        # per request, reserving the maximum
-    paged_blocks: int           # per request, paging: ceil(used / block_size)
-    last_block_tokens: int      # tokens in a paged request's last block (1..block_size)
-    reserved_waste: float       # share of a reservation's slots left empty
-    paged_waste: float          # share of a paged request's slots left empty
-    users_reserved: int         # requests that fit, reserving the maximum each
-    users_paged: int            # requests that fit, paging
-    users: int                  # requests sharing the prefix
+    block_bytes: int  # one block, every layer, all GPUs
+    kv_budget_bytes: int  # memory left for the cache (core.budget.memory_budget)
+    total_blocks: int  # blocks that budget holds
+    used_tokens: int  # tokens one request holds now
+    reserved_tokens: int  # the maximum length a request may reach
+    reserved_blocks: int  # per request, reserving the maximum
+    paged_blocks: int  # per request, paging: ceil(used / block_size)
+    last_block_tokens: int  # tokens in a paged request's last block (1..block_size)
+    reserved_waste: float  # share of a reservation's slots left empty
+    paged_waste: float  # share of a paged request's slots left empty
+    users_reserved: int  # requests that fit, reserving the maximum each
+    users_paged: int  # requests that fit, paging
+    users: int  # requests sharing the prefix
     prefix_tokens: int
-    shared_blocks: int          # the prefix's full blocks, stored once for every user
-    own_blocks: int             # each user's blocks after the shared ones
-    blocks_unshared: int        # users x paged_blocks: every user keeps its own prefix
-    blocks_shared: int          # shared_blocks + users x own_blocks
-    users_sharing: int          # requests that fit when they share the prefix
+    shared_blocks: int  # the prefix's full blocks, stored once for every user
+    own_blocks: int  # each user's blocks after the shared ones
+    blocks_unshared: int  # users x paged_blocks: every user keeps its own prefix
+    blocks_shared: int  # shared_blocks + users x own_blocks
+    users_sharing: int  # requests that fit when they share the prefix
 
 
 def _fit(budget: int, blocks: int, block_bytes: int) -> int:
@@ -100,7 +100,7 @@ def _fit(budget: int, blocks: int, block_bytes: int) -> int:
 
 def block_plan(
     model: Model,
-    gpu: "str | GPU",
+    gpu: str | GPU,
     used_tokens: int = 1000,
     reserved_tokens: int = 8192,
     *,
@@ -123,8 +123,10 @@ def block_plan(
     users = check_int("users", users, minimum=1)
     prefix_tokens = check_int("prefix_tokens", prefix_tokens, minimum=0)
     if prefix_tokens >= used_tokens:
-        raise InputError(f"prefix_tokens must be less than used_tokens ({used_tokens:,}): each user adds "
-                         f"tokens of its own after the shared prefix, got {prefix_tokens:,}")
+        raise InputError(
+            f"prefix_tokens must be less than used_tokens ({used_tokens:,}): each user adds "
+            f"tokens of its own after the shared prefix, got {prefix_tokens:,}"
+        )
     budget = memory_budget(model, gpu, **budget_kwargs)
     n = budget.num_gpus
     block_bytes = model.kv_bytes_per_token_within_windows(kv_dtype, tp=n) * n * block_size

@@ -16,8 +16,8 @@ from .model import Model
 class PrefixSharing:
     users: int
     prefix_tokens: int
-    unshared_bytes: int   # every user keeps its own copy
-    shared_bytes: int     # one copy for all
+    unshared_bytes: int  # every user keeps its own copy
+    shared_bytes: int  # one copy for all
     saved_bytes: int
 
 

@@ -26,25 +26,27 @@ class GroupStep:
 
     kind: str
     count: int
-    cap: int | None       # tokens a layer holds at most (None = all; 0 = none, a recurrent state)
-    held_tokens: int      # rows each layer holds now (0 for a layer that stores none)
-    dropped_tokens: int   # rows each layer has let go (older than its window)
-    bytes: int            # what the whole group holds, whole bytes
+    cap: int | None  # tokens a layer holds at most (None = all; 0 = none, a recurrent state)
+    held_tokens: int  # rows each layer holds now (0 for a layer that stores none)
+    dropped_tokens: int  # rows each layer has let go (older than its window)
+    bytes: int  # what the whole group holds, whole bytes
 
 
 @dataclass(frozen=True)
 class StepBytes:
     prompt_tokens: int
-    generated: int        # decode steps taken after the prefill
-    tokens: int           # prompt + generated
-    phase: str            # "prefill" (step 0) or "decode"
-    stored_bytes: int     # the cache after this step (one sequence, one GPU)
-    read_bytes: int       # what this step's attention reads: every row held (0 for the prefill)
-    written_bytes: int    # what this step writes: the prompt's rows, or one row per layer + any state
+    generated: int  # decode steps taken after the prefill
+    tokens: int  # prompt + generated
+    phase: str  # "prefill" (step 0) or "decode"
+    stored_bytes: int  # the cache after this step (one sequence, one GPU)
+    read_bytes: int  # what this step's attention reads: every row held (0 for the prefill)
+    written_bytes: int  # what this step writes: the prompt's rows, or one row per layer + any state
     groups: tuple[GroupStep, ...]
 
 
-def decode_step_bytes(model: Model, prompt_tokens: int, generated: int = 0, kv_dtype: str = "bf16") -> StepBytes:
+def decode_step_bytes(
+    model: Model, prompt_tokens: int, generated: int = 0, kv_dtype: str = "bf16"
+) -> StepBytes:
     """The cache of one sequence after the prefill of `prompt_tokens` and `generated` decode steps."""
     prompt_tokens = check_int("prompt_tokens", prompt_tokens, minimum=1)
     generated = check_int("generated", generated, minimum=0)
@@ -56,10 +58,16 @@ def decode_step_bytes(model: Model, prompt_tokens: int, generated: int = 0, kv_d
         s = g.spec
         stores_rows = s.numbers_per_token(1) > 0
         held = s.tokens_held(tokens) if stores_rows else 0  # a layer with no rows holds none
-        groups.append(GroupStep(
-            kind=s.kind, count=g.count, cap=s.token_cap, held_tokens=held,
-            dropped_tokens=tokens - held if stores_rows else 0,
-            bytes=-(-g.count * s.bits_held(tokens, bits) // 8) + g.count * s.fixed_bytes(1)))
+        groups.append(
+            GroupStep(
+                kind=s.kind,
+                count=g.count,
+                cap=s.token_cap,
+                held_tokens=held,
+                dropped_tokens=tokens - held if stores_rows else 0,
+                bytes=-(-g.count * s.bits_held(tokens, bits) // 8) + g.count * s.fixed_bytes(1),
+            )
+        )
     if generated == 0:
         # the prefill writes the prompt's rows (and any state) and reads no earlier cache
         read, written = 0, stored
@@ -68,6 +76,13 @@ def decode_step_bytes(model: Model, prompt_tokens: int, generated: int = 0, kv_d
         # plus every recurrent state rewritten in place
         state = sum(g.count * g.spec.fixed_bytes(1) for g in model.groups)
         read, written = stored, model.kv_bytes_per_token_within_windows(kv_dtype) + state
-    return StepBytes(prompt_tokens=prompt_tokens, generated=generated, tokens=tokens,
-                     phase="prefill" if generated == 0 else "decode", stored_bytes=stored,
-                     read_bytes=read, written_bytes=written, groups=tuple(groups))
+    return StepBytes(
+        prompt_tokens=prompt_tokens,
+        generated=generated,
+        tokens=tokens,
+        phase="prefill" if generated == 0 else "decode",
+        stored_bytes=stored,
+        read_bytes=read,
+        written_bytes=written,
+        groups=tuple(groups),
+    )

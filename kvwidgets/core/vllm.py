@@ -30,41 +30,51 @@ from .errors import InputError, check_int
 from .gpus import GPU, get_gpu
 from .model import Model
 from .vllm_groups import KVCacheGroup, Plan, plan_kv_cache
-from .vllm_rules import MAMBA_KINDS, VersionRules, default_max_num_batched_tokens, mamba_checkpoint, version_rules
+from .vllm_rules import (
+    MAMBA_KINDS,
+    VersionRules,
+    default_max_num_batched_tokens,
+    mamba_checkpoint,
+    version_rules,
+)
 from .vllm_specs import gib, layer_cache_specs
 
 
 @dataclass(frozen=True)
 class VLLMReport:
-    kv_cache_bytes: int        # per GPU: num_blocks x the bytes one block takes across the layers
+    kv_cache_bytes: int  # per GPU: num_blocks x the bytes one block takes across the layers
     num_blocks: int
-    block_size: int            # attention block size (raised for a mamba hybrid)
-    gpu_kv_cache_tokens: int   # "GPU KV cache size: N tokens", as the version computes it
+    block_size: int  # attention block size (raised for a mamba hybrid)
+    gpu_kv_cache_tokens: int  # "GPU KV cache size: N tokens", as the version computes it
     max_model_len: int
-    max_concurrency: float     # "Maximum concurrency for L tokens per request: Xx"
+    max_concurrency: float  # "Maximum concurrency for L tokens per request: Xx"
     vllm_version: str = "0.33"
-    available_bytes: int = 0   # memory given to the cache, per GPU
+    available_bytes: int = 0  # memory given to the cache, per GPU
     groups: tuple[KVCacheGroup, ...] = ()
-    page_size_bytes: int = 0   # one layer's block (or the summed page of a one-type group)
-    bytes_per_block: int = 0   # one block id across the layers of a group
+    page_size_bytes: int = 0  # one layer's block (or the summed page of a one-type group)
+    bytes_per_block: int = 0  # one block id across the layers of a group
     group_size: int = 0
     padding_layers: int = 0
     hybrid_allocator: bool = True
     layout: str = "one spec"
     blocks_per_request: int = 0
-    needed_bytes: int = 0      # vLLM's start-up check: one request at max_model_len
+    needed_bytes: int = 0  # vLLM's start-up check: one request at max_model_len
     max_num_batched_tokens: int = 0
     model_name: str = ""
     num_gpus: int = 1
     kv_dtype: str = "bf16"
     memory_source: str = ""
-    flat_tokens: int = 0       # memory / bytes a token takes in every attention layer (no groups, no windows)
+    flat_tokens: int = 0  # memory / bytes a token takes in every attention layer (no groups, no windows)
     notes: tuple[str, ...] = field(default=())
 
     @property
     def starts(self) -> bool:
         """False where vLLM refuses to start: not even one max-length request fits."""
-        return 0 < self.needed_bytes <= self.available_bytes - (self.bytes_per_block if self.vllm_version != "0.11" else 0)
+        return (
+            0
+            < self.needed_bytes
+            <= self.available_bytes - (self.bytes_per_block if self.vllm_version != "0.11" else 0)
+        )
 
     def available_line(self) -> str:
         g = gib(self.available_bytes)
@@ -75,65 +85,92 @@ class VLLMReport:
     def log_lines(self, *, memory: bool = False) -> str:
         """The lines this vLLM version logs (memory=True adds the 'Available KV cache memory' line)."""
         tokens = f"GPU KV cache size: {self.gpu_kv_cache_tokens:,} tokens"
-        conc = f"Maximum concurrency for {self.max_model_len:,} tokens per request: {self.max_concurrency:.2f}x"
+        conc = (
+            f"Maximum concurrency for {self.max_model_len:,} tokens per request: {self.max_concurrency:.2f}x"
+        )
         lines = [tokens + ", " + conc] if self.vllm_version != "0.11" else [tokens, conc]
         return "\n".join(([self.available_line()] if memory else []) + lines)
 
     def explain(self) -> str:
         """The result in words: groups, page, blocks, and why the numbers are what they are."""
         n = len(self.groups)
-        out = [f"vLLM {self.vllm_version} accounting for {self.model_name or 'the model'}: "
-               f"{self.kv_dtype} cache, max_model_len {self.max_model_len:,}"
-               + (f", tensor parallel {self.num_gpus} (figures per GPU)" if self.num_gpus > 1 else "") + ".",
-               f"Memory for the cache: {self.available_bytes:,} B = {gib(self.available_bytes):.2f} GiB "
-               f"({self.memory_source})."]
+        out = [
+            f"vLLM {self.vllm_version} accounting for {self.model_name or 'the model'}: "
+            f"{self.kv_dtype} cache, max_model_len {self.max_model_len:,}"
+            + (f", tensor parallel {self.num_gpus} (figures per GPU)" if self.num_gpus > 1 else "")
+            + ".",
+            f"Memory for the cache: {self.available_bytes:,} B = {gib(self.available_bytes):.2f} GiB "
+            f"({self.memory_source}).",
+        ]
         out += self.notes
         if self.layout == "hybrid":
-            out.append(f"Hybrid allocator: {n} KV cache groups of {self.group_size} layers each "
-                       f"({self.padding_layers} padding layer{'s' if self.padding_layers != 1 else ''}); "
-                       f"every group uses one page size, {self.page_size_bytes:,} B per layer per block.")
+            out.append(
+                f"Hybrid allocator: {n} KV cache groups of {self.group_size} layers each "
+                f"({self.padding_layers} padding layer{'s' if self.padding_layers != 1 else ''}); "
+                f"every group uses one page size, {self.page_size_bytes:,} B per layer per block."
+            )
         elif self.layout == "one type":
-            out.append(f"One KV cache group holding every layer; a block is {self.page_size_bytes:,} B across them.")
+            out.append(
+                f"One KV cache group holding every layer; a block is {self.page_size_bytes:,} B across them."
+            )
         else:
-            out.append(f"One KV cache group of {self.groups[0].layers} identical layers; "
-                       f"a page is {self.page_size_bytes:,} B per layer per block of {self.block_size} tokens.")
+            out.append(
+                f"One KV cache group of {self.groups[0].layers} identical layers; "
+                f"a page is {self.page_size_bytes:,} B per layer per block of {self.block_size} tokens."
+            )
         i = 0
-        while i < n:   # consecutive groups of one kind in one line
+        while i < n:  # consecutive groups of one kind in one line
             g = self.groups[i]
             j = i
             while j + 1 < n and (self.groups[j + 1].what, self.groups[j + 1].rule) == (g.what, g.rule):
                 j += 1
-            run = self.groups[i:j + 1]
+            run = self.groups[i : j + 1]
             layers = sum(x.layers for x in run)
             pad = sum(x.padding for x in run)
             name = f"group {i}" if i == j else f"groups {i}-{j}"
             pad_words = f" + {pad} padding" if pad else ""
             each = " each" if i != j else ""
             blocks = f"{g.blocks_per_request:,} block{'s' if g.blocks_per_request != 1 else ''}"
-            out.append(f"  {name}: {layers}{pad_words} x {g.what}; block of {g.block_size:,} tokens; "
-                       f"a max-length request needs {blocks}{each}: {g.rule}")
+            out.append(
+                f"  {name}: {layers}{pad_words} x {g.what}; block of {g.block_size:,} tokens; "
+                f"a max-length request needs {blocks}{each}: {g.rule}"
+            )
             i = j + 1
-        out.append(f"One block id takes {self.bytes_per_block:,} B (group size x page), so "
-                   f"num_blocks = {self.available_bytes:,} // {self.bytes_per_block:,} = {self.num_blocks:,}.")
-        out.append(f"Maximum concurrency = {self.num_blocks:,} / {self.blocks_per_request:,} blocks per request "
-                   f"= {self.max_concurrency:.2f}x.")
+        out.append(
+            f"One block id takes {self.bytes_per_block:,} B (group size x page), so "
+            f"num_blocks = {self.available_bytes:,} // {self.bytes_per_block:,} = {self.num_blocks:,}."
+        )
+        out.append(
+            f"Maximum concurrency = {self.num_blocks:,} / {self.blocks_per_request:,} blocks per request "
+            f"= {self.max_concurrency:.2f}x."
+        )
         if self.vllm_version == "0.11":
-            out.append(f"GPU KV cache size = num_blocks // {n} group{'s' if n > 1 else ''} x "
-                       f"{self._min_block()} = {self.gpu_kv_cache_tokens:,} tokens (0.11 counts one group's blocks).")
+            out.append(
+                f"GPU KV cache size = num_blocks // {n} group{'s' if n > 1 else ''} x "
+                f"{self._min_block()} = {self.gpu_kv_cache_tokens:,} tokens (0.11 counts one group's blocks)."
+            )
         else:
-            out.append(f"GPU KV cache size = int(concurrency x {self.max_model_len:,}) = "
-                       f"{self.gpu_kv_cache_tokens:,} tokens (0.33 rule).")
+            out.append(
+                f"GPU KV cache size = int(concurrency x {self.max_model_len:,}) = "
+                f"{self.gpu_kv_cache_tokens:,} tokens (0.33 rule)."
+            )
         if self.flat_tokens:
             ratio = self.gpu_kv_cache_tokens / self.flat_tokens
-            out.append("Bytes-per-token arithmetic (every attention layer keeping every token"
-                       + (", state pages left out" if any(g.kind == "mamba" for g in self.groups) else "")
-                       + f") would give {self.flat_tokens:,} tokens; the logged figure is {ratio:.2f} times that.")
+            out.append(
+                "Bytes-per-token arithmetic (every attention layer keeping every token"
+                + (", state pages left out" if any(g.kind == "mamba" for g in self.groups) else "")
+                + f") would give {self.flat_tokens:,} tokens; the logged figure is {ratio:.2f} times that."
+            )
         if self.available_bytes <= 0:
-            out.append("vLLM would refuse to start: no available memory for the cache blocks "
-                       "(the weights take the whole budget).")
+            out.append(
+                "vLLM would refuse to start: no available memory for the cache blocks "
+                "(the weights take the whole budget)."
+            )
         elif not self.starts:
-            out.append(f"vLLM would refuse to start: one request at max_model_len needs {self.needed_bytes:,} B "
-                       f"({gib(self.needed_bytes):.2f} GiB), more than the cache memory.")
+            out.append(
+                f"vLLM would refuse to start: one request at max_model_len needs {self.needed_bytes:,} B "
+                f"({gib(self.needed_bytes):.2f} GiB), more than the cache memory."
+            )
         return "\n".join(out)
 
     @property
@@ -160,7 +197,9 @@ def _mamba_kind(model: Model, given: str | None) -> str | None:
     for g in model.groups:
         kind = getattr(g.spec, "mamba_type", None)
         if kind:
-            return {"gated_delta_net": "gdn", "linear_attention": "gdn"}.get(str(kind).lower(), str(kind).lower())
+            return {"gated_delta_net": "gdn", "linear_attention": "gdn"}.get(
+                str(kind).lower(), str(kind).lower()
+            )
     text = str(model.provenance.get("recurrent_state_bytes", ""))
     for marker, kind in (("Gated DeltaNet", "gdn"), ("Mamba-2", "mamba2"), ("Mamba-1", "mamba1")):
         if marker in text:
@@ -168,27 +207,47 @@ def _mamba_kind(model: Model, given: str | None) -> str | None:
     return None
 
 
-def _model_notes(model: Model, rules: VersionRules, specs, *, kv_dtype, block_size, max_model_len) -> tuple[str, ...]:
+def _model_notes(
+    model: Model, rules: VersionRules, specs, *, kv_dtype, block_size, max_model_len
+) -> tuple[str, ...]:
     """What vLLM would do or refuse for this model and these settings, beyond the arithmetic."""
     notes = list(getattr(model, "engine_notes", ()) or ())
     if rules.version == "0.11" and kv_dtype != "fp8" and any(s.kind == "indexer" for s, _ in specs):
-        notes.append("vLLM 0.11 stores DeepSeek-V3.2's cache as fp8_ds_mla (656 B a token) unless "
-                     "--kv-cache-dtype bfloat16 is given (model_executor/models/config.py, DeepseekV32ForCausalLM); "
-                     "these figures are for the bfloat16 cache asked for.")
+        notes.append(
+            "vLLM 0.11 stores DeepSeek-V3.2's cache as fp8_ds_mla (656 B a token) unless "
+            "--kv-cache-dtype bfloat16 is given (model_executor/models/config.py, DeepseekV32ForCausalLM); "
+            "these figures are for the bfloat16 cache asked for."
+        )
     if model.max_context and max_model_len > model.max_context:
-        notes.append(f"max_model_len {max_model_len:,} is past the model's context ({model.max_context:,}): vLLM "
-                     "refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (config/model.py, _get_and_verify_max_len).")
+        notes.append(
+            f"max_model_len {max_model_len:,} is past the model's context ({model.max_context:,}): vLLM "
+            "refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (config/model.py, _get_and_verify_max_len)."
+        )
     if any(s.kind == "mla" for s, _ in specs) and block_size % 64:
         # 0.11.0 platforms/cuda.py sets 64 (FlashMLA, sparse) or 128 (CUTLASS MLA); 0.33.0's
         # FlashMLA takes multiples of 64 (get_supported_kernel_block_sizes) and picks 64.
-        notes.append(f"Block size {block_size}: on NVIDIA GPUs vLLM runs MLA with 64-token blocks (FlashMLA; 128 "
-                     "with CUTLASS MLA on Blackwell); pass block_size=64 to match a real run.")
+        notes.append(
+            f"Block size {block_size}: on NVIDIA GPUs vLLM runs MLA with 64-token blocks (FlashMLA; 128 "
+            "with CUTLASS MLA on Blackwell); pass block_size=64 to match a real run."
+        )
     return tuple(notes)
 
 
-def _plan(model: Model, rules: VersionRules, *, max_model_len, kv_dtype, block_size, num_gpus,
-          max_num_batched_tokens, hybrid_kv_cache_manager, async_scheduling, mamba_cache_mode,
-          mamba_kind=None, gpu_name=None) -> tuple[Plan, int]:
+def _plan(
+    model: Model,
+    rules: VersionRules,
+    *,
+    max_model_len,
+    kv_dtype,
+    block_size,
+    num_gpus,
+    max_num_batched_tokens,
+    hybrid_kv_cache_manager,
+    async_scheduling,
+    mamba_cache_mode,
+    mamba_kind=None,
+    gpu_name=None,
+) -> tuple[Plan, int]:
     """The groups, and the bytes a token takes across every attention layer (for the flat count)."""
     specs = layer_cache_specs(model, kv_dtype=kv_dtype, tp=num_gpus, block_size=block_size)
     if mamba_cache_mode not in ("none", "align"):
@@ -198,16 +257,27 @@ def _plan(model: Model, rules: VersionRules, *, max_model_len, kv_dtype, block_s
     if any(s.kind == "mamba" for s, _ in specs):
         extra, grid, why = mamba_checkpoint(rules, mamba_cache_mode, kind, gpu_name)
         if kind is None and rules.version != "0.11" and mamba_cache_mode == "align":
-            why = ("The kind of state layer is not known (pass mamba_kind='mamba2' or 'gdn'): counted without "
-                   "the prefill-checkpoint page those layers keep.")
+            why = (
+                "The kind of state layer is not known (pass mamba_kind='mamba2' or 'gdn'): counted without "
+                "the prefill-checkpoint page those layers keep."
+            )
         specs = [(replace(s, checkpoint=extra) if s.kind == "mamba" else s, n) for s, n in specs]
-    plan = plan_kv_cache(specs, rules, max_model_len=max_model_len, block_size=block_size,
-                         hybrid=hybrid_kv_cache_manager, max_num_batched_tokens=max_num_batched_tokens,
-                         async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode,
-                         checkpoint_grid=grid)
+    plan = plan_kv_cache(
+        specs,
+        rules,
+        max_model_len=max_model_len,
+        block_size=block_size,
+        hybrid=hybrid_kv_cache_manager,
+        max_num_batched_tokens=max_num_batched_tokens,
+        async_scheduling=async_scheduling,
+        mamba_cache_mode=mamba_cache_mode,
+        checkpoint_grid=grid,
+    )
     if why:
         plan = replace(plan, notes=(why,) + plan.notes)
-    notes = _model_notes(model, rules, specs, kv_dtype=kv_dtype, block_size=block_size, max_model_len=max_model_len)
+    notes = _model_notes(
+        model, rules, specs, kv_dtype=kv_dtype, block_size=block_size, max_model_len=max_model_len
+    )
     if notes:
         plan = replace(plan, notes=notes + plan.notes)
     per_token = sum(n * s.per_token for s, n in specs)
@@ -224,31 +294,72 @@ def _tokens(rules: VersionRules, plan: Plan, num_blocks: int, max_model_len: int
     return tokens, concurrency, per_request
 
 
-def _build(model: Model, rules: VersionRules, plan: Plan, *, num_blocks: int, available: int,
-           max_model_len: int, kv_dtype: str, num_gpus: int, batched: int, source: str, per_token: int,
-           extra_notes: tuple[str, ...] = ()) -> VLLMReport:
+def _build(
+    model: Model,
+    rules: VersionRules,
+    plan: Plan,
+    *,
+    num_blocks: int,
+    available: int,
+    max_model_len: int,
+    kv_dtype: str,
+    num_gpus: int,
+    batched: int,
+    source: str,
+    per_token: int,
+    extra_notes: tuple[str, ...] = (),
+) -> VLLMReport:
     tokens, concurrency, per_request = _tokens(rules, plan, num_blocks, max_model_len)
     return VLLMReport(
-        kv_cache_bytes=num_blocks * plan.bytes_per_block, num_blocks=num_blocks, block_size=plan.block_size,
-        gpu_kv_cache_tokens=tokens, max_model_len=max_model_len, max_concurrency=concurrency,
-        vllm_version=rules.version, available_bytes=available, groups=plan.groups,
-        page_size_bytes=plan.page_size, bytes_per_block=plan.bytes_per_block, group_size=plan.group_size,
-        padding_layers=plan.padding_layers, hybrid_allocator=plan.hybrid_allocator, layout=plan.layout,
-        blocks_per_request=per_request, needed_bytes=plan.needed_bytes, max_num_batched_tokens=batched,
-        model_name=model.name, num_gpus=num_gpus, kv_dtype=kv_dtype, memory_source=source,
-        flat_tokens=available // per_token if per_token else 0, notes=plan.notes + extra_notes)
+        kv_cache_bytes=num_blocks * plan.bytes_per_block,
+        num_blocks=num_blocks,
+        block_size=plan.block_size,
+        gpu_kv_cache_tokens=tokens,
+        max_model_len=max_model_len,
+        max_concurrency=concurrency,
+        vllm_version=rules.version,
+        available_bytes=available,
+        groups=plan.groups,
+        page_size_bytes=plan.page_size,
+        bytes_per_block=plan.bytes_per_block,
+        group_size=plan.group_size,
+        padding_layers=plan.padding_layers,
+        hybrid_allocator=plan.hybrid_allocator,
+        layout=plan.layout,
+        blocks_per_request=per_request,
+        needed_bytes=plan.needed_bytes,
+        max_num_batched_tokens=batched,
+        model_name=model.name,
+        num_gpus=num_gpus,
+        kv_dtype=kv_dtype,
+        memory_source=source,
+        flat_tokens=available // per_token if per_token else 0,
+        notes=plan.notes + extra_notes,
+    )
 
 
-def _settings(model, gpu, rules, *, max_model_len, block_size, num_gpus, max_num_batched_tokens,
-              async_scheduling, mamba_cache_mode):
+def _settings(
+    model,
+    gpu,
+    rules,
+    *,
+    max_model_len,
+    block_size,
+    num_gpus,
+    max_num_batched_tokens,
+    async_scheduling,
+    mamba_cache_mode,
+):
     """Checked inputs and the version's defaults for what was not given."""
     block_size = check_int("block_size", block_size, minimum=1)
     num_gpus = check_int("num_gpus", num_gpus, minimum=1)
     if max_model_len is None:
         if not model.max_context:
-            raise InputError(f"max_model_len: {model.name} has no max_position_embeddings to default to; "
-                             "give --max-model-len")
-        max_model_len = model.max_context   # vLLM derives it from the config when not given
+            raise InputError(
+                f"max_model_len: {model.name} has no max_position_embeddings to default to; "
+                "give --max-model-len"
+            )
+        max_model_len = model.max_context  # vLLM derives it from the config when not given
     max_model_len = check_int("max_model_len", max_model_len, minimum=1)
     if max_num_batched_tokens is None:
         g = get_gpu(gpu) if gpu is not None else None
@@ -263,12 +374,20 @@ def _settings(model, gpu, rules, *, max_model_len, block_size, num_gpus, max_num
         attention = any(g.spec.numbers_per_token(1) > 0 for g in model.groups)
         mamba_cache_mode = rules.mamba_cache_mode_default if attention else "none"
     gpu_name = get_gpu(gpu).name if gpu is not None else None
-    return max_model_len, block_size, num_gpus, max_num_batched_tokens, async_scheduling, mamba_cache_mode, gpu_name
+    return (
+        max_model_len,
+        block_size,
+        num_gpus,
+        max_num_batched_tokens,
+        async_scheduling,
+        mamba_cache_mode,
+        gpu_name,
+    )
 
 
 def vllm_kv_report(
     model: Model,
-    gpu: "str | GPU | None" = None,
+    gpu: str | GPU | None = None,
     *,
     max_model_len: int | None = None,
     kv_cache_memory_bytes: int | None = None,
@@ -307,36 +426,84 @@ def vllm_kv_report(
     """
     rules = version_rules(vllm_version)
     max_model_len, block_size, num_gpus, batched, async_scheduling, mamba_cache_mode, gpu_name = _settings(
-        model, gpu, rules, max_model_len=max_model_len, block_size=block_size, num_gpus=num_gpus,
-        max_num_batched_tokens=max_num_batched_tokens, async_scheduling=async_scheduling,
-        mamba_cache_mode=mamba_cache_mode)
-    plan, per_token = _plan(model, rules, max_model_len=max_model_len, kv_dtype=kv_dtype, block_size=block_size,
-                            num_gpus=num_gpus, max_num_batched_tokens=batched,
-                            hybrid_kv_cache_manager=hybrid_kv_cache_manager,
-                            async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode,
-                            mamba_kind=mamba_kind, gpu_name=gpu_name)
+        model,
+        gpu,
+        rules,
+        max_model_len=max_model_len,
+        block_size=block_size,
+        num_gpus=num_gpus,
+        max_num_batched_tokens=max_num_batched_tokens,
+        async_scheduling=async_scheduling,
+        mamba_cache_mode=mamba_cache_mode,
+    )
+    plan, per_token = _plan(
+        model,
+        rules,
+        max_model_len=max_model_len,
+        kv_dtype=kv_dtype,
+        block_size=block_size,
+        num_gpus=num_gpus,
+        max_num_batched_tokens=batched,
+        hybrid_kv_cache_manager=hybrid_kv_cache_manager,
+        async_scheduling=async_scheduling,
+        mamba_cache_mode=mamba_cache_mode,
+        mamba_kind=mamba_kind,
+        gpu_name=gpu_name,
+    )
     if kv_cache_memory_bytes is not None:
         available = check_int("kv_cache_memory_bytes", kv_cache_memory_bytes)
         source = "kv_cache_memory_bytes, per GPU"
     else:
         if gpu is None:
             raise InputError("gpu: give a GPU (its memory budget sizes the cache) or kv_cache_memory_bytes")
-        b = memory_budget(model, gpu, num_gpus=num_gpus, weight_dtype=weight_dtype, utilization=utilization,
-                          working_bytes=working_bytes, params=params, memory=memory)
+        b = memory_budget(
+            model,
+            gpu,
+            num_gpus=num_gpus,
+            weight_dtype=weight_dtype,
+            utilization=utilization,
+            working_bytes=working_bytes,
+            params=params,
+            memory=memory,
+        )
         available = max(0, math.floor(b.per_gpu_kv_budget))
-        source = (f"{b.gpu.name} budget: {memory} memory x {utilization} - weights"
-                  + (" - working area" if working_bytes else "") + (f", over {num_gpus} GPUs" if num_gpus > 1 else ""))
+        source = (
+            f"{b.gpu.name} budget: {memory} memory x {utilization} - weights"
+            + (" - working area" if working_bytes else "")
+            + (f", over {num_gpus} GPUs" if num_gpus > 1 else "")
+        )
     num_blocks = available // plan.bytes_per_block
-    return _build(model, rules, plan, num_blocks=num_blocks, available=available, max_model_len=max_model_len,
-                  kv_dtype=kv_dtype, num_gpus=num_gpus, batched=batched, source=source, per_token=per_token)
+    return _build(
+        model,
+        rules,
+        plan,
+        num_blocks=num_blocks,
+        available=available,
+        max_model_len=max_model_len,
+        kv_dtype=kv_dtype,
+        num_gpus=num_gpus,
+        batched=batched,
+        source=source,
+        per_token=per_token,
+    )
 
 
-def vllm_report_from_tokens(model: Model, gpu_kv_cache_tokens: int, *, max_model_len: int,
-                            kv_dtype: str = "bf16", block_size: int = 16, num_gpus: int = 1,
-                            vllm_version: str = "0.33", max_num_batched_tokens: int | None = None,
-                            hybrid_kv_cache_manager: bool | None = None, async_scheduling: bool | None = None,
-                            mamba_cache_mode: str | None = None, gpu: "str | GPU | None" = None,
-                            mamba_kind: str | None = None) -> VLLMReport:
+def vllm_report_from_tokens(
+    model: Model,
+    gpu_kv_cache_tokens: int,
+    *,
+    max_model_len: int,
+    kv_dtype: str = "bf16",
+    block_size: int = 16,
+    num_gpus: int = 1,
+    vllm_version: str = "0.33",
+    max_num_batched_tokens: int | None = None,
+    hybrid_kv_cache_manager: bool | None = None,
+    async_scheduling: bool | None = None,
+    mamba_cache_mode: str | None = None,
+    gpu: str | GPU | None = None,
+    mamba_kind: str | None = None,
+) -> VLLMReport:
     """Work back from a logged token count: the fewest blocks that log it, and what follows
     (bytes, concurrency). Several block counts can log the same tokens (0.11 floors by the
     group count); the range is in the notes."""
@@ -344,19 +511,35 @@ def vllm_report_from_tokens(model: Model, gpu_kv_cache_tokens: int, *, max_model
     block_size = check_int("block_size", block_size, minimum=1)
     rules = version_rules(vllm_version)
     max_model_len, block_size, num_gpus, batched, async_scheduling, mamba_cache_mode, gpu_name = _settings(
-        model, gpu, rules, max_model_len=check_int("max_model_len", max_model_len, minimum=1),
-        block_size=block_size, num_gpus=num_gpus, max_num_batched_tokens=max_num_batched_tokens,
-        async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode)
-    plan, per_token = _plan(model, rules, max_model_len=max_model_len, kv_dtype=kv_dtype, block_size=block_size,
-                            num_gpus=num_gpus, max_num_batched_tokens=batched,
-                            hybrid_kv_cache_manager=hybrid_kv_cache_manager,
-                            async_scheduling=async_scheduling, mamba_cache_mode=mamba_cache_mode,
-                            mamba_kind=mamba_kind, gpu_name=gpu_name)
+        model,
+        gpu,
+        rules,
+        max_model_len=check_int("max_model_len", max_model_len, minimum=1),
+        block_size=block_size,
+        num_gpus=num_gpus,
+        max_num_batched_tokens=max_num_batched_tokens,
+        async_scheduling=async_scheduling,
+        mamba_cache_mode=mamba_cache_mode,
+    )
+    plan, per_token = _plan(
+        model,
+        rules,
+        max_model_len=max_model_len,
+        kv_dtype=kv_dtype,
+        block_size=block_size,
+        num_gpus=num_gpus,
+        max_num_batched_tokens=batched,
+        hybrid_kv_cache_manager=hybrid_kv_cache_manager,
+        async_scheduling=async_scheduling,
+        mamba_cache_mode=mamba_cache_mode,
+        mamba_kind=mamba_kind,
+        gpu_name=gpu_name,
+    )
 
     def logged(nb: int) -> int:
         return _tokens(rules, plan, nb, max_model_len)[0]
 
-    def first_at_least(t: int) -> int:   # logged() never falls as blocks grow
+    def first_at_least(t: int) -> int:  # logged() never falls as blocks grow
         lo, hi = 0, 1
         while logged(hi) < t:
             hi *= 2
@@ -371,17 +554,28 @@ def vllm_report_from_tokens(model: Model, gpu_kv_cache_tokens: int, *, max_model
     low = first_at_least(tokens)
     high = first_at_least(tokens + 1) - 1
     if logged(low) != tokens:
-        note = (f"No block count logs exactly {tokens:,} tokens with this model and settings; "
-                f"the nearest above is {logged(low):,} ({low:,} blocks).")
+        note = (
+            f"No block count logs exactly {tokens:,} tokens with this model and settings; "
+            f"the nearest above is {logged(low):,} ({low:,} blocks)."
+        )
     elif high > low:
         note = f"{low:,} to {high:,} blocks all log {tokens:,} tokens; the figures use {low:,}."
     else:
         note = f"Only {low:,} blocks log {tokens:,} tokens."
-    return _build(model, rules, plan, num_blocks=low, available=low * plan.bytes_per_block,
-                  max_model_len=max_model_len, kv_dtype=kv_dtype, num_gpus=num_gpus, batched=batched,
-                  source="worked back from the logged token count (num_blocks x bytes per block)",
-                  per_token=per_token,
-                  extra_notes=(note,))
+    return _build(
+        model,
+        rules,
+        plan,
+        num_blocks=low,
+        available=low * plan.bytes_per_block,
+        max_model_len=max_model_len,
+        kv_dtype=kv_dtype,
+        num_gpus=num_gpus,
+        batched=batched,
+        source="worked back from the logged token count (num_blocks x bytes per block)",
+        per_token=per_token,
+        extra_notes=(note,),
+    )
 
 
 _TOKENS = re.compile(r"KV cache size:\s*([\d,]+)\s*tokens")

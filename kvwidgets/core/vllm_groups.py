@@ -28,32 +28,39 @@ from .vllm_specs import CacheSpec, attention_page_per_token, cdiv, with_block_si
 class KVCacheGroup:
     """One KV cache group: layers sharing a block table (KVCacheGroupSpec in vLLM)."""
 
-    kind: str                # full, sliding, chunked, mla, indexer, mamba, cross (or "full+mla"...)
-    layers: int              # real layers in the group
-    padding: int             # empty slots that pad it to the group size (they still take memory)
-    page_bytes: int          # bytes of one block of the group (per layer; summed for a one-type group)
-    block_size: int          # tokens per block in this group
+    kind: str  # full, sliding, chunked, mla, indexer, mamba, cross (or "full+mla"...)
+    layers: int  # real layers in the group
+    padding: int  # empty slots that pad it to the group size (they still take memory)
+    page_bytes: int  # bytes of one block of the group (per layer; summed for a one-type group)
+    block_size: int  # tokens per block in this group
     blocks_per_request: int  # blocks one request at max_model_len holds in this group
-    what: str                # the layers, in words
-    rule: str                # how blocks_per_request was counted, in words with numbers
+    what: str  # the layers, in words
+    rule: str  # how blocks_per_request was counted, in words with numbers
 
 
 @dataclass(frozen=True)
 class Plan:
     groups: tuple[KVCacheGroup, ...]
-    bytes_per_block: int     # memory one block id takes across all groups' layers
-    layout: str              # "one spec", "one type", "hybrid"
-    hybrid_allocator: bool   # False when vLLM switched it off (or was told to)
-    block_size: int          # attention block size after any mamba alignment
-    page_size: int           # the common page (hybrid / one spec), or the summed page (one type)
-    group_size: int          # layers per group (hybrid), else all layers
+    bytes_per_block: int  # memory one block id takes across all groups' layers
+    layout: str  # "one spec", "one type", "hybrid"
+    hybrid_allocator: bool  # False when vLLM switched it off (or was told to)
+    block_size: int  # attention block size after any mamba alignment
+    page_size: int  # the common page (hybrid / one spec), or the summed page (one type)
+    group_size: int  # layers per group (hybrid), else all layers
     padding_layers: int
-    needed_bytes: int        # what vLLM's start-up check asks for one max-length request
-    notes: tuple[str, ...]   # what vLLM logs or decides on the way, in words
+    needed_bytes: int  # what vLLM's start-up check asks for one max-length request
+    notes: tuple[str, ...]  # what vLLM logs or decides on the way, in words
 
 
-def _request_blocks(spec: CacheSpec, *, max_model_len: int, in_flight: int, mamba_mode: str,
-                    in_flight_words: str, batched: int) -> tuple[int, str]:
+def _request_blocks(
+    spec: CacheSpec,
+    *,
+    max_model_len: int,
+    in_flight: int,
+    mamba_mode: str,
+    in_flight_words: str,
+    batched: int,
+) -> tuple[int, str]:
     """Blocks one request at max_model_len needs in a layer of this spec (max_memory_usage_bytes
     / page_size_bytes of the spec; v1/kv_cache_interface.py of both versions)."""
     bs, L = spec.block_size, max_model_len
@@ -63,22 +70,27 @@ def _request_blocks(spec: CacheSpec, *, max_model_len: int, in_flight: int, mamb
         return n, (f"{n} state page{'s' if n > 1 else ''} (mamba cache mode '{mamba_mode}')")
     if spec.kind == "sliding":
         t = min(spec.span - 1 + in_flight, L)
-        return cdiv(t, bs) + 1, (f"cdiv(min({spec.span:,} - 1 + {in_flight_words}, {L:,}), {bs}) + 1 = "
-                                 f"{cdiv(t, bs) + 1:,} (window, tokens in flight, 1 block for a window "
-                                 "starting mid-block)")
+        return cdiv(t, bs) + 1, (
+            f"cdiv(min({spec.span:,} - 1 + {in_flight_words}, {L:,}), {bs}) + 1 = "
+            f"{cdiv(t, bs) + 1:,} (window, tokens in flight, 1 block for a window "
+            "starting mid-block)"
+        )
     if spec.kind == "chunked":
         t = min(spec.span + in_flight, L)
         return cdiv(t, bs), f"cdiv(min({spec.span:,} + {in_flight_words}, {L:,}), {bs}) = {cdiv(t, bs):,}"
     if spec.kind == "cross":
         # sized for scheduler_config.max_num_encoder_input_tokens, which both versions set to
         # max_num_batched_tokens (config/scheduler.py), not for the encoder tokens a request has
-        return cdiv(batched, bs), (f"cdiv({batched:,} encoder tokens the scheduler allows, {bs}) = "
-                                   f"{cdiv(batched, bs):,} (a request holds {spec.span:,})")
+        return cdiv(batched, bs), (
+            f"cdiv({batched:,} encoder tokens the scheduler allows, {bs}) = "
+            f"{cdiv(batched, bs):,} (a request holds {spec.span:,})"
+        )
     return cdiv(L, bs), f"cdiv({L:,}, {bs}) = {cdiv(L, bs):,}"
 
 
-def _align_mamba(specs, rules: VersionRules, block_size: int, max_model_len: int, mamba_mode: str,
-                 checkpoint_grid: int = 1):
+def _align_mamba(
+    specs, rules: VersionRules, block_size: int, max_model_len: int, mamba_mode: str, checkpoint_grid: int = 1
+):
     """Step 1: attention block size raised so one attention page holds the mamba state; the
     state page padded to the attention page. Returns (specs, block_size, notes)."""
     notes: list[str] = []
@@ -88,7 +100,11 @@ def _align_mamba(specs, rules: VersionRules, block_size: int, max_model_len: int
     # "align" (0.11.0 v1/worker/gpu_model_runner.py; 0.33.0 MambaModelConfig mamba_block_size)
     if not mamba or not attention:
         mamba_bs = max_model_len if mamba_mode == "none" else block_size
-        return [(replace(s, block_size=mamba_bs) if s.kind == "mamba" else s, n) for s, n in specs], block_size, notes
+        return (
+            [(replace(s, block_size=mamba_bs) if s.kind == "mamba" else s, n) for s, n in specs],
+            block_size,
+            notes,
+        )
     a1, is_mla = attention_page_per_token(specs)
     state = max(s.state for s in mamba)
     if rules.version == "0.11":
@@ -100,13 +116,15 @@ def _align_mamba(specs, rules: VersionRules, block_size: int, max_model_len: int
         k = max(rules.mamba_block_alignment, block_size)
         if is_mla:
             k = max(k, rules.mla_mamba_block_alignment)
-        if mamba_mode == "align":   # prefill checkpoints land on block boundaries
+        if mamba_mode == "align":  # prefill checkpoints land on block boundaries
             k = k * checkpoint_grid // math.gcd(k, checkpoint_grid)
         needed = k * cdiv(state, k * a1)
         needed = rules.mamba_block_alignment * cdiv(needed, rules.mamba_block_alignment)
     if block_size < needed:
-        notes.append(f"Setting attention block size to {needed} tokens to ensure that attention page size "
-                     f"is >= mamba page size ({needed} x {a1:,} B per token >= {state:,} B of state).")
+        notes.append(
+            f"Setting attention block size to {needed} tokens to ensure that attention page size "
+            f"is >= mamba page size ({needed} x {a1:,} B per token >= {state:,} B of state)."
+        )
         block_size = needed
     page = block_size * a1
     specs = with_block_size(specs, block_size)
@@ -117,8 +135,10 @@ def _align_mamba(specs, rules: VersionRules, block_size: int, max_model_len: int
             s = replace(s, block_size=mamba_bs, padded=page if page > s.state else None)
         out.append((s, n))
     if page > state:
-        notes.append(f"Padding mamba page size by {100 * (page - state) / state:.2f}% to ensure that mamba page "
-                     f"size and attention page size are exactly equal ({state:,} B -> {page:,} B).")
+        notes.append(
+            f"Padding mamba page size by {100 * (page - state) / state:.2f}% to ensure that mamba page "
+            f"size and attention page size are exactly equal ({state:,} B -> {page:,} B)."
+        )
     return out, block_size, notes
 
 
@@ -153,7 +173,9 @@ def _merge_equal(specs):
             continue
         plain = [s for s, _ in parts if not s.full_from]
         base = plain[0].what if plain else "full, " + parts[0][0].what.split(", ", 1)[-1]
-        labels = " + ".join(f"{c} {s.full_from} sized as full" if s.full_from else f"{c} {s.kind}" for s, c in parts)
+        labels = " + ".join(
+            f"{c} {s.full_from} sized as full" if s.full_from else f"{c} {s.kind}" for s, c in parts
+        )
         out.append((replace(key, what=f"{base} ({labels})"), n))
     return out
 
@@ -183,7 +205,8 @@ def _unify_pages(specs, rules: VersionRules):
         raise InputError(
             f"vLLM {rules.version} cannot group these layers: their pages differ "
             f"({', '.join(f'{p:,} B' for p in sorted(pages))}) and get_kv_cache_groups has no rule for that "
-            "(NotImplementedError in v1/core/kv_cache_utils.py)")
+            "(NotImplementedError in v1/core/kv_cache_utils.py)"
+        )
     top = max(pages)
     out, notes = [], []
     for s, n in specs:
@@ -195,8 +218,10 @@ def _unify_pages(specs, rules: VersionRules):
         elif top % s.page == 0:
             r = top // s.page
             out.append((replace(s, block_size=s.block_size * r), n))
-            notes.append(f"{s.label()}: block size raised x{r} to {s.block_size * r} tokens so its page "
-                         f"matches the largest ({top:,} B).")
+            notes.append(
+                f"{s.label()}: block size raised x{r} to {s.block_size * r} tokens so its page "
+                f"matches the largest ({top:,} B)."
+            )
         elif s.kind not in ("mla", "indexer"):
             out.append((replace(s, padded=top), n))
             notes.append(f"{s.label()}: page padded from {s.page:,} B to {top:,} B.")
@@ -204,19 +229,33 @@ def _unify_pages(specs, rules: VersionRules):
             raise InputError(
                 f"vLLM {rules.version} cannot unify the page sizes: the {s.label()} page ({s.page:,} B) does not "
                 f"divide the largest ({top:,} B) and MLA pages cannot be padded "
-                "(unify_kv_cache_spec_page_size, v1/core/kv_cache_planning.py)")
+                "(unify_kv_cache_spec_page_size, v1/core/kv_cache_planning.py)"
+            )
     return out, notes
 
 
-def plan_kv_cache(specs: list[tuple[CacheSpec, int]], rules: VersionRules, *, max_model_len: int,
-                  block_size: int, hybrid: bool | None, max_num_batched_tokens: int,
-                  async_scheduling: bool, mamba_cache_mode: str, checkpoint_grid: int = 1) -> Plan:
+def plan_kv_cache(
+    specs: list[tuple[CacheSpec, int]],
+    rules: VersionRules,
+    *,
+    max_model_len: int,
+    block_size: int,
+    hybrid: bool | None,
+    max_num_batched_tokens: int,
+    async_scheduling: bool,
+    mamba_cache_mode: str,
+    checkpoint_grid: int = 1,
+) -> Plan:
     notes: list[str] = []
     in_flight = max_num_batched_tokens * (2 if async_scheduling and rules.version != "0.11" else 1)
-    in_flight_words = (f"2 x {max_num_batched_tokens:,} in flight" if in_flight != max_num_batched_tokens
-                       else f"{max_num_batched_tokens:,} batched")
-    specs, block_size, mamba_notes = _align_mamba(specs, rules, block_size, max_model_len, mamba_cache_mode,
-                                                  checkpoint_grid)
+    in_flight_words = (
+        f"2 x {max_num_batched_tokens:,} in flight"
+        if in_flight != max_num_batched_tokens
+        else f"{max_num_batched_tokens:,} batched"
+    )
+    specs, block_size, mamba_notes = _align_mamba(
+        specs, rules, block_size, max_model_len, mamba_cache_mode, checkpoint_grid
+    )
     notes += mamba_notes
     # 0.11 checks one request fits against each worker's own specs before grouping (and before
     # the hybrid allocator's switch-off resizes sliding layers): get_kv_cache_configs
@@ -228,21 +267,30 @@ def plan_kv_cache(specs: list[tuple[CacheSpec, int]], rules: VersionRules, *, ma
     if hybrid is None:
         hybrid = not any(s.kind == "chunked" for s, _ in specs)
         if not hybrid:
-            notes.append("Hybrid KV cache manager switched off: the model uses chunked local attention "
-                         "(vLLM's default unless VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1).")
+            notes.append(
+                "Hybrid KV cache manager switched off: the model uses chunked local attention "
+                "(vLLM's default unless VLLM_ALLOW_CHUNKED_LOCAL_ATTN_WITH_HYBRID_KV_CACHE=1)."
+            )
     if not hybrid:
         specs, promoted = _promote_local(specs)
         if promoted:
-            notes.append("Hybrid KV cache manager is disabled: sliding-window and chunked layers keep every "
-                         "token in the cache, as full attention does (their compute still skips the rest).")
+            notes.append(
+                "Hybrid KV cache manager is disabled: sliding-window and chunked layers keep every "
+                "token in the cache, as full attention does (their compute still skips the rest)."
+            )
 
     specs = _merge_equal(specs)
     total_layers = sum(n for _, n in specs)
 
     def blocks(s: CacheSpec) -> tuple[int, str]:
-        return _request_blocks(s, max_model_len=max_model_len, in_flight=in_flight,
-                               mamba_mode=mamba_cache_mode, in_flight_words=in_flight_words,
-                               batched=max_num_batched_tokens)
+        return _request_blocks(
+            s,
+            max_model_len=max_model_len,
+            in_flight=in_flight,
+            mamba_mode=mamba_cache_mode,
+            in_flight_words=in_flight_words,
+            batched=max_num_batched_tokens,
+        )
 
     def needed_011() -> int:
         # check_enough_kv_cache_memory (0.11.0): every layer's own max usage, no padding layers
@@ -253,8 +301,18 @@ def plan_kv_cache(specs: list[tuple[CacheSpec, int]], rules: VersionRules, *, ma
         b, rule = blocks(s)
         group = KVCacheGroup(s.kind, n, 0, s.page, s.block_size, b, s.label(), rule)
         bpb = n * s.page
-        return Plan((group,), bpb, "one spec", hybrid, block_size, s.page, n, 0,
-                    needed_011() if rules.version == "0.11" else bpb * b, tuple(notes))
+        return Plan(
+            (group,),
+            bpb,
+            "one spec",
+            hybrid,
+            block_size,
+            s.page,
+            n,
+            0,
+            needed_011() if rules.version == "0.11" else bpb * b,
+            tuple(notes),
+        )
 
     if _one_type(specs, rules):
         page = sum(n * s.page for s, n in specs)
@@ -263,15 +321,28 @@ def plan_kv_cache(specs: list[tuple[CacheSpec, int]], rules: VersionRules, *, ma
         kinds = "+".join(dict.fromkeys(s.kind for s, _ in specs))
         what = "; ".join(f"{n} x {s.label()}" for s, n in specs)
         group = KVCacheGroup(kinds, total_layers, 0, page, specs[0][0].block_size, b, what, rule)
-        notes.append(f"One group of every layer: the layers are one kind with different page sizes, so a "
-                     f"block spans all of them ({page:,} B).")
-        return Plan((group,), page, "one type", hybrid, block_size, page, total_layers, 0,
-                    needed_011() if rules.version == "0.11" else page * b, tuple(notes))
+        notes.append(
+            f"One group of every layer: the layers are one kind with different page sizes, so a "
+            f"block spans all of them ({page:,} B)."
+        )
+        return Plan(
+            (group,),
+            page,
+            "one type",
+            hybrid,
+            block_size,
+            page,
+            total_layers,
+            0,
+            needed_011() if rules.version == "0.11" else page * b,
+            tuple(notes),
+        )
 
     if not hybrid:
         raise InputError(
             f"vLLM {rules.version} cannot run this model with the hybrid KV cache manager off: its layers "
-            f"({', '.join(s.label() for s, _ in specs)}) cannot be made one kind (unify_hybrid_kv_cache_specs)")
+            f"({', '.join(s.label() for s, _ in specs)}) cannot be made one kind (unify_hybrid_kv_cache_specs)"
+        )
 
     specs, unify_notes = _unify_pages(specs, rules)
     notes += unify_notes
@@ -286,18 +357,22 @@ def plan_kv_cache(specs: list[tuple[CacheSpec, int]], rules: VersionRules, *, ma
         parts = cdiv(n, group_size)
         pad = group_size - n % group_size
         if pad != group_size:
-            notes.append(f"Add {pad} padding layers, may waste at most {pad / n * 100:.2f}% KV cache memory "
-                         f"({s.label()}: {n} layers in {parts} groups of {group_size}).")
+            notes.append(
+                f"Add {pad} padding layers, may waste at most {pad / n * 100:.2f}% KV cache memory "
+                f"({s.label()}: {n} layers in {parts} groups of {group_size})."
+            )
         b, rule = blocks(s)
         for i in range(parts):
             layers = len(range(i, n, parts))
             padding_total += group_size - layers
-            groups.append(KVCacheGroup(s.kind, layers, group_size - layers, s.page, s.block_size, b,
-                                       s.label(), rule))
+            groups.append(
+                KVCacheGroup(s.kind, layers, group_size - layers, s.page, s.block_size, b, s.label(), rule)
+            )
     bpb = group_size * page
     if rules.version == "0.11":
         needed = needed_011()
     else:
         needed = bpb * sum(g.blocks_per_request for g in groups)
-    return Plan(tuple(groups), bpb, "hybrid", True, block_size, page, group_size, padding_total, needed,
-                tuple(notes))
+    return Plan(
+        tuple(groups), bpb, "hybrid", True, block_size, page, group_size, padding_total, needed, tuple(notes)
+    )

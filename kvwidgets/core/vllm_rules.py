@@ -69,7 +69,7 @@ RULES: dict[str, VersionRules] = {
         mla_mamba_block_alignment=16,
         one_line_log=False,
         utilization_default=0.9,
-        batched_tokens_tiers=((70, 8192),),          # 0.11.0 engine/arg_utils.py ~L1605
+        batched_tokens_tiers=((70, 8192),),  # 0.11.0 engine/arg_utils.py ~L1605
     ),
     "0.33": VersionRules(
         version="0.33",
@@ -100,7 +100,9 @@ def version_rules(version: object) -> VersionRules:
     return RULES[key]
 
 
-def default_max_num_batched_tokens(rules: VersionRules, gpu_name: str | None, device_bytes: int | None) -> int:
+def default_max_num_batched_tokens(
+    rules: VersionRules, gpu_name: str | None, device_bytes: int | None
+) -> int:
     """What `vllm serve` picks when --max-num-batched-tokens is not given (chunked prefill on)."""
     if device_bytes is None:
         return 8192
@@ -128,18 +130,37 @@ GDN_CHECKPOINT_ALIGNMENT = 64
 FLASHINFER_GDN_GPU_PREFIXES = ("H100", "H200", "H20", "H800", "GH200", "B200", "B300", "GB200", "GB300")
 
 
-def mamba_checkpoint(rules: VersionRules, mode: str, kind: str | None, gpu_name: str | None) -> tuple[int, int, str]:
+def mamba_checkpoint(
+    rules: VersionRules, mode: str, kind: str | None, gpu_name: str | None
+) -> tuple[int, int, str]:
     """(extra state pages a request holds, token grid for the block size, why) for 0.33's
     prefill checkpoints; (0, 1, "") where there are none."""
     if rules.version == "0.11" or mode != "align" or kind in (None, "mamba1"):
         return 0, 1, ""
     if kind == "mamba2":
-        return 1, 1, ("Mamba-2 layers export a prefill checkpoint: a request holds 2 + 1 state pages in "
-                      "'align' mode (mamba_mixer2.py).")
+        return (
+            1,
+            1,
+            (
+                "Mamba-2 layers export a prefill checkpoint: a request holds 2 + 1 state pages in "
+                "'align' mode (mamba_mixer2.py)."
+            ),
+        )
     on_flashinfer = bool(gpu_name) and gpu_name.upper().startswith(FLASHINFER_GDN_GPU_PREFIXES)
     if not on_flashinfer:
-        return 0, 1, ("Gated DeltaNet prefill runs on Triton here (FlashInfer's runs on Hopper and Blackwell): "
-                      "no prefill checkpoint page.")
-    return 1, GDN_CHECKPOINT_ALIGNMENT, (
-        "FlashInfer's Gated DeltaNet prefill exports checkpoints: a request holds 2 + 1 state pages in 'align' "
-        f"mode and blocks are a multiple of {GDN_CHECKPOINT_ALIGNMENT} tokens (qwen_gdn_linear_attn.py, gdn_attn.py).")
+        return (
+            0,
+            1,
+            (
+                "Gated DeltaNet prefill runs on Triton here (FlashInfer's runs on Hopper and Blackwell): "
+                "no prefill checkpoint page."
+            ),
+        )
+    return (
+        1,
+        GDN_CHECKPOINT_ALIGNMENT,
+        (
+            "FlashInfer's Gated DeltaNet prefill exports checkpoints: a request holds 2 + 1 state pages in 'align' "
+            f"mode and blocks are a multiple of {GDN_CHECKPOINT_ALIGNMENT} tokens (qwen_gdn_linear_attn.py, gdn_attn.py)."
+        ),
+    )

@@ -28,8 +28,15 @@ from .model import Model
 # Families vLLM groups as "one type" (UniformTypeKVCacheSpecs.is_uniform_type): MLA specs
 # subclass FullAttentionSpec (0.11.0 v1/kv_cache_interface.py; 0.33.0 registers MLAAttentionSpec
 # with uniform_type_base_spec=FullAttentionSpec in v1/core/single_type_kv_cache_manager.py).
-FAMILY = {"full": "full", "mla": "full", "indexer": "full", "sliding": "sliding",
-          "chunked": "chunked", "mamba": "mamba", "cross": "cross"}
+FAMILY = {
+    "full": "full",
+    "mla": "full",
+    "indexer": "full",
+    "sliding": "sliding",
+    "chunked": "chunked",
+    "mamba": "mamba",
+    "cross": "cross",
+}
 
 # --kv-cache-dtype values a vLLM cache takes (bf16/fp16 = "auto" for a 16-bit model).
 VLLM_KV_DTYPES = ("bf16", "fp16", "fp8", "fp32")
@@ -63,7 +70,7 @@ class CacheSpec:
     span: int | None = None
     padded: int | None = None
     full_from: str | None = None
-    checkpoint: int = 0      # mamba: prefill-checkpoint pages a request adds in "align" mode (0.33)
+    checkpoint: int = 0  # mamba: prefill-checkpoint pages a request adds in "align" mode (0.33)
 
     @property
     def family(self) -> str:
@@ -87,7 +94,9 @@ class CacheSpec:
 def _bytes(numbers: int, kv_dtype: str, field: str) -> int:
     b = numbers * dtype_bytes(kv_dtype, "kv_dtype")
     if Fraction(b).denominator != 1:
-        raise InputError(f"{field}: {numbers} numbers at kv_dtype={kv_dtype!r} is not a whole number of bytes")
+        raise InputError(
+            f"{field}: {numbers} numbers at kv_dtype={kv_dtype!r} is not a whole number of bytes"
+        )
     return int(b)
 
 
@@ -104,7 +113,9 @@ def _indexer_bytes(spec) -> int:
     return 0
 
 
-def layer_cache_specs(model: Model, *, kv_dtype: str, tp: int, block_size: int) -> list[tuple[CacheSpec, int]]:
+def layer_cache_specs(
+    model: Model, *, kv_dtype: str, tp: int, block_size: int
+) -> list[tuple[CacheSpec, int]]:
     """(spec, layer count) per distinct vLLM spec, in the model's group order.
 
     Identical specs are merged, as vLLM buckets layers by spec equality
@@ -134,40 +145,70 @@ def layer_cache_specs(model: Model, *, kv_dtype: str, tp: int, block_size: int) 
             # the layer says how many a request holds, vLLM reserves for the scheduler's maximum
             encoder = getattr(s, "encoder_tokens", None) or cap or 0
             heads = getattr(s, "num_kv_heads", None)
-            shape = f"{kv_heads_per_gpu(heads, tp)} KV heads x {s.head_size}" if heads else f"{numbers} numbers"
-            add(CacheSpec("cross", _bytes(numbers, kv_dtype, "cross layer"), block_size,
-                          f"cross-attention to {encoder:,} encoder tokens, {shape}", span=encoder), group.count)
+            shape = (
+                f"{kv_heads_per_gpu(heads, tp)} KV heads x {s.head_size}" if heads else f"{numbers} numbers"
+            )
+            add(
+                CacheSpec(
+                    "cross",
+                    _bytes(numbers, kv_dtype, "cross layer"),
+                    block_size,
+                    f"cross-attention to {encoder:,} encoder tokens, {shape}",
+                    span=encoder,
+                ),
+                group.count,
+            )
             continue
         if fixed:
-            raise InputError(f"layer kind {kind!r} keeps both per-token entries and a fixed state; "
-                             "vLLM has no single spec for that")
+            raise InputError(
+                f"layer kind {kind!r} keeps both per-token entries and a fixed state; "
+                "vLLM has no single spec for that"
+            )
         if kind == "mla":
             latent = getattr(s, "kv_lora_rank", None)
             rope = getattr(s, "qk_rope_head_dim", 0)
             latent_numbers = latent + rope if latent is not None else numbers
             idx = _indexer_bytes(s)
             if idx and kv_dtype == "fp8":
-                per_token, what = FP8_DS_MLA_BYTES, f"MLA latent {latent_numbers} as fp8_ds_mla ({FP8_DS_MLA_BYTES} B)"
+                per_token, what = (
+                    FP8_DS_MLA_BYTES,
+                    f"MLA latent {latent_numbers} as fp8_ds_mla ({FP8_DS_MLA_BYTES} B)",
+                )
             else:
-                per_token, what = _bytes(latent_numbers, kv_dtype, "MLA latent"), f"MLA latent {latent_numbers}"
+                per_token, what = (
+                    _bytes(latent_numbers, kv_dtype, "MLA latent"),
+                    f"MLA latent {latent_numbers}",
+                )
             add(CacheSpec("mla", per_token, block_size, what), group.count)
             if idx:
-                add(CacheSpec("indexer", idx, block_size, f"indexer keys, fp8 + scales ({idx} B a token)"),
-                    group.count)
+                add(
+                    CacheSpec("indexer", idx, block_size, f"indexer keys, fp8 + scales ({idx} B a token)"),
+                    group.count,
+                )
             continue
         heads = getattr(s, "num_kv_heads", None)
-        shape = (f"{kv_heads_per_gpu(heads, tp)} KV heads x {getattr(s, 'head_size', '?')}" if heads
-                 else f"{numbers} numbers")
+        shape = (
+            f"{kv_heads_per_gpu(heads, tp)} KV heads x {getattr(s, 'head_size', '?')}"
+            if heads
+            else f"{numbers} numbers"
+        )
         per_token = _bytes(numbers, kv_dtype, f"{kind} layer")
         if cap is None:
             add(CacheSpec("full", per_token, block_size, f"full, {shape}"), group.count)
         elif kind == "sliding":
-            add(CacheSpec("sliding", per_token, block_size, f"sliding {cap:,}, {shape}", span=cap), group.count)
+            add(
+                CacheSpec("sliding", per_token, block_size, f"sliding {cap:,}, {shape}", span=cap),
+                group.count,
+            )
         elif kind == "chunked":
-            add(CacheSpec("chunked", per_token, block_size, f"chunked {cap:,}, {shape}", span=cap), group.count)
+            add(
+                CacheSpec("chunked", per_token, block_size, f"chunked {cap:,}, {shape}", span=cap),
+                group.count,
+            )
         else:
-            raise InputError(f"layer kind {kind!r} (keeps at most {cap:,} tokens): kvwidgets has no vLLM "
-                             "cache rule for it")
+            raise InputError(
+                f"layer kind {kind!r} (keeps at most {cap:,} tokens): kvwidgets has no vLLM cache rule for it"
+            )
     if not out:
         raise InputError(f"model {model.name!r} stores no KV cache in any layer")
     return list(out.items())

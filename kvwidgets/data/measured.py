@@ -28,20 +28,22 @@ def _h200_file(name: str) -> str:
     return resources.files("kvwidgets.data").joinpath("h200", name).read_text(encoding="utf-8")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _rows() -> tuple[dict[str, Any], ...]:
     out = []
     for row in csv.DictReader(io.StringIO(_h200_file("decode.csv"))):
-        out.append({
-            "batch": int(row["batch"]),
-            "context": int(row["context"]),
-            "attention": row["attention"],
-            "step_ms": float(row["step_ms"]),
-            "tokens_per_s_per_user": float(row["tokens_per_s_per_user"]),
-            "tokens_per_s_total": float(row["tokens_per_s_total"]),
-            "bytes_per_step": int(row["bytes_per_step"]),
-            "achieved_GBps": float(row["achieved_GBps"]),
-        })
+        out.append(
+            {
+                "batch": int(row["batch"]),
+                "context": int(row["context"]),
+                "attention": row["attention"],
+                "step_ms": float(row["step_ms"]),
+                "tokens_per_s_per_user": float(row["tokens_per_s_per_user"]),
+                "tokens_per_s_total": float(row["tokens_per_s_total"]),
+                "bytes_per_step": int(row["bytes_per_step"]),
+                "achieved_GBps": float(row["achieved_GBps"]),
+            }
+        )
     return tuple(out)
 
 
@@ -66,13 +68,19 @@ H200_PREFILL_MODEL = "llama-3-8b"
 H200_PREFILL_GPU = "H200"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _prefill_rows() -> tuple[dict[str, Any], ...]:
     import json
 
     rows = json.loads(_h200_file("measure.json"))["prefill"]
-    return tuple({"tokens": int(r["tokens"]), "seconds": float(r["prefill_ms"]) / 1e3,
-                  "achieved_tflops": float(r["achieved_TFLOPs"])} for r in rows)
+    return tuple(
+        {
+            "tokens": int(r["tokens"]),
+            "seconds": float(r["prefill_ms"]) / 1e3,
+            "achieved_tflops": float(r["achieved_TFLOPs"]),
+        }
+        for r in rows
+    )
 
 
 def h200_prefill() -> list[dict[str, Any]]:

@@ -19,5 +19,14 @@ from .myst import MystFiles, to_myst
 from .offline import localize_page, offline_assets
 from .page import AUTOSIZE_SCRIPT, iframe_snippet, to_html
 
-__all__ = ["AUTOSIZE_SCRIPT", "ExportError", "MystFiles", "NotAWidgetError", "iframe_snippet", "localize_page",
-           "offline_assets", "to_html", "to_myst"]
+__all__ = [
+    "AUTOSIZE_SCRIPT",
+    "ExportError",
+    "MystFiles",
+    "NotAWidgetError",
+    "iframe_snippet",
+    "localize_page",
+    "offline_assets",
+    "to_html",
+    "to_myst",
+]

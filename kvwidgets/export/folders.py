@@ -14,7 +14,9 @@ def writable_folder(folder, what: str) -> Path:
     try:
         target = Path(folder).expanduser()
     except TypeError as exc:
-        raise InputError(f"folder must be a folder path (str or pathlib.Path), got {type(folder).__name__}") from exc
+        raise InputError(
+            f"folder must be a folder path (str or pathlib.Path), got {type(folder).__name__}"
+        ) from exc
     if target.exists() and not target.is_dir():
         raise ExportError(f"cannot write {what} into {target}: it is a file, not a folder")
     try:

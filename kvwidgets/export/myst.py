@@ -51,7 +51,9 @@ class MystFiles:
         return self.directive
 
 
-def to_myst(widget, folder, *, name: str | None = None, page_dir=None, url_prefix: str | None = None) -> MystFiles:
+def to_myst(
+    widget, folder, *, name: str | None = None, page_dir=None, url_prefix: str | None = None
+) -> MystFiles:
     """Write ``<name>.mjs``, ``<name>.css`` and ``<name>.json`` for ``widget`` into ``folder``.
 
     ``name`` defaults to the widget's class name. The directive's paths are relative to
@@ -68,7 +70,9 @@ def to_myst(widget, folder, *, name: str | None = None, page_dir=None, url_prefi
         raise InputError(f"name must be a file name of letters, digits, '_', '-' or '.', got {name!r}")
     if snap.buffers:
         paths = ", ".join(".".join(map(str, b["path"])) for b in snap.buffers)
-        raise ExportError(f"{snap.name} holds binary values ({paths}); the directive's JSON body cannot carry them")
+        raise ExportError(
+            f"{snap.name} holds binary values ({paths}); the directive's JSON body cannot carry them"
+        )
     if url_prefix is not None and not isinstance(url_prefix, str):
         raise InputError(f"url_prefix must be a string or None, got {type(url_prefix).__name__}")
     # Keys starting with "_" name Jupyter's widget classes, which MyST does not use.

@@ -72,14 +72,32 @@ class Asset:
 
 
 # sha256 of the tarballs as `npm pack` fetched them from registry.npmjs.org (2026-12-01).
-REQUIREJS = Asset("requirejs", "2.3.8", "package/require.js", "require.js", "MIT",
-                  "777158e89275e16bd51aec3ef714fbcb5dc45789e7078659933bc814916d7dec")
+REQUIREJS = Asset(
+    "requirejs",
+    "2.3.8",
+    "package/require.js",
+    "require.js",
+    "MIT",
+    "777158e89275e16bd51aec3ef714fbcb5dc45789e7078659933bc814916d7dec",
+)
 # html-manager 1.x renders ipywidgets 8 state (widget state version_major 2).
-HTML_MANAGER = Asset("@jupyter-widgets/html-manager", "1.0.15", "package/dist/embed-amd.js", "embed-amd.js",
-                     "BSD-3-Clause", "2b9d65cb7913e1c7d671757a10008b32c9c2448d4429513371e55c07d6107638")
+HTML_MANAGER = Asset(
+    "@jupyter-widgets/html-manager",
+    "1.0.15",
+    "package/dist/embed-amd.js",
+    "embed-amd.js",
+    "BSD-3-Clause",
+    "2b9d65cb7913e1c7d671757a10008b32c9c2448d4429513371e55c07d6107638",
+)
 # Quarto's pages ask for jQuery 3.5.1 too (quarto-cli src/core/jupyter/widgets.ts).
-JQUERY = Asset("jquery", "3.5.1", "package/dist/jquery.min.js", "jquery.js", "MIT",
-               "fd0777746021f1955e1c1fc37abfc1c8fef902ede842640672a594d022f8fe39")
+JQUERY = Asset(
+    "jquery",
+    "3.5.1",
+    "package/dist/jquery.min.js",
+    "jquery.js",
+    "MIT",
+    "fd0777746021f1955e1c1fc37abfc1c8fef902ede842640672a594d022f8fe39",
+)
 _ANYWIDGET_PINNED = {"0.11.0": "44efed0d0c9999ec94cd3a86e317e902591f01df8edb3c8006b7e390b7e15ed8"}
 
 # The CDN addresses nbconvert (templates/lab/index.html.j2, base/jupyter_widgets.html.j2)
@@ -87,7 +105,10 @@ _ANYWIDGET_PINNED = {"0.11.0": "44efed0d0c9999ec94cd3a86e317e902591f01df8edb3c80
 # stands for. A subresource-integrity hash on a rewritten tag would name the CDN's
 # file, so it goes too.
 _CDN_SCRIPTS = (
-    (re.compile(r"https?://[^\s'\"<>]*/@jupyter-widgets/html-manager@[^/\s'\"<>]*/dist/embed-amd\.js"), "embed-amd.js"),
+    (
+        re.compile(r"https?://[^\s'\"<>]*/@jupyter-widgets/html-manager@[^/\s'\"<>]*/dist/embed-amd\.js"),
+        "embed-amd.js",
+    ),
     (re.compile(r"https?://[^\s'\"<>]*/require\.js/[^/\s'\"<>]+/require(?:\.min)?\.js"), "require.js"),
     (re.compile(r"https?://[^\s'\"<>]*/jquery/[^/\s'\"<>]+/jquery(?:\.min)?\.js"), "jquery.js"),
 )
@@ -98,7 +119,9 @@ _INTEGRITY = re.compile(r"\s+integrity=(\"[^\"]*\"|'[^']*')", re.IGNORECASE)
 def anywidget_asset() -> Asset:
     """anywidget's AMD build, of the same version as the Python package that wrote the state."""
     version = metadata.version("anywidget")
-    return Asset("anywidget", version, "package/dist/index.js", "anywidget.js", "MIT", _ANYWIDGET_PINNED.get(version))
+    return Asset(
+        "anywidget", version, "package/dist/index.js", "anywidget.js", "MIT", _ANYWIDGET_PINNED.get(version)
+    )
 
 
 def assets() -> list[Asset]:
@@ -115,7 +138,9 @@ def localize_page(path) -> int:
         page = Path(path).expanduser()
         text = page.read_text(encoding="utf-8")
     except TypeError as exc:
-        raise InputError(f"path must be an HTML file path (str or pathlib.Path), got {type(path).__name__}") from exc
+        raise InputError(
+            f"path must be an HTML file path (str or pathlib.Path), got {type(path).__name__}"
+        ) from exc
     except OSError as exc:
         raise ExportError(f"cannot read the page {path}: {exc.strerror or exc}") from exc
     count = 0
@@ -152,39 +177,52 @@ def offline_assets(folder, *, tarballs=None, cache=None, npm: str | None = None)
     ``npm``: the npm command (default: ``npm`` on PATH).
     """
     target = writable_folder(folder, "the widget scripts")
-    store = Path(tarballs).expanduser() if tarballs is not None else Path(cache or default_cache()).expanduser()
+    store = (
+        Path(tarballs).expanduser() if tarballs is not None else Path(cache or default_cache()).expanduser()
+    )
     written = []
-    notice = ["Scripts an nbconvert page with Jupyter widgets loads, copied from their npm packages",
-              "by kvwidgets.export.nbconvert_assets so the page works offline.", ""]
+    notice = [
+        "Scripts an nbconvert page with Jupyter widgets loads, copied from their npm packages",
+        "by kvwidgets.export.nbconvert_assets so the page works offline.",
+        "",
+    ]
     for asset in assets():
         tgz, data, digest = npm_tarball(asset, store, fetch=tarballs is None, npm=npm)
         path = target / asset.target
         path.write_bytes(_member(tgz, data, asset.member))
         written.append(path)
-        notice.append(f"{asset.target}: {asset.package}@{asset.version} ({asset.member.removeprefix('package/')}), "
-                      f"licence {asset.licence}, https://www.npmjs.com/package/{asset.package}, "
-                      f"tarball sha256 {digest}")
+        notice.append(
+            f"{asset.target}: {asset.package}@{asset.version} ({asset.member.removeprefix('package/')}), "
+            f"licence {asset.licence}, https://www.npmjs.com/package/{asset.package}, "
+            f"tarball sha256 {digest}"
+        )
     path = target / "NOTICE-widget-scripts.txt"
     path.write_text("\n".join(notice) + "\n", encoding="utf-8")
     written.append(path)
     return written
 
 
-def npm_tarball(asset: Asset, store: Path, *, fetch: bool = True, npm: str | None = None) -> tuple[Path, bytes, str]:
+def npm_tarball(
+    asset: Asset, store: Path, *, fetch: bool = True, npm: str | None = None
+) -> tuple[Path, bytes, str]:
     """The npm tarball of ``asset`` in the folder ``store`` (fetched with `npm pack` when
     missing and ``fetch``), checked against its pinned sha256: (path, bytes, sha256).
     Also used by scripts/lite_site.py for the Pyodide distribution."""
     tgz = store / asset.tarball
     if not tgz.is_file():
         if not fetch:
-            raise ExportError(f"{tgz} is missing: put `npm pack {asset.package}@{asset.version}` there, "
-                              "or leave out tarballs= to let kvwidgets run npm")
+            raise ExportError(
+                f"{tgz} is missing: put `npm pack {asset.package}@{asset.version}` there, "
+                "or leave out tarballs= to let kvwidgets run npm"
+            )
         _npm_pack(asset, store, npm)
     data = tgz.read_bytes()
     digest = hashlib.sha256(data).hexdigest()
     if asset.tarball_sha256 and digest != asset.tarball_sha256:
-        raise ExportError(f"{tgz} has sha256 {digest}, expected {asset.tarball_sha256} for "
-                          f"{asset.package}@{asset.version}; delete it and run again")
+        raise ExportError(
+            f"{tgz} has sha256 {digest}, expected {asset.tarball_sha256} for "
+            f"{asset.package}@{asset.version}; delete it and run again"
+        )
     return tgz, data, digest
 
 
@@ -200,13 +238,18 @@ def _npm_pack(asset: Asset, store: Path, npm: str | None) -> None:
         try:
             proc = subprocess.run(
                 [command, "pack", f"{asset.package}@{asset.version}", "--json", "--pack-destination", tmp],
-                capture_output=True, text=True, timeout=300, cwd=tmp,
+                capture_output=True,
+                text=True,
+                timeout=300,
+                cwd=tmp,
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
             raise ExportError(f"npm pack {asset.package}@{asset.version} failed: {exc}") from exc
         if proc.returncode != 0:
-            raise ExportError(f"npm pack {asset.package}@{asset.version} failed (exit {proc.returncode}): "
-                              f"{proc.stderr.strip()[-600:]}")
+            raise ExportError(
+                f"npm pack {asset.package}@{asset.version} failed (exit {proc.returncode}): "
+                f"{proc.stderr.strip()[-600:]}"
+            )
         try:
             name = json.loads(proc.stdout)[0]["filename"]
         except (ValueError, LookupError, TypeError):

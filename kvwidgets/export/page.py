@@ -34,8 +34,9 @@ main.kvw-export > h1 { font-size: 1.4rem; font-weight: 600; }
 """
 
 
-def to_html(widget, path=None, *, title: str | None = None, controls=None, models=None,
-            caption: str | None = None) -> str:
+def to_html(
+    widget, path=None, *, title: str | None = None, controls=None, models=None, caption: str | None = None
+) -> str:
     """Write one standalone HTML page showing ``widget`` (or a list of widgets), and return it.
 
     The page needs no kernel, no server and no network: open it from disk and the
@@ -94,8 +95,10 @@ def apply_options(snap: WidgetSnapshot, widget, *, controls=None, models=None) -
         known += [c for c, needs in _EXTRA_CONTROLS.items() if needs in inputs] + ["reset"]
         unknown = [c for c in controls if c not in known]
         if unknown:
-            raise InputError(f"controls: {', '.join(map(repr, unknown))} is not a control of {snap.name}. "
-                             f"Its controls: {', '.join(known)}")
+            raise InputError(
+                f"controls: {', '.join(map(repr, unknown))} is not a control of {snap.name}. "
+                f"Its controls: {', '.join(known)}"
+            )
         options["controls"] = controls
     if models is not None:
         shapes = state.get("shapes")
@@ -103,10 +106,15 @@ def apply_options(snap: WidgetSnapshot, widget, *, controls=None, models=None) -
             raise InputError(f"models= restricts a model menu, and {snap.name} has none")
         unknown = [m for m in models if m not in shapes]
         if unknown:
-            raise InputError(f"models: {', '.join(map(repr, unknown))} is not a model {snap.name} knows. "
-                             f"Known models: {', '.join(sorted(shapes))}")
+            raise InputError(
+                f"models: {', '.join(map(repr, unknown))} is not a model {snap.name} knows. "
+                f"Known models: {', '.join(sorted(shapes))}"
+            )
         for trait in ("model",):
-            for where, value in (("shows", state.get(trait)), ("resets to", (state.get("initial") or {}).get(trait))):
+            for where, value in (
+                ("shows", state.get(trait)),
+                ("resets to", (state.get("initial") or {}).get(trait)),
+            ):
                 if value is not None and value not in models:
                     raise InputError(f"models must include {value!r}: {snap.name} {where} it")
         state["shapes"] = {k: v for k, v in shapes.items() if k in models}
@@ -116,8 +124,9 @@ def apply_options(snap: WidgetSnapshot, widget, *, controls=None, models=None) -
     if not options:
         return snap
     state["_page_options"] = options
-    return WidgetSnapshot(name=snap.name, model_id=snap.model_id, esm=snap.esm, css=snap.css, state=state,
-                          buffers=snap.buffers)
+    return WidgetSnapshot(
+        name=snap.name, model_id=snap.model_id, esm=snap.esm, css=snap.css, state=state, buffers=snap.buffers
+    )
 
 
 # For the page that embeds an exported page in an iframe: the exported page posts its
@@ -140,8 +149,10 @@ def iframe_snippet(src: str, *, title: str = "kvwidgets explainer") -> str:
     """
     if not isinstance(src, str) or not src:
         raise InputError(f"src must be the exported page's URL or path, got {src!r}")
-    return (f'<iframe src="{html.escape(src)}" title="{html.escape(title)}" data-kvw-autosize '
-            f'style="width: 100%; height: 480px; border: 0;" loading="lazy"></iframe>\n' + AUTOSIZE_SCRIPT)
+    return (
+        f'<iframe src="{html.escape(src)}" title="{html.escape(title)}" data-kvw-autosize '
+        f'style="width: 100%; height: 480px; border: 0;" loading="lazy"></iframe>\n' + AUTOSIZE_SCRIPT
+    )
 
 
 def scenario_links(widgets: list) -> list[dict]:
@@ -158,13 +169,22 @@ def scenario_links(widgets: list) -> list[dict]:
     for scenario, members in groups.values():
         if len(members) < 2:
             continue
-        shared = [t for t in INPUT_TRAITS if scenario.has_trait(t) and sum(widgets[i].has_trait(t) for i in members) >= 2]
+        shared = [
+            t
+            for t in INPUT_TRAITS
+            if scenario.has_trait(t) and sum(widgets[i].has_trait(t) for i in members) >= 2
+        ]
         links.append({"widgets": members, "traits": shared})
     return links
 
 
-def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None, caption: str | None = None,
-               links: list[dict] | None = None) -> str:
+def build_page(
+    snapshots: list[WidgetSnapshot],
+    *,
+    title: str | None = None,
+    caption: str | None = None,
+    links: list[dict] | None = None,
+) -> str:
     if caption is not None and not isinstance(caption, str):
         raise InputError(f"caption must be a string or None, got {type(caption).__name__}")
     if title is None:
@@ -176,7 +196,7 @@ def build_page(snapshots: list[WidgetSnapshot], *, title: str | None = None, cap
     prefix = shared_prefix(list(esm_index))
     payload = {
         "esm_prefix": prefix,
-        "esm": [text[len(prefix):] for text in esm_index],
+        "esm": [text[len(prefix) :] for text in esm_index],
         "css": list(css_index),
         "links": links or [],
         "widgets": [
@@ -250,9 +270,13 @@ def write_page(page: str, path) -> Path:
     try:
         target = Path(path).expanduser()
     except TypeError as exc:
-        raise InputError(f"path must be a file path (str or pathlib.Path) or None, got {type(path).__name__}") from exc
+        raise InputError(
+            f"path must be a file path (str or pathlib.Path) or None, got {type(path).__name__}"
+        ) from exc
     if target.is_dir():
-        raise ExportError(f"cannot write the page to {target}: that is a folder; give a file name such as page.html")
+        raise ExportError(
+            f"cannot write the page to {target}: that is a folder; give a file name such as page.html"
+        )
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(page, encoding="utf-8")
@@ -289,4 +313,3 @@ def _version() -> str:
     from .. import __version__
 
     return __version__
-

@@ -58,7 +58,9 @@ def snapshot(widget) -> WidgetSnapshot:
     state = _separate_buffers(state, [], buffers)
     for key, value in state.items():
         _check_json(value, f"{name}.{key}")
-    return WidgetSnapshot(name=name, model_id=str(widget.model_id), esm=esm, css=css, state=state, buffers=buffers)
+    return WidgetSnapshot(
+        name=name, model_id=str(widget.model_id), esm=esm, css=css, state=state, buffers=buffers
+    )
 
 
 def _page_esm(widget, full_state: dict):
@@ -91,7 +93,9 @@ def _check_is_anywidget(widget) -> None:
         )
     if getattr(widget, "comm", None) is None:
         # A closed widget has no comm (so no model id) and its state may be half torn down.
-        raise NotAWidgetError(f"this {type(widget).__name__} was closed (widget.close()); export it before closing")
+        raise NotAWidgetError(
+            f"this {type(widget).__name__} was closed (widget.close()); export it before closing"
+        )
 
 
 def _source_text(value, key: str, name: str) -> str:

@@ -5,7 +5,7 @@ column names carry their units (GB = 10^9 bytes, KiB = 1,024 bytes, ms, tokens/s
 """
 
 try:
-    import pandas  # noqa: F401
+    import pandas
 except ModuleNotFoundError:
     # Where pandas cannot be installed (the offline JupyterLite site: no WebAssembly
     # pandas there) say so in one line; the rest of kvwidgets does not need it.

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..api import as_model
 from ..core.model import Model
 
 # Models the tables show when none are given: the series' examples plus one of each design.
 DEFAULT_MODELS: tuple[str, ...] = (
-    "llama-3-8b", "llama-3-70b", "mistral-7b-v0.1", "qwen3-8b", "gemma-3-27b", "gpt-oss-120b", "deepseek-v3",
+    "llama-3-8b",
+    "llama-3-70b",
+    "mistral-7b-v0.1",
+    "qwen3-8b",
+    "gemma-3-27b",
+    "gpt-oss-120b",
+    "deepseek-v3",
 )
 
 
-def models_of(models: "Model | str | Iterable[Model | str]") -> list[Model]:
+def models_of(models: Model | str | Iterable[Model | str]) -> list[Model]:
     """One model or several (Models, preset names, configs: anything load_model takes)."""
     if isinstance(models, (Model, str, dict)):
         models = [models]
@@ -62,7 +68,11 @@ def head_dim(model: Model) -> str:
     dims = []
     for g in model.groups:
         if hasattr(g.spec, "num_kv_heads"):
-            d = f"{g.spec.head_size}" if g.spec.v_size == g.spec.head_size else f"{g.spec.head_size}/{g.spec.v_size}"
+            d = (
+                f"{g.spec.head_size}"
+                if g.spec.v_size == g.spec.head_size
+                else f"{g.spec.head_size}/{g.spec.v_size}"
+            )
             if d not in dims:
                 dims.append(d)
     return " / ".join(dims)

@@ -3,7 +3,7 @@ someone asks for "128K context" (part 14 promises it; this builds it for any mod
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import pandas as pd
 
@@ -20,7 +20,7 @@ def context_column(context: int) -> str:
 
 
 def cache_per_conversation_table(
-    models: "Iterable[Model | str] | Model | str" = DEFAULT_MODELS,
+    models: Iterable[Model | str] | Model | str = DEFAULT_MODELS,
     contexts: Sequence[int] = CONTEXTS,
     *,
     kv_dtype: str = "bf16",
@@ -33,9 +33,12 @@ def cache_per_conversation_table(
     """
     rows = []
     for m in models_of(models):
-        row = {"model": m.name, "KV dtype": kv_dtype,
-               "bytes/token (KiB)": m.kv_bytes_per_token(kv_dtype) / KiB,
-               "max context (tokens)": m.max_context if m.max_context else pd.NA}
+        row = {
+            "model": m.name,
+            "KV dtype": kv_dtype,
+            "bytes/token (KiB)": m.kv_bytes_per_token(kv_dtype) / KiB,
+            "max context (tokens)": m.max_context if m.max_context else pd.NA,
+        }
         for c in contexts:
             row[context_column(c)] = m.kv_bytes(c, kv_dtype) / GB
         rows.append(row)

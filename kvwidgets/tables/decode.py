@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import product
-from typing import Sequence
 
 import pandas as pd
 
@@ -17,8 +17,8 @@ BATCHES: tuple[int, ...] = (1, 8, 32, 64)
 
 
 def decode_table(
-    model: "Model | str" = "llama-3-8b",
-    gpu: "str | GPU" = "H100-SXM",
+    model: Model | str = "llama-3-8b",
+    gpu: str | GPU = "H100-SXM",
     contexts: Sequence[int] = CONTEXTS,
     batches: Sequence[int] = BATCHES,
     *,
@@ -35,17 +35,32 @@ def decode_table(
     m = as_model(model)
     rows = []
     for ctx, batch in product(contexts, batches):
-        d = decode_ceiling(m, gpu, ctx, batch, weight_dtype=weight_dtype, kv_dtype=kv_dtype, num_gpus=num_gpus)
-        fit = users_that_fit(m, gpu, ctx, num_gpus=num_gpus, weight_dtype=weight_dtype, kv_dtype=kv_dtype,
-                             utilization=utilization)
-        rows.append({
-            "model": m.name, "GPU": d.gpu, "GPUs": d.num_gpus, "context (tokens)": ctx, "batch": batch,
-            "weights read per step (GB)": d.weight_bytes_per_step / GB,
-            "KV read per step (GB)": d.kv_bytes_per_step / GB,
-            "step (ms)": d.step_ms,
-            "tokens/s per user": d.tokens_per_s_per_user,
-            "tokens/s total": d.tokens_per_s_total,
-            "KV share of reads": d.kv_share,
-            "fits in memory": fit.users >= batch,
-        })
+        d = decode_ceiling(
+            m, gpu, ctx, batch, weight_dtype=weight_dtype, kv_dtype=kv_dtype, num_gpus=num_gpus
+        )
+        fit = users_that_fit(
+            m,
+            gpu,
+            ctx,
+            num_gpus=num_gpus,
+            weight_dtype=weight_dtype,
+            kv_dtype=kv_dtype,
+            utilization=utilization,
+        )
+        rows.append(
+            {
+                "model": m.name,
+                "GPU": d.gpu,
+                "GPUs": d.num_gpus,
+                "context (tokens)": ctx,
+                "batch": batch,
+                "weights read per step (GB)": d.weight_bytes_per_step / GB,
+                "KV read per step (GB)": d.kv_bytes_per_step / GB,
+                "step (ms)": d.step_ms,
+                "tokens/s per user": d.tokens_per_s_per_user,
+                "tokens/s total": d.tokens_per_s_total,
+                "KV share of reads": d.kv_share,
+                "fits in memory": fit.users >= batch,
+            }
+        )
     return pd.DataFrame(rows)

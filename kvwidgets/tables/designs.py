@@ -6,7 +6,7 @@ values are stored, so the differences are the design's alone (part 14's comparis
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 import pandas as pd
 
@@ -19,7 +19,9 @@ from ._common import design, models_of
 REAL_MODELS: tuple[str, ...] = ("llama-3-8b", "llama-3-70b", "deepseek-v3", "gpt-oss-120b", "gemma-3-27b")
 
 
-def shape_variants(shape: "Model | str", *, window: int = 1024, latent: tuple[int, int] = (512, 64)) -> list[Model]:
+def shape_variants(
+    shape: Model | str, *, window: int = 1024, latent: tuple[int, int] = (512, 64)
+) -> list[Model]:
     """The shape as MHA (a KV head per query head), its own GQA, MQA (one KV head), MLA
     (DeepSeek-V3's 512 + 64 latent on every layer) and a sliding hybrid (alternate layers
     keep a `window`-token window, as gpt-oss does)."""
@@ -35,19 +37,26 @@ def shape_variants(shape: "Model | str", *, window: int = 1024, latent: tuple[in
 
     sliding = layers // 2
     return [
-        variant(f"MHA ({base.num_query_heads} KV heads)", (LayerGroup(FullAttentionSpec(base.num_query_heads, dim), layers),)),
+        variant(
+            f"MHA ({base.num_query_heads} KV heads)",
+            (LayerGroup(FullAttentionSpec(base.num_query_heads, dim), layers),),
+        ),
         variant(f"GQA ({heads} KV heads)", (LayerGroup(FullAttentionSpec(heads, dim), layers),)),
         variant("MQA (1 KV head)", (LayerGroup(FullAttentionSpec(1, dim), layers),)),
         variant(f"MLA (latent {latent[0]} + {latent[1]})", (LayerGroup(MLASpec(*latent), layers),)),
-        variant(f"GQA, {sliding} of {layers} layers sliding ({window:,}-token window)",
-                (LayerGroup(SlidingWindowSpec(heads, dim, window=window), sliding),
-                 LayerGroup(FullAttentionSpec(heads, dim), layers - sliding))),
+        variant(
+            f"GQA, {sliding} of {layers} layers sliding ({window:,}-token window)",
+            (
+                LayerGroup(SlidingWindowSpec(heads, dim, window=window), sliding),
+                LayerGroup(FullAttentionSpec(heads, dim), layers - sliding),
+            ),
+        ),
     ]
 
 
 def attention_designs_table(
-    shape: "Model | str" = "llama-3-8b",
-    models: "Iterable[Model | str] | Model | str" = REAL_MODELS,
+    shape: Model | str = "llama-3-8b",
+    models: Iterable[Model | str] | Model | str = REAL_MODELS,
     *,
     context: int = 32_768,
     kv_dtype: str = "bf16",
@@ -64,14 +73,16 @@ def attention_designs_table(
     for kind, m in [("shape", v) for v in variants] + [("model", m) for m in models_of(models)]:
         bpt = m.kv_bytes_per_token(kv_dtype)
         own_mha = mha if kind == "shape" else m.as_mha().kv_bytes_per_token(kv_dtype)
-        rows.append({
-            "row": kind,
-            "model": m.name,
-            "attention design": design(m),
-            "layers": m.num_layers,
-            "bytes/token (B)": bpt,
-            "bytes/token (KiB)": bpt / KiB,
-            f"per conversation at {context:,} tokens (GB)": m.kv_bytes(context, kv_dtype) / GB,
-            "x smaller than its MHA form": own_mha / bpt if bpt else float("inf"),
-        })
+        rows.append(
+            {
+                "row": kind,
+                "model": m.name,
+                "attention design": design(m),
+                "layers": m.num_layers,
+                "bytes/token (B)": bpt,
+                "bytes/token (KiB)": bpt / KiB,
+                f"per conversation at {context:,} tokens (GB)": m.kv_bytes(context, kv_dtype) / GB,
+                "x smaller than its MHA form": own_mha / bpt if bpt else float("inf"),
+            }
+        )
     return pd.DataFrame(rows)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 
@@ -15,8 +15,8 @@ TOKENS: tuple[int, ...] = (1000, 8000, 32_000, 128_000)
 
 
 def offload_table(
-    model: "Model | str" = "llama-3-8b",
-    gpu: "str | GPU" = "H100-SXM",
+    model: Model | str = "llama-3-8b",
+    gpu: str | GPU = "H100-SXM",
     tokens: Sequence[int] = TOKENS,
     *,
     kv_dtype: str = "bf16",
@@ -33,10 +33,16 @@ def offload_table(
         options = offload_vs_recompute(m, gpu, t, kv_dtype=kv_dtype)
         recompute = options[0].seconds_low
         for o in options:
-            rows.append({
-                "model": m.name, "tokens": t, "cache (GB)": m.kv_bytes(t, kv_dtype) / GB, "option": o.option,
-                "fastest (ms)": o.seconds_low * 1e3, "slowest (ms)": o.seconds_high * 1e3,
-                "x faster than recompute, best cases": recompute / o.seconds_low,
-                "source": o.source,
-            })
+            rows.append(
+                {
+                    "model": m.name,
+                    "tokens": t,
+                    "cache (GB)": m.kv_bytes(t, kv_dtype) / GB,
+                    "option": o.option,
+                    "fastest (ms)": o.seconds_low * 1e3,
+                    "slowest (ms)": o.seconds_high * 1e3,
+                    "x faster than recompute, best cases": recompute / o.seconds_low,
+                    "source": o.source,
+                }
+            )
     return pd.DataFrame(rows)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from itertools import product
-from typing import Iterable, Sequence
 
 import pandas as pd
 
@@ -22,13 +22,13 @@ DOES_NOT_LOAD = "does not load"
 
 
 def users_table(
-    models: "Iterable[Model | str] | Model | str" = ("llama-3-8b", "llama-3-70b"),
-    gpus: "Iterable[str | GPU] | str" = GPUS_SHOWN,
+    models: Iterable[Model | str] | Model | str = ("llama-3-8b", "llama-3-70b"),
+    gpus: Iterable[str | GPU] | str = GPUS_SHOWN,
     contexts: Sequence[int] = CONTEXTS,
     *,
-    weight_dtype: "str | Sequence[str]" = "bf16",
-    kv_dtype: "str | Sequence[str]" = "bf16",
-    num_gpus: "int | Sequence[int]" = 1,
+    weight_dtype: str | Sequence[str] = "bf16",
+    kv_dtype: str | Sequence[str] = "bf16",
+    num_gpus: int | Sequence[int] = 1,
     utilization: float = 0.9,
     working_bytes: int = 0,
     memory: str = "marketed",
@@ -41,20 +41,42 @@ def users_table(
     """
     gpu_rows = [get_gpu(g) for g in as_list(gpus, (str, GPU))]
     rows = []
-    for m, g, n, wd, kd, ctx in product(models_of(models), gpu_rows, as_list(num_gpus, int),
-                                         as_list(weight_dtype), as_list(kv_dtype), contexts):
-        fit = users_that_fit(m, g, ctx, num_gpus=n, weight_dtype=wd, kv_dtype=kd, utilization=utilization,
-                             working_bytes=working_bytes, memory=memory)
+    for m, g, n, wd, kd, ctx in product(
+        models_of(models),
+        gpu_rows,
+        as_list(num_gpus, int),
+        as_list(weight_dtype),
+        as_list(kv_dtype),
+        contexts,
+    ):
+        fit = users_that_fit(
+            m,
+            g,
+            ctx,
+            num_gpus=n,
+            weight_dtype=wd,
+            kv_dtype=kd,
+            utilization=utilization,
+            working_bytes=working_bytes,
+            memory=memory,
+        )
         status = DOES_NOT_LOAD if not fit.weights_fit else CANNOT_SERVE if fit.users == 0 else SERVES
-        rows.append({
-            "model": m.name, "GPU": g.name, "GPUs": n, "weight dtype": wd, "KV dtype": kd, "context (tokens)": ctx,
-            "usable memory (GB)": fit.usable_bytes / GB,
-            "weights (GB)": fit.weights_bytes / GB,
-            "left for KV (GB)": fit.kv_budget_bytes / GB,
-            "per conversation (GB)": fit.kv_per_user_bytes / GB,
-            "users": fit.users,
-            "status": status,
-        })
+        rows.append(
+            {
+                "model": m.name,
+                "GPU": g.name,
+                "GPUs": n,
+                "weight dtype": wd,
+                "KV dtype": kd,
+                "context (tokens)": ctx,
+                "usable memory (GB)": fit.usable_bytes / GB,
+                "weights (GB)": fit.weights_bytes / GB,
+                "left for KV (GB)": fit.kv_budget_bytes / GB,
+                "per conversation (GB)": fit.kv_per_user_bytes / GB,
+                "users": fit.users,
+                "status": status,
+            }
+        )
     return pd.DataFrame(rows)
 
 

@@ -9,7 +9,7 @@ from ..core.model import Model
 from ..core.units import KiB
 
 
-def vllm_groups_table(model: "Model | str" = "gpt-oss-120b", gpu=None, **report_args) -> pd.DataFrame:
+def vllm_groups_table(model: Model | str = "gpt-oss-120b", gpu=None, **report_args) -> pd.DataFrame:
     """One row per KV cache group of vllm_kv_report(model, gpu, **report_args): its layers,
     padding slots, block size, page, and the blocks one max-length request takes.
 
@@ -18,17 +18,20 @@ def vllm_groups_table(model: "Model | str" = "gpt-oss-120b", gpu=None, **report_
     """
     m = as_model(model)
     r = vllm_kv_report(m, gpu, **report_args)
-    rows = [{
-        "group": i,
-        "kind": g.kind,
-        "layers": g.layers,
-        "padding layers": g.padding,
-        "layer spec": g.what,
-        "block (tokens)": g.block_size,
-        "page (KiB)": g.page_bytes / KiB,
-        "blocks per request": g.blocks_per_request,
-        "share of a request's blocks": g.blocks_per_request / r.blocks_per_request,
-    } for i, g in enumerate(r.groups)]
+    rows = [
+        {
+            "group": i,
+            "kind": g.kind,
+            "layers": g.layers,
+            "padding layers": g.padding,
+            "layer spec": g.what,
+            "block (tokens)": g.block_size,
+            "page (KiB)": g.page_bytes / KiB,
+            "blocks per request": g.blocks_per_request,
+            "share of a request's blocks": g.blocks_per_request / r.blocks_per_request,
+        }
+        for i, g in enumerate(r.groups)
+    ]
     df = pd.DataFrame(rows)
     df.attrs["report"] = r
     return df

@@ -16,5 +16,15 @@ from .per_token import PerTokenBytes
 from .scenario import Scenario
 from .users_fit import UsersThatFit
 
-__all__ = ["AttentionDesigns", "ContextVsUsers", "DecodeSpeed", "DecodeStep", "KVWidget", "OffloadOrRecompute", "PagedBlocks", "PerTokenBytes", "Scenario",
-           "UsersThatFit"]
+__all__ = [
+    "AttentionDesigns",
+    "ContextVsUsers",
+    "DecodeSpeed",
+    "DecodeStep",
+    "KVWidget",
+    "OffloadOrRecompute",
+    "PagedBlocks",
+    "PerTokenBytes",
+    "Scenario",
+    "UsersThatFit",
+]

@@ -53,7 +53,9 @@ def build_esm(render_file: str, standalone: bool = False) -> str:
     ]
     if standalone:
         names = ", ".join(library.library_names())
-        inline = f"function kvInlinedLibrary() {{\n  return {{ {names} }};\n}}\n"  # what the import would give
+        inline = (
+            f"function kvInlinedLibrary() {{\n  return {{ {names} }};\n}}\n"  # what the import would give
+        )
         parts = [inlined_bundle(), *parts, library.library_code(), inline]
     parts += [widget_code(render_file), ESM_EXPORT]
     return "\n;\n".join(parts)
@@ -112,16 +114,16 @@ class KVWidget(anywidget.AnyWidget):
     _axes: ClassVar[dict[str, Any]] = {}  # ticks and series the chart draws (sent as `axes`)
     _css = _read("js/widget.css")
 
-    kind = traitlets.Unicode("").tag(sync=True)       # which render code the JS runs
-    shapes = traitlets.Dict().tag(sync=True)          # model name -> Model.shape()
-    gpus = traitlets.Dict().tag(sync=True)            # GPU name -> row
-    dtypes = traitlets.Dict().tag(sync=True)          # dtype -> bits
-    presets = traitlets.List().tag(sync=True)         # preset names, menu order
-    initial = traitlets.Dict().tag(sync=True)         # input values the reset button restores
-    scale = traitlets.Float(1.0).tag(sync=True)       # 1.5 for a lecture hall
-    error = traitlets.Unicode("").tag(sync=True)      # last bad input, "" when all is well
-    result = traitlets.Dict().tag(sync=True)          # the core's numbers for the inputs
-    axes = traitlets.Dict().tag(sync=True)            # the chart's ticks and series, from _axes
+    kind = traitlets.Unicode("").tag(sync=True)  # which render code the JS runs
+    shapes = traitlets.Dict().tag(sync=True)  # model name -> Model.shape()
+    gpus = traitlets.Dict().tag(sync=True)  # GPU name -> row
+    dtypes = traitlets.Dict().tag(sync=True)  # dtype -> bits
+    presets = traitlets.List().tag(sync=True)  # preset names, menu order
+    initial = traitlets.Dict().tag(sync=True)  # input values the reset button restores
+    scale = traitlets.Float(1.0).tag(sync=True)  # 1.5 for a lecture hall
+    error = traitlets.Unicode("").tag(sync=True)  # last bad input, "" when all is well
+    result = traitlets.Dict().tag(sync=True)  # the core's numbers for the inputs
+    axes = traitlets.Dict().tag(sync=True)  # the chart's ticks and series, from _axes
     # the kernel's one plotly.js bundle model, sent as "IPY_MODEL_<id>" (plotly_bundle.py)
     _plotly = traitlets.Instance(PlotlyBundle, allow_none=True).tag(sync=True, **widget_serialization)
 
@@ -163,8 +165,15 @@ class KVWidget(anywidget.AnyWidget):
     def _on_custom_msg(self, widget: Any, content: Any, buffers: Any) -> None:
         """A front end that cannot reach the shared bundle model asks for its texts."""
         if isinstance(content, dict) and content.get("kvw") == "plotly-source":
-            self.send({"kvw": "plotly-source", "source": bundle_source(), "version": bundle_version(),
-                       "library": library.library_source(), "library_hash": library.library_hash()})
+            self.send(
+                {
+                    "kvw": "plotly-source",
+                    "source": bundle_source(),
+                    "version": bundle_version(),
+                    "library": library.library_source(),
+                    "library_hash": library.library_hash(),
+                }
+            )
 
     # ---- models ---------------------------------------------------------------------------
     def default_shapes(self) -> dict[str, Any]:

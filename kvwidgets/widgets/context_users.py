@@ -21,8 +21,17 @@ class ContextVsUsers(KVWidget):
     """Users against context on a log axis (1K..1M), the chosen point highlighted."""
 
     _render_file = "context_users.js"
-    _inputs = ("model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype", "utilization", "params",
-               "y_scale")
+    _inputs = (
+        "model",
+        "gpu",
+        "num_gpus",
+        "context",
+        "weight_dtype",
+        "kv_dtype",
+        "utilization",
+        "params",
+        "y_scale",
+    )
     _axes = {"marks": MARKS, "lines": LINES}
 
     model = traits.model()
@@ -40,8 +49,12 @@ class ContextVsUsers(KVWidget):
         m = self.get_model(self.model)
         if self.y_scale not in ("log", "linear"):
             raise InputError(f"y_scale must be 'log' or 'linear', got {self.y_scale!r}")
-        common = dict(num_gpus=self.num_gpus, weight_dtype=self.weight_dtype, utilization=self.utilization,
-                      params=self.params_override())
+        common = dict(
+            num_gpus=self.num_gpus,
+            weight_dtype=self.weight_dtype,
+            utilization=self.utilization,
+            params=self.params_override(),
+        )
 
         def users(context: int, kv: str) -> int:
             return users_that_fit(m, self.gpu, context, kv_dtype=kv, **common).users
@@ -54,7 +67,7 @@ class ContextVsUsers(KVWidget):
             "context": self.context,
             "kv_dtype": self.kv_dtype,
             "users": here.users,
-            "kv_budget_bytes": here.kv_budget_bytes,   # what the GPUs keep for the cache
+            "kv_budget_bytes": here.kv_budget_bytes,  # what the GPUs keep for the cache
             "kv_per_user_bytes": here.kv_per_user_bytes,
             "users_by_dtype": {kv: users(self.context, kv) for kv in LINE_DTYPES},
             "marks": {str(t): {kv: users(t, kv) for kv in LINE_DTYPES} for t in MARKS},

@@ -42,14 +42,20 @@ class DecodeSpeed(KVWidget):
             "model": measured_data.H200_DECODE_MODEL,
             "gpu": measured_data.H200_DECODE_GPU,
             "provenance": measured_data.H200_DECODE_PROVENANCE,
-            "rows": [{k: r[k] for k in ("batch", "context", "tokens_per_s_per_user", "tokens_per_s_total")}
-                     for r in measured_data.h200_decode("sdpa")],
+            "rows": [
+                {k: r[k] for k in ("batch", "context", "tokens_per_s_per_user", "tokens_per_s_total")}
+                for r in measured_data.h200_decode("sdpa")
+            ],
         }
 
     def compute(self) -> dict[str, Any]:
         m = self.get_model(self.model)
-        opts = dict(weight_dtype=self.weight_dtype, kv_dtype=self.kv_dtype, num_gpus=self.num_gpus,
-                    params=self.params_override())
+        opts = dict(
+            weight_dtype=self.weight_dtype,
+            kv_dtype=self.kv_dtype,
+            num_gpus=self.num_gpus,
+            params=self.params_override(),
+        )
         result = dataclasses.asdict(decode_ceiling(m, self.gpu, self.context, self.batch, **opts))
         result["model"] = m.name
         # The ceiling assumes the batch's caches are all in GPU memory; say whether they can
@@ -58,13 +64,18 @@ class DecodeSpeed(KVWidget):
         result["max_batch"] = fit.users
         result["fits"] = self.batch <= fit.users
         result["by_batch"] = {
-            str(b): {**{k: getattr(d, k) for k in ("tokens_per_s_per_user", "tokens_per_s_total", "step_s")},
-                     # longest context at which b sequences fit (None: no limit); the line is
-                     # solid up to here and dotted beyond
-                     "fits_up_to": max_context(m, self.gpu, b, **opts)}
+            str(b): {
+                **{k: getattr(d, k) for k in ("tokens_per_s_per_user", "tokens_per_s_total", "step_s")},
+                # longest context at which b sequences fit (None: no limit); the line is
+                # solid up to here and dotted beyond
+                "fits_up_to": max_context(m, self.gpu, b, **opts),
+            }
             for b in BATCHES
             for d in [decode_ceiling(m, self.gpu, self.context, b, **opts)]
         }
-        result["shows_measured"] = (m.name == measured_data.H200_DECODE_MODEL and result["gpu"] == measured_data.H200_DECODE_GPU
-                                    and self.num_gpus == 1)
+        result["shows_measured"] = (
+            m.name == measured_data.H200_DECODE_MODEL
+            and result["gpu"] == measured_data.H200_DECODE_GPU
+            and self.num_gpus == 1
+        )
         return result

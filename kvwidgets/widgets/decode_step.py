@@ -22,7 +22,7 @@ from . import traits
 from .base import KVWidget
 
 SPEEDS = (1, 2, 5, 10, 30, 100)  # decode steps per second the Speed menu offers
-LAYERS_DRAWN_PER_GROUP = 2       # the sample: a group of 18 identical layers shows 2
+LAYERS_DRAWN_PER_GROUP = 2  # the sample: a group of 18 identical layers shows 2
 
 
 class DecodeStep(KVWidget):
@@ -34,7 +34,9 @@ class DecodeStep(KVWidget):
 
     model = traits.model("gpt-oss-20b")
     kv_dtype = traits.kv_dtype()
-    prompt_tokens = traitlets.Int(100, help="tokens of the prompt, stored at once by the prefill").tag(sync=True)
+    prompt_tokens = traitlets.Int(100, help="tokens of the prompt, stored at once by the prefill").tag(
+        sync=True
+    )
     generated = traitlets.Int(0, help="decode steps taken after the prefill").tag(sync=True)
     speed = traitlets.Int(5, help="decode steps per second while playing").tag(sync=True)
 
@@ -42,7 +44,9 @@ class DecodeStep(KVWidget):
         m = self.get_model(self.model)
         check_int("speed", self.speed, minimum=1)
         if self.speed not in SPEEDS:
-            raise InputError(f"speed must be one of {', '.join(map(str, SPEEDS))} steps per second, got {self.speed!r}")
+            raise InputError(
+                f"speed must be one of {', '.join(map(str, SPEEDS))} steps per second, got {self.speed!r}"
+            )
         step = decode_step_bytes(m, self.prompt_tokens, self.generated, self.kv_dtype)
         result = dataclasses.asdict(step)
         result["groups"] = [dataclasses.asdict(g) for g in step.groups]

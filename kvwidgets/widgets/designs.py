@@ -58,7 +58,7 @@ class AttentionDesigns(KVWidget):
     short_context = traitlets.Int(1024, help="the short conversation compared with `context`").tag(sync=True)
     # linear shows the 4x step from MHA to GQA at its true size; log keeps MLA and the windows readable
     x_scale = traitlets.Unicode("log", help="'log' or 'linear' bar axis").tag(sync=True)
-    real = traitlets.List().tag(sync=True)      # real model names that loaded
+    real = traitlets.List().tag(sync=True)  # real model names that loaded
 
     def __init__(self, **kwargs: Any) -> None:
         self._design_models = design_models()
@@ -86,8 +86,11 @@ class AttentionDesigns(KVWidget):
         shown = [label.format(window=self.window) for label in DESIGN_ORDER]
 
         def row(m: Model) -> dict[str, int]:
-            return {"bytes_per_token": m.kv_bytes_per_token(kv), "short": m.kv_bytes(short, kv),
-                    "long": m.kv_bytes(long_ctx, kv)}
+            return {
+                "bytes_per_token": m.kv_bytes_per_token(kv),
+                "short": m.kv_bytes(short, kv),
+                "long": m.kv_bytes(long_ctx, kv),
+            }
 
         return {
             "kv_dtype": kv,
@@ -95,8 +98,9 @@ class AttentionDesigns(KVWidget):
             "short_context": short,
             "x_scale": self.x_scale,
             # query heads that share one stored K/V head (MLA: all of them share one latent)
-            "query_heads_per_kv_head": {label: QUERY_HEADS // n for label, n in
-                                        (("MHA", QUERY_HEADS), ("GQA", KV_HEADS), ("MQA", 1))},
+            "query_heads_per_kv_head": {
+                label: QUERY_HEADS // n for label, n in (("MHA", QUERY_HEADS), ("GQA", KV_HEADS), ("MQA", 1))
+            },
             "designs": {label: row(self._design_models[label]) for label in shown},
             "models": {n: row(self.get_model(n)) for n in self.real},
         }

@@ -70,7 +70,11 @@ def library_hash() -> str:
 def names_used_by(render_text: str) -> list[str]:
     """The library names a render file refers to, minus any it declares itself."""
     own = {name for name, _ in declared_names(render_text)}
-    return [n for n in library_names() if n not in own and re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", render_text)]
+    return [
+        n
+        for n in library_names()
+        if n not in own and re.search(rf"(?<![\w$]){re.escape(n)}(?![\w$])", render_text)
+    ]
 
 
 def loader_header(*, plotly_inlined: bool, library_inlined: bool) -> str:

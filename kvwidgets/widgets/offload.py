@@ -50,10 +50,12 @@ class OffloadOrRecompute(KVWidget):
     gpu = traits.gpu("H200")
     kv_dtype = traits.kv_dtype()
     context = traits.context(8192)  # Llama 3 8B's own maximum (max_position_embeddings)
-    speed = traitlets.Unicode("typical", help="copy speed of each tier: 'low', 'typical' or 'high'").tag(sync=True)
+    speed = traitlets.Unicode("typical", help="copy speed of each tier: 'low', 'typical' or 'high'").tag(
+        sync=True
+    )
     params = traits.params()
-    storage = traitlets.Dict().tag(sync=True)    # tier -> label, low/typical/high GB/s, source
-    measured = traitlets.Dict().tag(sync=True)   # the H200 prefill rows and where they came from
+    storage = traitlets.Dict().tag(sync=True)  # tier -> label, low/typical/high GB/s, source
+    measured = traitlets.Dict().tag(sync=True)  # the H200 prefill rows and where they came from
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -73,9 +75,13 @@ class OffloadOrRecompute(KVWidget):
         t = check_int("context", self.context, minimum=1)
         params = self.params_override()
         kv = self.kv_dtype
-        reload = {name: {s: reload_seconds(m, t, name, kv_dtype=kv, speed=s) for s in SPEEDS} for name in STORAGE}
+        reload = {
+            name: {s: reload_seconds(m, t, name, kv_dtype=kv, speed=s) for s in SPEEDS} for name in STORAGE
+        }
         recompute = prefill_seconds(m, g, t, params=params)
-        shows_measured = m.name == measured_data.H200_PREFILL_MODEL and g.name == measured_data.H200_PREFILL_GPU
+        shows_measured = (
+            m.name == measured_data.H200_PREFILL_MODEL and g.name == measured_data.H200_PREFILL_GPU
+        )
         rows = measured_data.h200_prefill() if shows_measured else []
         measured = measured_data.interpolate_log(rows, t) if rows else None
         options = {f"reload from {name}": reload[name][self.speed] for name in STORAGE}
@@ -85,10 +91,16 @@ class OffloadOrRecompute(KVWidget):
             gbps = tier_gbps(name, self.speed)
             crossings[name] = {
                 "ideal": recompute_crossover(m, g, name, kv_dtype=kv, speed=self.speed, params=params),
-                "measured": measured_crossing(lambda x, gbps=gbps: m.kv_bytes(x, kv) / (gbps * 1e9), rows) if rows else None,
+                "measured": measured_crossing(lambda x, gbps=gbps: m.kv_bytes(x, kv) / (gbps * 1e9), rows)
+                if rows
+                else None,
             }
         return {
-            "model": m.name, "gpu": g.name, "context": t, "kv_dtype": kv, "speed": self.speed,
+            "model": m.name,
+            "gpu": g.name,
+            "context": t,
+            "kv_dtype": kv,
+            "speed": self.speed,
             "kv_bytes": m.kv_bytes(t, kv),
             "reload_seconds": reload,
             "recompute_seconds": recompute,

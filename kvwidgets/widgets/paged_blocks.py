@@ -26,8 +26,17 @@ class PagedBlocks(KVWidget):
     """Reserving the maximum vs paging; a prefix shared by several users, in blocks."""
 
     _render_file = "paged_blocks.js"
-    _inputs = ("model", "gpu", "weight_dtype", "kv_dtype", "context", "used_tokens", "users", "prefix_tokens",
-               "block_size")
+    _inputs = (
+        "model",
+        "gpu",
+        "weight_dtype",
+        "kv_dtype",
+        "context",
+        "used_tokens",
+        "users",
+        "prefix_tokens",
+        "block_size",
+    )
     _axes = {"block_sizes": BLOCK_SIZES}
 
     model = traits.model()
@@ -37,17 +46,33 @@ class PagedBlocks(KVWidget):
     context = traits.context(8192)  # the maximum length a request may reach: what a reservation holds
     used_tokens = traitlets.Int(1000, help="tokens a request holds now").tag(sync=True)
     users = traitlets.Int(4, help="users whose requests share the prefix").tag(sync=True)
-    prefix_tokens = traitlets.Int(500, help="tokens of the shared prefix (system prompt, documents)").tag(sync=True)
+    prefix_tokens = traitlets.Int(500, help="tokens of the shared prefix (system prompt, documents)").tag(
+        sync=True
+    )
     block_size = traitlets.Int(16, help="tokens per block").tag(sync=True)
 
     def compute(self) -> dict[str, Any]:
         if self.block_size not in BLOCK_SIZES:
-            raise InputError(f"block_size must be one of {', '.join(map(str, BLOCK_SIZES))}, got {self.block_size!r}")
+            raise InputError(
+                f"block_size must be one of {', '.join(map(str, BLOCK_SIZES))}, got {self.block_size!r}"
+            )
         m = self.get_model(self.model)
-        plan = block_plan(m, self.gpu, self.used_tokens, self.context, users=self.users,
-                          prefix_tokens=self.prefix_tokens, block_size=self.block_size, kv_dtype=self.kv_dtype,
-                          weight_dtype=self.weight_dtype)
+        plan = block_plan(
+            m,
+            self.gpu,
+            self.used_tokens,
+            self.context,
+            users=self.users,
+            prefix_tokens=self.prefix_tokens,
+            block_size=self.block_size,
+            kv_dtype=self.kv_dtype,
+            weight_dtype=self.weight_dtype,
+        )
         result = dataclasses.asdict(plan)
-        result.update(model=m.name, gpu=self.gpu, kv_dtype=self.kv_dtype,
-                      has_windows=any(g.spec.token_cap is not None for g in m.groups))
+        result.update(
+            model=m.name,
+            gpu=self.gpu,
+            kv_dtype=self.kv_dtype,
+            has_windows=any(g.spec.token_cap is not None for g in m.groups),
+        )
         return result

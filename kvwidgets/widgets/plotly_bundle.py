@@ -39,7 +39,9 @@ def bundle_source() -> str:
 def bundle_version() -> str:
     found = _VERSION.search(bundle_source()[:400])
     if not found:
-        raise RuntimeError(f"{BUNDLE_PATH} has no 'plotly.js (basic - minified) vX.Y.Z' banner; see vendor/README.md")
+        raise RuntimeError(
+            f"{BUNDLE_PATH} has no 'plotly.js (basic - minified) vX.Y.Z' banner; see vendor/README.md"
+        )
     return found.group(1)
 
 
@@ -65,7 +67,7 @@ class PlotlyBundle(anywidget.AnyWidget):
     _esm = bundle_esm()
     source = traitlets.Unicode("").tag(sync=True)
     version = traitlets.Unicode("").tag(sync=True)
-    library = traitlets.Unicode("").tag(sync=True)       # kvcalc.js + ui.js as one module (library.py)
+    library = traitlets.Unicode("").tag(sync=True)  # kvcalc.js + ui.js as one module (library.py)
     library_hash = traitlets.Unicode("").tag(sync=True)  # which library: a widget uses only its own
 
     def __init__(self, **kwargs):

@@ -22,7 +22,8 @@ For a lecture, a scenario also carries:
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 import traitlets
 
@@ -35,9 +36,19 @@ from . import traits
 # 80 GB GPU); "int4" (4 bits a parameter) is the nearest weight format the package has.
 LECTURE_SCENES: dict[str, dict[str, Any]] = {
     "8B on an H100 at 8K": {"model": "llama-3-8b", "gpu": "H100-SXM", "context": 8_000},
-    "70B in FP8 on one H100": {"model": "llama-3-70b", "gpu": "H100-SXM", "context": 8_000, "weight_dtype": "fp8"},
+    "70B in FP8 on one H100": {
+        "model": "llama-3-70b",
+        "gpu": "H100-SXM",
+        "context": 8_000,
+        "weight_dtype": "fp8",
+    },
     "70B on an H200": {"model": "llama-3-70b", "gpu": "H200", "context": 8_000, "weight_dtype": "fp8"},
-    "gpt-oss-120b at 128K": {"model": "gpt-oss-120b", "gpu": "H100-SXM", "context": 131_072, "weight_dtype": "int4"},
+    "gpt-oss-120b at 128K": {
+        "model": "gpt-oss-120b",
+        "gpu": "H100-SXM",
+        "context": 131_072,
+        "weight_dtype": "int4",
+    },
 }
 
 
@@ -89,7 +100,7 @@ class Scenario(traitlets.HasTraits):
     scale = traitlets.Float(1.0, help="font and figure scale of every linked widget")
     scene = traitlets.Unicode("", help="the scene last shown, '' once anything else moved")
 
-    def __init__(self, scenes: "Mapping[str, Mapping[str, Any]] | None" = None, **kwargs: Any) -> None:
+    def __init__(self, scenes: Mapping[str, Mapping[str, Any]] | None = None, **kwargs: Any) -> None:
         self._models: dict[str, Model] = {}
         self._widgets: list[Any] = []
         self._links: list[traitlets.link] = []
@@ -102,7 +113,7 @@ class Scenario(traitlets.HasTraits):
             self.add_scene(name, **values)
 
     @classmethod
-    def lecture(cls, **kwargs: Any) -> "Scenario":
+    def lecture(cls, **kwargs: Any) -> Scenario:
         """A scenario holding the lecture's four scenes, starting at the first."""
         first = next(iter(LECTURE_SCENES.values()))
         return cls(scenes=LECTURE_SCENES, **{**first, **kwargs})
@@ -113,14 +124,16 @@ class Scenario(traitlets.HasTraits):
         """Scene name -> the inputs it sets (a copy; add scenes with add_scene)."""
         return {k: dict(v) for k, v in self._scenes.items()}
 
-    def add_scene(self, name: str, **values: Any) -> "Scenario":
+    def add_scene(self, name: str, **values: Any) -> Scenario:
         """Name a set of inputs to jump to with show(name). Unknown inputs or bad values are
         refused here, with the field named, rather than when the scene is shown in class."""
         if not isinstance(name, str) or not name.strip():
             raise InputError(f"scene name must be a non-empty string, got {name!r}")
         for key in values:
             if key not in traits.INPUT_TRAITS:
-                raise InputError(f"scene {name!r}: {key!r} is not an input; inputs are {', '.join(traits.INPUT_TRAITS)}")
+                raise InputError(
+                    f"scene {name!r}: {key!r} is not an input; inputs are {', '.join(traits.INPUT_TRAITS)}"
+                )
         clean = dict(values)
         try:
             for key, value in values.items():
@@ -130,7 +143,7 @@ class Scenario(traitlets.HasTraits):
         self._scenes[name] = clean
         return self
 
-    def show(self, name: str) -> "Scenario":
+    def show(self, name: str) -> Scenario:
         """Jump every linked widget to the scene: its inputs, the starting values elsewhere."""
         if name not in self._scenes:
             raise unknown_name("scene", name, self._scenes)
@@ -138,7 +151,7 @@ class Scenario(traitlets.HasTraits):
         self.scene = name
         return self
 
-    def reset(self) -> "Scenario":
+    def reset(self) -> Scenario:
         """Back to the values the scenario was created with; every linked widget follows.
         `scale` stays as the presenter set it."""
         self._apply(self._initial)
@@ -152,8 +165,12 @@ class Scenario(traitlets.HasTraits):
         scenario too, so show() from Python or a moved slider (no scene) is reflected."""
         import ipywidgets as ipw
 
-        buttons = ipw.ToggleButtons(options=list(self._scenes), value=self.scene or None,
-                                    description="Scene", style={"button_width": "auto"})
+        buttons = ipw.ToggleButtons(
+            options=list(self._scenes),
+            value=self.scene or None,
+            description="Scene",
+            style={"button_width": "auto"},
+        )
         reset = ipw.Button(description="Reset", icon="undo", tooltip="back to the starting values")
         busy = [False]
 
@@ -200,7 +217,7 @@ class Scenario(traitlets.HasTraits):
     def known_models(self) -> set[str]:
         return set(self._models)
 
-    def link(self, *widgets: Any) -> "Scenario":
+    def link(self, *widgets: Any) -> Scenario:
         """Tie every input the widgets share with the scenario; the scenario's values win."""
         for w in widgets:
             if any(w is x for x in self._widgets):

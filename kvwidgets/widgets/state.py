@@ -35,7 +35,7 @@ def preset_names() -> tuple[str, ...]:
     return tuple(n if isinstance(n, str) else n[0] for n in names)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def preset_model(name: str) -> Model:
     return configs.load_model(name)
 
@@ -72,7 +72,7 @@ def model_shape(model: Model) -> dict[str, Any]:
     return shape
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _preset_shapes(names: tuple[str, ...]) -> dict[str, dict[str, Any]]:
     shapes = {}
     for name in names:

@@ -15,7 +15,6 @@ from ..core import dtype_name, get_gpu
 from ..core.model import Model
 from . import state
 
-
 # Models given to any widget or Scenario in this kernel, by name, so that a name arriving
 # through traitlets.link from another widget can be drawn here too. Preset names are
 # never taken from here: a preset name always means the preset unless this very widget
@@ -108,5 +107,16 @@ def params(default: int = 0) -> traitlets.Int:
 
 
 # Every input trait a widget or Scenario may carry, in the order controls are drawn.
-INPUT_TRAITS = ("model", "gpu", "num_gpus", "context", "batch", "weight_dtype", "kv_dtype",
-                "utilization", "memory", "working_bytes", "params")
+INPUT_TRAITS = (
+    "model",
+    "gpu",
+    "num_gpus",
+    "context",
+    "batch",
+    "weight_dtype",
+    "kv_dtype",
+    "utilization",
+    "memory",
+    "working_bytes",
+    "params",
+)

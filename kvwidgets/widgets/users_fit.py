@@ -15,8 +15,9 @@ GPU_COUNTS = (1, 2, 4, 8)
 
 def fit_dict(fit: Fit) -> dict[str, Any]:
     out = dataclasses.asdict(fit)
-    out.update(weights_fit=fit.weights_fit, loads_but_cannot_serve=fit.loads_but_cannot_serve,
-               message=fit.message)
+    out.update(
+        weights_fit=fit.weights_fit, loads_but_cannot_serve=fit.loads_but_cannot_serve, message=fit.message
+    )
     return out
 
 
@@ -24,8 +25,18 @@ class UsersThatFit(KVWidget):
     """How many conversations of `context` tokens fit at once on `num_gpus` GPUs."""
 
     _render_file = "users_fit.js"
-    _inputs = ("model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype", "utilization",
-               "memory", "working_bytes", "params")
+    _inputs = (
+        "model",
+        "gpu",
+        "num_gpus",
+        "context",
+        "weight_dtype",
+        "kv_dtype",
+        "utilization",
+        "memory",
+        "working_bytes",
+        "params",
+    )
     _axes = {"gpu_counts": GPU_COUNTS}
 
     model = traits.model()
@@ -41,9 +52,17 @@ class UsersThatFit(KVWidget):
 
     def _fit(self, num_gpus: int) -> Fit:
         return users_that_fit(
-            self.get_model(self.model), self.gpu, self.context, num_gpus=num_gpus,
-            weight_dtype=self.weight_dtype, kv_dtype=self.kv_dtype, utilization=self.utilization,
-            working_bytes=self.working_bytes, memory=self.memory, params=self.params_override())
+            self.get_model(self.model),
+            self.gpu,
+            self.context,
+            num_gpus=num_gpus,
+            weight_dtype=self.weight_dtype,
+            kv_dtype=self.kv_dtype,
+            utilization=self.utilization,
+            working_bytes=self.working_bytes,
+            memory=self.memory,
+            params=self.params_override(),
+        )
 
     def compute(self) -> dict[str, Any]:
         result = fit_dict(self._fit(self.num_gpus))  # raises on bad input: nothing changes

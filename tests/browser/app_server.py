@@ -13,8 +13,8 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -22,15 +22,17 @@ from .jupyterlab import REPO_ROOT
 
 
 @contextlib.contextmanager
-def app_server(name: str, cmd: list[str], folder: Path, port: int, env: dict[str, str] | None = None,
-               wait_s: float = 90) -> Iterator[str]:
+def app_server(
+    name: str, cmd: list[str], folder: Path, port: int, env: dict[str, str] | None = None, wait_s: float = 90
+) -> Iterator[str]:
     """Run `cmd` in `folder` until the block ends; yields http://127.0.0.1:<port>/."""
     env = dict(os.environ, **(env or {}))
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p)
     log_path = folder / f"{name}.log"
     with log_path.open("w", encoding="utf-8") as log:
-        proc = subprocess.Popen(cmd, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                start_new_session=True)
+        proc = subprocess.Popen(
+            cmd, cwd=folder, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
     try:
         deadline = time.monotonic() + wait_s
         while True:
@@ -41,7 +43,9 @@ def app_server(name: str, cmd: list[str], folder: Path, port: int, env: dict[str
                     break
             except OSError:
                 if time.monotonic() > deadline:
-                    pytest.fail(f"{name} did not answer on port {port} within {wait_s:.0f} s:\n{log_path.read_text()}")
+                    pytest.fail(
+                        f"{name} did not answer on port {port} within {wait_s:.0f} s:\n{log_path.read_text()}"
+                    )
                 time.sleep(0.5)
         yield f"http://127.0.0.1:{port}/"
     finally:

@@ -28,7 +28,11 @@ HOSTS = Path(__file__).with_name("hosts")
 
 
 class _Quiet(SimpleHTTPRequestHandler):
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map, ".mjs": "text/javascript", ".js": "text/javascript"}
+    extensions_map = {
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+    }
 
     def log_message(self, *args):  # the test output stays readable
         pass
@@ -48,8 +52,18 @@ def serve(folder: Path):
         thread.join(timeout=5)
 
 
-def host_page(folder: Path, name: str, page: str, *, model: str = "myst", shadow: bool = True, head: str = "",
-              html_attrs: str = "", body_attrs: str = "", setup_js: str = "") -> str:
+def host_page(
+    folder: Path,
+    name: str,
+    page: str,
+    *,
+    model: str = "myst",
+    shadow: bool = True,
+    head: str = "",
+    html_attrs: str = "",
+    body_attrs: str = "",
+    setup_js: str = "",
+) -> str:
     """Write `page` (an .html file name) into `folder`, hosting the widget files `name`.*;
     copy the host fixtures beside it. Returns the page's file name."""
     if model not in ("myst", "full"):

@@ -39,7 +39,7 @@ BENIGN_EXCEPTIONS = ("tornado.iostream.StreamClosedError", "tornado.websocket.We
 
 def _traceback_exception(lines: list[str], start: int) -> str:
     """The exception line a traceback starting at lines[start] ends in."""
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if line and not line[0].isspace():
             return line
     return ""
@@ -54,7 +54,14 @@ def free_port() -> int:
 def notebook(cells: list[str]) -> dict:
     return {
         "cells": [
-            {"cell_type": "code", "execution_count": None, "id": f"cell{i}", "metadata": {}, "outputs": [], "source": src}
+            {
+                "cell_type": "code",
+                "execution_count": None,
+                "id": f"cell{i}",
+                "metadata": {},
+                "outputs": [],
+                "source": src,
+            }
             for i, src in enumerate(cells)
         ],
         "metadata": {
@@ -102,7 +109,10 @@ class LabServer:
             PYTHONPATH=os.pathsep.join(p for p in (str(REPO_ROOT), env.get("PYTHONPATH", "")) if p),
         )
         cmd = [
-            sys.executable, "-m", "jupyter", self.app,
+            sys.executable,
+            "-m",
+            "jupyter",
+            self.app,
             "--no-browser",
             "--ip=127.0.0.1",
             f"--port={self.port}",
@@ -122,8 +132,9 @@ class LabServer:
         self._write_lab_settings(state / "settings")
         log = self.log_path.open("w", encoding="utf-8")
         # Its own session, so the finalizer can stop the server and its kernels together.
-        self.proc = subprocess.Popen(cmd, cwd=self.root, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
+        self.proc = subprocess.Popen(
+            cmd, cwd=self.root, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         log.close()
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -161,7 +172,7 @@ class LabServer:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
 
-    def __enter__(self) -> "LabServer":
+    def __enter__(self) -> LabServer:
         """`with server:` starts it and stops it after, also when starting fails half-way."""
         try:
             self.start()
@@ -212,8 +223,11 @@ class LabServer:
                 sessions = json.loads(r.read())
             for session in sessions:
                 kernel = session.get("kernel") or {}
-                if session.get("path") == notebook_name and kernel.get("execution_state") == "idle" \
-                        and kernel.get("connections", 0) >= 1:
+                if (
+                    session.get("path") == notebook_name
+                    and kernel.get("execution_state") == "idle"
+                    and kernel.get("connections", 0) >= 1
+                ):
                     return
             pause(500)
         raise TimeoutError(f"the kernel of {notebook_name} was not idle and connected within {timeout:.0f} s")

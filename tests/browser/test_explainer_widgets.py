@@ -34,41 +34,60 @@ READOUTS_JS = """() => Object.fromEntries(
 # widget -> (constructor kwargs, control moves). A move: (data-kv, how, value, trait, expected).
 # "select" picks an option, "type" fills a box and leaves it, "click" presses a button.
 MOVES = {
-    "DecodeStep": ({"generated": 0}, [
-        ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
-        ("prompt_tokens", "type", "200", "prompt_tokens", 200),
-        ("step", "click", None, "generated", 1),
-        ("step", "click", None, "generated", 2),
-        ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
-    ]),
-    "PagedBlocks": ({}, [
-        ("gpu", "select", "H200", "gpu", "H200"),
-        ("weight_dtype", "select", "fp8", "weight_dtype", "fp8"),
-        ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
-        ("context", "slide", "80", "context", 32768),
-        ("context-box", "type", "40000", "context", 40000),
-        ("used_tokens", "type", "3000", "used_tokens", 3000),
-        ("users", "type", "8", "users", 8),
-        ("prefix_tokens", "type", "1000", "prefix_tokens", 1000),
-        ("block_size", "select", "32", "block_size", 32),
-        ("model", "select", "qwen3-8b", "model", "qwen3-8b"),
-    ]),
-    "OffloadOrRecompute": ({}, [
-        ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
-        ("context", "slide", "80", "context", 32768),
-        ("context-box", "type", "20000", "context", 20000),
-        ("speed", "select", "low", "speed", "low"),
-        ("params", "type", "70", "params", 70_000_000_000),
-        ("gpu", "select", "H100-SXM", "gpu", "H100-SXM"),
-        ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
-    ]),
+    "DecodeStep": (
+        {"generated": 0},
+        [
+            ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
+            ("prompt_tokens", "type", "200", "prompt_tokens", 200),
+            ("step", "click", None, "generated", 1),
+            ("step", "click", None, "generated", 2),
+            ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
+        ],
+    ),
+    "PagedBlocks": (
+        {},
+        [
+            ("gpu", "select", "H200", "gpu", "H200"),
+            ("weight_dtype", "select", "fp8", "weight_dtype", "fp8"),
+            ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
+            ("context", "slide", "80", "context", 32768),
+            ("context-box", "type", "40000", "context", 40000),
+            ("used_tokens", "type", "3000", "used_tokens", 3000),
+            ("users", "type", "8", "users", 8),
+            ("prefix_tokens", "type", "1000", "prefix_tokens", 1000),
+            ("block_size", "select", "32", "block_size", 32),
+            ("model", "select", "qwen3-8b", "model", "qwen3-8b"),
+        ],
+    ),
+    "OffloadOrRecompute": (
+        {},
+        [
+            ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
+            ("context", "slide", "80", "context", 32768),
+            ("context-box", "type", "20000", "context", 20000),
+            ("speed", "select", "low", "speed", "low"),
+            ("params", "type", "70", "params", 70_000_000_000),
+            ("gpu", "select", "H100-SXM", "gpu", "H100-SXM"),
+            ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
+        ],
+    ),
 }
 NAMES = {
-    "model": "Model", "kv_dtype": "KV cache", "prompt_tokens": "Prompt (tokens)", "speed": "Speed",
-    "play": "Play", "step": "Step", "reset": "Reset",
-    "gpu": "GPU", "weight_dtype": "Weights", "context": "context, log scale from 1K to 1M tokens",
-    "context-box": "context in tokens", "used_tokens": "Tokens used", "users": "Users sharing",
-    "prefix_tokens": "Shared prefix (tokens)", "block_size": "Block size",
+    "model": "Model",
+    "kv_dtype": "KV cache",
+    "prompt_tokens": "Prompt (tokens)",
+    "speed": "Speed",
+    "play": "Play",
+    "step": "Step",
+    "reset": "Reset",
+    "gpu": "GPU",
+    "weight_dtype": "Weights",
+    "context": "context, log scale from 1K to 1M tokens",
+    "context-box": "context in tokens",
+    "used_tokens": "Tokens used",
+    "users": "Users sharing",
+    "prefix_tokens": "Shared prefix (tokens)",
+    "block_size": "Block size",
     "params": "parameters in billions, 0 = the model's own count",
     "more": "More",
 }
@@ -137,10 +156,14 @@ def test_every_control_changes_the_picture(watched, exported, name):
         assert trait(page, trait_name) == expected, f"{name}: {kv} did not set {trait_name}"
         assert picture(page) != before_picture, f"{name}: {kv} did not change the picture"
         assert readouts(page) != before_readouts, f"{name}: {kv} changed no readout"
-        assert page.locator(".kv-error").text_content() == "", f"{name}: {kv}: {page.locator('.kv-error').text_content()}"
+        assert page.locator(".kv-error").text_content() == "", (
+            f"{name}: {kv}: {page.locator('.kv-error').text_content()}"
+        )
         moved.add(kv)
     controls = set(page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)"))
-    untested = controls - moved - {"reset", "play", "more"}  # play (and DecodeStep's speed): test_play_and_pause
+    untested = (
+        controls - moved - {"reset", "play", "more"}
+    )  # play (and DecodeStep's speed): test_play_and_pause
     if name == "DecodeStep":
         untested.discard("speed")
     assert not untested, f"{name}: controls with no move in this test: {untested}"
@@ -150,7 +173,10 @@ def test_every_control_changes_the_picture(watched, exported, name):
     good = picture(page)
     box.fill("-5")
     box.press("Tab")
-    assert page.locator(".kv-error").is_visible() and "must be a whole number" in page.locator(".kv-error").text_content()
+    assert (
+        page.locator(".kv-error").is_visible()
+        and "must be a whole number" in page.locator(".kv-error").text_content()
+    )
     assert picture(page) == good
 
     page.locator('[data-kv="reset"]').click()
@@ -187,12 +213,15 @@ def test_play_advances_and_pause_stops(watched, exported, name):
         page.wait_for_timeout(ms)
         play.click()
         return trait(page, "generated") - g0
+
     slow, fast = steps_in(2), steps_in(100)
     assert 1 <= slow <= 4 and fast >= 40, (slow, fast)
 
     # the sliding layers drop rows once the window (128 for gpt-oss) is passed
     page.evaluate(f"{MODEL}.set('generated', 100)")
-    dropped = page.evaluate("[...document.querySelectorAll('.kv-dst-layer')].map(g => [g.dataset.kind, +g.dataset.dropped])")
+    dropped = page.evaluate(
+        "[...document.querySelectorAll('.kv-dst-layer')].map(g => [g.dataset.kind, +g.dataset.dropped])"
+    )
     assert ["sliding", 200 - 128] in dropped, dropped  # 100 prompt + 100 generated, window 128
     assert all(d == 0 for k, d in dropped if k == "full")
     assert page.locator(".kv-dst-query").count() == len(dropped)  # every drawn layer shows its unkept query
@@ -265,7 +294,10 @@ def test_theme_colours_and_scale_1_5(browser, exported, tmp_path_factory, name, 
             }""")
             assert overflow == [], f"{name} scale {scale}: overflows {overflow}"
             if scale == 1.5:
-                assert page.evaluate("getComputedStyle(document.querySelector('.kv-widget')).fontSize") == "19.5px"
+                assert (
+                    page.evaluate("getComputedStyle(document.querySelector('.kv-widget')).fontSize")
+                    == "19.5px"
+                )
             shot = folder / f"{name}-{scheme}-scale-{scale}-{width}px.png"
             page.locator(".kv-widget").screenshot(path=str(shot))
             assert shot.stat().st_size > 10_000
@@ -280,8 +312,12 @@ def test_jupyterlab_dark_recolours_the_diagram(watched, exported):
     page = watched.page
     open_exported(watched, exported["DecodeStep"])
     page.add_style_tag(content=jupyterlab_dark_variables())
-    page.evaluate("() => { document.body.dataset.jpThemeLight = 'false'; document.body.dataset.jpThemeName = 'JupyterLab Dark'; }")
-    page.wait_for_function("getComputedStyle(document.querySelector('.kv-diagram svg text')).fill !== 'rgb(97, 97, 97)'")
+    page.evaluate(
+        "() => { document.body.dataset.jpThemeLight = 'false'; document.body.dataset.jpThemeName = 'JupyterLab Dark'; }"
+    )
+    page.wait_for_function(
+        "getComputedStyle(document.querySelector('.kv-diagram svg text')).fill !== 'rgb(97, 97, 97)'"
+    )
     c = page.evaluate(DIAGRAM_COLOURS_JS)
     assert rgba(c["background"]) == rgba("#212121")
     assert contrast(c["text"], c["background"]) >= 4.5
@@ -297,13 +333,23 @@ def test_offload_crossings_on_the_page_are_the_kernels(watched, tmp_path):
         w.to_html(tmp_path / f"o{i}.html")
         open_exported(watched, tmp_path / f"o{i}.html")
         text = page.locator('[data-kv-out="crossover"]').text_content()
-        names = {"cpu-pinned": "CPU memory (pinned)", "cpu-pageable": "CPU memory (pageable)", "nvme-ssd": "NVMe SSD"}
-        expected = [f"{names[t]} = {what} recompute at {x:,}" for t, c in w.result["crossovers"].items()
-                    for what, x in (("ideal", c["ideal"]), ("measured", c["measured"])) if x is not None]
+        names = {
+            "cpu-pinned": "CPU memory (pinned)",
+            "cpu-pageable": "CPU memory (pageable)",
+            "nvme-ssd": "NVMe SSD",
+        }
+        expected = [
+            f"{names[t]} = {what} recompute at {x:,}"
+            for t, c in w.result["crossovers"].items()
+            for what, x in (("ideal", c["ideal"]), ("measured", c["measured"]))
+            if x is not None
+        ]
         assert expected, kwargs  # both cases cross somewhere
         assert text == " · ".join(expected)
         # one marker per crossing on the plot, plus the chosen-context label
-        assert page.evaluate("document.querySelector('.kv-plot').layout.annotations.length") == len(expected) + 1
+        assert (
+            page.evaluate("document.querySelector('.kv-plot').layout.annotations.length") == len(expected) + 1
+        )
     watched.assert_clean()
 
 
@@ -325,7 +371,9 @@ def test_attention_designs_draws_who_shares_which_kv_head(watched, tmp_path):
     page.locator('[data-kv="more"]').click()
     page.locator('[data-kv="x_scale"]').select_option("linear")
     assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "linear"
-    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.title.text").endswith("linear scale)")
+    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.title.text").endswith(
+        "linear scale)"
+    )
     watched.assert_clean()
 
 
@@ -334,16 +382,26 @@ def test_limits_are_in_view(watched, tmp_path):
     from kvwidgets.core import LayerGroup, Model, SlidingWindowSpec
 
     page = watched.page
-    never = Model("slides-never", (LayerGroup(SlidingWindowSpec(8, 128, window=8192), 32),), 7_000_000_000,
-                  max_context=4096)
+    never = Model(
+        "slides-never",
+        (LayerGroup(SlidingWindowSpec(8, 128, window=8192), 32),),
+        7_000_000_000,
+        max_context=4096,
+    )
     kw.PerTokenBytes(model=never, context=2048).to_html(tmp_path / "per_token.html")
     open_exported(watched, tmp_path / "per_token.html")
-    warns = lambda: page.evaluate("[...document.querySelectorAll('.kv-text .kv-warn')].map(e => e.textContent)")  # noqa: E731
+
+    def warns():
+        return page.evaluate("[...document.querySelectorAll('.kv-text .kv-warn')].map(e => e.textContent)")
+
     assert len(warns()) == 1 and "nothing ever slides out" in warns()[0]
     box = page.locator('[data-kv="context-box"]')
     box.fill("32768")
     box.press("Tab")
-    assert len(warns()) == 2 and "longer than slides-never was trained for (max_position_embeddings 4,096)" in warns()[0]
+    assert (
+        len(warns()) == 2
+        and "longer than slides-never was trained for (max_position_embeddings 4,096)" in warns()[0]
+    )
 
     kw.UsersThatFit(model="falcon-7b").to_html(tmp_path / "users.html")
     open_exported(watched, tmp_path / "users.html")
@@ -355,9 +413,18 @@ def test_limits_are_in_view(watched, tmp_path):
     assert not any("estimate" in w for w in warns())  # a count was given
 
     # an architecture vLLM no longer runs (configs/engine_support.py) is said on screen too
-    dropped = kw.load_model({"architectures": ["MPTForCausalLM"], "model_type": "mpt", "num_hidden_layers": 4,
-                             "num_attention_heads": 8, "num_key_value_heads": 8, "hidden_size": 512,
-                             "max_position_embeddings": 2048, "vocab_size": 1000})
+    dropped = kw.load_model(
+        {
+            "architectures": ["MPTForCausalLM"],
+            "model_type": "mpt",
+            "num_hidden_layers": 4,
+            "num_attention_heads": 8,
+            "num_key_value_heads": 8,
+            "hidden_size": 512,
+            "max_position_embeddings": 2048,
+            "vocab_size": 1000,
+        }
+    )
     kw.UsersThatFit(model=dropped, context=1024).to_html(tmp_path / "dropped.html")
     open_exported(watched, tmp_path / "dropped.html")
     assert any("no longer runs MPTForCausalLM" in w for w in warns())
@@ -370,9 +437,16 @@ def test_users_that_fit_leads_with_a_countable_memory_bar(watched, tmp_path):
     open_exported(watched, tmp_path / "users.html")
     convs = "[...document.querySelectorAll('.kv-membar .kv-mem-conv')].map(e => +e.dataset.conversations)"
     assert page.evaluate(convs) == [1] * 53  # 53 conversations, each its own segment
-    assert page.evaluate("document.querySelectorAll('.kv-membar .kv-mem-weights, .kv-membar .kv-mem-reserve, .kv-membar .kv-mem-free').length") == 3
+    assert (
+        page.evaluate(
+            "document.querySelectorAll('.kv-membar .kv-mem-weights, .kv-membar .kv-mem-reserve, .kv-membar .kv-mem-free').length"
+        )
+        == 3
+    )
     # the bar comes before the 1/2/4/8-GPU chart
-    assert page.evaluate("!!(document.querySelector('.kv-membar').compareDocumentPosition(document.querySelector('.kv-plot')) & Node.DOCUMENT_POSITION_FOLLOWING)")
+    assert page.evaluate(
+        "!!(document.querySelector('.kv-membar').compareDocumentPosition(document.querySelector('.kv-plot')) & Node.DOCUMENT_POSITION_FOLLOWING)"
+    )
     assert page.locator('[data-kv-out="kv_per_token"]').text_content() == "128 KiB (131,072 B)"
     box = page.locator('[data-kv="context-box"]')
     box.fill("1024")
@@ -399,9 +473,16 @@ def test_decode_step_draws_any_layer_kind(watched, exported):
         m.set('generated', 30);
     }}""")
     assert page.locator(".kv-error").text_content() == ""
-    layers = page.evaluate("[...document.querySelectorAll('.kv-dst-layer')].map(g => [g.dataset.kind, +g.dataset.held, +g.dataset.dropped])")
-    assert layers == [["mystery-attn", 16, 114], ["mystery-attn", 16, 114], ["linear-state", 0, 0], ["linear-state", 0, 0],
-                      ["no-cache", 0, 0]]
+    layers = page.evaluate(
+        "[...document.querySelectorAll('.kv-dst-layer')].map(g => [g.dataset.kind, +g.dataset.held, +g.dataset.dropped])"
+    )
+    assert layers == [
+        ["mystery-attn", 16, 114],
+        ["mystery-attn", 16, 114],
+        ["linear-state", 0, 0],
+        ["linear-state", 0, 0],
+        ["no-cache", 0, 0],
+    ]
     assert page.locator(".kv-dst-state").count() == 2
     # 3 layers x 16 rows x 2 heads x (64 + 32) x 2 B + 5 x 4,096 B of state = 38,912 B
     assert page.locator('[data-kv-out="stored_bytes"]').text_content() == "38 KiB"
@@ -415,11 +496,21 @@ def test_per_token_formula_is_a_product_of_config_factors(watched, tmp_path):
     open_exported(watched, tmp_path / "pt.html")
     chips = """() => [...document.querySelectorAll('.kv-formula-row')].map(r => [...r.querySelectorAll('.kv-factor')].map(
         c => [c.dataset.factor || 'result', c.querySelector('.kv-factor-value').textContent, c.classList.contains('kv-changed')]))"""
-    assert page.evaluate(chips) == [[["kv", "2", False], ["layers", "32", False], ["heads", "8", False], ["dim", "128", False],
-                                     ["bytes", "2", False], ["result", "131,072 B", False]]]
+    assert page.evaluate(chips) == [
+        [
+            ["kv", "2", False],
+            ["layers", "32", False],
+            ["heads", "8", False],
+            ["dim", "128", False],
+            ["bytes", "2", False],
+            ["result", "131,072 B", False],
+        ]
+    ]
     page.locator('[data-kv="kv_dtype"]').select_option("fp8")
     row = page.evaluate(chips)[0]
-    assert [c[0] for c in row if c[2]] == ["bytes"] and row[-1][1] == "65,536 B"  # only the factor that changed is marked
+    assert [c[0] for c in row if c[2]] == ["bytes"] and row[-1][
+        1
+    ] == "65,536 B"  # only the factor that changed is marked
     page.locator('[data-kv="model"]').select_option("qwen2.5-7b")  # 28 layers, 4 KV heads, 128 dims
     row = page.evaluate(chips)[0]
     assert [c[0] for c in row if c[2]] == ["layers", "heads"] and row[-1][1] == "28,672 B"
@@ -442,12 +533,20 @@ def test_decode_speed_draws_a_few_lines_and_the_chosen_batch(watched, tmp_path):
     kw.DecodeSpeed(model="llama-3-8b", gpu="H200").to_html(tmp_path / "speed.html")
     open_exported(watched, tmp_path / "speed.html")
     legend = "[...new Set(document.querySelector('.kv-plot').data.filter(t => t.showlegend !== false).map(t => t.name))]"
-    assert page.evaluate(legend) == ["batch 1", "batch 8", "batch 64", "batch 256", "does not fit in memory",
-                                     "measured on an H200 (x)"]
+    assert page.evaluate(legend) == [
+        "batch 1",
+        "batch 8",
+        "batch 64",
+        "batch 256",
+        "does not fit in memory",
+        "measured on an H200 (x)",
+    ]
     measured = "document.querySelector('.kv-plot').data.find(t => t.name.startsWith('measured')).text"
     assert set(page.evaluate(measured)) == {"batch 1", "batch 8", "batch 64", "batch 256"}
     box = page.locator('[data-kv="batch"]')
     box.fill("32")
     box.press("Tab")
-    assert "batch 32" in page.evaluate(legend) and "batch 32" in page.evaluate(measured)  # its measured points too
+    assert "batch 32" in page.evaluate(legend) and "batch 32" in page.evaluate(
+        measured
+    )  # its measured points too
     watched.assert_clean()

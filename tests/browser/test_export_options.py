@@ -15,10 +15,16 @@ pytestmark = pytest.mark.browser
 
 def test_controls_models_and_caption(watched, tmp_path):
     page = watched.page
-    kw.UsersThatFit().to_html(tmp_path / "p.html", controls=["model", "context", "reset"],
-                              models=["llama-3-8b", "llama-3-70b", "qwen3-8b"], caption="Task: fit 20 users")
+    kw.UsersThatFit().to_html(
+        tmp_path / "p.html",
+        controls=["model", "context", "reset"],
+        models=["llama-3-8b", "llama-3-70b", "qwen3-8b"],
+        caption="Task: fit 20 users",
+    )
     open_exported(watched, tmp_path / "p.html")
-    shown = page.evaluate("[...document.querySelectorAll('[data-kv]')].filter(e => e.offsetParent !== null).map(e => e.dataset.kv)")
+    shown = page.evaluate(
+        "[...document.querySelectorAll('[data-kv]')].filter(e => e.offsetParent !== null).map(e => e.dataset.kv)"
+    )
     assert shown == ["model", "context", "reset"]
     assert page.locator("p.kvw-caption").text_content() == "Task: fit 20 users"
     options = page.locator('[data-kv="model"]').evaluate("e => [...e.options].map(o => o.value)")
@@ -39,9 +45,13 @@ def test_iframe_takes_the_height_of_the_exported_page(watched, tmp_path):
     kw.DecodeSpeed().to_html(tmp_path / "speed.html")
     kw.DecodeStep().to_html(tmp_path / "step.html")
     host = tmp_path / "course.html"
-    host.write_text("<!DOCTYPE html><html><body><h1>Course page</h1>"
-                    + iframe_snippet("speed.html", title="speed") + iframe_snippet("step.html", title="step")
-                    + "</body></html>", encoding="utf-8")
+    host.write_text(
+        "<!DOCTYPE html><html><body><h1>Course page</h1>"
+        + iframe_snippet("speed.html", title="speed")
+        + iframe_snippet("step.html", title="step")
+        + "</body></html>",
+        encoding="utf-8",
+    )
     page.goto(host.as_uri())
     frames = page.locator("iframe[data-kvw-autosize]")
     inner_js = "Math.ceil(document.documentElement.getBoundingClientRect().height)"
@@ -50,8 +60,10 @@ def test_iframe_takes_the_height_of_the_exported_page(watched, tmp_path):
     by_name = {f.url.rsplit("/", 1)[-1]: f for f in page.frames}
     inner = [by_name[n].evaluate(inner_js) for n in ("speed.html", "step.html")]
     # each iframe leaves the snippet's 480 px for its own page's height (DecodeSpeed's is > 640)
-    page.wait_for_function("(want) => [...document.querySelectorAll('iframe')].every((f, i) => f.style.height === want[i] + 'px')",
-                           arg=inner)
+    page.wait_for_function(
+        "(want) => [...document.querySelectorAll('iframe')].every((f, i) => f.style.height === want[i] + 'px')",
+        arg=inner,
+    )
     heights = [frames.nth(i).evaluate("f => f.getBoundingClientRect().height") for i in range(2)]
     assert heights == inner and heights[0] > 640 and heights[1] != 480
     # a page that grows tells the iframe again (once in view: Chromium defers the layout
@@ -60,7 +72,9 @@ def test_iframe_takes_the_height_of_the_exported_page(watched, tmp_path):
     step = by_name["step.html"]
     before = heights[1]
     step.evaluate("document.querySelector('.kv-widget').style.paddingBottom = '300px'")
-    page.wait_for_function(f"parseFloat(document.querySelectorAll('iframe')[1].style.height) > {before + 250}")
+    page.wait_for_function(
+        f"parseFloat(document.querySelectorAll('iframe')[1].style.height) > {before + 250}"
+    )
     watched.assert_clean()
 
 
@@ -68,7 +82,9 @@ def test_a_kept_control_inside_the_more_fold_is_shown(watched, tmp_path):
     page = watched.page
     kw.UsersThatFit().to_html(tmp_path / "p.html", controls=["context", "utilization"])
     open_exported(watched, tmp_path / "p.html")
-    shown = page.evaluate("[...document.querySelectorAll('[data-kv]')].filter(e => e.offsetParent !== null).map(e => e.dataset.kv)")
+    shown = page.evaluate(
+        "[...document.querySelectorAll('[data-kv]')].filter(e => e.offsetParent !== null).map(e => e.dataset.kv)"
+    )
     assert shown == ["context", "utilization"]
     page.locator('[data-kv="utilization"]').fill("0.8")
     assert page.evaluate("window.kvwExport.models[0].get('utilization')") == 0.8
@@ -83,7 +99,9 @@ def test_widgets_a_scenario_links_stay_linked_on_the_page(watched, tmp_path):
     kw.export.to_html([users, speed, alone], tmp_path / "linked.html")
     open_exported(watched, tmp_path / "linked.html")
     get = "([i, name]) => window.kvwExport.models[i].get(name)"
-    plots = "[...document.querySelectorAll('.kv-plot')].map(p => JSON.stringify([p.data, p.layout.annotations]))"
+    plots = (
+        "[...document.querySelectorAll('.kv-plot')].map(p => JSON.stringify([p.data, p.layout.annotations]))"
+    )
     before = page.evaluate(plots)
     page.locator('#kvw-widget-0 [data-kv="context"]').fill("80")  # 32K in the first widget
     assert [page.evaluate(get, [i, "context"]) for i in range(3)] == [32768, 32768, 8192]

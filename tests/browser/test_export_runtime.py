@@ -70,7 +70,10 @@ def test_model_events_follow_backbone(watched, tmp_path):
 
 def test_every_esm_convention_renders_and_widgets_keep_their_own_state(watched, tmp_path):
     page = watched.page
-    open_exported(watched, to_html_file([Toy(value=5), NamedRender(label="n1"), Toy(value=90), Factory(label="f1")], tmp_path))
+    open_exported(
+        watched,
+        to_html_file([Toy(value=5), NamedRender(label="n1"), Toy(value=90), Factory(label="f1")], tmp_path),
+    )
     assert [readout(page, "value", i) for i in range(2)] == ["5", "90"]
     assert [readout(page, "label", i) for i in range(2)] == ["n1", "f1"]
     page.locator('[data-kv="value"]').nth(1).fill("12")

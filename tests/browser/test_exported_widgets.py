@@ -54,8 +54,12 @@ ECHOES = {"context", "utilization"}
 
 # Moves that change the figure but, by design, no readout: AttentionDesigns reads out
 # bytes per token, which do not depend on the context (the figure's long bar does).
-FIGURE_ONLY = {("AttentionDesigns", "context"), ("AttentionDesigns", "context-box"), ("ContextVsUsers", "y_scale"),
-               ("AttentionDesigns", "x_scale")}
+FIGURE_ONLY = {
+    ("AttentionDesigns", "context"),
+    ("AttentionDesigns", "context-box"),
+    ("ContextVsUsers", "y_scale"),
+    ("AttentionDesigns", "x_scale"),
+}
 
 FIGURE_JS = """() => {
     const gd = document.querySelector('.kv-plot');
@@ -103,7 +107,9 @@ def move(page, kv: str):
         offered = control.evaluate("e => [...e.options].map(o => o.value)")
         current = control.input_value()
         choice = next((v for v in SELECT_CHOICES[kv] if v in offered and v != current), None)
-        assert choice is not None, f"{kv}: none of {SELECT_CHOICES[kv]} is offered besides {current!r} ({offered})"
+        assert choice is not None, (
+            f"{kv}: none of {SELECT_CHOICES[kv]} is offered besides {current!r} ({offered})"
+        )
         control.select_option(choice)
         return kv, choice
     assert kv in INPUT_MOVES, f"no move defined for the control data-kv={kv!r}"
@@ -139,7 +145,9 @@ def test_every_control_redraws_the_exported_widget(watched, exported, name):
     controls = page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)")
     assert "reset" in controls and "context" in controls
     # the "More" fold starts closed, hiding what it holds; opened, its controls work like the rest
-    folded = page.evaluate("[...document.querySelectorAll('details.kv-more .kv-more-body [data-kv]')].map(e => e.dataset.kv)")
+    folded = page.evaluate(
+        "[...document.querySelectorAll('details.kv-more .kv-more-body [data-kv]')].map(e => e.dataset.kv)"
+    )
     if "more" in controls:
         assert folded and not any(page.locator(f'[data-kv="{kv}"]').is_visible() for kv in folded)
         page.locator('[data-kv="more"]').click()
@@ -194,7 +202,12 @@ def test_all_five_on_one_page_draw_independently(watched, tmp_path):
     esm_count = page.evaluate("JSON.parse(document.getElementById('kvw-export-data').textContent).esm.length")
     assert esm_count == len(WIDGETS)
     plots = "[...document.querySelectorAll('.kv-plot')].map(p => JSON.stringify(p.data))"
-    assert page.evaluate("[...document.querySelectorAll('.kv-plot')].map(p => !!p.querySelector('svg.main-svg'))") == [True] * 6
+    assert (
+        page.evaluate(
+            "[...document.querySelectorAll('.kv-plot')].map(p => !!p.querySelector('svg.main-svg'))"
+        )
+        == [True] * 6
+    )
     first = page.evaluate(plots)
     assert first[0] != first[5]  # same widget, same ESM, own state
     # moving the first widget's context redraws that widget only

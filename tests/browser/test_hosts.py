@@ -71,8 +71,12 @@ def test_widget_under_mysts_model(watched, myst_site, name):
     page = watched.page
     open_host(watched, f"{myst_site}/{name}.html")
     # the stand-in behaves like MyST's model: these really throw
-    assert page.evaluate("(() => { try { window.kvHost.model.save_changes(); } catch (e) { return e.message; } })()") \
+    assert (
+        page.evaluate(
+            "(() => { try { window.kvHost.model.save_changes(); } catch (e) { return e.message; } })()"
+        )
         == "MystAnyModel.save_changes not implemented yet."
+    )
     first = page.evaluate(FIGURE_JS)
     initial = page.evaluate("window.kvHost.initial")
 
@@ -112,7 +116,12 @@ def test_widget_under_mysts_model(watched, myst_site, name):
 
     # taken down (MyST calls the cleanup when the reader leaves the page): off() throws
     # in MyST's model, the cleanup must not
-    assert page.evaluate("(() => { try { window.kvHost.cleanup(); return 'ok'; } catch (e) { return e.message; } })()") == "ok"
+    assert (
+        page.evaluate(
+            "(() => { try { window.kvHost.cleanup(); return 'ok'; } catch (e) { return e.message; } })()"
+        )
+        == "ok"
+    )
     watched.assert_clean()
 
 
@@ -125,18 +134,44 @@ THEME_WIDGET = "ContextVsUsers"
 def theme_site(tmp_path_factory):
     folder = tmp_path_factory.mktemp("hosts")
     kw.export.to_myst(getattr(kw, THEME_WIDGET)(), folder, page_dir=folder)
-    host_page(folder, THEME_WIDGET, "vscode.html", model="full", shadow=False,
-              setup_js='applyVsCodeTheme("Dark Modern");')
-    host_page(folder, THEME_WIDGET, "colab.html", model="full", shadow=False,
-              head='<link rel="stylesheet" href="./colab.css">', html_attrs='theme="dark"')
-    host_page(folder, THEME_WIDGET, "marimo.html", model="full", shadow=True,
-              head='<link rel="stylesheet" href="./marimo.css">', body_attrs='class="dark dark-theme" data-theme="dark"')
+    host_page(
+        folder,
+        THEME_WIDGET,
+        "vscode.html",
+        model="full",
+        shadow=False,
+        setup_js='applyVsCodeTheme("Dark Modern");',
+    )
+    host_page(
+        folder,
+        THEME_WIDGET,
+        "colab.html",
+        model="full",
+        shadow=False,
+        head='<link rel="stylesheet" href="./colab.css">',
+        html_attrs='theme="dark"',
+    )
+    host_page(
+        folder,
+        THEME_WIDGET,
+        "marimo.html",
+        model="full",
+        shadow=True,
+        head='<link rel="stylesheet" href="./marimo.css">',
+        body_attrs='class="dark dark-theme" data-theme="dark"',
+    )
     # myst-theme marks the reader's choice as class "dark" or "light" on <html>
     # (@myst-theme/site 1.4.1 src/components/theme.tsx, src/pages/Root.tsx)
     # only the two Jupyter variables Colab's widget manager maps, resolved to Colab's
     # dark values (colab.css), with no --colab-* left visible: a host of that kind
-    host_page(folder, THEME_WIDGET, "jupyter-partial.html", model="full", shadow=False,
-              head="<style>:root { --jp-ui-font-color1: #d5d5d5; --jp-layout-color2: #454545; }</style>")
+    host_page(
+        folder,
+        THEME_WIDGET,
+        "jupyter-partial.html",
+        model="full",
+        shadow=False,
+        head="<style>:root { --jp-ui-font-color1: #d5d5d5; --jp-layout-color2: #454545; }</style>",
+    )
     host_page(folder, THEME_WIDGET, "myst-dark.html", model="myst", shadow=True, html_attrs='class="dark"')
     with serve(folder) as url:
         yield url
@@ -151,8 +186,10 @@ def open_in(browser, url, scheme):
 
 
 def recoloured(page, before_fill):
-    page.wait_for_function(f"(() => {{ const t = {ROOT}.querySelector('.kv-plot .ytick text');"
-                           f" return getComputedStyle(t).fill !== {json.dumps(before_fill)}; }})()")
+    page.wait_for_function(
+        f"(() => {{ const t = {ROOT}.querySelector('.kv-plot .ytick text');"
+        f" return getComputedStyle(t).fill !== {json.dumps(before_fill)}; }})()"
+    )
     page.wait_for_function(SETTLED_JS)
 
 
@@ -173,7 +210,9 @@ def test_vscode_dark_and_light(browser, theme_site):
         fill = tick_fill(page)
         page.evaluate('applyVsCodeTheme("Light Modern")')
         recoloured(page, fill)
-        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#3b3b3b", background="#ffffff", where="VS Code Light Modern")
+        assert_colours(
+            page.evaluate(HOST_COLOURS_JS), text="#3b3b3b", background="#ffffff", where="VS Code Light Modern"
+        )
         watch.assert_clean()
     finally:
         context.close()
@@ -195,7 +234,9 @@ def test_colab_dark_and_light(browser, theme_site):
         fill = tick_fill(page)
         page.evaluate("document.documentElement.setAttribute('theme', 'light')")
         recoloured(page, fill)
-        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#212121", background="#ffffff", where="Colab light")
+        assert_colours(
+            page.evaluate(HOST_COLOURS_JS), text="#212121", background="#ffffff", where="Colab light"
+        )
         watch.assert_clean()
     finally:
         context.close()
@@ -208,14 +249,18 @@ def test_marimo_dark_and_light(browser, theme_site):
         # marimo's own CSS made the page dark (it is the fixture that is tested here)
         assert rgba(page.evaluate("getComputedStyle(document.body).backgroundColor")) == rgba("#181c1a")
         assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "dark"
-        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where="marimo dark")
+        assert_colours(
+            page.evaluate(HOST_COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where="marimo dark"
+        )
         # marimo's ThemeProvider switching to light: body classes and data-theme
         fill = tick_fill(page)
         page.evaluate("""(() => { const b = document.body;
             b.classList.remove('dark', 'dark-theme'); b.classList.add('light', 'light-theme'); b.dataset.theme = 'light'; })()""")
         recoloured(page, fill)
         assert rgba(page.evaluate("getComputedStyle(document.body).backgroundColor")) == rgba("#ffffff")
-        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#1f1f1f", background="#ffffff", where="marimo light")
+        assert_colours(
+            page.evaluate(HOST_COLOURS_JS), text="#1f1f1f", background="#ffffff", where="marimo light"
+        )
         watch.assert_clean()
     finally:
         context.close()
@@ -231,7 +276,12 @@ def test_marimo_dark_with_a_dark_os(browser, theme_site):
             b.classList.remove('dark', 'dark-theme'); b.classList.add('light', 'light-theme'); b.dataset.theme = 'light'; })()""")
         recoloured(page, fill)
         assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "light"
-        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#1f1f1f", background="#ffffff", where="marimo light, OS dark")
+        assert_colours(
+            page.evaluate(HOST_COLOURS_JS),
+            text="#1f1f1f",
+            background="#ffffff",
+            where="marimo light, OS dark",
+        )
         watch.assert_clean()
     finally:
         context.close()
@@ -244,11 +294,15 @@ def test_myst_dark_page(browser, theme_site):
     try:
         page = watch.page
         assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "dark"
-        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where="MyST dark")
+        assert_colours(
+            page.evaluate(HOST_COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where="MyST dark"
+        )
         fill = tick_fill(page)
         page.evaluate("document.documentElement.classList.replace('dark', 'light')")
         recoloured(page, fill)
-        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#1f1f1f", background="#ffffff", where="MyST light")
+        assert_colours(
+            page.evaluate(HOST_COLOURS_JS), text="#1f1f1f", background="#ffffff", where="MyST light"
+        )
         watch.assert_clean()
     finally:
         context.close()
@@ -261,7 +315,9 @@ def test_a_host_with_only_jupyter_text_and_second_layout_colour(browser, theme_s
     try:
         page = watch.page
         assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "jupyter-partial"
-        assert_colours(page.evaluate(HOST_COLOURS_JS), text="#d5d5d5", background="#454545", where="partial Jupyter")
+        assert_colours(
+            page.evaluate(HOST_COLOURS_JS), text="#d5d5d5", background="#454545", where="partial Jupyter"
+        )
         watch.assert_clean()
     finally:
         context.close()

@@ -54,7 +54,8 @@ def test_widget_in_a_live_jupyterlab(browser, lab):
         # Python's w.context = 32768 reached the browser: the controls show it
         box = page.locator('.jp-OutputArea [data-kv="context-box"]')
         page.wait_for_function(
-            "document.querySelector('.jp-OutputArea [data-kv=\"context-box\"]').value === '32768'")
+            "document.querySelector('.jp-OutputArea [data-kv=\"context-box\"]').value === '32768'"
+        )
         printed = page.locator(".jp-Notebook .jp-Cell").nth(2).locator(".jp-OutputArea-output")
         assert "context in the kernel: 32768" in printed.text_content()
         users_at_32k = page.locator('.jp-OutputArea [data-kv-out="users"]').text_content()
@@ -71,7 +72,8 @@ def test_widget_in_a_live_jupyterlab(browser, lab):
         page.keyboard.press("Shift+Enter")
         page.wait_for_function(
             "[...document.querySelectorAll('.jp-Notebook .jp-Cell')][2]"
-            ".querySelector('.jp-OutputArea-output')?.textContent.includes('context in the kernel: 16384')")
+            ".querySelector('.jp-OutputArea-output')?.textContent.includes('context in the kernel: 16384')"
+        )
 
         watch.assert_clean(allow_errors=LAB_CONSOLE_NOISE)
     except Exception:

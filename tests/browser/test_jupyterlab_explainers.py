@@ -33,19 +33,35 @@ def test_decode_step_plays_in_a_live_jupyterlab(browser, tmp_path_factory):
         page.locator('.jp-OutputArea [data-kv="step"]').click()
         assert page.locator('.jp-OutputArea [data-kv-out="tokens"]').text_content().startswith("101 ")
         page.locator('.jp-OutputArea [data-kv="play"]').click()
-        page.wait_for_function("(() => { const t = document.querySelector('.jp-OutputArea [data-kv-out=\"tokens\"]');"
-                               " return t && parseInt(t.textContent.replace(/,/g, '')) >= 104; })()")
+        page.wait_for_function(
+            "(() => { const t = document.querySelector('.jp-OutputArea [data-kv-out=\"tokens\"]');"
+            " return t && parseInt(t.textContent.replace(/,/g, '')) >= 104; })()"
+        )
         page.locator('.jp-OutputArea [data-kv="play"]').click()  # pause
-        shown = int(page.locator('.jp-OutputArea [data-kv-out="tokens"]').text_content().split(" ")[0].replace(",", ""))
+        shown = int(
+            page.locator('.jp-OutputArea [data-kv-out="tokens"]')
+            .text_content()
+            .split(" ")[0]
+            .replace(",", "")
+        )
         page.wait_for_timeout(500)
-        assert int(page.locator('.jp-OutputArea [data-kv-out="tokens"]').text_content().split(" ")[0].replace(",", "")) == shown
+        assert (
+            int(
+                page.locator('.jp-OutputArea [data-kv-out="tokens"]')
+                .text_content()
+                .split(" ")[0]
+                .replace(",", "")
+            )
+            == shown
+        )
         # the kernel followed every step: run the print cell again
         page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".jp-InputArea-editor").click()
         page.keyboard.press("Shift+Enter")
         # gpt-oss-20b: 24 layers x 8 KV heads x 64 x 2 x 2 B = 49,152 B per token while the window fills
         page.wait_for_function(
             "[...document.querySelectorAll('.jp-Notebook .jp-Cell')][1].querySelector('.jp-OutputArea-output')"
-            f"?.textContent.includes('kernel: {shown - 100} {shown} {shown * 49152}')")
+            f"?.textContent.includes('kernel: {shown - 100} {shown} {shown * 49152}')"
+        )
         watch.assert_clean()
     except Exception:
         lab.show_failure(page)

@@ -25,7 +25,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 NOTEBOOK = "two_widgets.ipynb"
 CELLS = ["import kvwidgets as kw", "kw.UsersThatFit()", "kw.DecodeSpeed()"]
 MARK = "window.Plotly = Plotly"  # the bundle's last statement: once per copy
-LIBRARY_MARK = "function kvApp("    # ui.js's frame builder: once per copy of the shared library
+LIBRARY_MARK = "function kvApp("  # ui.js's frame builder: once per copy of the shared library
 
 # Counts Blob URLs made from more than 1 MB of text (plotly.js imports), from page start.
 COUNT_BIG_BLOBS = """(() => {
@@ -46,7 +46,14 @@ def lab(tmp_path_factory):
     server = LabServer(workdir)
     server.write_notebook(NOTEBOOK, CELLS)
     # what a course author turns on to ship a notebook whose widgets show without a kernel
-    setting = workdir / "jupyter" / "settings" / "@jupyter-widgets" / "jupyterlab-manager" / "plugin.jupyterlab-settings"
+    setting = (
+        workdir
+        / "jupyter"
+        / "settings"
+        / "@jupyter-widgets"
+        / "jupyterlab-manager"
+        / "plugin.jupyterlab-settings"
+    )
     setting.parent.mkdir(parents=True)
     setting.write_text(json.dumps({"saveState": True}), encoding="utf-8")
     with server:

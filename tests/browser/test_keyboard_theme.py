@@ -83,7 +83,9 @@ def figure(page):
 
 
 def focused(page):
-    return page.evaluate("document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.kv || document.activeElement.tagName : null")
+    return page.evaluate(
+        "document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.kv || document.activeElement.tagName : null"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -106,7 +108,9 @@ def accessible_names(page) -> dict[str, tuple[str, str]]:
         found = {}
         for kv in page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)"):
             node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": f'[data-kv="{kv}"]'})["nodeId"]
-            ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})["nodes"][0]
+            ax = cdp.send("Accessibility.getPartialAXTree", {"nodeId": node, "fetchRelatives": False})[
+                "nodes"
+            ][0]
             found[kv] = (ax["role"]["value"], (ax.get("name") or {}).get("value", ""))
         return found
     finally:
@@ -133,7 +137,9 @@ def test_tab_reaches_every_control_in_order_and_each_is_named(watched, exported,
     assert visited[len(controls)] not in controls  # and then leaves the widget
 
     # reading order: each control starts below, or on the same row right of, the one before
-    boxes = page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.bottom]; })")
+    boxes = page.evaluate(
+        "[...document.querySelectorAll('[data-kv]')].map(e => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.bottom]; })"
+    )
     for (kv_a, a), (kv_b, b) in zip(zip(controls, boxes), zip(controls[1:], boxes[1:])):
         same_row = b[1] < a[2] and a[1] < b[2]
         assert (same_row and b[0] > a[0]) or b[1] >= a[2] - 1, f"{name}: {kv_b} is laid out before {kv_a}"
@@ -210,6 +216,7 @@ def test_keys_drive_the_controls(watched, exported, name):
 
 # ---- colours ---------------------------------------------------------------------------
 
+
 def jupyterlab_dark_variables() -> str:
     """The :root block of JupyterLab Dark's CSS, from the JupyterLab installed here."""
     import jupyterlab
@@ -240,6 +247,7 @@ def luminance(c) -> float:
     def channel(v):
         v /= 255
         return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
     return 0.2126 * channel(c[0]) + 0.7152 * channel(c[1]) + 0.0722 * channel(c[2])
 
 
@@ -280,7 +288,9 @@ COLOURS_JS = r"""() => {
 
 def assert_colours(colours: dict, *, text: str, background: str, where: str) -> None:
     assert rgba(colours["text"]) == rgba(text), f"{where}: widget text is {colours['text']}"
-    assert rgba(colours["background"]) == rgba(background), f"{where}: widget background is {colours['background']}"
+    assert rgba(colours["background"]) == rgba(background), (
+        f"{where}: widget background is {colours['background']}"
+    )
     assert rgba(colours["plot_font"]) == rgba(text), f"{where}: plot font is {colours['plot_font']}"
     assert rgba(colours["tick"]) == rgba(text), f"{where}: the drawn tick labels are {colours['tick']}"
     # the plot lets the widget's background through, so it is the theme's too
@@ -288,7 +298,9 @@ def assert_colours(colours: dict, *, text: str, background: str, where: str) -> 
         c = rgba(colours[key])
         assert c[3] == 0 or c[:3] == rgba(background)[:3], f"{where}: {key} is {colours[key]}"
     for key in ("text", "title", "tick", "control_text"):
-        assert contrast(colours[key], colours["background"]) >= 4.5, f"{where}: {key} {colours[key]} is hard to read"
+        assert contrast(colours[key], colours["background"]) >= 4.5, (
+            f"{where}: {key} {colours[key]} is hard to read"
+        )
     assert contrast(colours["control_text"], colours["control_background"]) >= 4.5, where
     assert contrast(colours["label"], colours["background"]) >= 4.5, f"{where}: labels {colours['label']}"
 
@@ -300,7 +312,9 @@ LIGHT_TEXT, LIGHT_BACKGROUND = "#1f1f1f", "#ffffff"
 def test_jupyterlab_dark_recolours_a_showing_widget(watched, exported, name):
     page = watched.page
     open_exported(watched, exported[name])
-    assert_colours(page.evaluate(COLOURS_JS), text=LIGHT_TEXT, background=LIGHT_BACKGROUND, where=f"{name} light")
+    assert_colours(
+        page.evaluate(COLOURS_JS), text=LIGHT_TEXT, background=LIGHT_BACKGROUND, where=f"{name} light"
+    )
 
     # what JupyterLab does on "apputils:change-theme": its theme's variables arrive, then
     # the body's data-jp-theme-* attributes change
@@ -309,10 +323,14 @@ def test_jupyterlab_dark_recolours_a_showing_widget(watched, exported, name):
         document.body.dataset.jpThemeLight = 'false';
         document.body.dataset.jpThemeName = 'JupyterLab Dark';
     }""")
-    page.wait_for_function("getComputedStyle(document.querySelector('.kv-plot .ytick text')).fill !== 'rgb(31, 31, 31)'")
+    page.wait_for_function(
+        "getComputedStyle(document.querySelector('.kv-plot .ytick text')).fill !== 'rgb(31, 31, 31)'"
+    )
     dark = page.evaluate(COLOURS_JS)
     # JupyterLab Dark: --jp-ui-font-color1 rgba(255,255,255,.87) on --jp-layout-color1 #212121
-    assert_colours(dark, text="rgba(255, 255, 255, 0.87)", background="#212121", where=f"{name} JupyterLab Dark")
+    assert_colours(
+        dark, text="rgba(255, 255, 255, 0.87)", background="#212121", where=f"{name} JupyterLab Dark"
+    )
     assert rgba(dark["control_background"]) == rgba("#424242")  # --jp-layout-color2
     assert page.evaluate(CLIPPED_TICKS_JS) == [], f"{name}: labels cut off at the figure's edge"
     watched.assert_clean()
@@ -325,11 +343,20 @@ def test_prefers_color_scheme_dark_outside_jupyterlab(browser, exported, name):
         watch = PageWatch(context.new_page())
         page = watch.page
         open_exported(watch, exported[name])
-        assert_colours(page.evaluate(COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where=f"{name} dark scheme")
+        assert_colours(
+            page.evaluate(COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where=f"{name} dark scheme"
+        )
         # the reader switches to light while the page is open: the figure follows
         page.emulate_media(color_scheme="light")
-        page.wait_for_function("getComputedStyle(document.querySelector('.kv-plot .ytick text')).fill === 'rgb(31, 31, 31)'")
-        assert_colours(page.evaluate(COLOURS_JS), text=LIGHT_TEXT, background=LIGHT_BACKGROUND, where=f"{name} back to light")
+        page.wait_for_function(
+            "getComputedStyle(document.querySelector('.kv-plot .ytick text')).fill === 'rgb(31, 31, 31)'"
+        )
+        assert_colours(
+            page.evaluate(COLOURS_JS),
+            text=LIGHT_TEXT,
+            background=LIGHT_BACKGROUND,
+            where=f"{name} back to light",
+        )
         watch.assert_clean()
     finally:
         context.close()
@@ -387,8 +414,12 @@ def test_scale_1_5_in_the_dark_fits_and_reads(browser, exported, tmp_path_factor
         assert page.evaluate("getComputedStyle(document.querySelector('.kv-widget')).fontSize") == "19.5px"
         assert page.evaluate(OVERFLOW_JS) == [], f"{name} at scale 1.5, {width} px wide: overflows"
         assert page.evaluate(LEGEND_JS) == [], f"{name} at scale 1.5: the legend covers axis labels"
-        assert page.evaluate(CLIPPED_TICKS_JS) == [], f"{name} at scale 1.5: labels cut off at the figure's edge"
-        assert_colours(page.evaluate(COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where=f"{name} scale 1.5")
+        assert page.evaluate(CLIPPED_TICKS_JS) == [], (
+            f"{name} at scale 1.5: labels cut off at the figure's edge"
+        )
+        assert_colours(
+            page.evaluate(COLOURS_JS), text="#e8e8e8", background="#1e1e1e", where=f"{name} scale 1.5"
+        )
         shot = screenshot_folder(tmp_path_factory) / f"{name}-dark-scale-1.5-{width}px.png"
         page.locator(".kv-widget").screenshot(path=str(shot))
         assert shot.stat().st_size > 10_000
@@ -423,8 +454,10 @@ def test_live_jupyterlab_theme_switch_recolours_the_widget(browser, tmp_path_fac
         page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
         page.locator(".lm-Menu-itemLabel", has_text="JupyterLab Dark").first.click()
         page.wait_for_function("document.body.dataset.jpThemeLight === 'false'")
-        page.wait_for_function("getComputedStyle(document.querySelector('.jp-OutputArea .kv-plot .ytick text')).fillOpacity !== '0.87' || "
-                               "getComputedStyle(document.querySelector('.jp-OutputArea .kv-plot .ytick text')).fill !== 'rgb(0, 0, 0)'")
+        page.wait_for_function(
+            "getComputedStyle(document.querySelector('.jp-OutputArea .kv-plot .ytick text')).fillOpacity !== '0.87' || "
+            "getComputedStyle(document.querySelector('.jp-OutputArea .kv-plot .ytick text')).fill !== 'rgb(0, 0, 0)'"
+        )
         dark = page.evaluate(COLOURS_JS)
         assert_colours(dark, text="rgba(255, 255, 255, 0.87)", background="#212121", where="JupyterLab Dark")
 
@@ -435,15 +468,25 @@ def test_live_jupyterlab_theme_switch_recolours_the_widget(browser, tmp_path_fac
         page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
         page.wait_for_selector(".jp-OutputArea .kv-widget:not([data-old]) .kv-plot .ytick text")
         page.wait_for_function("!document.querySelector('.jp-OutputArea .kv-widget[data-old]')")
-        assert_colours(page.evaluate(COLOURS_JS), text="rgba(255, 255, 255, 0.87)", background="#212121",
-                       where="drawn in JupyterLab Dark")
+        assert_colours(
+            page.evaluate(COLOURS_JS),
+            text="rgba(255, 255, 255, 0.87)",
+            background="#212121",
+            where="drawn in JupyterLab Dark",
+        )
         # ... and as wide as the output area gives it (it was drawn before it had a width)
-        page.wait_for_function("(() => { const p = document.querySelector('.jp-OutputArea .kv-plot');"
-                               " return Math.abs(p._fullLayout.width - p.clientWidth) <= 1; })()")
+        page.wait_for_function(
+            "(() => { const p = document.querySelector('.jp-OutputArea .kv-plot');"
+            " return Math.abs(p._fullLayout.width - p.clientWidth) <= 1; })()"
+        )
         assert page.evaluate("document.querySelector('.jp-OutputArea .kv-plot').clientWidth") > 800
-        assert page.evaluate("document.querySelector('.jp-OutputArea .kv-plot')._fullLayout.height") == 360  # kept
+        assert (
+            page.evaluate("document.querySelector('.jp-OutputArea .kv-plot')._fullLayout.height") == 360
+        )  # kept
         page.wait_for_timeout(500)  # let plotly's resize finish before the picture
-        assert page.locator(".jp-OutputArea .kv-plot g.trace.bars").count() == 5  # all five memory parts drawn
+        assert (
+            page.locator(".jp-OutputArea .kv-plot g.trace.bars").count() == 5
+        )  # all five memory parts drawn
         shot = screenshot_folder(tmp_path_factory) / "UsersThatFit-jupyterlab-dark.png"
         page.locator(".jp-OutputArea .kv-widget").screenshot(path=str(shot))
         watch.assert_clean()

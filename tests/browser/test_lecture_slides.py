@@ -24,7 +24,8 @@ NOTEBOOK = "lecture.ipynb"
 # What jupyterlab-rise itself logs on a healthy run (none of it comes from kvwidgets):
 RISE_NOISE = (
     # its Reveal.js theme asks Google Fonts for News Cycle and Lato (blocked: no network)
-    "net::ERR_INTERNET_DISCONNECTED", "fonts.googleapis.com",
+    "net::ERR_INTERNET_DISCONNECTED",
+    "fonts.googleapis.com",
     # it looks for an optional folder-wide stylesheet, rise.css, beside the notebook
     "rise.css",
     # a recursion inside the RISE app's own bundle, logged with or without widgets on the page
@@ -34,8 +35,10 @@ RISE_NOISE = (
 )
 
 PRESENT = "section.present"
-PLOT_DATA = ("() => { const p = document.querySelector('section.present .kv-plot');"
-             " return p && p.data ? JSON.stringify(p.data) : null; }")
+PLOT_DATA = (
+    "() => { const p = document.querySelector('section.present .kv-plot');"
+    " return p && p.data ? JSON.stringify(p.data) : null; }"
+)
 
 
 def rise_frame(page, timeout_ms: int = 120_000):
@@ -64,9 +67,10 @@ def test_a_slide_shows_a_live_widget(browser, lab):
         watch = PageWatch(context.new_page())
         page = watch.page
         lab.open_and_run_all(page, NOTEBOOK)
-        page.wait_for_function("document.querySelectorAll('.jp-OutputArea .kv-plot svg.main-svg').length >= 5",
-                               timeout=180_000)
-        page.keyboard.press("Control+s")   # the slideshow reads the saved notebook, outputs included
+        page.wait_for_function(
+            "document.querySelectorAll('.jp-OutputArea .kv-plot svg.main-svg').length >= 5", timeout=180_000
+        )
+        page.keyboard.press("Control+s")  # the slideshow reads the saved notebook, outputs included
         page.wait_for_function("!document.querySelector('.jp-mod-dirty')")
 
         # the slideshow opens at the notebook's active cell: select the users-that-fit slide
@@ -77,7 +81,8 @@ def test_a_slide_shows_a_live_widget(browser, lab):
         frame.wait_for_selector(".reveal .slides section", state="attached", timeout=120_000)
 
         frame.wait_for_function(
-            "() => document.querySelector('section.present')?.innerText.includes('How many conversations fit')")
+            "() => document.querySelector('section.present')?.innerText.includes('How many conversations fit')"
+        )
         frame.wait_for_selector(f"{PRESENT} .kv-plot svg.main-svg", timeout=120_000)
         frame.wait_for_function(f"({PLOT_DATA})() !== null && JSON.parse(({PLOT_DATA})()).length > 0")
         users = frame.locator(f'{PRESENT} [data-kv-out="users"]')
@@ -85,11 +90,12 @@ def test_a_slide_shows_a_live_widget(browser, lab):
         assert frame.locator(f"{PRESENT} .jp-CodeCell .jp-Cell-inputWrapper").first.is_hidden()
         assert frame.locator(f"{PRESENT} .jp-CodeCell .jp-OutputArea").first.is_visible()
         frame.wait_for_function(
-            "() => document.querySelector('section.present [data-kv-out=\"users\"]')?.textContent.trim() === '53'")
+            "() => document.querySelector('section.present [data-kv-out=\"users\"]')?.textContent.trim() === '53'"
+        )
 
         # the slider redraws the widget on the slide, in the browser
         before = frame.evaluate(PLOT_DATA)
-        frame.locator(f'{PRESENT} [data-kv="context"]').fill("80")   # stop 80 = 32,768 tokens
+        frame.locator(f'{PRESENT} [data-kv="context"]').fill("80")  # stop 80 = 32,768 tokens
         frame.wait_for_function(f"({PLOT_DATA})() !== {json.dumps(before)}")
         assert frame.locator(f'{PRESENT} [data-kv="context-box"]').input_value() == "32768"
         assert users.text_content().strip() == "13"
@@ -97,7 +103,8 @@ def test_a_slide_shows_a_live_widget(browser, lab):
         # a scene button reaches the kernel, and the kernel's answer comes back to the slide
         frame.locator(f"{PRESENT} .kv-scene-picker button", has_text="70B in FP8 on one H100").click()
         frame.wait_for_function(
-            "() => document.querySelector('section.present [data-kv-out=\"users\"]')?.textContent.trim() === '0'")
+            "() => document.querySelector('section.present [data-kv-out=\"users\"]')?.textContent.trim() === '0'"
+        )
 
         assert all("fonts.googleapis.com" in u for u in watch.blocked), watch.blocked
         watch.blocked.clear()

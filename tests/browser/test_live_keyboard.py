@@ -30,8 +30,10 @@ CELLS = [
     'print("context in the kernel:", w.context)',
 ]
 SLIDER = '.jp-OutputArea [data-kv="context"]'
-PLOT_DATA = ("() => { const p = document.querySelector('.jp-OutputArea .kv-plot');"
-             " return p && p.data ? JSON.stringify([p.data, p.layout.annotations || [], p.layout.shapes || []]) : null; }")
+PLOT_DATA = (
+    "() => { const p = document.querySelector('.jp-OutputArea .kv-plot');"
+    " return p && p.data ? JSON.stringify([p.data, p.layout.annotations || [], p.layout.shapes || []]) : null; }"
+)
 ACTIVE_CELL = "() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(c => c.classList.contains('jp-mod-active'))"
 COMMAND_MODE = "() => !!document.querySelector('.jp-Notebook.jp-mod-commandMode')"
 
@@ -91,7 +93,8 @@ def test_arrow_keys_move_a_focused_slider(browser, tmp_path_factory, app):
         page.keyboard.press("Shift+Enter")
         page.wait_for_function(
             "[...document.querySelectorAll('.jp-Notebook .jp-Cell')][1].querySelector('.jp-OutputArea-output')"
-            f"?.textContent.includes('context in the kernel: {context_at(pos + 1)}')")
+            f"?.textContent.includes('context in the kernel: {context_at(pos + 1)}')"
+        )
 
         # Control: without the attribute the notebook's shortcut takes the key.
         page.evaluate(f"document.querySelector('{SLIDER}').removeAttribute('data-lm-suppress-shortcuts')")
@@ -99,7 +102,9 @@ def test_arrow_keys_move_a_focused_slider(browser, tmp_path_factory, app):
         slider.focus()
         page.wait_for_function(COMMAND_MODE)
         page.keyboard.press("ArrowRight")
-        assert int(slider.input_value()) == pos + 1, f"{app}: the key reached the slider without the attribute"
+        assert int(slider.input_value()) == pos + 1, (
+            f"{app}: the key reached the slider without the attribute"
+        )
 
         watch.assert_clean(allow_errors=APP_NOISE[app])
     except Exception:

@@ -12,13 +12,13 @@ import sys
 
 import pytest
 
-from .conftest import PageWatch
 from .app_server import app_server
+from .conftest import PageWatch
 from .jupyterlab import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-APP = '''import marimo
+APP = """import marimo
 
 app = marimo.App()
 
@@ -46,7 +46,7 @@ def _(fit, mo):
 
 if __name__ == "__main__":
     app.run()
-'''
+"""
 
 # marimo renders each widget in a shadow root, which document.querySelectorAll does not enter.
 PLOTS = """() => {
@@ -65,8 +65,19 @@ def marimo_app(tmp_path_factory):
     folder = tmp_path_factory.mktemp("marimo")
     (folder / "app.py").write_text(APP, encoding="utf-8")
     port = free_port()
-    cmd = [sys.executable, "-m", "marimo", "run", "app.py", "--headless", "--host", "127.0.0.1", "--port", str(port),
-           "--no-token"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "marimo",
+        "run",
+        "app.py",
+        "--headless",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--no-token",
+    ]
     with app_server("marimo", cmd, folder, port) as url:
         yield url
 
@@ -78,7 +89,9 @@ def test_two_widgets_draw_and_a_slider_redraws_in_marimo(browser, marimo_app):
         page = watch.page
         page.set_default_timeout(60_000)
         page.goto(marimo_app)
-        page.wait_for_function(f"({PLOTS})().length === 2 && ({PLOTS})().every(d => d && JSON.parse(d).length > 0)")
+        page.wait_for_function(
+            f"({PLOTS})().length === 2 && ({PLOTS})().every(d => d && JSON.parse(d).length > 0)"
+        )
         assert page.locator(".kv-error").all_text_contents() == ["", ""]
         page.get_by_text("kernel context: 8000").wait_for()
 

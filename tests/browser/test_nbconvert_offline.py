@@ -49,9 +49,24 @@ def site(tmp_path_factory):
     source.write_text(json.dumps(notebook(CELLS)), encoding="utf-8")
     for flags, name in ((NBCONVERT_FLAGS, "three"), ((), "cdn")):
         proc = subprocess.run(
-            [sys.executable, "-m", "jupyter", "nbconvert", "--execute", "--to", "html", *flags,
-             "--output-dir", str(folder), "--output", name, str(source)],
-            capture_output=True, text=True, timeout=600,
+            [
+                sys.executable,
+                "-m",
+                "jupyter",
+                "nbconvert",
+                "--execute",
+                "--to",
+                "html",
+                *flags,
+                "--output-dir",
+                str(folder),
+                "--output",
+                name,
+                str(source),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         assert proc.returncode == 0, proc.stderr[-3000:]
     # built with nbconvert's CDN addresses (as Quarto's are), then pointed at the local copies
@@ -97,8 +112,15 @@ def test_widgets_draw_and_redraw_offline(browser, server, page_name):
         loaded = []
         page.on("requestfinished", lambda r: loaded.append(r.url))
         page.goto(f"{server}/{page_name}")
-        page.wait_for_function(f"({PLOTS})().length === 3 && ({PLOTS})().every(d => d && JSON.parse(d).length > 0)")
-        assert page.evaluate("[...document.querySelectorAll('.kv-plot')].map(p => !!p.querySelector('svg.main-svg'))") == [True] * 3
+        page.wait_for_function(
+            f"({PLOTS})().length === 3 && ({PLOTS})().every(d => d && JSON.parse(d).length > 0)"
+        )
+        assert (
+            page.evaluate(
+                "[...document.querySelectorAll('.kv-plot')].map(p => !!p.querySelector('svg.main-svg'))"
+            )
+            == [True] * 3
+        )
         # the three scripts came from the folder, and plotly.js was evaluated once (one blob import)
         for name in ("require.js", "embed-amd.js", "anywidget.js"):
             assert f"{server}/{name}" in loaded, loaded

@@ -21,7 +21,6 @@ from kvwidgets.export import to_html
 from kvwidgets.export.page import script_safe_json
 from kvwidgets.widgets.library import library_source
 
-
 pytestmark = pytest.mark.browser
 
 PAGE = """<!DOCTYPE html><html><head><meta charset="utf-8"><style>{css}</style></head><body>
@@ -87,7 +86,9 @@ def write_page(tmp_path, door: str):
 
 
 def plots(page):
-    return page.evaluate("[...document.querySelectorAll('.kv-plot')].map(p => !!p.querySelector('svg.main-svg'))")
+    return page.evaluate(
+        "[...document.querySelectorAll('.kv-plot')].map(p => !!p.querySelector('svg.main-svg'))"
+    )
 
 
 @pytest.mark.parametrize("door", ["manager", "kernel"])
@@ -103,7 +104,9 @@ def test_both_widgets_draw_with_plotly_js_and_the_library_imported_once(watched,
     before = page.evaluate("JSON.stringify(document.querySelector('.kv-plot').data)")
     page.locator('#w0 [data-kv="more"]').click()  # utilization sits in the "More" fold
     page.locator('#w0 [data-kv="utilization"]').fill("0.7")
-    page.wait_for_function(f"JSON.stringify(document.querySelector('.kv-plot').data) !== {json.dumps(before)}")
+    page.wait_for_function(
+        f"JSON.stringify(document.querySelector('.kv-plot').data) !== {json.dumps(before)}"
+    )
     watched.assert_clean()
 
 
@@ -115,7 +118,9 @@ def test_with_no_way_to_the_shared_code_the_widgets_say_why(watched, tmp_path):
     errors = page.evaluate("[...document.querySelectorAll('.kv-error')].map(e => e.textContent)")
     assert len(errors) == 2
     for text in errors:
-        assert text.startswith("kvwidgets could not load its shared code: this page gives widgets no access to other widget models")
+        assert text.startswith(
+            "kvwidgets could not load its shared code: this page gives widgets no access to other widget models"
+        )
         assert "no kernel here" in text
     # the loader logs why for each widget; nothing else went wrong
     watched.assert_clean(allow_errors=("plotly.js could not be loaded", "shared code could not be loaded"))
@@ -126,7 +131,8 @@ def test_without_plotly_js_the_widgets_render_and_say_why(watched, tmp_path):
     path = write_page(tmp_path, "manager")
     html = path.read_text(encoding="utf-8").replace(
         "const bundle = new Model({ ...data.shared });",
-        'const bundle = new Model({ ...data.shared, source: "throw new Error(\\"plotly broke\\")" });')
+        'const bundle = new Model({ ...data.shared, source: "throw new Error(\\"plotly broke\\")" });',
+    )
     path.write_text(html, encoding="utf-8")
     page = watched.page
     page.goto(path.as_uri())
@@ -135,7 +141,9 @@ def test_without_plotly_js_the_widgets_render_and_say_why(watched, tmp_path):
     assert page.locator('[data-kv="context"]').count() == 2  # the controls are there
     for text in page.evaluate("[...document.querySelectorAll('.kv-error')].map(e => e.textContent)"):
         assert text.startswith("plotly.js did not load: plotly broke"), text
-    watched.assert_clean(allow_errors=("plotly.js could not be loaded", "plotly.js did not load", "plotly broke"))
+    watched.assert_clean(
+        allow_errors=("plotly.js could not be loaded", "plotly.js did not load", "plotly broke")
+    )
 
 
 # Counts assignments to window.Plotly (the bundle's last statement), from page start.

@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from .conftest import NOTEBOOK7_EXTENSION_ELSEWHERE, PageWatch
 from .app_server import app_server
+from .conftest import NOTEBOOK7_EXTENSION_ELSEWHERE, PageWatch
 from .jupyterlab import free_port, notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -37,9 +37,22 @@ def voila_app(tmp_path_factory):
     folder = tmp_path_factory.mktemp("voila")
     (folder / "two.ipynb").write_text(json.dumps(notebook(CELLS)), encoding="utf-8")
     port = free_port()
-    cmd = [sys.executable, "-m", "voila", "two.ipynb", "--no-browser", f"--port={port}", "--Voila.ip=127.0.0.1"]
-    with app_server("voila", cmd, folder, port, env={"JUPYTER_RUNTIME_DIR": str(folder / "runtime"),
-                                                     "JUPYTER_DATA_DIR": str(folder / "data")}) as url:
+    cmd = [
+        sys.executable,
+        "-m",
+        "voila",
+        "two.ipynb",
+        "--no-browser",
+        f"--port={port}",
+        "--Voila.ip=127.0.0.1",
+    ]
+    with app_server(
+        "voila",
+        cmd,
+        folder,
+        port,
+        env={"JUPYTER_RUNTIME_DIR": str(folder / "runtime"), "JUPYTER_DATA_DIR": str(folder / "data")},
+    ) as url:
         yield url
 
 
@@ -51,7 +64,9 @@ def test_two_widgets_draw_and_a_slider_redraws_in_voila(browser, voila_app):
         page.set_default_timeout(90_000)
         page.add_init_script(COUNT_BIG_BLOBS)
         page.goto(voila_app)
-        page.wait_for_function(f"({PLOTS})().length === 2 && ({PLOTS})().every(d => d && JSON.parse(d).length > 0)")
+        page.wait_for_function(
+            f"({PLOTS})().length === 2 && ({PLOTS})().every(d => d && JSON.parse(d).length > 0)"
+        )
         assert page.evaluate("window.kvwBigBlobs") == 1
         assert page.locator(".kv-error").all_text_contents() == ["", ""]
 

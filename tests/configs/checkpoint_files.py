@@ -28,7 +28,15 @@ TINY_TENSORS = {
     "model.norm.weight": ("F32", [16]),
 }
 TINY_PARAMS = 2 * 64 * 16 + 16 * 16 + 16
-TINY_CONFIG = {"model_type": "llama", "hidden_size": 16, "num_hidden_layers": 2, "num_attention_heads": 4,
-               "num_key_value_heads": 2, "intermediate_size": 32, "vocab_size": 64, "torch_dtype": "bfloat16"}
+TINY_CONFIG = {
+    "model_type": "llama",
+    "hidden_size": 16,
+    "num_hidden_layers": 2,
+    "num_attention_heads": 4,
+    "num_key_value_heads": 2,
+    "intermediate_size": 32,
+    "vocab_size": 64,
+    "torch_dtype": "bfloat16",
+}
 # 2 layers x 2 (K and V) x 2 KV heads x 4 head_dim x 2 bytes
 TINY_KV_PER_TOKEN = 2 * 2 * 2 * 4 * 2

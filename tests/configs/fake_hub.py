@@ -58,32 +58,64 @@ class FakeHub:
 
             def answer(self, body):
                 auth = self.headers.get("Authorization")
-                hub.log.append({"method": self.command, "path": self.path, "auth": auth,
-                                "range": self.headers.get("Range")})
+                hub.log.append(
+                    {
+                        "method": self.command,
+                        "path": self.path,
+                        "auth": auth,
+                        "range": self.headers.get("Range"),
+                    }
+                )
                 m = RESOLVE.match(self.path.split("?")[0])
                 repo = hub.repos.get(m["repo"]) if m else None
                 if repo is None:
                     msg = b'{"error":"Repository not found"}'
-                    return self.send(401, {"X-Error-Code": "RepoNotFound", "X-Error-Message": "Repository not found",
-                                           "Content-Type": "application/json"}, msg, body)
+                    return self.send(
+                        401,
+                        {
+                            "X-Error-Code": "RepoNotFound",
+                            "X-Error-Message": "Repository not found",
+                            "Content-Type": "application/json",
+                        },
+                        msg,
+                        body,
+                    )
                 if repo.gated_token and auth != f"Bearer {repo.gated_token}":
                     status = 401 if auth is None else 403
-                    text = f"Access to model {m['repo']} is restricted and you are not in the authorized list."
-                    return self.send(status, {"X-Error-Code": "GatedRepo", "X-Error-Message": text},
-                                     text.encode(), body)
+                    text = (
+                        f"Access to model {m['repo']} is restricted and you are not in the authorized list."
+                    )
+                    return self.send(
+                        status, {"X-Error-Code": "GatedRepo", "X-Error-Message": text}, text.encode(), body
+                    )
                 if m["rev"] not in ("main", repo.sha):
-                    return self.send(404, {"X-Error-Code": "RevisionNotFound",
-                                           "X-Error-Message": "Invalid rev id"}, b"Invalid rev id", body)
+                    return self.send(
+                        404,
+                        {"X-Error-Code": "RevisionNotFound", "X-Error-Message": "Invalid rev id"},
+                        b"Invalid rev id",
+                        body,
+                    )
                 data = repo.files.get(m["file"])
                 if data is None:
-                    return self.send(404, {"X-Error-Code": "EntryNotFound", "X-Error-Message": "Entry not found",
-                                           "X-Repo-Commit": repo.sha}, b"Entry not found", body)
-                headers = {"X-Repo-Commit": repo.sha, "ETag": '"' + hashlib.sha256(data).hexdigest() + '"',
-                           "Accept-Ranges": "bytes"}
+                    return self.send(
+                        404,
+                        {
+                            "X-Error-Code": "EntryNotFound",
+                            "X-Error-Message": "Entry not found",
+                            "X-Repo-Commit": repo.sha,
+                        },
+                        b"Entry not found",
+                        body,
+                    )
+                headers = {
+                    "X-Repo-Commit": repo.sha,
+                    "ETag": '"' + hashlib.sha256(data).hexdigest() + '"',
+                    "Accept-Ranges": "bytes",
+                }
                 rng = self.headers.get("Range")
                 if rng and body:
                     a, b = (int(x) for x in rng.split("=")[1].split("-"))
-                    part = data[a:b + 1]
+                    part = data[a : b + 1]
                     headers["Content-Range"] = f"bytes {a}-{a + len(part) - 1}/{len(data)}"
                     return self.send(206, headers, part, body)
                 if not body:  # HEAD: the size of the file, no payload

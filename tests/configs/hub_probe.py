@@ -20,11 +20,25 @@ def main() -> None:
         os.environ.update(call.get("env", {}))
         try:
             m = kw.load_model(call["source"], token=call.get("token"), revision=call.get("revision"))
-            out.append({"ok": True, "kv": m.kv_bytes_per_token(), "params": m.params,
-                        "params_source": m.params_source, "provenance": dict(m.provenance), "name": m.name})
+            out.append(
+                {
+                    "ok": True,
+                    "kv": m.kv_bytes_per_token(),
+                    "params": m.params,
+                    "params_source": m.params_source,
+                    "provenance": dict(m.provenance),
+                    "name": m.name,
+                }
+            )
         except Exception as e:  # the test inspects the error's type and message
-            out.append({"ok": False, "type": type(e).__name__, "message": str(e),
-                        "mro": [c.__name__ for c in type(e).__mro__]})
+            out.append(
+                {
+                    "ok": False,
+                    "type": type(e).__name__,
+                    "message": str(e),
+                    "mro": [c.__name__ for c in type(e).__mro__],
+                }
+            )
         finally:
             os.environ.clear()
             os.environ.update(saved)

@@ -25,10 +25,21 @@ def spec_of(m, kind):
 
 
 # ---- Qwen3-Next: full_attention_interval ----------------------------------------------------
-QWEN3_NEXT = {"model_type": "qwen3_next", "hidden_size": 2048, "num_hidden_layers": 48, "num_attention_heads": 16,
-              "num_key_value_heads": 2, "head_dim": 256, "full_attention_interval": 4,
-              "linear_num_key_heads": 16, "linear_num_value_heads": 32, "linear_key_head_dim": 128,
-              "linear_value_head_dim": 128, "linear_conv_kernel_dim": 4, "torch_dtype": "bfloat16"}
+QWEN3_NEXT = {
+    "model_type": "qwen3_next",
+    "hidden_size": 2048,
+    "num_hidden_layers": 48,
+    "num_attention_heads": 16,
+    "num_key_value_heads": 2,
+    "head_dim": 256,
+    "full_attention_interval": 4,
+    "linear_num_key_heads": 16,
+    "linear_num_value_heads": 32,
+    "linear_key_head_dim": 128,
+    "linear_value_head_dim": 128,
+    "linear_conv_kernel_dim": 4,
+    "torch_dtype": "bfloat16",
+}
 
 
 def test_full_attention_interval_makes_every_fourth_layer_full():
@@ -63,17 +74,38 @@ def test_full_attention_interval_must_be_a_positive_whole_number():
 
 
 # ---- layer_types of every kind ---------------------------------------------------------------
-BASE = {"hidden_size": 1024, "num_attention_heads": 8, "num_key_value_heads": 2, "head_dim": 128,
-        "sliding_window": 512, "attention_chunk_size": 256, "max_position_embeddings": 32768}
+BASE = {
+    "hidden_size": 1024,
+    "num_attention_heads": 8,
+    "num_key_value_heads": 2,
+    "head_dim": 128,
+    "sliding_window": 512,
+    "attention_chunk_size": 256,
+    "max_position_embeddings": 32768,
+}
 
 
-@pytest.mark.parametrize("name,kind", [
-    ("full_attention", "full"), ("sliding_attention", "sliding"), ("chunked_attention", "chunked"),
-    ("linear_attention", "recurrent"), ("mamba", "recurrent"), ("conv", "recurrent"),
-])
+@pytest.mark.parametrize(
+    "name,kind",
+    [
+        ("full_attention", "full"),
+        ("sliding_attention", "sliding"),
+        ("chunked_attention", "chunked"),
+        ("linear_attention", "recurrent"),
+        ("mamba", "recurrent"),
+        ("conv", "recurrent"),
+    ],
+)
 def test_layer_types_entries(name, kind):
-    cfg = dict(BASE, num_hidden_layers=2, layer_types=[name, "full_attention"],
-               linear_num_key_heads=2, linear_num_value_heads=4, linear_key_head_dim=32, linear_value_head_dim=32)
+    cfg = dict(
+        BASE,
+        num_hidden_layers=2,
+        layer_types=[name, "full_attention"],
+        linear_num_key_heads=2,
+        linear_num_value_heads=4,
+        linear_key_head_dim=32,
+        linear_value_head_dim=32,
+    )
     m = kw.load_model(cfg)
     assert m.extra["layer_plan"][0] == kind
 
@@ -81,9 +113,17 @@ def test_layer_types_entries(name, kind):
 def test_moe_and_mlp_blocks_store_nothing():
     # Nemotron-H's layers_block_type (transformers configuration_nemotron_h.py): moe / mlp blocks
     # have neither attention nor state
-    cfg = dict(BASE, model_type="nemotron_h", num_hidden_layers=4,
-               layers_block_type=["mamba", "moe", "attention", "mlp"], mamba_num_heads=8, mamba_head_dim=64,
-               ssm_state_size=16, n_groups=1, conv_kernel=4)
+    cfg = dict(
+        BASE,
+        model_type="nemotron_h",
+        num_hidden_layers=4,
+        layers_block_type=["mamba", "moe", "attention", "mlp"],
+        mamba_num_heads=8,
+        mamba_head_dim=64,
+        ssm_state_size=16,
+        n_groups=1,
+        conv_kernel=4,
+    )
     m = kw.load_model(cfg)
     assert m.extra["layer_plan"] == ("recurrent", "none", "full", "none")
     assert m.num_layers == 2
@@ -97,10 +137,20 @@ def test_unknown_layer_kinds_name_the_field():
 
 
 # ---- Gemma 4: per-kind KV heads and head sizes -----------------------------------------------
-GEMMA4 = {"model_type": "gemma4_text", "hidden_size": 2816, "num_hidden_layers": 30, "num_attention_heads": 16,
-          "num_key_value_heads": 8, "head_dim": 256, "global_head_dim": 512, "num_global_key_value_heads": 2,
-          "attention_k_eq_v": True, "sliding_window": 1024, "max_position_embeddings": 262144,
-          "layer_types": (["sliding_attention"] * 5 + ["full_attention"]) * 5}
+GEMMA4 = {
+    "model_type": "gemma4_text",
+    "hidden_size": 2816,
+    "num_hidden_layers": 30,
+    "num_attention_heads": 16,
+    "num_key_value_heads": 8,
+    "head_dim": 256,
+    "global_head_dim": 512,
+    "num_global_key_value_heads": 2,
+    "attention_k_eq_v": True,
+    "sliding_window": 1024,
+    "max_position_embeddings": 262144,
+    "layer_types": (["sliding_attention"] * 5 + ["full_attention"]) * 5,
+}
 
 
 def test_gemma4_full_layers_use_global_heads_and_head_dim():
@@ -158,8 +208,12 @@ def test_kv_shared_layers_store_nothing():
 
 
 def test_kv_shared_layers_need_a_producer_of_their_kind():
-    cfg = dict(GEMMA4, num_hidden_layers=4, layer_types=["sliding_attention"] * 3 + ["full_attention"],
-               num_kv_shared_layers=1)
+    cfg = dict(
+        GEMMA4,
+        num_hidden_layers=4,
+        layer_types=["sliding_attention"] * 3 + ["full_attention"],
+        num_kv_shared_layers=1,
+    )
     with pytest.raises(ConfigError, match="no earlier layer of that type"):
         kw.load_model(cfg)
     with pytest.raises(ConfigError, match="leaves no layer"):
@@ -168,10 +222,17 @@ def test_kv_shared_layers_need_a_producer_of_their_kind():
 
 # ---- Llama 3.2 Vision: cross-attention layers -------------------------------------------------
 MLLAMA = {
-    "architectures": ["MllamaForConditionalGeneration"], "model_type": "mllama",
-    "text_config": {"model_type": "mllama_text_model", "hidden_size": 4096, "num_hidden_layers": 40,
-                    "num_attention_heads": 32, "num_key_value_heads": 8, "max_position_embeddings": 131072,
-                    "cross_attention_layers": [3, 8, 13, 18, 23, 28, 33, 38]},
+    "architectures": ["MllamaForConditionalGeneration"],
+    "model_type": "mllama",
+    "text_config": {
+        "model_type": "mllama_text_model",
+        "hidden_size": 4096,
+        "num_hidden_layers": 40,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "max_position_embeddings": 131072,
+        "cross_attention_layers": [3, 8, 13, 18, 23, 28, 33, 38],
+    },
     "vision_config": {"image_size": 560, "max_num_tiles": 4, "patch_size": 14},
 }
 
@@ -205,8 +266,15 @@ def test_mllama_is_flagged_as_no_longer_served_by_vllm():
     assert "_PREVIOUSLY_SUPPORTED_MODELS" in m.provenance["engine_support"]
 
 
-@pytest.mark.parametrize("arch,flagged", [("RWForCausalLM", True), ("BartForConditionalGeneration", True),
-                                          ("LlamaForCausalLM", False), (None, False)])
+@pytest.mark.parametrize(
+    "arch,flagged",
+    [
+        ("RWForCausalLM", True),
+        ("BartForConditionalGeneration", True),
+        ("LlamaForCausalLM", False),
+        (None, False),
+    ],
+)
 def test_engine_support_rule(arch, flagged):
     cfg = dict(BASE, num_hidden_layers=2)
     if arch:
@@ -215,9 +283,21 @@ def test_engine_support_rule(arch, flagged):
 
 
 # ---- DeepSeek-V3.2: MLA with an indexer cache ------------------------------------------------
-DSV32 = {"model_type": "deepseek_v32", "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 128,
-         "num_key_value_heads": 128, "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128,
-         "v_head_dim": 128, "q_lora_rank": 1536, "index_topk": 2048, "index_head_dim": 128, "index_n_heads": 64}
+DSV32 = {
+    "model_type": "deepseek_v32",
+    "hidden_size": 7168,
+    "num_hidden_layers": 61,
+    "num_attention_heads": 128,
+    "num_key_value_heads": 128,
+    "kv_lora_rank": 512,
+    "qk_rope_head_dim": 64,
+    "qk_nope_head_dim": 128,
+    "v_head_dim": 128,
+    "q_lora_rank": 1536,
+    "index_topk": 2048,
+    "index_head_dim": 128,
+    "index_n_heads": 64,
+}
 
 
 def test_mla_indexer_cache_adds_fp8_keys_and_a_scale():
@@ -239,10 +319,21 @@ def test_mla_without_index_topk_has_no_indexer():
 
 
 # ---- recurrent state dtype ------------------------------------------------------------------
-NEMOTRON_H = {"model_type": "nemotron_h", "hidden_size": 2688, "num_hidden_layers": 4, "num_attention_heads": 32,
-              "num_key_value_heads": 2, "head_dim": 128, "hybrid_override_pattern": "M*ME",
-              "mamba_num_heads": 64, "mamba_head_dim": 64, "ssm_state_size": 128, "n_groups": 8, "conv_kernel": 4,
-              "torch_dtype": "bfloat16"}
+NEMOTRON_H = {
+    "model_type": "nemotron_h",
+    "hidden_size": 2688,
+    "num_hidden_layers": 4,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 2,
+    "head_dim": 128,
+    "hybrid_override_pattern": "M*ME",
+    "mamba_num_heads": 64,
+    "mamba_head_dim": 64,
+    "ssm_state_size": 128,
+    "n_groups": 8,
+    "conv_kernel": 4,
+    "torch_dtype": "bfloat16",
+}
 # vLLM mamba_utils.py mamba2_state_shape: conv (64 x 64 + 2 x 8 x 128) x (4 - 1); ssm 64 x 64 x 128
 NEMO_CONV, NEMO_SSM = (64 * 64 + 2 * 8 * 128) * 3, 64 * 64 * 128
 
@@ -264,8 +355,12 @@ def test_nemotron_h_reads_mamba_ssm_cache_dtype_from_the_config():
 
 def test_qwen3_5_reads_mamba_ssm_dtype():
     # vLLM models/config.py Qwen3_5ForConditionalGenerationConfig: mamba_ssm_dtype from the text config
-    cfg = {"model_type": "qwen3_5", "text_config": dict(QWEN3_NEXT, model_type="qwen3_5_text", num_hidden_layers=8,
-                                                        mamba_ssm_dtype="float32")}
+    cfg = {
+        "model_type": "qwen3_5",
+        "text_config": dict(
+            QWEN3_NEXT, model_type="qwen3_5_text", num_hidden_layers=8, mamba_ssm_dtype="float32"
+        ),
+    }
     state = spec_of(kw.load_model(cfg), "recurrent")
     assert state.ssm_bytes == 32 * 128 * 128 * 4 and state.conv_bytes == (2 * 16 * 128 + 32 * 128) * 3 * 2
     cfg["text_config"].pop("mamba_ssm_dtype")
@@ -295,8 +390,13 @@ def test_attention_chunk_size_is_ignored_outside_llama4():
 
 
 def test_llama4_still_chunks():
-    cfg = dict(BASE, model_type="llama4_text", num_hidden_layers=4, attention_chunk_size=8192,
-               no_rope_layers=[1, 1, 1, 0])
+    cfg = dict(
+        BASE,
+        model_type="llama4_text",
+        num_hidden_layers=4,
+        attention_chunk_size=8192,
+        no_rope_layers=[1, 1, 1, 0],
+    )
     m = kw.load_model(cfg)
     assert m.extra["layer_plan"] == ("chunked", "chunked", "chunked", "full")
     assert m.kv_bytes_per_token() == 1 * 2 * 2 * 128 * 2
@@ -304,8 +404,15 @@ def test_llama4_still_chunks():
 
 
 # ---- per-token figures that never mislead --------------------------------------------------
-PHI4_MINI = {"model_type": "phi3", "hidden_size": 3072, "num_hidden_layers": 32, "num_attention_heads": 24,
-             "num_key_value_heads": 8, "sliding_window": 262144, "max_position_embeddings": 131072}
+PHI4_MINI = {
+    "model_type": "phi3",
+    "hidden_size": 3072,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 24,
+    "num_key_value_heads": 8,
+    "sliding_window": 262144,
+    "max_position_embeddings": 131072,
+}
 
 
 def test_a_window_longer_than_the_context_is_full_attention():
@@ -333,18 +440,29 @@ def test_context_past_max_position_embeddings_is_flagged():
 
 
 # ---- the new presets, worked out from their configs -------------------------------------------
-@pytest.mark.parametrize("name,per_token,fixed", [
-    # 12 full layers x 2 x 2 KV heads x 256 x 2 B; 36 Gated DeltaNet states of 1,097,728 B
-    ("qwen3-next-80b-a3b", 12 * 2 * 2 * 256 * 2, 36 * ((2 * 16 * 128 + 32 * 128) * 3 + 32 * 128 * 128) * 2),
-    # 61 x (latent 576 x 2 B + indexer 132 B)
-    ("deepseek-v3.2", 61 * (576 * 2 + 132), 0),
-    # 12 global NoPE layers x 2 x 8 x 128 x 2 B (the 36 chunked layers stop at 8,192 tokens)
-    ("llama-4-scout", 12 * 2 * 8 * 128 * 2, 0),
-    # 5 full layers x 2 x 2 global KV heads x 512 x 2 B
-    ("gemma-4-26b-a4b", 5 * 2 * 2 * 512 * 2, 0),
-    # 6 attention layers x 2 x 2 x 128 x 2 B; 23 Mamba-2 states, SSM part in float32
-    ("nemotron-3-nano-30b-a3b", 6 * 2 * 2 * 128 * 2, 23 * ((64 * 64 + 2 * 8 * 128) * 3 * 2 + 64 * 64 * 128 * 4)),
-])
+@pytest.mark.parametrize(
+    "name,per_token,fixed",
+    [
+        # 12 full layers x 2 x 2 KV heads x 256 x 2 B; 36 Gated DeltaNet states of 1,097,728 B
+        (
+            "qwen3-next-80b-a3b",
+            12 * 2 * 2 * 256 * 2,
+            36 * ((2 * 16 * 128 + 32 * 128) * 3 + 32 * 128 * 128) * 2,
+        ),
+        # 61 x (latent 576 x 2 B + indexer 132 B)
+        ("deepseek-v3.2", 61 * (576 * 2 + 132), 0),
+        # 12 global NoPE layers x 2 x 8 x 128 x 2 B (the 36 chunked layers stop at 8,192 tokens)
+        ("llama-4-scout", 12 * 2 * 8 * 128 * 2, 0),
+        # 5 full layers x 2 x 2 global KV heads x 512 x 2 B
+        ("gemma-4-26b-a4b", 5 * 2 * 2 * 512 * 2, 0),
+        # 6 attention layers x 2 x 2 x 128 x 2 B; 23 Mamba-2 states, SSM part in float32
+        (
+            "nemotron-3-nano-30b-a3b",
+            6 * 2 * 2 * 128 * 2,
+            23 * ((64 * 64 + 2 * 8 * 128) * 3 * 2 + 64 * 64 * 128 * 4),
+        ),
+    ],
+)
 def test_new_presets(name, per_token, fixed):
     m = kw.load_model(name)
     assert m.kv_bytes_per_token() == per_token
@@ -362,10 +480,21 @@ def test_falcon_h1_layers_keep_a_kv_cache_and_a_mamba_state():
     # vLLM falcon_h1.py: every layer is FalconH1ParallelHybrid (attention + Mamba-2 side by side);
     # state shape from mamba2_state_shape with intermediate = mamba_d_ssm, head_dim "auto" =
     # 2048 // 32 = 64: conv (2048 + 2 x 1 x 128) x (4 - 1), ssm 32 x 64 x 128, in bf16
-    cfg = {"model_type": "falcon_h1", "hidden_size": 1024, "num_hidden_layers": 4, "num_attention_heads": 8,
-           "num_key_value_heads": 2, "head_dim": 128, "mamba_d_ssm": 2048, "mamba_n_heads": 32,
-           "mamba_d_head": "auto", "mamba_n_groups": 1, "mamba_d_state": 128, "mamba_d_conv": 4,
-           "torch_dtype": "bfloat16"}
+    cfg = {
+        "model_type": "falcon_h1",
+        "hidden_size": 1024,
+        "num_hidden_layers": 4,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 2,
+        "head_dim": 128,
+        "mamba_d_ssm": 2048,
+        "mamba_n_heads": 32,
+        "mamba_d_head": "auto",
+        "mamba_n_groups": 1,
+        "mamba_d_state": 128,
+        "mamba_d_conv": 4,
+        "torch_dtype": "bfloat16",
+    }
     m = kw.load_model(cfg)
     assert kinds(m) == {"recurrent": 4, "full": 4}
     assert m.extra["layer_plan"] == ("hybrid",) * 4

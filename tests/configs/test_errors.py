@@ -5,8 +5,13 @@ import pytest
 import kvwidgets as kw
 from kvwidgets.core.errors import ConfigError, InputError, ModelSourceError, UnknownNameError
 
-GOOD = {"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
-        "num_key_value_heads": 8}
+GOOD = {
+    "model_type": "llama",
+    "hidden_size": 4096,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+}
 
 
 def test_empty_config():
@@ -23,11 +28,18 @@ def test_missing_num_hidden_layers_lists_names_tried():
         assert name in msg
 
 
-@pytest.mark.parametrize("field,value", [
-    ("num_hidden_layers", -4), ("num_hidden_layers", 0), ("num_hidden_layers", 31.5),
-    ("num_attention_heads", "32"), ("num_key_value_heads", 2.5), ("num_key_value_heads", True),
-    ("head_dim", -128),
-])
+@pytest.mark.parametrize(
+    "field,value",
+    [
+        ("num_hidden_layers", -4),
+        ("num_hidden_layers", 0),
+        ("num_hidden_layers", 31.5),
+        ("num_attention_heads", "32"),
+        ("num_key_value_heads", 2.5),
+        ("num_key_value_heads", True),
+        ("head_dim", -128),
+    ],
+)
 def test_bad_counts_name_the_field(field, value):
     with pytest.raises(ConfigError) as e:
         kw.load_model({**GOOD, field: value})

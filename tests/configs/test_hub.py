@@ -28,14 +28,27 @@ SHA = "4e8c0f6d2f6f3c1e9b7a5d3c1b0a998877665544"
 
 
 def probe(calls, tmp_path, **env):
-    clean = {k: v for k, v in os.environ.items()
-             if not k.startswith(("HF_", "HUGGINGFACE_")) and k.lower() not in ("http_proxy", "https_proxy")}
-    clean.update(HF_HOME=str(tmp_path / "hf_home"), HF_HUB_CACHE=str(tmp_path / "hub"),
-                 HF_HUB_DISABLE_TELEMETRY="1", HF_HUB_DISABLE_PROGRESS_BARS="1",
-                 NO_PROXY="127.0.0.1,localhost", PYTHONPATH=str(ROOT) + os.pathsep + clean.get("PYTHONPATH", ""))
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("HF_", "HUGGINGFACE_")) and k.lower() not in ("http_proxy", "https_proxy")
+    }
+    clean.update(
+        HF_HOME=str(tmp_path / "hf_home"),
+        HF_HUB_CACHE=str(tmp_path / "hub"),
+        HF_HUB_DISABLE_TELEMETRY="1",
+        HF_HUB_DISABLE_PROGRESS_BARS="1",
+        NO_PROXY="127.0.0.1,localhost",
+        PYTHONPATH=str(ROOT) + os.pathsep + clean.get("PYTHONPATH", ""),
+    )
     clean.update(env)
-    run = subprocess.run([sys.executable, str(PROBE), json.dumps(calls)], env=clean, capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [sys.executable, str(PROBE), json.dumps(calls)],
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout.strip().splitlines()[-1])
 
@@ -58,31 +71,67 @@ def add_to_cache(cache: Path, repo_id: str, files: dict[str, bytes], sha: str = 
 def test_offline_cache(tmp_path):
     cache = tmp_path / "hub"
     index = {"metadata": {"total_size": 2 * 8_030_261_248}, "weight_map": {}}
-    llama = {**TINY_CONFIG, "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
-             "num_key_value_heads": 8, "intermediate_size": 14336, "vocab_size": 128256}
-    add_to_cache(cache, "acme/cached-llama", {"config.json": json.dumps(llama).encode(),
-                                              "model.safetensors.index.json": json.dumps(index).encode()})
-    add_to_cache(cache, "acme/cached-tiny", {"config.json": json.dumps(TINY_CONFIG).encode(),
-                                             "model.safetensors": safetensors_bytes(TINY_TENSORS)})
+    llama = {
+        **TINY_CONFIG,
+        "hidden_size": 4096,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "intermediate_size": 14336,
+        "vocab_size": 128256,
+    }
+    add_to_cache(
+        cache,
+        "acme/cached-llama",
+        {
+            "config.json": json.dumps(llama).encode(),
+            "model.safetensors.index.json": json.dumps(index).encode(),
+        },
+    )
+    add_to_cache(
+        cache,
+        "acme/cached-tiny",
+        {
+            "config.json": json.dumps(TINY_CONFIG).encode(),
+            "model.safetensors": safetensors_bytes(TINY_TENSORS),
+        },
+    )
     add_to_cache(cache, "acme/config-only", {"config.json": json.dumps(TINY_CONFIG).encode()})
     with_index, with_single, config_only, missing = probe(
-        [{"source": "acme/cached-llama"}, {"source": "acme/cached-tiny"}, {"source": "acme/config-only"},
-         {"source": "acme/not-cached"}], tmp_path, HF_HUB_OFFLINE="1")
+        [
+            {"source": "acme/cached-llama"},
+            {"source": "acme/cached-tiny"},
+            {"source": "acme/config-only"},
+            {"source": "acme/not-cached"},
+        ],
+        tmp_path,
+        HF_HUB_OFFLINE="1",
+    )
 
     assert with_index["ok"], with_index
     assert with_index["kv"] == 131_072
-    assert with_index["provenance"]["num_key_value_heads"] == "config.json of acme/cached-llama: num_key_value_heads"
+    assert (
+        with_index["provenance"]["num_key_value_heads"]
+        == "config.json of acme/cached-llama: num_key_value_heads"
+    )
     assert with_index["params"] == 8_030_261_248  # total_size / 2 bytes (bf16)
-    assert with_index["params_source"].startswith("APPROXIMATE") and "acme/cached-llama" in with_index["params_source"]
+    assert (
+        with_index["params_source"].startswith("APPROXIMATE")
+        and "acme/cached-llama" in with_index["params_source"]
+    )
 
-    assert with_single["ok"] and with_single["params"] == TINY_PARAMS and "exact" in with_single["params_source"]
+    assert (
+        with_single["ok"] and with_single["params"] == TINY_PARAMS and "exact" in with_single["params_source"]
+    )
 
     assert config_only["ok"] and config_only["kv"] == TINY_KV_PER_TOKEN
     assert config_only["params_source"].startswith("ESTIMATE")
 
     assert not missing["ok"] and missing["type"] == "ModelSourceError"
     msg = missing["message"]
-    assert "acme/not-cached" in msg and "HF_HUB_OFFLINE" in msg and "not in the local Hugging Face cache" in msg
+    assert (
+        "acme/not-cached" in msg and "HF_HUB_OFFLINE" in msg and "not in the local Hugging Face cache" in msg
+    )
     assert "llama-3-8b" in msg  # points at the presets, which work offline
 
 
@@ -96,14 +145,20 @@ def test_offline_cache_at_a_pinned_revision(tmp_path):
 # ---- (2) a fake Hub over HTTP -----------------------------------------------------------------
 @pytest.fixture
 def hub():
-    fake = FakeHub({
-        "acme/tiny": FakeRepo({"config.json": json.dumps(TINY_CONFIG).encode(),
-                               "model.safetensors": safetensors_bytes(TINY_TENSORS)}),
-        "acme/gated": FakeRepo({"config.json": json.dumps(TINY_CONFIG).encode()}, gated_token="hf_good"),
-        "acme/no-weights": FakeRepo({"config.json": json.dumps(TINY_CONFIG).encode()}),
-        "acme/no-config": FakeRepo({"README.md": b"hello"}),
-        "acme/broken-json": FakeRepo({"config.json": b'{"num_hidden_layers": 2,'}),
-    })
+    fake = FakeHub(
+        {
+            "acme/tiny": FakeRepo(
+                {
+                    "config.json": json.dumps(TINY_CONFIG).encode(),
+                    "model.safetensors": safetensors_bytes(TINY_TENSORS),
+                }
+            ),
+            "acme/gated": FakeRepo({"config.json": json.dumps(TINY_CONFIG).encode()}, gated_token="hf_good"),
+            "acme/no-weights": FakeRepo({"config.json": json.dumps(TINY_CONFIG).encode()}),
+            "acme/no-config": FakeRepo({"README.md": b"hello"}),
+            "acme/broken-json": FakeRepo({"config.json": b'{"num_hidden_layers": 2,'}),
+        }
+    )
     url = fake.start()
     yield fake, url
     fake.stop()
@@ -111,7 +166,9 @@ def hub():
 
 def test_fake_hub_download_and_exact_params(hub, tmp_path):
     fake, url = hub
-    tiny, no_weights = probe([{"source": "acme/tiny"}, {"source": "acme/no-weights"}], tmp_path, HF_ENDPOINT=url)
+    tiny, no_weights = probe(
+        [{"source": "acme/tiny"}, {"source": "acme/no-weights"}], tmp_path, HF_ENDPOINT=url
+    )
     assert tiny["ok"], tiny
     assert tiny["kv"] == TINY_KV_PER_TOKEN and tiny["name"] == "acme/tiny"
     # exact, from the safetensors header read over HTTP (get_safetensors_metadata)
@@ -133,9 +190,15 @@ def test_fake_hub_gated_repo(hub, tmp_path):
     # wrong token first: once config.json is cached, huggingface_hub (like transformers)
     # serves the cached copy when the Hub refuses
     no_token, wrong_token, with_token, env_token = probe(
-        [{"source": "acme/gated"}, {"source": "acme/gated", "token": "hf_wrong"},
-         {"source": "acme/gated", "token": "hf_good"}, {"source": "acme/gated", "env": {"HF_TOKEN": "hf_good"}}],
-        tmp_path, HF_ENDPOINT=url)
+        [
+            {"source": "acme/gated"},
+            {"source": "acme/gated", "token": "hf_wrong"},
+            {"source": "acme/gated", "token": "hf_good"},
+            {"source": "acme/gated", "env": {"HF_TOKEN": "hf_good"}},
+        ],
+        tmp_path,
+        HF_ENDPOINT=url,
+    )
     assert not no_token["ok"] and no_token["type"] == "ModelSourceError"
     msg = no_token["message"]
     assert "acme/gated" in msg and "gated" in msg and "HF_TOKEN" in msg and "token=" in msg
@@ -149,8 +212,15 @@ def test_fake_hub_gated_repo(hub, tmp_path):
 def test_fake_hub_missing_repo_and_missing_config(hub, tmp_path):
     _, url = hub
     missing, no_config, bad_revision, broken = probe(
-        [{"source": "nobody/missing"}, {"source": "acme/no-config"}, {"source": "acme/tiny", "revision": "v9"},
-         {"source": "acme/broken-json"}], tmp_path, HF_ENDPOINT=url)
+        [
+            {"source": "nobody/missing"},
+            {"source": "acme/no-config"},
+            {"source": "acme/tiny", "revision": "v9"},
+            {"source": "acme/broken-json"},
+        ],
+        tmp_path,
+        HF_ENDPOINT=url,
+    )
     assert not bad_revision["ok"] and "has no revision 'v9'" in bad_revision["message"]
     assert not broken["ok"] and broken["type"] == "ConfigError" and "not valid JSON" in broken["message"]
     assert not missing["ok"] and missing["type"] == "ModelSourceError"
@@ -172,8 +242,9 @@ def test_hub_unreachable_fails_fast_or_uses_the_cache(tmp_path):
     # retry with backoff for about 25 s; kvwidgets checks one connection and goes to the cache.
     add_to_cache(tmp_path / "hub", "acme/cached", {"config.json": json.dumps(TINY_CONFIG).encode()})
     started = time.monotonic()
-    missing, cached = probe([{"source": "acme/anything"}, {"source": "acme/cached"}], tmp_path,
-                            HF_ENDPOINT=closed_port_url())
+    missing, cached = probe(
+        [{"source": "acme/anything"}, {"source": "acme/cached"}], tmp_path, HF_ENDPOINT=closed_port_url()
+    )
     assert time.monotonic() - started < 15
     assert not missing["ok"] and missing["type"] == "ModelSourceError"
     assert "could not be reached" in missing["message"] and "acme/anything" in missing["message"]

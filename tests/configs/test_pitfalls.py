@@ -13,15 +13,29 @@ def kinds(model):
 
 
 LLAMA3_8B = {
-    "model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
-    "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256, "tie_word_embeddings": False,
+    "model_type": "llama",
+    "hidden_size": 4096,
+    "intermediate_size": 14336,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "vocab_size": 128256,
+    "tie_word_embeddings": False,
 }
 
 
 # ---- head_dim -----------------------------------------------------------------------
 def test_head_dim_from_config_not_hidden_over_heads_qwen3_32b():
-    cfg = {"model_type": "qwen3", "hidden_size": 5120, "num_hidden_layers": 64, "num_attention_heads": 64,
-           "num_key_value_heads": 8, "head_dim": 128, "use_sliding_window": False, "sliding_window": None}
+    cfg = {
+        "model_type": "qwen3",
+        "hidden_size": 5120,
+        "num_hidden_layers": 64,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+        "head_dim": 128,
+        "use_sliding_window": False,
+        "sliding_window": None,
+    }
     m = kw.load_model(cfg)
     # 5120 / 64 = 80 would give 2 x 64 x 8 x 80 x 2 = 163,840; head_dim 128 is what is stored
     assert m.kv_bytes_per_token() == 2 * 64 * 8 * 128 * 2 == 262_144
@@ -29,8 +43,14 @@ def test_head_dim_from_config_not_hidden_over_heads_qwen3_32b():
 
 
 def test_head_dim_256_at_hidden_3072_gemma_7b():
-    cfg = {"model_type": "gemma", "hidden_size": 3072, "num_hidden_layers": 28, "num_attention_heads": 16,
-           "num_key_value_heads": 16, "head_dim": 256}
+    cfg = {
+        "model_type": "gemma",
+        "hidden_size": 3072,
+        "num_hidden_layers": 28,
+        "num_attention_heads": 16,
+        "num_key_value_heads": 16,
+        "head_dim": 256,
+    }
     assert kw.load_model(cfg).kv_bytes_per_token() == 2 * 28 * 16 * 256 * 2 == 458_752
 
 
@@ -66,8 +86,15 @@ def test_null_kv_heads_means_mha():
 
 
 # ---- Falcon ---------------------------------------------------------------------------
-FALCON_7B = {"model_type": "falcon", "hidden_size": 4544, "num_attention_heads": 71, "num_hidden_layers": 32,
-             "multi_query": True, "new_decoder_architecture": False, "vocab_size": 65024}
+FALCON_7B = {
+    "model_type": "falcon",
+    "hidden_size": 4544,
+    "num_attention_heads": 71,
+    "num_hidden_layers": 32,
+    "multi_query": True,
+    "new_decoder_architecture": False,
+    "vocab_size": 65024,
+}
 
 
 def test_falcon_multi_query_is_one_kv_head():
@@ -77,15 +104,28 @@ def test_falcon_multi_query_is_one_kv_head():
 
 
 def test_falcon_old_names_n_head_n_layer():
-    cfg = {"model_type": "RefinedWebModel", "hidden_size": 4544, "n_head": 71, "n_layer": 32, "multi_query": True}
+    cfg = {
+        "model_type": "RefinedWebModel",
+        "hidden_size": 4544,
+        "n_head": 71,
+        "n_layer": 32,
+        "multi_query": True,
+    }
     m = kw.load_model(cfg)
     assert m.kv_bytes_per_token() == 8_192
     assert m.provenance["num_hidden_layers"].endswith("n_layer")
 
 
 def test_falcon_new_decoder_architecture_uses_num_kv_heads():
-    cfg = {"model_type": "falcon", "hidden_size": 8192, "num_attention_heads": 128, "num_hidden_layers": 60,
-           "new_decoder_architecture": True, "num_kv_heads": 8, "multi_query": True}
+    cfg = {
+        "model_type": "falcon",
+        "hidden_size": 8192,
+        "num_attention_heads": 128,
+        "num_hidden_layers": 60,
+        "new_decoder_architecture": True,
+        "num_kv_heads": 8,
+        "multi_query": True,
+    }
     m = kw.load_model(cfg)
     assert m.kv_bytes_per_token() == 2 * 60 * 8 * 64 * 2 == 122_880
     assert m.provenance["num_key_value_heads"].endswith("num_kv_heads")
@@ -105,7 +145,14 @@ def test_multi_query_false_is_mha():
 
 # ---- GPT-2 ----------------------------------------------------------------------------
 def test_gpt2_names():
-    cfg = {"model_type": "gpt2", "n_layer": 12, "n_head": 12, "n_embd": 768, "n_positions": 1024, "vocab_size": 50257}
+    cfg = {
+        "model_type": "gpt2",
+        "n_layer": 12,
+        "n_head": 12,
+        "n_embd": 768,
+        "n_positions": 1024,
+        "vocab_size": 50257,
+    }
     m = kw.load_model(cfg)
     assert m.kv_bytes_per_token() == 2 * 12 * 12 * 64 * 2 == 36_864
     assert m.max_context == 1024
@@ -116,9 +163,16 @@ def test_gpt2_names():
 GEMMA3_27B = {
     "model_type": "gemma3",
     "architectures": ["Gemma3ForConditionalGeneration"],
-    "text_config": {"model_type": "gemma3_text", "head_dim": 128, "hidden_size": 5376, "intermediate_size": 21504,
-                    "num_attention_heads": 32, "num_hidden_layers": 62, "num_key_value_heads": 16,
-                    "sliding_window": 1024},
+    "text_config": {
+        "model_type": "gemma3_text",
+        "head_dim": 128,
+        "hidden_size": 5376,
+        "intermediate_size": 21504,
+        "num_attention_heads": 32,
+        "num_hidden_layers": 62,
+        "num_key_value_heads": 16,
+        "sliding_window": 1024,
+    },
     "vision_config": {"hidden_size": 1152, "num_hidden_layers": 27},
     "torch_dtype": "bfloat16",
 }
@@ -149,24 +203,48 @@ def test_gemma3_omitted_head_dim_takes_library_default_256():
 
 
 def test_gemma3_layer_types_win_over_pattern():
-    text = dict(GEMMA3_27B["text_config"], num_hidden_layers=4,
-                layer_types=["full_attention", "sliding_attention", "sliding_attention", "full_attention"])
+    text = dict(
+        GEMMA3_27B["text_config"],
+        num_hidden_layers=4,
+        layer_types=["full_attention", "sliding_attention", "sliding_attention", "full_attention"],
+    )
     m = kw.load_model({**GEMMA3_27B, "text_config": text})
     assert kinds(m) == {"full": 2, "sliding": 2}
 
 
 def test_explicit_sliding_window_pattern():
-    cfg = {"model_type": "gemma3_text", "num_hidden_layers": 26, "num_attention_heads": 4, "num_key_value_heads": 1,
-           "head_dim": 256, "hidden_size": 1152, "sliding_window": 512, "sliding_window_pattern": 6}
+    cfg = {
+        "model_type": "gemma3_text",
+        "num_hidden_layers": 26,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 1,
+        "head_dim": 256,
+        "hidden_size": 1152,
+        "sliding_window": 512,
+        "sliding_window_pattern": 6,
+    }
     assert kinds(kw.load_model(cfg)) == {"sliding": 22, "full": 4}
 
 
 # ---- layer_types lists ----------------------------------------------------------------
 def test_layer_types_grouped_by_spec():
-    cfg = {"model_type": "x", "num_hidden_layers": 6, "num_attention_heads": 8, "num_key_value_heads": 2,
-           "head_dim": 64, "sliding_window": 256, "attention_chunk_size": 1024,
-           "layer_types": ["sliding_attention", "full_attention", "chunked_attention",
-                           "sliding_attention", "full_attention", "chunked_attention"]}
+    cfg = {
+        "model_type": "x",
+        "num_hidden_layers": 6,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 2,
+        "head_dim": 64,
+        "sliding_window": 256,
+        "attention_chunk_size": 1024,
+        "layer_types": [
+            "sliding_attention",
+            "full_attention",
+            "chunked_attention",
+            "sliding_attention",
+            "full_attention",
+            "chunked_attention",
+        ],
+    }
     m = kw.load_model(cfg)
     assert kinds(m) == {"sliding": 2, "full": 2, "chunked": 2}
     assert len(m.groups) == 3
@@ -175,8 +253,16 @@ def test_layer_types_grouped_by_spec():
 
 
 # ---- Qwen2 / 2.5 / 3 use_sliding_window ---------------------------------------------------
-QWEN25_7B = {"model_type": "qwen2", "hidden_size": 3584, "num_hidden_layers": 28, "num_attention_heads": 28,
-             "num_key_value_heads": 4, "sliding_window": 131072, "use_sliding_window": False, "max_window_layers": 28}
+QWEN25_7B = {
+    "model_type": "qwen2",
+    "hidden_size": 3584,
+    "num_hidden_layers": 28,
+    "num_attention_heads": 28,
+    "num_key_value_heads": 4,
+    "sliding_window": 131072,
+    "use_sliding_window": False,
+    "max_window_layers": 28,
+}
 
 
 def test_qwen_sliding_window_present_but_off():
@@ -187,20 +273,36 @@ def test_qwen_sliding_window_present_but_off():
 
 
 def test_qwen_use_sliding_window_true_slides_layers_from_max_window_layers():
-    m = kw.load_model({**QWEN25_7B, "use_sliding_window": True, "sliding_window": 4096, "max_window_layers": 20})
+    m = kw.load_model(
+        {**QWEN25_7B, "use_sliding_window": True, "sliding_window": 4096, "max_window_layers": 20}
+    )
     assert kinds(m) == {"full": 20, "sliding": 8}
     assert m.extra["layer_plan"][19] == "full" and m.extra["layer_plan"][20] == "sliding"
 
 
 def test_qwen3_sliding_window_null():
-    cfg = {"model_type": "qwen3", "hidden_size": 4096, "num_hidden_layers": 36, "num_attention_heads": 32,
-           "num_key_value_heads": 8, "head_dim": 128, "sliding_window": None, "use_sliding_window": False}
+    cfg = {
+        "model_type": "qwen3",
+        "hidden_size": 4096,
+        "num_hidden_layers": 36,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "head_dim": 128,
+        "sliding_window": None,
+        "use_sliding_window": False,
+    }
     assert kinds(kw.load_model(cfg)) == {"full": 36}
 
 
 # ---- Mistral v0.1 and Phi-3: every layer slides -----------------------------------------------
-MISTRAL_V01 = {"model_type": "mistral", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
-               "num_key_value_heads": 8, "sliding_window": 4096}
+MISTRAL_V01 = {
+    "model_type": "mistral",
+    "hidden_size": 4096,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "sliding_window": 4096,
+}
 
 
 def test_mistral_v01_slides_every_layer():
@@ -218,8 +320,14 @@ def test_mistral_v02_null_window_is_full():
 
 
 def test_phi3_window_2047_every_layer():
-    cfg = {"model_type": "phi3", "hidden_size": 3072, "num_hidden_layers": 32, "num_attention_heads": 32,
-           "num_key_value_heads": 32, "sliding_window": 2047}
+    cfg = {
+        "model_type": "phi3",
+        "hidden_size": 3072,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 32,
+        "sliding_window": 2047,
+    }
     m = kw.load_model(cfg)
     assert kinds(m) == {"sliding": 32} and m.groups[0].spec.window == 2047
     assert m.kv_bytes(4096) == 32 * 2047 * 2 * 32 * 96 * 2
@@ -227,17 +335,33 @@ def test_phi3_window_2047_every_layer():
 
 # ---- gpt-oss ------------------------------------------------------------------------------
 def gpt_oss(layers, experts):
-    return {"model_type": "gpt_oss", "hidden_size": 2880, "head_dim": 64, "num_attention_heads": 64,
-            "num_key_value_heads": 8, "num_hidden_layers": layers, "num_local_experts": experts,
-            "sliding_window": 128, "layer_types": ["sliding_attention", "full_attention"] * (layers // 2),
-            "intermediate_size": 2880, "vocab_size": 201088, "attention_bias": True, "tie_word_embeddings": False}
+    return {
+        "model_type": "gpt_oss",
+        "hidden_size": 2880,
+        "head_dim": 64,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+        "num_hidden_layers": layers,
+        "num_local_experts": experts,
+        "sliding_window": 128,
+        "layer_types": ["sliding_attention", "full_attention"] * (layers // 2),
+        "intermediate_size": 2880,
+        "vocab_size": 201088,
+        "attention_bias": True,
+        "tie_word_embeddings": False,
+    }
 
 
 def test_gpt_oss_120b_seed_numbers():
     m = kw.load_model(gpt_oss(36, 128))
     assert kinds(m) == {"sliding": 18, "full": 18}
     assert m.kv_bytes_per_token() == 36_864
-    assert m.bytes_by_kind(129)["sliding"] == m.bytes_by_kind(100_000)["sliding"] == 18 * 128 * 2_048 == 4_718_592
+    assert (
+        m.bytes_by_kind(129)["sliding"]
+        == m.bytes_by_kind(100_000)["sliding"]
+        == 18 * 128 * 2_048
+        == 4_718_592
+    )
 
 
 def test_gpt_oss_20b():
@@ -247,11 +371,24 @@ def test_gpt_oss_20b():
 
 
 # ---- MLA --------------------------------------------------------------------------------
-DEEPSEEK_V3 = {"model_type": "deepseek_v3", "hidden_size": 7168, "num_hidden_layers": 61, "num_attention_heads": 128,
-               "num_key_value_heads": 128, "kv_lora_rank": 512, "q_lora_rank": 1536, "qk_nope_head_dim": 128,
-               "qk_rope_head_dim": 64, "v_head_dim": 128, "vocab_size": 129280, "intermediate_size": 18432,
-               "moe_intermediate_size": 2048, "n_routed_experts": 256, "n_shared_experts": 1,
-               "first_k_dense_replace": 3}
+DEEPSEEK_V3 = {
+    "model_type": "deepseek_v3",
+    "hidden_size": 7168,
+    "num_hidden_layers": 61,
+    "num_attention_heads": 128,
+    "num_key_value_heads": 128,
+    "kv_lora_rank": 512,
+    "q_lora_rank": 1536,
+    "qk_nope_head_dim": 128,
+    "qk_rope_head_dim": 64,
+    "v_head_dim": 128,
+    "vocab_size": 129280,
+    "intermediate_size": 18432,
+    "moe_intermediate_size": 2048,
+    "n_routed_experts": 256,
+    "n_shared_experts": 1,
+    "first_k_dense_replace": 3,
+}
 
 
 def test_deepseek_v3_mla():
@@ -271,8 +408,13 @@ def test_deepseek_v3_as_mha():
 
 
 def test_kimi_k2_style_mla():
-    cfg = {**DEEPSEEK_V3, "model_type": "kimi_k2", "num_attention_heads": 64, "num_key_value_heads": 64,
-           "n_routed_experts": 384}
+    cfg = {
+        **DEEPSEEK_V3,
+        "model_type": "kimi_k2",
+        "num_attention_heads": 64,
+        "num_key_value_heads": 64,
+        "n_routed_experts": 384,
+    }
     m = kw.load_model(cfg)
     assert m.kv_bytes_per_token() == 70_272
     assert m.as_mha().kv_bytes_per_token() == 61 * 64 * 320 * 2
@@ -293,9 +435,19 @@ def test_as_mha_keeps_windows():
 # ---- chunked local attention (Llama 4) ---------------------------------------------------------
 def test_llama4_chunked_layers_from_no_rope_layers():
     no_rope = [0 if (i + 1) % 4 == 0 else 1 for i in range(48)]
-    cfg = {"model_type": "llama4", "text_config": {
-        "model_type": "llama4_text", "hidden_size": 5120, "num_hidden_layers": 48, "num_attention_heads": 40,
-        "num_key_value_heads": 8, "head_dim": 128, "attention_chunk_size": 8192, "no_rope_layers": no_rope}}
+    cfg = {
+        "model_type": "llama4",
+        "text_config": {
+            "model_type": "llama4_text",
+            "hidden_size": 5120,
+            "num_hidden_layers": 48,
+            "num_attention_heads": 40,
+            "num_key_value_heads": 8,
+            "head_dim": 128,
+            "attention_chunk_size": 8192,
+            "no_rope_layers": no_rope,
+        },
+    }
     m = kw.load_model(cfg)
     assert kinds(m) == {"chunked": 36, "full": 12}
     chunked = next(g.spec for g in m.groups if g.spec.kind == "chunked")
@@ -306,16 +458,34 @@ def test_llama4_chunked_layers_from_no_rope_layers():
 
 
 def test_llama4_without_no_rope_layers_uses_interval():
-    cfg = {"model_type": "llama4_text", "hidden_size": 5120, "num_hidden_layers": 8, "num_attention_heads": 40,
-           "num_key_value_heads": 8, "head_dim": 128, "attention_chunk_size": 8192}
+    cfg = {
+        "model_type": "llama4_text",
+        "hidden_size": 5120,
+        "num_hidden_layers": 8,
+        "num_attention_heads": 40,
+        "num_key_value_heads": 8,
+        "head_dim": 128,
+        "attention_chunk_size": 8192,
+    }
     assert kinds(kw.load_model(cfg)) == {"chunked": 6, "full": 2}
 
 
 # ---- hybrid recurrent layers ------------------------------------------------------------------
 def test_jamba_mamba_layers_are_fixed_state():
-    cfg = {"model_type": "jamba", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 32,
-           "num_key_value_heads": 8, "attn_layer_period": 8, "attn_layer_offset": 4, "mamba_d_state": 16,
-           "mamba_d_conv": 4, "mamba_expand": 2, "num_experts": 16, "vocab_size": 65536}
+    cfg = {
+        "model_type": "jamba",
+        "hidden_size": 4096,
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "attn_layer_period": 8,
+        "attn_layer_offset": 4,
+        "mamba_d_state": 16,
+        "mamba_d_conv": 4,
+        "mamba_expand": 2,
+        "num_experts": 16,
+        "vocab_size": 65536,
+    }
     m = kw.load_model(cfg)
     assert kinds(m) == {"recurrent": 28, "full": 4}
     assert [i for i, t in enumerate(m.extra["layer_plan"]) if t == "full"] == [4, 12, 20, 28]
@@ -331,10 +501,21 @@ def test_jamba_mamba_layers_are_fixed_state():
 
 def test_qwen3_next_linear_attention_layer_types():
     plan = (["linear_attention"] * 3 + ["full_attention"]) * 12
-    cfg = {"model_type": "qwen3_next", "hidden_size": 2048, "num_hidden_layers": 48, "num_attention_heads": 16,
-           "num_key_value_heads": 2, "head_dim": 256, "layer_types": plan, "linear_num_key_heads": 16,
-           "linear_num_value_heads": 32, "linear_key_head_dim": 128, "linear_value_head_dim": 128,
-           "linear_conv_kernel_dim": 4, "num_experts": 512}
+    cfg = {
+        "model_type": "qwen3_next",
+        "hidden_size": 2048,
+        "num_hidden_layers": 48,
+        "num_attention_heads": 16,
+        "num_key_value_heads": 2,
+        "head_dim": 256,
+        "layer_types": plan,
+        "linear_num_key_heads": 16,
+        "linear_num_value_heads": 32,
+        "linear_key_head_dim": 128,
+        "linear_value_head_dim": 128,
+        "linear_conv_kernel_dim": 4,
+        "num_experts": 512,
+    }
     m = kw.load_model(cfg)
     assert kinds(m) == {"recurrent": 36, "full": 12}
     state = next(g.spec for g in m.groups if g.spec.kind == "recurrent").state_bytes
@@ -344,17 +525,36 @@ def test_qwen3_next_linear_attention_layer_types():
 
 def test_nemotron_h_hybrid_override_pattern():
     pattern = "M-M*-M-"
-    cfg = {"model_type": "nemotron_h", "hidden_size": 1024, "num_hidden_layers": 7, "num_attention_heads": 8,
-           "num_key_value_heads": 2, "head_dim": 128, "hybrid_override_pattern": pattern, "mamba_num_heads": 32,
-           "mamba_head_dim": 64, "ssm_state_size": 128, "n_groups": 8, "conv_kernel": 4}
+    cfg = {
+        "model_type": "nemotron_h",
+        "hidden_size": 1024,
+        "num_hidden_layers": 7,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 2,
+        "head_dim": 128,
+        "hybrid_override_pattern": pattern,
+        "mamba_num_heads": 32,
+        "mamba_head_dim": 64,
+        "ssm_state_size": 128,
+        "n_groups": 8,
+        "conv_kernel": 4,
+    }
     m = kw.load_model(cfg)
     assert kinds(m) == {"recurrent": 3, "full": 1}  # "-" layers are MLP only and store nothing
 
 
 # ---- MoE --------------------------------------------------------------------------------
-MIXTRAL = {"model_type": "mixtral", "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
-           "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 32000, "num_local_experts": 8,
-           "tie_word_embeddings": False}
+MIXTRAL = {
+    "model_type": "mixtral",
+    "hidden_size": 4096,
+    "intermediate_size": 14336,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "vocab_size": 32000,
+    "num_local_experts": 8,
+    "tie_word_embeddings": False,
+}
 
 
 def test_moe_experts_do_not_change_the_cache_but_do_change_params():
@@ -369,8 +569,13 @@ def test_moe_experts_do_not_change_the_cache_but_do_change_params():
 
 # ---- FP8 weights do not make an FP8 cache -----------------------------------------------------
 def test_fp8_weights_keep_a_16_bit_cache():
-    fp8 = kw.load_model({**LLAMA3_8B, "torch_dtype": "bfloat16",
-                         "quantization_config": {"quant_method": "fp8", "activation_scheme": "dynamic"}})
+    fp8 = kw.load_model(
+        {
+            **LLAMA3_8B,
+            "torch_dtype": "bfloat16",
+            "quantization_config": {"quant_method": "fp8", "activation_scheme": "dynamic"},
+        }
+    )
     plain = kw.load_model({**LLAMA3_8B, "torch_dtype": "bfloat16"})
     assert fp8.weight_dtype == "fp8" and plain.weight_dtype == "bf16"
     assert fp8.kv_bytes_per_token() == plain.kv_bytes_per_token() == 131_072

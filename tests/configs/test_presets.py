@@ -10,8 +10,20 @@ from kvwidgets.configs import PRESETS, list_presets
 from kvwidgets.configs.hf_config import model_from_config
 from kvwidgets.configs.presets import get_preset
 
-REQUIRED = ["llama-3-8b", "llama-3-70b", "llama-3.1-8b", "llama-3.1-70b", "llama-3.1-405b", "deepseek-v3",
-            "gpt-oss-20b", "gpt-oss-120b", "gemma-3-27b", "mistral-7b-v0.1", "qwen3-8b", "qwen3-32b"]
+REQUIRED = [
+    "llama-3-8b",
+    "llama-3-70b",
+    "llama-3.1-8b",
+    "llama-3.1-70b",
+    "llama-3.1-405b",
+    "deepseek-v3",
+    "gpt-oss-20b",
+    "gpt-oss-120b",
+    "gemma-3-27b",
+    "mistral-7b-v0.1",
+    "qwen3-8b",
+    "qwen3-32b",
+]
 
 
 def test_required_presets_are_bundled():
@@ -101,7 +113,9 @@ def test_qwen_presets():
 
 
 # ---- names and aliases ----------------------------------------------------------------
-@pytest.mark.parametrize("alias", ["llama3-8b", "Llama-3-8B", "LLAMA_3_8B", " llama-3-8b ", "Meta-Llama-3-8B"])
+@pytest.mark.parametrize(
+    "alias", ["llama3-8b", "Llama-3-8B", "LLAMA_3_8B", " llama-3-8b ", "Meta-Llama-3-8B"]
+)
 def test_aliases_and_case(alias):
     assert kw.load_model(alias).name == "llama-3-8b"
 

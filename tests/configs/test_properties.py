@@ -41,11 +41,23 @@ def test_gqa_formula(case, dtype):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(1, 100), st.sampled_from([128, 256, 512]), st.sampled_from([0, 32, 64]),
-       st.sampled_from([64, 128]), st.sampled_from([16, 64, 128]))
+@given(
+    st.integers(1, 100),
+    st.sampled_from([128, 256, 512]),
+    st.sampled_from([0, 32, 64]),
+    st.sampled_from([64, 128]),
+    st.sampled_from([16, 64, 128]),
+)
 def test_mla_formula(layers, rank, rope, nope, heads):
-    cfg = {"num_hidden_layers": layers, "num_attention_heads": heads, "hidden_size": 1024,
-           "kv_lora_rank": rank, "qk_rope_head_dim": rope, "qk_nope_head_dim": nope, "v_head_dim": 128}
+    cfg = {
+        "num_hidden_layers": layers,
+        "num_attention_heads": heads,
+        "hidden_size": 1024,
+        "kv_lora_rank": rank,
+        "qk_rope_head_dim": rope,
+        "qk_nope_head_dim": nope,
+        "v_head_dim": 128,
+    }
     m = kw.load_model(cfg)
     assert m.kv_bytes_per_token() == layers * (rank + rope) * 2
     assert m.as_mha().kv_bytes_per_token() == layers * heads * (nope + rope + 128) * 2
@@ -54,8 +66,15 @@ def test_mla_formula(layers, rank, rope, nope, heads):
 @settings(max_examples=100, deadline=None)
 @given(st.integers(1, 96), st.integers(1, 12), st.integers(1, 8192), st.integers(0, 200_000))
 def test_sliding_pattern_counts(layers, pattern, window, tokens):
-    cfg = {"model_type": "gemma3_text", "num_hidden_layers": layers, "num_attention_heads": 8,
-           "num_key_value_heads": 4, "head_dim": 128, "sliding_window": window, "sliding_window_pattern": pattern}
+    cfg = {
+        "model_type": "gemma3_text",
+        "num_hidden_layers": layers,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 4,
+        "head_dim": 128,
+        "sliding_window": window,
+        "sliding_window_pattern": pattern,
+    }
     m = kw.load_model(cfg)
     full = layers // pattern
     assert m.count("full") == full and m.count("sliding") == layers - full
@@ -65,12 +84,24 @@ def test_sliding_pattern_counts(layers, pattern, window, tokens):
 
 # ---- the layer kinds of issue 9 ----------------------------------------------------------------
 @settings(max_examples=100, deadline=None)
-@given(st.integers(1, 96), st.integers(1, 8), st.sampled_from([1, 2, 4]), st.sampled_from([64, 128, 256]),
-       st.integers(0, 100_000))
+@given(
+    st.integers(1, 96),
+    st.integers(1, 8),
+    st.sampled_from([1, 2, 4]),
+    st.sampled_from([64, 128, 256]),
+    st.integers(0, 100_000),
+)
 def test_full_attention_interval_counts(layers, interval, kv, head_dim, tokens):
     # transformers configuration_qwen3_next.py: full when (i + 1) % interval == 0
-    cfg = {"model_type": "qwen3_next", "num_hidden_layers": layers, "num_attention_heads": 16,
-           "num_key_value_heads": kv, "head_dim": head_dim, "hidden_size": 2048, "full_attention_interval": interval}
+    cfg = {
+        "model_type": "qwen3_next",
+        "num_hidden_layers": layers,
+        "num_attention_heads": 16,
+        "num_key_value_heads": kv,
+        "head_dim": head_dim,
+        "hidden_size": 2048,
+        "full_attention_interval": interval,
+    }
     m = kw.load_model(cfg)
     full = layers // interval
     assert m.count("full") == full and m.count("recurrent") == layers - full
@@ -81,16 +112,32 @@ def test_full_attention_interval_counts(layers, interval, kv, head_dim, tokens):
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(1, 10), st.integers(1, 6), st.sampled_from([1, 2, 4, 8]), st.sampled_from([1, 2, 4]),
-       st.booleans(), st.integers(1, 4096))
+@given(
+    st.integers(1, 10),
+    st.integers(1, 6),
+    st.sampled_from([1, 2, 4, 8]),
+    st.sampled_from([1, 2, 4]),
+    st.booleans(),
+    st.integers(1, 4096),
+)
 def test_global_heads_on_full_layers_only(blocks, slide, kv, global_kv, k_eq_v, window):
     # Gemma 4 (configuration_gemma4.py): full layers take global_head_dim, and num_global_key_value_heads
     # only with attention_k_eq_v; sliding layers keep num_key_value_heads x head_dim
     types = (["sliding_attention"] * slide + ["full_attention"]) * blocks
-    cfg = {"model_type": "gemma4_text", "num_hidden_layers": len(types), "num_attention_heads": 8,
-           "num_key_value_heads": kv, "head_dim": 256, "global_head_dim": 512, "hidden_size": 2048,
-           "num_global_key_value_heads": global_kv, "attention_k_eq_v": k_eq_v, "sliding_window": window,
-           "max_position_embeddings": 1 << 20, "layer_types": types}
+    cfg = {
+        "model_type": "gemma4_text",
+        "num_hidden_layers": len(types),
+        "num_attention_heads": 8,
+        "num_key_value_heads": kv,
+        "head_dim": 256,
+        "global_head_dim": 512,
+        "hidden_size": 2048,
+        "num_global_key_value_heads": global_kv,
+        "attention_k_eq_v": k_eq_v,
+        "sliding_window": window,
+        "max_position_embeddings": 1 << 20,
+        "layer_types": types,
+    }
     m = kw.load_model(cfg)
     full_kv = global_kv if k_eq_v else kv
     assert m.kv_bytes_per_token() == blocks * 2 * full_kv * 512 * 2
@@ -102,9 +149,17 @@ def test_global_heads_on_full_layers_only(blocks, slide, kv, global_kv, k_eq_v, 
 def test_kv_shared_layers_only_lower_the_cache(layers, data):
     types = ["full_attention"] * layers
     shared = data.draw(st.integers(0, layers - 1))
-    cfg = {"model_type": "gemma4_text", "num_hidden_layers": layers, "num_attention_heads": 8,
-           "num_key_value_heads": 2, "head_dim": 128, "global_head_dim": 128, "hidden_size": 1024,
-           "layer_types": types, "num_kv_shared_layers": shared}
+    cfg = {
+        "model_type": "gemma4_text",
+        "num_hidden_layers": layers,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 2,
+        "head_dim": 128,
+        "global_head_dim": 128,
+        "hidden_size": 1024,
+        "layer_types": types,
+        "num_kv_shared_layers": shared,
+    }
     m = kw.load_model(cfg)
     assert m.kv_bytes_per_token() == (layers - shared) * 2 * 2 * 128 * 2
 
@@ -112,8 +167,14 @@ def test_kv_shared_layers_only_lower_the_cache(layers, data):
 @settings(max_examples=100, deadline=None)
 @given(st.integers(1, 1 << 20), st.integers(1, 1 << 20), st.integers(1, 64))
 def test_windows_at_least_the_context_count_as_full(window, max_pos, layers):
-    cfg = {"num_hidden_layers": layers, "num_attention_heads": 8, "num_key_value_heads": 8, "head_dim": 64,
-           "sliding_window": window, "max_position_embeddings": max_pos}
+    cfg = {
+        "num_hidden_layers": layers,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 8,
+        "head_dim": 64,
+        "sliding_window": window,
+        "max_position_embeddings": max_pos,
+    }
     m = kw.load_model(cfg)
     per_layer = 2 * 8 * 64 * 2
     if window >= max_pos:
@@ -130,9 +191,18 @@ def test_windows_at_least_the_context_count_as_full(window, max_pos, layers):
 def test_cross_attention_image_tokens(image_size, tiles, every, tokens):
     layers = 40
     cross = list(range(every - 1, layers, every)) if every <= layers else []
-    cfg = {"model_type": "mllama", "text_config": {"model_type": "mllama_text_model", "num_hidden_layers": layers,
-           "num_attention_heads": 32, "num_key_value_heads": 8, "hidden_size": 4096,
-           "cross_attention_layers": cross}, "vision_config": {"image_size": image_size, "max_num_tiles": tiles}}
+    cfg = {
+        "model_type": "mllama",
+        "text_config": {
+            "model_type": "mllama_text_model",
+            "num_hidden_layers": layers,
+            "num_attention_heads": 32,
+            "num_key_value_heads": 8,
+            "hidden_size": 4096,
+            "cross_attention_layers": cross,
+        },
+        "vision_config": {"image_size": image_size, "max_num_tiles": tiles},
+    }
     m = kw.load_model(cfg)
     per_layer = 2 * 8 * 128 * 2
     images = tiles * ((image_size // 14) ** 2 + 1)  # vLLM 0.10.2 mllama.py calc_token_per_chunk x tiles

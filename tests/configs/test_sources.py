@@ -42,7 +42,8 @@ def test_folder_with_single_safetensors_gives_exact_params(tmp_path):
 def test_folder_with_index_gives_approximate_params(tmp_path):
     (tmp_path / "config.json").write_text(json.dumps(TINY_CONFIG))
     (tmp_path / "model.safetensors.index.json").write_text(
-        json.dumps({"metadata": {"total_size": 16_060_522_496}, "weight_map": {}}))
+        json.dumps({"metadata": {"total_size": 16_060_522_496}, "weight_map": {}})
+    )
     m = kw.load_model(tmp_path)
     assert m.params == 16_060_522_496 // 2  # bf16: 2 bytes per parameter
     assert m.params_source.startswith("APPROXIMATE") and "total_size" in m.params_source
@@ -51,7 +52,9 @@ def test_folder_with_index_gives_approximate_params(tmp_path):
 def test_fp8_index_divides_by_one_byte(tmp_path):
     cfg = {**TINY_CONFIG, "quantization_config": {"quant_method": "fp8"}}
     (tmp_path / "config.json").write_text(json.dumps(cfg))
-    (tmp_path / "model.safetensors.index.json").write_text(json.dumps({"metadata": {"total_size": 1_000_000}}))
+    (tmp_path / "model.safetensors.index.json").write_text(
+        json.dumps({"metadata": {"total_size": 1_000_000}})
+    )
     assert kw.load_model(tmp_path).params == 1_000_000
 
 
@@ -64,7 +67,16 @@ def test_params_override_wins_over_checkpoint(tmp_path):
 
 def test_public_api_accepts_any_source(tmp_path):
     path = tmp_path / "config.json"
-    path.write_text(json.dumps({**TINY_CONFIG, "num_hidden_layers": 32, "num_attention_heads": 32,
-                                "num_key_value_heads": 8, "hidden_size": 4096}))
+    path.write_text(
+        json.dumps(
+            {
+                **TINY_CONFIG,
+                "num_hidden_layers": 32,
+                "num_attention_heads": 32,
+                "num_key_value_heads": 8,
+                "hidden_size": 4096,
+            }
+        )
+    )
     fit = kw.users_that_fit(str(path), "H100-SXM", context=8000, params=8_030_261_248)
     assert fit.users == 53  # same shape as Llama 3 8B: the seed's 53 users on an H100

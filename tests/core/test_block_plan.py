@@ -47,12 +47,18 @@ def test_weights_that_do_not_fit_leave_no_blocks():
     assert p.users_reserved == p.users_paged == p.users_sharing == 0
 
 
-@pytest.mark.parametrize("kwargs,words", [
-    (dict(used_tokens=100, reserved_tokens=50), "reserved_tokens must be a whole number >= 100"),
-    (dict(used_tokens=100, reserved_tokens=200, prefix_tokens=100), "prefix_tokens must be less than used_tokens"),
-    (dict(used_tokens=0, reserved_tokens=200), "used_tokens"),
-    (dict(used_tokens=10, reserved_tokens=20, users=0), "users"),
-])
+@pytest.mark.parametrize(
+    "kwargs,words",
+    [
+        (dict(used_tokens=100, reserved_tokens=50), "reserved_tokens must be a whole number >= 100"),
+        (
+            dict(used_tokens=100, reserved_tokens=200, prefix_tokens=100),
+            "prefix_tokens must be less than used_tokens",
+        ),
+        (dict(used_tokens=0, reserved_tokens=200), "used_tokens"),
+        (dict(used_tokens=10, reserved_tokens=20, users=0), "users"),
+    ],
+)
 def test_bad_input_names_the_field(kwargs, words):
     with pytest.raises(InputError, match=words.split(" (")[0].replace("(", r"\(")):
         block_plan(load_model("llama-3-8b"), "H100", **kwargs)

@@ -27,6 +27,7 @@ def raises(exc, *fragments):
 
 # ---- context, batch and other counts ----------------------------------------------------
 
+
 @pytest.mark.parametrize("context", [-1, 0, 1.5, "8000", None, float("nan"), float("inf"), True])
 def test_bad_context(m8, context):
     with raises(InputError, "context", "whole number >= 1", repr(context)):
@@ -47,25 +48,28 @@ def test_bad_batch(m8, batch):
         kw.decode_ceiling(m8, "H100", 8192, batch)
 
 
-@pytest.mark.parametrize("call, field", [
-    (lambda m: kw.max_context(m, "H100", 0), "users"),
-    (lambda m: kw.prefix_sharing(m, 0, 4000), "users"),
-    (lambda m: kw.prefix_sharing(m, 50, 0), "prefix_tokens"),
-    (lambda m: kw.offload_vs_recompute(m, "H100", 0), "tokens"),
-    (lambda m: kw.prefill_seconds(m, "H100", -1), "tokens"),
-    (lambda m: kw.paged_vs_reserved(m, "H100", 0), "used_tokens"),
-    (lambda m: kw.paged_vs_reserved(m, "H100", 8000, 131072, block_size=0), "block_size"),
-    (lambda m: kw.vllm_report_from_tokens(m, 0, max_model_len=16384), "gpu_kv_cache_tokens"),
-    (lambda m: kw.vllm_report_from_tokens(m, 396272, max_model_len=0), "max_model_len"),
-    (lambda m: kw.vllm_report_from_tokens(m, 396272, max_model_len=16384, block_size=0), "block_size"),
-    (lambda m: kw.vllm_kv_report(m, "H100", block_size=0), "block_size"),
-    (lambda m: kw.users_that_fit(m, "H100", 8000, params=0), "params"),
-    (lambda m: m.with_params(-1), "params"),
-    (lambda m: m.with_kv_heads(0), "num_key_value_heads"),
-    (lambda m: kw.uniform_model("x", 0, 8, 128, 10**9), "num_hidden_layers"),
-    (lambda m: kw.uniform_model("x", 32, 8, 0, 10**9), "head_dim"),
-    (lambda m: kw.uniform_model("x", 32, 8, 128, 10**9, window=-4), "sliding_window"),
-])
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda m: kw.max_context(m, "H100", 0), "users"),
+        (lambda m: kw.prefix_sharing(m, 0, 4000), "users"),
+        (lambda m: kw.prefix_sharing(m, 50, 0), "prefix_tokens"),
+        (lambda m: kw.offload_vs_recompute(m, "H100", 0), "tokens"),
+        (lambda m: kw.prefill_seconds(m, "H100", -1), "tokens"),
+        (lambda m: kw.paged_vs_reserved(m, "H100", 0), "used_tokens"),
+        (lambda m: kw.paged_vs_reserved(m, "H100", 8000, 131072, block_size=0), "block_size"),
+        (lambda m: kw.vllm_report_from_tokens(m, 0, max_model_len=16384), "gpu_kv_cache_tokens"),
+        (lambda m: kw.vllm_report_from_tokens(m, 396272, max_model_len=0), "max_model_len"),
+        (lambda m: kw.vllm_report_from_tokens(m, 396272, max_model_len=16384, block_size=0), "block_size"),
+        (lambda m: kw.vllm_kv_report(m, "H100", block_size=0), "block_size"),
+        (lambda m: kw.users_that_fit(m, "H100", 8000, params=0), "params"),
+        (lambda m: m.with_params(-1), "params"),
+        (lambda m: m.with_kv_heads(0), "num_key_value_heads"),
+        (lambda m: kw.uniform_model("x", 0, 8, 128, 10**9), "num_hidden_layers"),
+        (lambda m: kw.uniform_model("x", 32, 8, 0, 10**9), "head_dim"),
+        (lambda m: kw.uniform_model("x", 32, 8, 128, 10**9, window=-4), "sliding_window"),
+    ],
+)
 def test_bad_counts_name_their_field(m8, call, field):
     with raises(InputError, field, "whole number >="):
         call(m8)
@@ -77,6 +81,7 @@ def test_reserved_shorter_than_used_says_so(m8):
 
 
 # ---- names: dtypes, GPUs, storage tiers -----------------------------------------------------
+
 
 @pytest.mark.parametrize("field", ["kv_dtype", "weight_dtype"])
 def test_unknown_dtype_lists_close_matches(m8, field):
@@ -91,10 +96,13 @@ def test_unknown_dtype_without_close_match_still_lists_the_known(m8):
         m8.kv_bytes_per_token("x")
 
 
-@pytest.mark.parametrize("name, close", [("H10", "H100-SXM"), ("MI300", "MI300X"), ("rtx4080", "RTX-4090"),
-                                         ("L40", "L40S")])
+@pytest.mark.parametrize(
+    "name, close", [("H10", "H100-SXM"), ("MI300", "MI300X"), ("rtx4080", "RTX-4090"), ("L40", "L40S")]
+)
 def test_unknown_gpu_lists_close_matches(m8, name, close):
-    with raises(UnknownNameError, f"unknown GPU {name!r}", "Did you mean", repr(close), "Known GPUs:", "H200"):
+    with raises(
+        UnknownNameError, f"unknown GPU {name!r}", "Did you mean", repr(close), "Known GPUs:", "H200"
+    ):
         kw.users_that_fit(m8, name, 8000)
 
 
@@ -115,6 +123,7 @@ def test_unknown_reload_speed(m8):
 
 # ---- utilization, GPUs, working memory, memory kind -------------------------------------------
 
+
 @pytest.mark.parametrize("utilization", [0, 1.5, -0.1, float("nan"), float("inf"), float("-inf")])
 def test_utilization_out_of_range(m8, utilization):
     with raises(InputError, "utilization", "(0, 1]", repr(utilization)):
@@ -127,12 +136,15 @@ def test_utilization_not_a_number(m8, utilization):
         kw.users_that_fit(m8, "H100", 8000, utilization=utilization)
 
 
-@pytest.mark.parametrize("call", [
-    lambda m: kw.users_that_fit(m, "H100", 8000, num_gpus=0),
-    lambda m: kw.decode_ceiling(m, "H100", 8192, num_gpus=0),
-    lambda m: kw.prefill_seconds(m, "H100", 8000, num_gpus=-1),
-    lambda m: m.kv_bytes(8000, tp=0),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda m: kw.users_that_fit(m, "H100", 8000, num_gpus=0),
+        lambda m: kw.decode_ceiling(m, "H100", 8192, num_gpus=0),
+        lambda m: kw.prefill_seconds(m, "H100", 8000, num_gpus=-1),
+        lambda m: m.kv_bytes(8000, tp=0),
+    ],
+)
 def test_zero_gpus(m8, call):
     with raises(InputError, "num_gpus", "whole number >= 1"):
         call(m8)
@@ -170,14 +182,23 @@ def test_bad_bandwidth_override(m8, bandwidth):
 
 # ---- vLLM log ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("text", ["", "INFO  Model loading took 14.99 GiB memory\n", None,
-                                  "Maximum concurrency for 16,384 tokens per request: 24.19x"])
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "INFO  Model loading took 14.99 GiB memory\n",
+        None,
+        "Maximum concurrency for 16,384 tokens per request: 24.19x",
+    ],
+)
 def test_vllm_log_without_the_line(text):
     with raises(InputError, "vLLM log", "GPU KV cache size: N tokens"):
         kw.parse_vllm_log(text)
 
 
 # ---- a model that holds nothing per token cannot be divided into users ----------------------------
+
 
 def test_model_with_no_kv_bytes():
     from kvwidgets.core import LayerGroup, Model, RecurrentStateSpec

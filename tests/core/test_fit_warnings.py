@@ -9,15 +9,24 @@ def test_a_context_past_the_trained_maximum_is_flagged():
     within = kw.users_that_fit("llama-3-8b", "H100", context=8_192)
     past = kw.users_that_fit("llama-3-8b", "H100", context=8_193)
     assert within.warnings == ()
-    assert len(past.warnings) == 1 and "past llama-3-8b's max_position_embeddings of 8,192" in past.warnings[0]
+    assert (
+        len(past.warnings) == 1 and "past llama-3-8b's max_position_embeddings of 8,192" in past.warnings[0]
+    )
     # the arithmetic itself is unchanged: the warning sits beside the number, not instead of it
     assert past.users == kw.users_that_fit("llama-3-8b", "H100", context=8_193).users > 0
 
 
 def test_an_architecture_vllm_dropped_is_flagged_in_the_result_and_the_widget_shape():
-    config = {"architectures": ["MPTForCausalLM"], "model_type": "mpt", "num_hidden_layers": 4,
-              "num_attention_heads": 8, "num_key_value_heads": 8, "hidden_size": 512,
-              "max_position_embeddings": 2048, "vocab_size": 1000}
+    config = {
+        "architectures": ["MPTForCausalLM"],
+        "model_type": "mpt",
+        "num_hidden_layers": 4,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 8,
+        "hidden_size": 512,
+        "max_position_embeddings": 2048,
+        "vocab_size": 1000,
+    }
     model = kw.load_model(config)
     fit = kw.users_that_fit(model, "H100", context=1_024)
     assert any("no longer runs MPTForCausalLM" in w for w in fit.warnings)

@@ -8,7 +8,9 @@ from kvwidgets.data.measured import h200_host_copy_gbps, h200_prefill
 
 
 def test_prefill_rows_are_the_measurement():
-    raw = json.loads(resources.files("kvwidgets.data").joinpath("h200", "measure.json").read_text())["prefill"]
+    raw = json.loads(resources.files("kvwidgets.data").joinpath("h200", "measure.json").read_text())[
+        "prefill"
+    ]
     rows = h200_prefill()
     assert [r["tokens"] for r in rows] == [1_024, 4_096, 8_192, 16_384, 32_768]
     assert [r["seconds"] * 1e3 for r in rows] == [r["prefill_ms"] for r in raw]

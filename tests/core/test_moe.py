@@ -8,7 +8,7 @@ touches nearly every expert and reads nearly everything held in memory.
 import pytest
 
 import kvwidgets as kw
-from kvwidgets.core import ConfigError, LayerGroup, FullAttentionSpec, Model
+from kvwidgets.core import ConfigError, FullAttentionSpec, LayerGroup, Model
 
 
 def test_dense_models_are_unchanged():
@@ -20,11 +20,18 @@ def test_dense_models_are_unchanged():
     assert d.weight_bytes_per_step == m.weight_bytes("bf16")
 
 
-@pytest.mark.parametrize("name, low, high", [
-    ("deepseek-v3", 36e9, 39e9),    # "37B activated" in the DeepSeek-V3 report
-    ("gpt-oss-120b", 5.0e9, 6.0e9),  # 5.1 B active per OpenAI, which leaves out the 0.58 B input embedding
-    ("gpt-oss-20b", 3.5e9, 4.3e9),   # 3.6 B active per OpenAI, same convention
-])
+@pytest.mark.parametrize(
+    "name, low, high",
+    [
+        ("deepseek-v3", 36e9, 39e9),  # "37B activated" in the DeepSeek-V3 report
+        (
+            "gpt-oss-120b",
+            5.0e9,
+            6.0e9,
+        ),  # 5.1 B active per OpenAI, which leaves out the 0.58 B input embedding
+        ("gpt-oss-20b", 3.5e9, 4.3e9),  # 3.6 B active per OpenAI, same convention
+    ],
+)
 def test_active_params_of_moe_presets(name, low, high):
     m = kw.load_model(name)
     assert m.num_experts and m.experts_per_token
@@ -58,13 +65,27 @@ def test_params_override_keeps_the_routed_share():
 
 def test_more_experts_per_token_than_experts_is_refused():
     with pytest.raises(ConfigError, match="experts_per_token=9 is more than num_experts=8"):
-        Model("bad", (LayerGroup(FullAttentionSpec(8, 128), 2),), 10**9,
-              num_experts=8, experts_per_token=9, routed_expert_params=10**8)
+        Model(
+            "bad",
+            (LayerGroup(FullAttentionSpec(8, 128), 2),),
+            10**9,
+            num_experts=8,
+            experts_per_token=9,
+            routed_expert_params=10**8,
+        )
 
 
 def test_config_without_routing_width_is_treated_as_dense_reads():
-    cfg = {"model_type": "mixtral", "num_hidden_layers": 2, "hidden_size": 256, "num_attention_heads": 4,
-           "num_key_value_heads": 2, "intermediate_size": 512, "num_local_experts": 8, "vocab_size": 1000}
+    cfg = {
+        "model_type": "mixtral",
+        "num_hidden_layers": 2,
+        "hidden_size": 256,
+        "num_attention_heads": 4,
+        "num_key_value_heads": 2,
+        "intermediate_size": 512,
+        "num_local_experts": 8,
+        "vocab_size": 1000,
+    }
     assert kw.load_model(cfg).active_params() == kw.load_model(cfg).params
     cfg["num_experts_per_tok"] = 2
     m = kw.load_model(cfg)

@@ -14,12 +14,25 @@ import pytest
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from kvwidgets.core import (GPUS, ChunkedLocalSpec, CrossAttentionSpec, FullAttentionSpec, InputError, LayerGroup,
-                            MLASpec, Model, RecurrentStateSpec, SlidingWindowSpec, max_context, users_that_fit)
+from kvwidgets.core import (
+    GPUS,
+    ChunkedLocalSpec,
+    CrossAttentionSpec,
+    FullAttentionSpec,
+    InputError,
+    LayerGroup,
+    MLASpec,
+    Model,
+    RecurrentStateSpec,
+    SlidingWindowSpec,
+    max_context,
+    users_that_fit,
+)
 
 # A loaded 2-core CI box: no per-example deadline, and few enough examples to stay quick.
-settings.register_profile("kvwidgets", deadline=None, max_examples=60,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "kvwidgets", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile("kvwidgets")
 
 KV_HEADS = st.sampled_from([1, 2, 4, 8, 16, 32, 64, 128])
@@ -43,31 +56,48 @@ def chunked_specs():
 
 
 def cross_specs():
-    return st.builds(CrossAttentionSpec, KV_HEADS, HEAD_DIMS, st.one_of(st.none(), HEAD_DIMS),
-                     encoder_tokens=st.integers(min_value=1, max_value=20_000))
+    return st.builds(
+        CrossAttentionSpec,
+        KV_HEADS,
+        HEAD_DIMS,
+        st.one_of(st.none(), HEAD_DIMS),
+        encoder_tokens=st.integers(min_value=1, max_value=20_000),
+    )
 
 
 def mla_specs():
     # index_bytes: 0, or DeepSeek-V3.2's 128 FP8 index keys + one float32 scale
-    return st.builds(MLASpec, st.sampled_from([128, 256, 512]), st.sampled_from([0, 1, 32, 64]),
-                     st.sampled_from([0, 0, 132]))
+    return st.builds(
+        MLASpec,
+        st.sampled_from([128, 256, 512]),
+        st.sampled_from([0, 1, 32, 64]),
+        st.sampled_from([0, 0, 132]),
+    )
 
 
 def recurrent_specs():
     split = st.integers(min_value=1, max_value=25_000_000).flatmap(
         lambda conv: st.integers(min_value=0, max_value=25_000_000).map(
-            lambda ssm: RecurrentStateSpec(conv + ssm, conv, ssm, "fp32")))
+            lambda ssm: RecurrentStateSpec(conv + ssm, conv, ssm, "fp32")
+        )
+    )
     return st.one_of(st.builds(RecurrentStateSpec, st.integers(min_value=1, max_value=50_000_000)), split)
 
 
-ANY_SPEC = st.one_of(full_specs(), sliding_specs(), chunked_specs(), cross_specs(), mla_specs(), recurrent_specs())
+ANY_SPEC = st.one_of(
+    full_specs(), sliding_specs(), chunked_specs(), cross_specs(), mla_specs(), recurrent_specs()
+)
 
 
 def models(spec=ANY_SPEC, max_groups=4):
-    groups = st.lists(st.builds(LayerGroup, spec, st.integers(min_value=1, max_value=96)),
-                      min_size=1, max_size=max_groups)
-    return st.builds(lambda gs, p: Model("generated", tuple(gs), p), groups,
-                     st.integers(min_value=100_000_000, max_value=400_000_000_000))
+    groups = st.lists(
+        st.builds(LayerGroup, spec, st.integers(min_value=1, max_value=96)), min_size=1, max_size=max_groups
+    )
+    return st.builds(
+        lambda gs, p: Model("generated", tuple(gs), p),
+        groups,
+        st.integers(min_value=100_000_000, max_value=400_000_000_000),
+    )
 
 
 def has_kind(model: Model, *kinds: str) -> bool:
@@ -85,6 +115,7 @@ def _ok_tp(model: Model, tp: int) -> bool:
 
 # ---- bytes ------------------------------------------------------------------------------
 
+
 @given(models(), TOKENS, st.integers(min_value=1, max_value=100_000), KV_DTYPES)
 def test_kv_bytes_never_fall_as_tokens_grow(model, tokens, more, kv_dtype):
     assert model.kv_bytes(tokens + more, kv_dtype) >= model.kv_bytes(tokens, kv_dtype)
@@ -95,8 +126,11 @@ def test_fp8_cache_is_half_of_bf16_and_fp32_double(model, tokens):
     # Recurrent state and the indexer's FP8 keys keep their own format whatever the KV
     # dtype, so only the numbers stored in the KV dtype scale.
     fixed = sum(g.count * g.spec.fixed_bytes() for g in model.groups)
-    fixed += sum(g.count * g.spec.tokens_held(tokens) * g.spec.index_bytes
-                 for g in model.groups if isinstance(g.spec, MLASpec))
+    fixed += sum(
+        g.count * g.spec.tokens_held(tokens) * g.spec.index_bytes
+        for g in model.groups
+        if isinstance(g.spec, MLASpec)
+    )
     index_per_token = sum(g.count * g.spec.index_bytes for g in model.groups if isinstance(g.spec, MLASpec))
     bf16 = model.kv_bytes(tokens, "bf16") - fixed
     assert 2 * (model.kv_bytes(tokens, "fp8") - fixed) == bf16
@@ -152,7 +186,7 @@ def test_bytes_by_kind_add_up_to_kv_bytes(model, tokens, kv_dtype):
 def test_mqa_le_gqa_le_mha_for_the_same_shape(model, tokens):
     heads = sorted({g.spec.num_kv_heads for g in model.groups})
     mqa = model.with_kv_heads(1).kv_bytes(tokens)
-    mha = model.with_kv_heads(128).kv_bytes(tokens)   # 128 >= every generated KV-head count
+    mha = model.with_kv_heads(128).kv_bytes(tokens)  # 128 >= every generated KV-head count
     assert mqa <= model.kv_bytes(tokens) <= mha
     for fewer, more in zip(heads, heads[1:]):
         assert model.with_kv_heads(fewer).kv_bytes(tokens) <= model.with_kv_heads(more).kv_bytes(tokens)
@@ -162,6 +196,7 @@ def test_mqa_le_gqa_le_mha_for_the_same_shape(model, tokens):
 
 
 # ---- tensor parallelism -------------------------------------------------------------------
+
 
 @given(models(), st.sampled_from([1, 2, 4, 8, 16, 32, 64, 256]), TOKENS)
 def test_tp_shares_times_gpus_cover_the_whole(model, tp, tokens):
@@ -194,16 +229,23 @@ def test_more_gpus_than_kv_heads_copies_one_head_per_gpu(model, factor):
 
 # ---- users that fit and its inverse ------------------------------------------------------------
 
-FIT_ARGS = st.fixed_dictionaries(dict(
-    num_gpus=st.sampled_from([1, 2, 4, 8]),
-    weight_dtype=st.sampled_from(["bf16", "fp8", "int4"]),
-    kv_dtype=st.sampled_from(["bf16", "fp8"]),
-    utilization=st.sampled_from([0.5, 0.8, 0.9, 0.95, 1.0]),
-))
+FIT_ARGS = st.fixed_dictionaries(
+    dict(
+        num_gpus=st.sampled_from([1, 2, 4, 8]),
+        weight_dtype=st.sampled_from(["bf16", "fp8", "int4"]),
+        kv_dtype=st.sampled_from(["bf16", "fp8"]),
+        utilization=st.sampled_from([0.5, 0.8, 0.9, 0.95, 1.0]),
+    )
+)
 
 
-@given(models(), st.integers(min_value=1, max_value=500_000), st.integers(min_value=1, max_value=500_000),
-       GPU_NAMES, FIT_ARGS)
+@given(
+    models(),
+    st.integers(min_value=1, max_value=500_000),
+    st.integers(min_value=1, max_value=500_000),
+    GPU_NAMES,
+    FIT_ARGS,
+)
 def test_users_never_rise_as_context_grows(model, context, more, gpu, kw):
     assume(_ok_tp(model, kw["num_gpus"]))
     short = users_that_fit(model, gpu, context, **kw)
@@ -243,6 +285,7 @@ def test_users_fill_the_budget_without_passing_it(model, context, gpu):
 
 # ---- the integer fast paths equal the plain Fraction arithmetic they replace ------------------------
 
+
 @given(models(), TOKENS, st.sampled_from(["bf16", "fp8", "fp32", "int4"]), st.sampled_from([1, 2, 4, 8]))
 def test_kv_bytes_equals_the_sum_of_layer_fractions(model, tokens, kv_dtype, tp):
     assume(_ok_tp(model, tp))
@@ -255,19 +298,29 @@ def test_weight_bytes_is_params_times_bytes_rounded_up(params, dtype):
     from kvwidgets.core import dtype_bytes, uniform_model
 
     exact = params * dtype_bytes(dtype)
-    assert uniform_model("w", 1, 1, 64, params).weight_bytes(dtype) == -(-exact.numerator // exact.denominator)
+    assert uniform_model("w", 1, 1, 64, params).weight_bytes(dtype) == -(
+        -exact.numerator // exact.denominator
+    )
 
 
-@given(models(), st.integers(min_value=1, max_value=300_000), GPU_NAMES, FIT_ARGS,
-       st.integers(min_value=0, max_value=8 * 10**9))
+@given(
+    models(),
+    st.integers(min_value=1, max_value=300_000),
+    GPU_NAMES,
+    FIT_ARGS,
+    st.integers(min_value=0, max_value=8 * 10**9),
+)
 def test_users_that_fit_is_the_series_formula(model, context, gpu, kw, working):
     """floor((memory x utilization - weights / GPUs - working) / per-GPU KV of one user), in Fractions."""
     from kvwidgets.core import get_gpu
 
     assume(_ok_tp(model, kw["num_gpus"]))
     g, n = get_gpu(gpu), kw["num_gpus"]
-    budget = (g.memory_bytes * Fraction(repr(kw["utilization"])) - Fraction(model.weight_bytes(kw["weight_dtype"]), n)
-              - working)
+    budget = (
+        g.memory_bytes * Fraction(repr(kw["utilization"]))
+        - Fraction(model.weight_bytes(kw["weight_dtype"]), n)
+        - working
+    )
     per_user = model.kv_bytes(context, kw["kv_dtype"], tp=n)
     fit = users_that_fit(model, gpu, context, working_bytes=working, **kw)
     assert fit.users == max(0, budget // per_user)

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from kvwidgets.core import (FullAttentionSpec, InputError, LayerGroup, MLASpec, Model, RecurrentStateSpec,
-                            decode_step_bytes)
 from kvwidgets.configs import load_model
+from kvwidgets.core import (
+    FullAttentionSpec,
+    InputError,
+    LayerGroup,
+    MLASpec,
+    Model,
+    RecurrentStateSpec,
+    decode_step_bytes,
+)
 
 
 def test_prefill_writes_the_prompt_and_reads_nothing():
@@ -28,10 +35,17 @@ def test_a_decode_step_appends_one_row_per_layer_and_reads_them_all():
 
 
 def test_sliding_layers_drop_their_oldest_rows_full_layers_keep_all():
-    m = load_model("gpt-oss-20b")  # 12 sliding (window 128) + 12 full, 8 KV heads x 64: 2,048 B per layer-token
+    m = load_model(
+        "gpt-oss-20b"
+    )  # 12 sliding (window 128) + 12 full, 8 KV heads x 64: 2,048 B per layer-token
     s = decode_step_bytes(m, 100, 60)
     sliding, full = s.groups
-    assert (sliding.kind, sliding.held_tokens, sliding.dropped_tokens, sliding.bytes) == ("sliding", 128, 32, 12 * 128 * 2048)
+    assert (sliding.kind, sliding.held_tokens, sliding.dropped_tokens, sliding.bytes) == (
+        "sliding",
+        128,
+        32,
+        12 * 128 * 2048,
+    )
     assert (full.kind, full.held_tokens, full.dropped_tokens, full.bytes) == ("full", 160, 0, 12 * 160 * 2048)
     assert s.stored_bytes == sliding.bytes + full.bytes == m.kv_bytes(160)
     # past the window a step still writes a row in every layer (the oldest is overwritten)
@@ -49,7 +63,9 @@ def test_mla_stores_one_latent_row_per_layer():
 
 
 def test_a_recurrent_state_is_fixed_and_rewritten_every_step():
-    m = Model("hybrid", (LayerGroup(RecurrentStateSpec(1_000), 3), LayerGroup(FullAttentionSpec(2, 4), 1)), 10**9)
+    m = Model(
+        "hybrid", (LayerGroup(RecurrentStateSpec(1_000), 3), LayerGroup(FullAttentionSpec(2, 4), 1)), 10**9
+    )
     s0, s1, s9 = (decode_step_bytes(m, 10, g) for g in (0, 1, 9))
     state, attn = s1.groups
     assert (state.held_tokens, state.dropped_tokens, state.bytes) == (0, 0, 3_000)
@@ -59,7 +75,9 @@ def test_a_recurrent_state_is_fixed_and_rewritten_every_step():
     assert s9.stored_bytes - s1.stored_bytes == 8 * row
 
 
-@pytest.mark.parametrize("args,field", [((0, 0), "prompt_tokens"), ((10, -1), "generated"), ((10, 1.5), "generated")])
+@pytest.mark.parametrize(
+    "args,field", [((0, 0), "prompt_tokens"), ((10, -1), "generated"), ((10, 1.5), "generated")]
+)
 def test_bad_input_names_the_field(args, field):
     with pytest.raises(InputError, match=field):
         decode_step_bytes(Model("m", (LayerGroup(MLASpec(4, 2), 1),), 10), *args)

@@ -16,7 +16,14 @@ from __future__ import annotations
 import pytest
 
 import kvwidgets as kw
-from kvwidgets.core import ChunkedLocalSpec, FullAttentionSpec, LayerGroup, Model, RecurrentStateSpec, SlidingWindowSpec
+from kvwidgets.core import (
+    ChunkedLocalSpec,
+    FullAttentionSpec,
+    LayerGroup,
+    Model,
+    RecurrentStateSpec,
+    SlidingWindowSpec,
+)
 
 GiB = 2**30
 MEM = 40 * GiB
@@ -33,11 +40,12 @@ def report(model, version, **kw_):
 
 # ---- full attention ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("version", ["0.11", "0.33"])
 def test_full_attention_llama(version):
     L = 16_384
-    page = 16 * 8 * (128 + 128) * 2             # Llama 3 8B: 8 KV heads x 128, bf16
-    blocks = MEM // (32 * page)                  # one group of all 32 layers
+    page = 16 * 8 * (128 + 128) * 2  # Llama 3 8B: 8 KV heads x 128, bf16
+    blocks = MEM // (32 * page)  # one group of all 32 layers
     r = report("llama-3-8b", version, max_model_len=L)
     assert (r.page_size_bytes, r.num_blocks, len(r.groups)) == (page, blocks, 1)
     assert r.max_concurrency == blocks / cdiv(L, 16)
@@ -54,14 +62,15 @@ def test_full_attention_tensor_parallel_splits_heads():
 
 # ---- sliding-window hybrids ------------------------------------------------------------------
 
+
 def test_gpt_oss_120b_both_versions():
     # 18 sliding (window 128) + 18 full layers, 8 KV heads x 64: every page is equal.
     L, page = 131_072, 16 * 8 * 128 * 2
-    blocks = MEM // (18 * page)                  # group size 18: two groups, no padding
+    blocks = MEM // (18 * page)  # group size 18: two groups, no padding
     full = cdiv(L, 16)
     # H100 reports >= 70 GiB, so `vllm serve` batches 8,192 tokens (engine/arg_utils.py)
-    sliding_011 = cdiv(min(128 - 1 + 8192, L), 16) + 1            # one batch in flight
-    sliding_033 = cdiv(min(128 - 1 + 2 * 8192, L), 16) + 1        # async scheduling: two batches
+    sliding_011 = cdiv(min(128 - 1 + 8192, L), 16) + 1  # one batch in flight
+    sliding_033 = cdiv(min(128 - 1 + 2 * 8192, L), 16) + 1  # async scheduling: two batches
     r11 = report("gpt-oss-120b", "0.11", gpu="H100", max_model_len=L)
     r33 = report("gpt-oss-120b", "0.33", gpu="H100", max_model_len=L)
     for r in (r11, r33):
@@ -104,8 +113,14 @@ def test_gemma3_27b_padding_layers(version):
 
 
 def _sliding_full(sliding, full):
-    return Model("sw+full", (LayerGroup(SlidingWindowSpec(8, 64, window=128), sliding),
-                             LayerGroup(FullAttentionSpec(8, 64), full)), 20_000_000_000)
+    return Model(
+        "sw+full",
+        (
+            LayerGroup(SlidingWindowSpec(8, 64, window=128), sliding),
+            LayerGroup(FullAttentionSpec(8, 64), full),
+        ),
+        20_000_000_000,
+    )
 
 
 def test_group_size_rule_changed_between_versions():
@@ -122,10 +137,14 @@ def test_group_size_rule_changed_between_versions():
 
 # ---- chunked local attention (Llama 4 Scout) ----------------------------------------------
 
+
 def llama4_scout():
     # 48 layers: every 4th full (NoPE), the rest chunked at 8,192 tokens; 8 KV heads x 128
-    return Model("llama-4-scout-like", (LayerGroup(ChunkedLocalSpec(8, 128, chunk=8192), 36),
-                                        LayerGroup(FullAttentionSpec(8, 128), 12)), 109_000_000_000)
+    return Model(
+        "llama-4-scout-like",
+        (LayerGroup(ChunkedLocalSpec(8, 128, chunk=8192), 36), LayerGroup(FullAttentionSpec(8, 128), 12)),
+        109_000_000_000,
+    )
 
 
 @pytest.mark.parametrize("version", ["0.11", "0.33"])
@@ -147,7 +166,7 @@ def test_chunked_attention_with_the_hybrid_allocator_forced_on(version, in_fligh
     # vllm-project/vllm#21761 lists the groups Scout gets with the allocator on:
     # (FullAttention x 12) (ChunkedLocalAttention x 12) x 3
     L, page = 131_072, 16 * 8 * 256 * 2
-    blocks = MEM // (12 * page)                  # group size 12: 3 chunked groups + 1 full
+    blocks = MEM // (12 * page)  # group size 12: 3 chunked groups + 1 full
     per_request = 3 * cdiv(min(8192 + in_flight, L), 16) + cdiv(L, 16)
     r = report(llama4_scout(), version, max_model_len=L, gpu="H100", hybrid_kv_cache_manager=True)
     assert [(g.kind, g.layers) for g in r.groups] == [("chunked", 12)] * 3 + [("full", 12)]
@@ -155,6 +174,7 @@ def test_chunked_attention_with_the_hybrid_allocator_forced_on(version, in_fligh
 
 
 # ---- MLA -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("version", ["0.11", "0.33"])
 @pytest.mark.parametrize("kv_dtype, size", [("bf16", 2), ("fp8", 1)])
@@ -197,12 +217,16 @@ def test_mla_with_indexer_is_one_group_of_two_page_sizes(version):
 
 # ---- mamba hybrids ----------------------------------------------------------------------------
 
+
 def qwen3_next():
     # Qwen3-Next-80B-A3B: 48 layers, every 4th full attention (2 KV heads x 256), the other
     # 36 Gated DeltaNet. State per layer (whole, bf16): conv (2x16x128 + 32x128) x 3 + 32x128x128.
     state = ((2 * 16 * 128 + 32 * 128) * 3 + 32 * 128 * 128) * 2
-    return Model("qwen3-next-80b-a3b", (LayerGroup(RecurrentStateSpec(state), 36),
-                                        LayerGroup(FullAttentionSpec(2, 256), 12)), 80_000_000_000)
+    return Model(
+        "qwen3-next-80b-a3b",
+        (LayerGroup(RecurrentStateSpec(state), 36), LayerGroup(FullAttentionSpec(2, 256), 12)),
+        80_000_000_000,
+    )
 
 
 def test_qwen3_next_real_log_vllm_011():
@@ -220,14 +244,17 @@ def test_qwen3_next_real_log_vllm_011():
     per_request = cdiv(L, bs) + 3 * 1
     matches = set()
     for nb in range(300, 400):
-        r = report(model, "0.11", max_model_len=L, kv_dtype="fp8", num_gpus=2, kv_cache_memory_bytes=nb * 12 * page)
+        r = report(
+            model, "0.11", max_model_len=L, kv_dtype="fp8", num_gpus=2, kv_cache_memory_bytes=nb * 12 * page
+        )
         assert r.block_size == bs and r.num_blocks == nb and len(r.groups) == 4
         assert r.gpu_kv_cache_tokens == nb // 4 * bs and r.max_concurrency == nb / per_request
         if (r.gpu_kv_cache_tokens, f"{r.max_concurrency:.2f}") == (90_048, "1.66"):
             matches.add(nb)
     assert matches == {338, 339}
-    back = kw.vllm_report_from_tokens(model, 90_048, max_model_len=L, kv_dtype="fp8", num_gpus=2,
-                                      vllm_version="0.11")
+    back = kw.vllm_report_from_tokens(
+        model, 90_048, max_model_len=L, kv_dtype="fp8", num_gpus=2, vllm_version="0.11"
+    )
     assert back.num_blocks == 336 and "336 to 339 blocks" in back.explain()
 
 
@@ -249,15 +276,18 @@ def test_nemotron_h_like_fp32_state_pads_the_mamba_page(version):
     # 24 Mamba-2 layers with an fp32 state (NemotronH's default), 4 attention layers 8 x 128.
     # State numbers: conv (128 x 64 + 2 x 8 x 128) x 3 + ssm 128 x 64 x 128, 4 B each.
     state = ((128 * 64 + 2 * 8 * 128) * 3 + 128 * 64 * 128) * 4
-    model = Model("nemotron-h-like", (LayerGroup(RecurrentStateSpec(state), 24),
-                                      LayerGroup(FullAttentionSpec(8, 128), 4)), 8_000_000_000)
+    model = Model(
+        "nemotron-h-like",
+        (LayerGroup(RecurrentStateSpec(state), 24), LayerGroup(FullAttentionSpec(8, 128), 4)),
+        8_000_000_000,
+    )
     a1 = 8 * 256 * 2
-    bs = 16 * cdiv(state, 16 * a1)               # both versions: 16-token alignment here
+    bs = 16 * cdiv(state, 16 * a1)  # both versions: 16-token alignment here
     page = bs * a1
     assert page > state
     L = 65_536
     r = report(model, version, max_model_len=L, mamba_kind="mamba2")
-    blocks = MEM // (4 * page)                   # group size 4: 6 mamba groups + 1 attention
+    blocks = MEM // (4 * page)  # group size 4: 6 mamba groups + 1 attention
     assert (r.block_size, r.page_size_bytes, len(r.groups), r.num_blocks) == (bs, page, 7, blocks)
     pct = 100 * (page - state) / state
     assert f"Padding mamba page size by {pct:.2f}%" in r.explain()
@@ -274,9 +304,13 @@ def test_mamba_hybrid_needs_the_hybrid_allocator():
 
 # ---- page sizes that differ (Gemma 4 style global / local heads) ------------------------------
 
+
 def gemma4_like():
-    return Model("gemma-4-like", (LayerGroup(SlidingWindowSpec(8, 256, window=1024), 50),
-                                  LayerGroup(FullAttentionSpec(2, 512), 10)), 31_000_000_000)
+    return Model(
+        "gemma-4-like",
+        (LayerGroup(SlidingWindowSpec(8, 256, window=1024), 50), LayerGroup(FullAttentionSpec(2, 512), 10)),
+        31_000_000_000,
+    )
 
 
 def test_differing_pages_033_raises_the_block_size_of_the_smaller():
@@ -298,29 +332,35 @@ def test_differing_pages_011_has_no_rule():
 
 # ---- layers that store nothing, inputs, logs -------------------------------------------------
 
+
 def test_layers_that_store_nothing_get_no_cache():
     from dataclasses import dataclass
 
     from kvwidgets.core import LayerSpec
 
     @dataclass(frozen=True)
-    class SharedKV(LayerSpec):   # reads another layer's KV (num_kv_shared_layers)
+    class SharedKV(LayerSpec):  # reads another layer's KV (num_kv_shared_layers)
         kind = "shared"
 
-    m = Model("shared", (LayerGroup(FullAttentionSpec(8, 128), 20), LayerGroup(SharedKV(), 10)), 1_000_000_000)
+    m = Model(
+        "shared", (LayerGroup(FullAttentionSpec(8, 128), 20), LayerGroup(SharedKV(), 10)), 1_000_000_000
+    )
     r = report(m, "0.33", max_model_len=8192)
     assert len(r.groups) == 1 and r.groups[0].layers == 20
     assert r.num_blocks == MEM // (20 * 16 * 8 * 256 * 2)
 
 
-@pytest.mark.parametrize("call, field", [
-    (lambda: kw.vllm_kv_report("llama-3-8b", max_model_len=8192), "gpu"),
-    (lambda: report("llama-3-8b", "0.20"), "vllm_version"),
-    (lambda: report("llama-3-8b", "0.33", kv_dtype="int4"), "kv_dtype"),
-    (lambda: report("llama-3-8b", "0.33", kv_cache_memory_bytes=-1), "kv_cache_memory_bytes"),
-    (lambda: report("llama-3-8b", "0.33", mamba_cache_mode="all"), "mamba_cache_mode"),
-    (lambda: report("llama-3-8b", "0.33", max_num_batched_tokens=0), "max_num_batched_tokens"),
-])
+@pytest.mark.parametrize(
+    "call, field",
+    [
+        (lambda: kw.vllm_kv_report("llama-3-8b", max_model_len=8192), "gpu"),
+        (lambda: report("llama-3-8b", "0.20"), "vllm_version"),
+        (lambda: report("llama-3-8b", "0.33", kv_dtype="int4"), "kv_dtype"),
+        (lambda: report("llama-3-8b", "0.33", kv_cache_memory_bytes=-1), "kv_cache_memory_bytes"),
+        (lambda: report("llama-3-8b", "0.33", mamba_cache_mode="all"), "mamba_cache_mode"),
+        (lambda: report("llama-3-8b", "0.33", max_num_batched_tokens=0), "max_num_batched_tokens"),
+    ],
+)
 def test_bad_input_names_the_field(call, field):
     with pytest.raises(kw.InputError, match=field):
         call()
@@ -331,10 +371,18 @@ def test_max_model_len_defaults_to_the_models_context():
     assert r.max_model_len == kw.load_model("llama-3-8b").max_context == 8192
 
 
-@pytest.mark.parametrize("gpu, version, batched", [
-    ("H100", "0.11", 8192), ("A100", "0.11", 2048), ("B200", "0.11", 8192),
-    ("H100", "0.33", 8192), ("A100", "0.33", 2048), ("B200", "0.33", 16384), ("L4", "0.33", 2048),
-])
+@pytest.mark.parametrize(
+    "gpu, version, batched",
+    [
+        ("H100", "0.11", 8192),
+        ("A100", "0.11", 2048),
+        ("B200", "0.11", 8192),
+        ("H100", "0.33", 8192),
+        ("A100", "0.33", 2048),
+        ("B200", "0.33", 16384),
+        ("L4", "0.33", 2048),
+    ],
+)
 def test_default_batched_tokens_follow_the_gpu(gpu, version, batched):
     # engine/arg_utils.py: >= 160 GiB (0.33 only) 16,384; >= 70 GiB and not an A100 8,192; else 2,048
     assert report("gpt-oss-120b", version, gpu=gpu, max_model_len=8192).max_num_batched_tokens == batched
@@ -344,14 +392,19 @@ def test_log_lines_follow_the_version():
     r11 = report("llama-3-8b", "0.11", max_model_len=16_384)
     r33 = report("llama-3-8b", "0.33", max_model_len=16_384)
     assert r11.log_lines().count("\n") == 1
-    assert r33.log_lines() == (f"GPU KV cache size: {r33.gpu_kv_cache_tokens:,} tokens, Maximum concurrency for "
-                               f"16,384 tokens per request: {r33.max_concurrency:.2f}x")
+    assert r33.log_lines() == (
+        f"GPU KV cache size: {r33.gpu_kv_cache_tokens:,} tokens, Maximum concurrency for "
+        f"16,384 tokens per request: {r33.max_concurrency:.2f}x"
+    )
     assert r33.log_lines(memory=True).startswith("Available KV cache memory: 40.0 GiB")
     assert r11.log_lines(memory=True).startswith("Available KV cache memory: 40.00 GiB")
     for r in (r11, r33):
         assert kw.parse_vllm_log(r.log_lines(memory=True)) == {
-            "gpu_kv_cache_tokens": r.gpu_kv_cache_tokens, "max_model_len": 16_384,
-            "max_concurrency": round(r.max_concurrency, 2), "available_kv_cache_gib": 40.0}
+            "gpu_kv_cache_tokens": r.gpu_kv_cache_tokens,
+            "max_model_len": 16_384,
+            "max_concurrency": round(r.max_concurrency, 2),
+            "available_kv_cache_gib": 40.0,
+        }
 
 
 def test_budget_pool_matches_memory_budget():
@@ -372,7 +425,10 @@ def test_explain_compares_with_bytes_per_token_arithmetic():
     r = report("gpt-oss-120b", "0.33", gpu="H100", max_model_len=131_072)
     flat = MEM // (36 * 8 * 128 * 2)
     assert r.flat_tokens == flat
-    assert f"would give {flat:,} tokens; the logged figure is {r.gpu_kv_cache_tokens / flat:.2f} times that" in r.explain()
+    assert (
+        f"would give {flat:,} tokens; the logged figure is {r.gpu_kv_cache_tokens / flat:.2f} times that"
+        in r.explain()
+    )
 
 
 def test_mla_at_16_token_blocks_says_vllm_uses_64():
@@ -383,8 +439,16 @@ def test_mla_at_16_token_blocks_says_vllm_uses_64():
 def test_contract_signature():
     # ARCHITECTURE.md: vllm_kv_report(model, gpu=None, *, max_model_len, kv_cache_memory_bytes=None,
     #                                  kv_dtype="bf16", block_size=16, num_gpus=1, vllm_version="0.33")
-    r = kw.vllm_kv_report(kw.load_model("llama-3-8b"), gpu=None, max_model_len=8192, kv_cache_memory_bytes=MEM,
-                          kv_dtype="bf16", block_size=16, num_gpus=1, vllm_version="0.33")
+    r = kw.vllm_kv_report(
+        kw.load_model("llama-3-8b"),
+        gpu=None,
+        max_model_len=8192,
+        kv_cache_memory_bytes=MEM,
+        kv_dtype="bf16",
+        block_size=16,
+        num_gpus=1,
+        vllm_version="0.33",
+    )
     assert isinstance(r.gpu_kv_cache_tokens, int) and isinstance(r.max_concurrency, float)
 
 
@@ -429,7 +493,7 @@ def test_cross_attention_holds_the_encoder_tokens(version):
     from dataclasses import dataclass
 
     @dataclass(frozen=True)
-    class Cross(FullAttentionSpec):   # the layer interface: cap 0, encoder_tokens held per sequence
+    class Cross(FullAttentionSpec):  # the layer interface: cap 0, encoder_tokens held per sequence
         encoder_tokens: int = 0
         kind = "cross"
 
@@ -437,8 +501,11 @@ def test_cross_attention_holds_the_encoder_tokens(version):
         def token_cap(self):
             return 0
 
-    m = Model("enc-dec", (LayerGroup(FullAttentionSpec(20, 64), 32), LayerGroup(Cross(20, 64, encoder_tokens=1500), 32)),
-              1_500_000_000)
+    m = Model(
+        "enc-dec",
+        (LayerGroup(FullAttentionSpec(20, 64), 32), LayerGroup(Cross(20, 64, encoder_tokens=1500), 32)),
+        1_500_000_000,
+    )
     L, page = 448, 16 * 20 * 128 * 2
     r = report(m, version, max_model_len=L, max_num_batched_tokens=2048)
     blocks = MEM // (32 * page)
@@ -448,7 +515,7 @@ def test_cross_attention_holds_the_encoder_tokens(version):
 
 
 def test_context_past_the_models_is_noted():
-    r = report("llama-3-8b", "0.33", max_model_len=32_768)   # Llama 3 8B: 8,192 positions
+    r = report("llama-3-8b", "0.33", max_model_len=32_768)  # Llama 3 8B: 8,192 positions
     assert "VLLM_ALLOW_LONG_MAX_MODEL_LEN" in r.explain()
     assert "VLLM_ALLOW_LONG_MAX_MODEL_LEN" not in report("llama-3-8b", "0.33", max_model_len=8192).explain()
 
@@ -462,7 +529,9 @@ def test_start_up_check_by_version():
     need_033 = 18 * page * (cdiv(L, 16) + cdiv(min(127 + 2 * 8192, L), 16) + 1)
     for version, need, spare in (("0.11", need_011, 0), ("0.33", need_033, 18 * page)):
         ok = report("gpt-oss-120b", version, gpu="H100", max_model_len=L, kv_cache_memory_bytes=need + spare)
-        short = report("gpt-oss-120b", version, gpu="H100", max_model_len=L, kv_cache_memory_bytes=need + spare - 1)
+        short = report(
+            "gpt-oss-120b", version, gpu="H100", max_model_len=L, kv_cache_memory_bytes=need + spare - 1
+        )
         assert ok.needed_bytes == need and ok.starts and not short.starts
 
 
@@ -490,13 +559,17 @@ def test_qwen3_next_033_on_hopper_checkpoints_on_a_64_token_grid():
     bs = 64 * cdiv(548_864, 64 * 512)
     page = bs * 512
     assert (bs, page) == (1088, 557_056)
-    r = report(qwen3_next(), "0.33", gpu="H100", max_model_len=L, kv_dtype="fp8", num_gpus=2, mamba_kind="gdn")
+    r = report(
+        qwen3_next(), "0.33", gpu="H100", max_model_len=L, kv_dtype="fp8", num_gpus=2, mamba_kind="gdn"
+    )
     blocks = MEM // (12 * page)
     assert (r.block_size, r.page_size_bytes, r.num_blocks) == (bs, page, blocks)
     assert r.blocks_per_request == cdiv(L, bs) + 3 * 3
     assert f"Padding mamba page size by {100 * (page - 548_864) / 548_864:.2f}%" in r.explain()
     # off Hopper and Blackwell the prefill runs on Triton: no checkpoint page, the 16-token grid
-    a100 = report(qwen3_next(), "0.33", gpu="A100", max_model_len=L, kv_dtype="fp8", num_gpus=2, mamba_kind="gdn")
+    a100 = report(
+        qwen3_next(), "0.33", gpu="A100", max_model_len=L, kv_dtype="fp8", num_gpus=2, mamba_kind="gdn"
+    )
     assert (a100.block_size, a100.blocks_per_request) == (1072, cdiv(L, 1072) + 3 * 2)
 
 

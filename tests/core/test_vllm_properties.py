@@ -14,8 +14,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import kvwidgets as kw
-from kvwidgets.core import (ChunkedLocalSpec, FullAttentionSpec, InputError, LayerGroup, MLASpec, Model,
-                            RecurrentStateSpec, SlidingWindowSpec)
+from kvwidgets.core import (
+    ChunkedLocalSpec,
+    FullAttentionSpec,
+    InputError,
+    LayerGroup,
+    MLASpec,
+    Model,
+    RecurrentStateSpec,
+    SlidingWindowSpec,
+)
 
 PROFILE = settings(deadline=None, max_examples=80, suppress_health_check=[HealthCheck.too_slow])
 
@@ -28,22 +36,26 @@ SPEC = st.one_of(
     st.builds(MLASpec, st.sampled_from([256, 512]), st.sampled_from([0, 64])),
     st.builds(RecurrentStateSpec, st.integers(10_000, 4_000_000)),
 )
-MODELS = st.builds(lambda gs: Model("generated", tuple(gs), 1_000_000_000),
-                   st.lists(st.builds(LayerGroup, SPEC, st.integers(1, 64)), min_size=2, max_size=3))
-SETTINGS = st.fixed_dictionaries({
-    "vllm_version": st.sampled_from(["0.11", "0.33"]),
-    "max_model_len": st.integers(1, 300_000),
-    "kv_cache_memory_bytes": st.integers(0, 200 * 2**30),
-    "kv_dtype": st.sampled_from(["bf16", "fp8"]),
-    "hybrid_kv_cache_manager": st.sampled_from([None, True, False]),
-    "max_num_batched_tokens": st.sampled_from([2048, 8192]),
-})
+MODELS = st.builds(
+    lambda gs: Model("generated", tuple(gs), 1_000_000_000),
+    st.lists(st.builds(LayerGroup, SPEC, st.integers(1, 64)), min_size=2, max_size=3),
+)
+SETTINGS = st.fixed_dictionaries(
+    {
+        "vllm_version": st.sampled_from(["0.11", "0.33"]),
+        "max_model_len": st.integers(1, 300_000),
+        "kv_cache_memory_bytes": st.integers(0, 200 * 2**30),
+        "kv_dtype": st.sampled_from(["bf16", "fp8"]),
+        "hybrid_kv_cache_manager": st.sampled_from([None, True, False]),
+        "max_num_batched_tokens": st.sampled_from([2048, 8192]),
+    }
+)
 
 
 def plan(model, s):
     try:
         return kw.vllm_kv_report(model, **s)
-    except InputError:   # vLLM refuses this mix (pages it cannot unify, mamba without the allocator)
+    except InputError:  # vLLM refuses this mix (pages it cannot unify, mamba without the allocator)
         return None
 
 
@@ -92,8 +104,14 @@ def test_worked_back_from_tokens_logs_the_same_tokens(model, s):
 @pytest.mark.parametrize("version", ["0.11", "0.33"])
 def test_windows_never_cost_a_request_more_blocks_than_full(version):
     for window in (1, 127, 1024, 8191, 100_000):
-        m = Model("m", (LayerGroup(SlidingWindowSpec(8, 128, window=window), 8),
-                        LayerGroup(FullAttentionSpec(8, 128), 8)), 1_000_000_000)
+        m = Model(
+            "m",
+            (
+                LayerGroup(SlidingWindowSpec(8, 128, window=window), 8),
+                LayerGroup(FullAttentionSpec(8, 128), 8),
+            ),
+            1_000_000_000,
+        )
         r = kw.vllm_kv_report(m, max_model_len=32_768, kv_cache_memory_bytes=2**34, vllm_version=version)
         sliding, full = (next(g for g in r.groups if g.kind == k) for k in ("sliding", "full"))
         assert sliding.blocks_per_request <= full.blocks_per_request + 1

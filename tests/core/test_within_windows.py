@@ -35,11 +35,21 @@ def test_full_attention_equals_the_long_context_figure():
 
 
 def test_recurrent_state_is_not_per_token_and_tp_splits_heads():
-    m = Model("t", (LayerGroup(RecurrentStateSpec(1_000_000), 4), LayerGroup(SlidingWindowSpec(8, 128, window=64), 2),
-                    LayerGroup(MLASpec(512, 64), 1)), 10**9)
+    m = Model(
+        "t",
+        (
+            LayerGroup(RecurrentStateSpec(1_000_000), 4),
+            LayerGroup(SlidingWindowSpec(8, 128, window=64), 2),
+            LayerGroup(MLASpec(512, 64), 1),
+        ),
+        10**9,
+    )
     assert m.kv_bytes_per_token_within_windows() == (2 * 2 * 8 * 128 + 576) * 2
     assert m.kv_bytes_per_token_within_windows(tp=2) == (2 * 2 * 4 * 128 + 576) * 2  # MLA latent not split
-    assert Model("h", (LayerGroup(FullAttentionSpec(1, 7, 6), 3),), 10).kv_bytes_per_token_within_windows("int4") == 20  # 19.5 up
+    assert (
+        Model("h", (LayerGroup(FullAttentionSpec(1, 7, 6), 3),), 10).kv_bytes_per_token_within_windows("int4")
+        == 20
+    )  # 19.5 up
 
 
 def test_bad_dtype_names_the_field():

@@ -41,7 +41,9 @@ def test_paths_relative_to_the_page_or_under_a_url(tmp_path):
     files = to_myst(w, tmp_path / "static", name="users", page_dir=tmp_path / "chapters")
     assert files.directive.startswith("```{anywidget} ../static/users.mjs\n:css: ../static/users.css\n")
     files = to_myst(w, tmp_path / "static", name="users", url_prefix="https://example.org/w/")
-    assert files.directive.startswith("```{anywidget} https://example.org/w/users.mjs\n:css: https://example.org/w/users.css\n")
+    assert files.directive.startswith(
+        "```{anywidget} https://example.org/w/users.mjs\n:css: https://example.org/w/users.css\n"
+    )
 
 
 def test_bad_input_is_named(tmp_path):

@@ -9,8 +9,7 @@ import tarfile
 import pytest
 
 from kvwidgets.core.errors import InputError
-from kvwidgets.export import ExportError, localize_page, offline_assets
-from kvwidgets.export import offline
+from kvwidgets.export import ExportError, localize_page, offline, offline_assets
 from kvwidgets.export.nbconvert_assets import main
 
 
@@ -38,12 +37,28 @@ def test_a_missing_tarball_names_the_npm_command_that_fetches_it(tmp_path):
 
 def test_an_unpinned_version_is_taken_from_npm_and_its_file_extracted(tmp_path, monkeypatch):
     """A version with no pinned sha256 (say a newer anywidget) still gets its file copied."""
-    monkeypatch.setattr(offline, "REQUIREJS", offline.Asset("requirejs", "9.9.9", "package/require.js", "require.js",
-                                                            "MIT", None))
-    monkeypatch.setattr(offline, "HTML_MANAGER", offline.Asset("@jupyter-widgets/html-manager", "9.9.9",
-                                                               "package/dist/embed-amd.js", "embed-amd.js", "BSD-3-Clause", None))
-    monkeypatch.setattr(offline, "JQUERY", offline.Asset("jquery", "9.9.9", "package/dist/jquery.min.js", "jquery.js",
-                                                          "MIT", None))
+    monkeypatch.setattr(
+        offline,
+        "REQUIREJS",
+        offline.Asset("requirejs", "9.9.9", "package/require.js", "require.js", "MIT", None),
+    )
+    monkeypatch.setattr(
+        offline,
+        "HTML_MANAGER",
+        offline.Asset(
+            "@jupyter-widgets/html-manager",
+            "9.9.9",
+            "package/dist/embed-amd.js",
+            "embed-amd.js",
+            "BSD-3-Clause",
+            None,
+        ),
+    )
+    monkeypatch.setattr(
+        offline,
+        "JQUERY",
+        offline.Asset("jquery", "9.9.9", "package/dist/jquery.min.js", "jquery.js", "MIT", None),
+    )
     monkeypatch.setattr(offline, "_ANYWIDGET_PINNED", {})
     store = tmp_path / "tgz"
     store.mkdir()
@@ -52,15 +67,24 @@ def test_an_unpinned_version_is_taken_from_npm_and_its_file_extracted(tmp_path, 
     _tarball(store / offline.anywidget_asset().tarball, {"package/dist/index.js": b"// anywidget"})
     _tarball(store / "jquery-9.9.9.tgz", {"package/dist/jquery.min.js": b"// jquery"})
     files = offline_assets(tmp_path / "site", tarballs=store)
-    assert [f.name for f in files] == ["require.js", "embed-amd.js", "anywidget.js", "jquery.js", "NOTICE-widget-scripts.txt"]
+    assert [f.name for f in files] == [
+        "require.js",
+        "embed-amd.js",
+        "anywidget.js",
+        "jquery.js",
+        "NOTICE-widget-scripts.txt",
+    ]
     assert (tmp_path / "site" / "embed-amd.js").read_bytes() == b"// embed"
     notice = (tmp_path / "site" / "NOTICE-widget-scripts.txt").read_text()
     assert "@jupyter-widgets/html-manager@9.9.9" in notice and "BSD-3-Clause" in notice
 
 
 def test_a_tarball_without_the_file_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(offline, "REQUIREJS", offline.Asset("requirejs", "9.9.9", "package/require.js", "require.js",
-                                                            "MIT", None))
+    monkeypatch.setattr(
+        offline,
+        "REQUIREJS",
+        offline.Asset("requirejs", "9.9.9", "package/require.js", "require.js", "MIT", None),
+    )
     _tarball(tmp_path / "requirejs-9.9.9.tgz", {"package/README.md": b"hi"})
     with pytest.raises(ExportError, match=r"has no file package/require\.js"):
         offline_assets(tmp_path / "site", tarballs=tmp_path)
@@ -103,7 +127,7 @@ def test_a_quarto_page_is_pointed_at_the_local_scripts(tmp_path):
     assert '<script src="require.js" crossorigin="anonymous"></script>' in text
     assert '<script src="jquery.js" crossorigin="anonymous" data-relocate-top="true"></script>' in text
     assert '<script src="embed-amd.js" crossorigin="anonymous"></script>' in text
-    assert "https://example.org/theme.css\" integrity=\"sha512-keep\"" in text  # not a widget script: left alone
+    assert 'https://example.org/theme.css" integrity="sha512-keep"' in text  # not a widget script: left alone
     assert localize_page(page) == 0  # nothing left to replace
 
 
@@ -112,7 +136,8 @@ def test_an_nbconvert_page_built_without_the_flags_is_pointed_at_them(tmp_path):
     page.write_text(
         '<script src="https://cdnjs.cloudflare.com/ajax/libs/require.js/2.1.10/require.min.js"></script>\n'
         "<script>var widgetRendererSrc = 'https://cdn.jsdelivr.net/npm/@jupyter-widgets/html-manager@*/dist/embed-amd.js';</script>",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     assert localize_page(page) == 2
     text = page.read_text(encoding="utf-8")
     assert '<script src="require.js"></script>' in text and "var widgetRendererSrc = 'embed-amd.js';" in text

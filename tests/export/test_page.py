@@ -63,7 +63,9 @@ def test_bytes_travel_as_base64_buffers_at_their_path():
     w = Toy(blob=bytes([200, 1, 2, 3]))
     (entry,) = payload(to_html(w))["widgets"]
     assert entry["state"]["blob"] is None
-    assert entry["buffers"] == [{"path": ["blob"], "base64": base64.b64encode(bytes([200, 1, 2, 3])).decode()}]
+    assert entry["buffers"] == [
+        {"path": ["blob"], "base64": base64.b64encode(bytes([200, 1, 2, 3])).decode()}
+    ]
 
 
 def test_no_remote_scripts_styles_or_links():
@@ -91,12 +93,26 @@ def test_several_widgets_share_one_copy_of_an_identical_esm_and_css():
     assert esm_texts(data) == [TOY_ESM, NAMED_RENDER_ESM, FACTORY_ESM]
     assert data["esm_prefix"] == ""  # nothing long in common
     assert data["css"] == [TOY_CSS]
-    assert [(e["name"], e["esm"]) for e in data["widgets"]] == [("Toy", 0), ("NamedRender", 1), ("Toy", 0), ("Factory", 2)]
+    assert [(e["name"], e["esm"]) for e in data["widgets"]] == [
+        ("Toy", 0),
+        ("NamedRender", 1),
+        ("Toy", 0),
+        ("Factory", 2),
+    ]
     assert [e["state"].get("value") for e in data["widgets"]] == [1, None, 2, None]
     # one container per widget, in the order given
     assert re.findall(r'id="(kvw-widget-\d+)" data-widget="(\w+)"', page) == [
-        ("kvw-widget-0", "Toy"), ("kvw-widget-1", "NamedRender"), ("kvw-widget-2", "Toy"), ("kvw-widget-3", "Factory")]
-    assert [e["el"] for e in data["widgets"]] == ["kvw-widget-0", "kvw-widget-1", "kvw-widget-2", "kvw-widget-3"]
+        ("kvw-widget-0", "Toy"),
+        ("kvw-widget-1", "NamedRender"),
+        ("kvw-widget-2", "Toy"),
+        ("kvw-widget-3", "Factory"),
+    ]
+    assert [e["el"] for e in data["widgets"]] == [
+        "kvw-widget-0",
+        "kvw-widget-1",
+        "kvw-widget-2",
+        "kvw-widget-3",
+    ]
     assert page.count("must survive being inlined in a page") == 1  # a line of TOY_ESM
 
 
@@ -116,7 +132,9 @@ def test_writes_the_file_it_returns_creating_folders(tmp_path):
     target = tmp_path / "course" / "part1" / "toy.html"
     page = to_html(Toy(), target)
     assert target.read_text(encoding="utf-8") == page
-    assert to_html(Toy(), str(tmp_path / "as_str.html")) == (tmp_path / "as_str.html").read_text(encoding="utf-8")
+    assert to_html(Toy(), str(tmp_path / "as_str.html")) == (tmp_path / "as_str.html").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_title_default_and_escaped():
@@ -167,7 +185,9 @@ def test_closed_widget_and_empty_list():
 
 
 def test_unwritable_paths_name_the_path(tmp_path):
-    with pytest.raises(ExportError, match=rf"cannot write the page to {re.escape(str(tmp_path))}: that is a folder"):
+    with pytest.raises(
+        ExportError, match=rf"cannot write the page to {re.escape(str(tmp_path))}: that is a folder"
+    ):
         to_html(Toy(), tmp_path)
     a_file = tmp_path / "plain.txt"
     a_file.write_text("x")

@@ -14,12 +14,19 @@ from .test_page import payload
 
 def test_models_restrict_the_menu_and_controls_travel_with_the_state():
     w = kw.UsersThatFit()
-    page = to_html(w, controls=["model", "context", "reset"], models=["llama-3-8b", "qwen3-8b"],
-                   caption="Task: <find> the longest context for 20 users")
+    page = to_html(
+        w,
+        controls=["model", "context", "reset"],
+        models=["llama-3-8b", "qwen3-8b"],
+        caption="Task: <find> the longest context for 20 users",
+    )
     state = payload(page)["widgets"][0]["state"]
     assert sorted(state["shapes"]) == ["llama-3-8b", "qwen3-8b"]
     assert state["presets"] == [p for p in w.presets if p in ("llama-3-8b", "qwen3-8b")]
-    assert state["_page_options"] == {"controls": ["model", "context", "reset"], "models": ["llama-3-8b", "qwen3-8b"]}
+    assert state["_page_options"] == {
+        "controls": ["model", "context", "reset"],
+        "models": ["llama-3-8b", "qwen3-8b"],
+    }
     assert '<p class="kvw-caption">Task: &lt;find&gt; the longest context for 20 users</p>' in page
     assert sorted(w.shapes) != ["llama-3-8b", "qwen3-8b"]  # the live widget keeps its full menu
 
@@ -29,15 +36,18 @@ def test_no_options_leave_the_state_as_it_was():
     assert "_page_options" not in state and len(state["shapes"]) > 5
 
 
-@pytest.mark.parametrize("kwargs,words", [
-    (dict(controls=["nope"]), "'nope' is not a control of UsersThatFit. Its controls: model, gpu"),
-    (dict(controls=["play"]), "'play' is not a control of UsersThatFit"),
-    (dict(controls="model"), "controls must be a list of names"),
-    (dict(controls=[]), "controls must name at least one"),
-    (dict(models=["gpt9"]), "'gpt9' is not a model UsersThatFit knows"),
-    (dict(models=["qwen3-8b"]), "models must include 'llama-3-8b': UsersThatFit shows it"),
-    (dict(caption=3), "caption must be a string or None"),
-])
+@pytest.mark.parametrize(
+    "kwargs,words",
+    [
+        (dict(controls=["nope"]), "'nope' is not a control of UsersThatFit. Its controls: model, gpu"),
+        (dict(controls=["play"]), "'play' is not a control of UsersThatFit"),
+        (dict(controls="model"), "controls must be a list of names"),
+        (dict(controls=[]), "controls must name at least one"),
+        (dict(models=["gpt9"]), "'gpt9' is not a model UsersThatFit knows"),
+        (dict(models=["qwen3-8b"]), "models must include 'llama-3-8b': UsersThatFit shows it"),
+        (dict(caption=3), "caption must be a string or None"),
+    ],
+)
 def test_bad_options_name_what_is_wrong(kwargs, words):
     with pytest.raises(InputError, match=None) as err:
         to_html(kw.UsersThatFit(), **kwargs)
@@ -69,7 +79,11 @@ def test_a_scenario_ties_its_widgets_on_the_page_until_unlinked():
     a, b, c = kw.UsersThatFit(), kw.DecodeSpeed(), kw.PerTokenBytes()
     s.link(a, b)
     links = payload(to_html([c, a, b]))["links"]
-    assert links == [{"widgets": [1, 2], "traits": ["model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype",
-                                                    "params"]}]  # the inputs both have (batch is DecodeSpeed's alone)
+    assert links == [
+        {
+            "widgets": [1, 2],
+            "traits": ["model", "gpu", "num_gpus", "context", "weight_dtype", "kv_dtype", "params"],
+        }
+    ]  # the inputs both have (batch is DecodeSpeed's alone)
     s.unlink()
     assert payload(to_html([c, a, b]))["links"] == []

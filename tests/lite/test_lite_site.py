@@ -36,8 +36,10 @@ CELLS = [
     'print("context in the kernel:", w.context)',
     "import sys\nprint(sys.platform)\nfrom kvwidgets.tables import users_table\nusers_table('llama-3-8b', ['H100'], [8192])",
 ]
-PLOT_DATA = ("() => { const p = document.querySelector('.jp-OutputArea .kv-plot'); "
-             "return p && p.data ? JSON.stringify(p.data) : null; }")
+PLOT_DATA = (
+    "() => { const p = document.querySelector('.jp-OutputArea .kv-plot'); "
+    "return p && p.data ? JSON.stringify(p.data) : null; }"
+)
 
 
 @pytest.fixture(scope="session")
@@ -51,16 +53,25 @@ def lite_site(tmp_path_factory):
     site = root / "site"
     # lite.sh builds in its own venv (.venv-lite): the Pyodide kernel's lab extension must stay
     # out of the venv whose JupyterLab and Voila the other browser tests run
-    proc = subprocess.run(["bash", str(REPO_ROOT / "scripts" / "lite.sh"), str(site), "--contents", str(contents)],
-                          capture_output=True, text=True, timeout=1500)
+    proc = subprocess.run(
+        ["bash", str(REPO_ROOT / "scripts" / "lite.sh"), str(site), "--contents", str(contents)],
+        capture_output=True,
+        text=True,
+        timeout=1500,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return site
 
 
 class _Handler(SimpleHTTPRequestHandler):
-    extensions_map = {**SimpleHTTPRequestHandler.extensions_map,
-                      ".wasm": "application/wasm", ".mjs": "text/javascript", ".js": "text/javascript",
-                      ".json": "application/json", ".whl": "application/octet-stream"}
+    extensions_map = {
+        **SimpleHTTPRequestHandler.extensions_map,
+        ".wasm": "application/wasm",
+        ".mjs": "text/javascript",
+        ".js": "text/javascript",
+        ".json": "application/json",
+        ".whl": "application/octet-stream",
+    }
 
     def log_message(self, format, *args):  # keep a record, print nothing
         self.server.requests.append(self.path.split("?")[0])
@@ -103,7 +114,8 @@ def offline_page(browser):
     only for loopback addresses, so anything else fails, from any worker.
     """
     offline = browser.browser_type.launch(
-        executable_path=chromium_path(), headless=True,
+        executable_path=chromium_path(),
+        headless=True,
         args=[*CHROMIUM_ARGS, "--proxy-server=http://127.0.0.1:9"],
     )
     context = offline.new_context(viewport={"width": 1400, "height": 1000})
@@ -133,15 +145,18 @@ def test_widget_notebook_runs_offline(offline_page, served):
         page.wait_for_function(f"({PLOT_DATA})() !== null && JSON.parse(({PLOT_DATA})()).length > 0")
         box = page.locator('.jp-OutputArea [data-kv="context-box"]')
         page.wait_for_function(
-            "document.querySelector('.jp-OutputArea [data-kv=\"context-box\"]').value === '32768'")
+            "document.querySelector('.jp-OutputArea [data-kv=\"context-box\"]').value === '32768'"
+        )
         cells = page.locator(".jp-Notebook .jp-Cell")
         page.wait_for_function(
             "[...document.querySelectorAll('.jp-Notebook .jp-Cell')][2]"
-            ".querySelector('.jp-OutputArea-output')?.textContent.includes('context in the kernel: 32768')")
+            ".querySelector('.jp-OutputArea-output')?.textContent.includes('context in the kernel: 32768')"
+        )
         # the pandas-only part (the last cell) says why it cannot run here (Python in the browser: emscripten)
         page.wait_for_function(
             "[...document.querySelectorAll('.jp-Notebook .jp-Cell')][3]"
-            ".querySelector('.jp-OutputArea')?.textContent.includes('[JupyterLite] this cell needs pandas')")
+            ".querySelector('.jp-OutputArea')?.textContent.includes('[JupyterLite] this cell needs pandas')"
+        )
         tables_out = cells.nth(3).locator(".jp-OutputArea").text_content()
         assert "emscripten" in tables_out and "Traceback" not in tables_out, tables_out
         # every cell has run: the kernel is idle before the slider moves (a widget message
@@ -161,7 +176,8 @@ def test_widget_notebook_runs_offline(offline_page, served):
         page.keyboard.press("Shift+Enter")
         page.wait_for_function(
             "[...document.querySelectorAll('.jp-Notebook .jp-Cell')][2]"
-            ".querySelector('.jp-OutputArea-output')?.textContent.includes('context in the kernel: 16384')")
+            ".querySelector('.jp-OutputArea-output')?.textContent.includes('context in the kernel: 16384')"
+        )
 
     except Exception:
         shot = Path(tempfile.gettempdir()) / "kvw-lite-failure.png"
@@ -180,9 +196,11 @@ def test_widget_notebook_runs_offline(offline_page, served):
 
 # A cell has run when its prompt shows [n]; a cell whose input is hidden (the lecture hides
 # its code) shows no prompt, so there its output must be there instead.
-ALL_RUN = ("() => { const cells = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]; "
-           "return cells.length > 0 && cells.every(c => /\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt')?.textContent || '')"
-           " || (!!c.querySelector('.jp-InputPlaceholder') && !!c.querySelector('.jp-OutputArea-child'))); }")
+ALL_RUN = (
+    "() => { const cells = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]; "
+    "return cells.length > 0 && cells.every(c => /\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt')?.textContent || '')"
+    " || (!!c.querySelector('.jp-InputPlaceholder') && !!c.querySelector('.jp-OutputArea-child'))); }"
+)
 
 
 SERIES = sorted(p.name for p in (REPO_ROOT / "notebooks").glob("*.ipynb"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-SCRIPT = r'''
+SCRIPT = r"""
 import sys
 sys.modules["pandas"] = None
 from IPython.core.interactiveshell import InteractiveShell
@@ -25,7 +25,7 @@ run("tables", "from kvwidgets.tables import users_table")
 run("api", "print('users', kw.users_that_fit('llama-3-8b', 'H100', 8000).users)")
 run("zero", "1 / 0")
 run("name", "undefined_name")
-'''
+"""
 
 
 def test_pandas_cells_print_one_line():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-SCRIPT = r'''
+SCRIPT = r"""
 import sys
 sys.modules["pandas"] = None          # import pandas -> ModuleNotFoundError
 import kvwidgets as kw
@@ -21,7 +21,7 @@ except ModuleNotFoundError as exc:
 else:
     raise SystemExit("kvwidgets.tables imported without pandas")
 assert "pandas" not in [m for m in sys.modules if sys.modules[m] is not None]
-'''
+"""
 
 
 def test_widgets_and_api_without_pandas():
@@ -31,7 +31,7 @@ def test_widgets_and_api_without_pandas():
     assert message.startswith("kvwidgets.tables needs pandas") and "\n" not in message
 
 
-HUB_SCRIPT = r'''
+HUB_SCRIPT = r"""
 import sys
 sys.modules["huggingface_hub"] = None   # as in the JupyterLite site
 import kvwidgets as kw
@@ -40,7 +40,7 @@ try:
 except kw.ModelSourceError as exc:
     print("MESSAGE:", exc)
 assert kw.load_model("llama-3-8b").kv_bytes_per_token() == 131_072
-'''
+"""
 
 
 def test_hub_names_without_huggingface_hub_fail_clearly():

@@ -33,32 +33,61 @@ def hybrid():
 
 
 def test_exports():
-    assert set(tables.__all__) == {"attention_designs_table", "bytes_per_token_table", "cache_per_conversation_table",
-                                   "decode_table", "offload_table", "shape_variants", "users_grid", "users_table",
-                                   "vllm_groups_table"}
+    assert set(tables.__all__) == {
+        "attention_designs_table",
+        "bytes_per_token_table",
+        "cache_per_conversation_table",
+        "decode_table",
+        "offload_table",
+        "shape_variants",
+        "users_grid",
+        "users_table",
+        "vllm_groups_table",
+    }
     for name in tables.__all__:
         assert callable(getattr(tables, name))
 
 
 # ---- bytes per token ---------------------------------------------------------------------------
 
+
 def test_bytes_per_token_table(m8, m70, hybrid):
     df = tables.bytes_per_token_table([m8, "llama-3-70b", hybrid])
     assert list(df["model"]) == ["llama-3-8b", "llama-3-70b", "hybrid-test"]
-    for col in ["attention design", "full layers", "sliding layers", "MLA layers", "KV heads", "head dim",
-                "bytes/token bf16 (B)", "bytes/token fp8 (B)", "bytes/token bf16 (KiB)"]:
+    for col in [
+        "attention design",
+        "full layers",
+        "sliding layers",
+        "MLA layers",
+        "KV heads",
+        "head dim",
+        "bytes/token bf16 (B)",
+        "bytes/token fp8 (B)",
+        "bytes/token bf16 (KiB)",
+    ]:
         assert col in df.columns
     for m, (_, row) in zip([m8, m70, hybrid], df.iterrows()):
         assert row["bytes/token bf16 (B)"] == m.kv_bytes_per_token("bf16")
         assert row["bytes/token fp8 (B)"] == m.kv_bytes_per_token("fp8")
         assert row["bytes/token bf16 (KiB)"] * KiB == m.kv_bytes_per_token()
-        assert row["layers"] == m.num_layers == row[["full layers", "sliding layers", "chunked layers",
-                                                    "cross-attention layers", "MLA layers",
-                                                    "recurrent layers"]].sum()
+        assert (
+            row["layers"]
+            == m.num_layers
+            == row[
+                [
+                    "full layers",
+                    "sliding layers",
+                    "chunked layers",
+                    "cross-attention layers",
+                    "MLA layers",
+                    "recurrent layers",
+                ]
+            ].sum()
+        )
     assert df.loc[0, "bytes/token bf16 (KiB)"] == 128 and df.loc[1, "bytes/token bf16 (KiB)"] == 320
     assert list(df["attention design"]) == ["GQA", "GQA", "hybrid: sliding GQA + GQA"]
     assert (df.loc[2, "full layers"], df.loc[2, "sliding layers"]) == (18, 18)
-    assert df.loc[2, "bytes/token bf16 (B)"] == 36_864          # 18 full layers only
+    assert df.loc[2, "bytes/token bf16 (B)"] == 36_864  # 18 full layers only
     assert list(df["KV heads"]) == ["8", "8", "8"] and df.loc[0, "head dim"] == "128"
     assert df["MLA latent (numbers)"].isna().all()
 
@@ -74,6 +103,7 @@ def test_designs_are_labelled_from_heads(m8):
 
 
 # ---- cache per conversation ------------------------------------------------------------------------
+
 
 def test_cache_per_conversation_table(m8, m70, hybrid):
     df = tables.cache_per_conversation_table([m8, m70, hybrid])
@@ -97,24 +127,31 @@ def test_cache_per_conversation_fp8_halves(m8):
 
 # ---- users that fit -----------------------------------------------------------------------------------
 
+
 def test_users_table_values_and_shape(m8):
-    df = tables.users_table([m8], ["H100", "H200"], [8000, 131_072], weight_dtype=["bf16", "fp8"],
-                            kv_dtype=["bf16", "fp8"])
+    df = tables.users_table(
+        [m8], ["H100", "H200"], [8000, 131_072], weight_dtype=["bf16", "fp8"], kv_dtype=["bf16", "fp8"]
+    )
     assert len(df) == 1 * 2 * 2 * 2 * 2
     for _, row in df.iterrows():
-        fit = kw.users_that_fit(m8, row["GPU"], row["context (tokens)"], weight_dtype=row["weight dtype"],
-                                kv_dtype=row["KV dtype"])
+        fit = kw.users_that_fit(
+            m8,
+            row["GPU"],
+            row["context (tokens)"],
+            weight_dtype=row["weight dtype"],
+            kv_dtype=row["KV dtype"],
+        )
         assert row["users"] == fit.users
         assert row["weights (GB)"] * GB == pytest.approx(fit.weights_bytes)
         assert row["left for KV (GB)"] * GB == pytest.approx(fit.kv_budget_bytes)
         assert row["per conversation (GB)"] * GB == pytest.approx(fit.kv_per_user_bytes)
     pick = df[(df["GPU"] == "H100-SXM") & (df["weight dtype"] == "bf16") & (df["KV dtype"] == "bf16")]
-    assert list(pick["users"]) == [53, 3]          # the seed's 53 and 3
+    assert list(pick["users"]) == [53, 3]  # the seed's 53 and 3
     assert (df["usable memory (GB)"].isin([72.0, 126.9])).all()
 
 
 def test_users_table_marks_what_cannot_serve():
-    m70 = kw.load_model("llama-3-70b", params=70_000_000_000)   # 000's assumption
+    m70 = kw.load_model("llama-3-70b", params=70_000_000_000)  # 000's assumption
     df = tables.users_table(m70, ["H100", "H200"], [8000], weight_dtype=["bf16", "fp8"])
     status = {(r["GPU"], r["weight dtype"]): (r["status"], r["users"]) for _, r in df.iterrows()}
     assert status[("H100-SXM", "bf16")] == ("does not load", 0)
@@ -128,11 +165,12 @@ def test_users_table_marks_what_cannot_serve():
 def test_users_table_tensor_parallel(m70):
     df = tables.users_table(m70, "H100", [8192, 131_072], num_gpus=[1, 4])
     four = df[df["GPUs"] == 4]
-    assert list(four["users"]) == [54, 3]          # 002's 70B on four GPUs
+    assert list(four["users"]) == [54, 3]  # 002's 70B on four GPUs
     assert (df[df["GPUs"] == 1]["status"] == "does not load").all()
 
 
 # ---- attention designs -----------------------------------------------------------------------------------
+
 
 def test_attention_designs_shape_rows(m8, hybrid):
     df = tables.attention_designs_table(m8, [m8, hybrid], context=32_768)
@@ -140,8 +178,8 @@ def test_attention_designs_shape_rows(m8, hybrid):
     assert list(shape["attention design"]) == ["MHA", "GQA", "MQA", "MLA", "hybrid: sliding GQA + GQA"]
     # The seed's shape rows: MHA 524,288, GQA 131,072, MQA 16,384 bytes per token.
     assert list(shape["bytes/token (B)"])[:3] == [524_288, 131_072, 16_384]
-    assert shape["bytes/token (B)"].iloc[3] == 32 * 576 * 2          # MLA latent on the 8B layers
-    assert shape["bytes/token (B)"].iloc[4] == 16 * 2 * 8 * 128 * 2   # half the layers still full
+    assert shape["bytes/token (B)"].iloc[3] == 32 * 576 * 2  # MLA latent on the 8B layers
+    assert shape["bytes/token (B)"].iloc[4] == 16 * 2 * 8 * 128 * 2  # half the layers still full
     assert list(shape["x smaller than its MHA form"])[:3] == [1, 4, 32]
     models = df[df["row"] == "model"]
     assert list(models["model"]) == ["llama-3-8b", "hybrid-test"]
@@ -160,6 +198,7 @@ def test_shape_variants_need_a_full_attention_shape():
 
 
 # ---- decode ------------------------------------------------------------------------------------------------
+
 
 def test_decode_table(m8):
     df = tables.decode_table(m8, "H100", [1024, 8192, 131_072], [1, 32])
@@ -182,6 +221,7 @@ def test_decode_table(m8):
 
 # ---- offload -----------------------------------------------------------------------------------------------
 
+
 def test_offload_table(m8):
     df = tables.offload_table(m8, "H100", [8000, 32_000])
     rows = kw.offload_vs_recompute(m8, "H100", 8000)
@@ -194,23 +234,57 @@ def test_offload_table(m8):
     x_col = "x faster than recompute, best cases"
     assert first[x_col].iloc[0] == 1
     pinned = first[first["option"].str.endswith(kw.STORAGE["cpu-pinned"].label)]
-    assert 5 <= pinned[x_col].item() <= 20     # the seed's "roughly ten times"
+    assert 5 <= pinned[x_col].item() <= 20  # the seed's "roughly ten times"
     # like with like: the fastest copy against the ideal floor (a fast NVMe drive beats recompute)
     nvme = first[first["option"].str.endswith(kw.STORAGE["nvme-ssd"].label)]
-    assert math.isclose(nvme[x_col].item(), rows[0].seconds_low * 1e3 / nvme["fastest (ms)"].item()) and nvme[x_col].item() > 1
+    assert (
+        math.isclose(nvme[x_col].item(), rows[0].seconds_low * 1e3 / nvme["fastest (ms)"].item())
+        and nvme[x_col].item() > 1
+    )
     # recompute grows with tokens exactly as the reload does (both linear for a full-attention model)
     x = df.groupby("option", sort=False)[x_col].agg(["first", "last"])
     assert all(math.isclose(a, b) for a, b in zip(x["first"], x["last"]))
 
 
 def test_every_column_names_its_unit_or_is_a_label(m8):
-    frames = [tables.bytes_per_token_table(m8), tables.cache_per_conversation_table(m8),
-              tables.users_table(m8, "H100", [8000]), tables.attention_designs_table(m8, m8),
-              tables.decode_table(m8, "H100", [8000], [1]), tables.offload_table(m8, "H100", [8000])]
-    units = ("(B)", "(KiB)", "(GB)", "(ms)", "(tokens)", "(numbers)", "tokens/s", "share", "layers", "GPUs",
-             "users", "batch", "tokens", "x ")
-    labels = {"model", "attention design", "KV heads", "head dim", "KV dtype", "GPU", "weight dtype", "status",
-              "row", "option", "source", "fits in memory"}
+    frames = [
+        tables.bytes_per_token_table(m8),
+        tables.cache_per_conversation_table(m8),
+        tables.users_table(m8, "H100", [8000]),
+        tables.attention_designs_table(m8, m8),
+        tables.decode_table(m8, "H100", [8000], [1]),
+        tables.offload_table(m8, "H100", [8000]),
+    ]
+    units = (
+        "(B)",
+        "(KiB)",
+        "(GB)",
+        "(ms)",
+        "(tokens)",
+        "(numbers)",
+        "tokens/s",
+        "share",
+        "layers",
+        "GPUs",
+        "users",
+        "batch",
+        "tokens",
+        "x ",
+    )
+    labels = {
+        "model",
+        "attention design",
+        "KV heads",
+        "head dim",
+        "KV dtype",
+        "GPU",
+        "weight dtype",
+        "status",
+        "row",
+        "option",
+        "source",
+        "fits in memory",
+    }
     for df in frames:
         assert isinstance(df, pd.DataFrame) and len(df) > 0
         for col in df.columns:
@@ -222,7 +296,7 @@ def test_default_tables_cover_every_design_with_the_seed_numbers():
     per_token = tables.bytes_per_token_table().set_index("model")["bytes/token bf16 (B)"]
     assert per_token["llama-3-8b"] == 131_072 and per_token["llama-3-70b"] == 327_680
     assert per_token["deepseek-v3"] == 70_272 and per_token["gpt-oss-120b"] == 36_864
-    assert per_token["mistral-7b-v0.1"] == 0          # every layer slides: nothing grows past the window
+    assert per_token["mistral-7b-v0.1"] == 0  # every layer slides: nothing grows past the window
     designs = set(tables.bytes_per_token_table()["attention design"])
     assert {"GQA", "MLA", "sliding GQA", "hybrid: sliding GQA + GQA"} <= designs
     conv = tables.cache_per_conversation_table().set_index("model")

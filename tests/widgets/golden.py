@@ -16,10 +16,26 @@ import random
 import sys
 from typing import Any
 
-from kvwidgets.core import (DTYPE_BITS, GPUS, STORAGE, ChunkedLocalSpec, CrossAttentionSpec, FullAttentionSpec,
-                            LayerGroup, MLASpec, RecurrentStateSpec, SlidingWindowSpec, block_plan, decode_ceiling,
-                            decode_step_bytes, max_context, prefill_seconds, recompute_crossover, reload_seconds,
-                            users_that_fit)
+from kvwidgets.core import (
+    DTYPE_BITS,
+    GPUS,
+    STORAGE,
+    ChunkedLocalSpec,
+    CrossAttentionSpec,
+    FullAttentionSpec,
+    LayerGroup,
+    MLASpec,
+    RecurrentStateSpec,
+    SlidingWindowSpec,
+    block_plan,
+    decode_ceiling,
+    decode_step_bytes,
+    max_context,
+    prefill_seconds,
+    recompute_crossover,
+    reload_seconds,
+    users_that_fit,
+)
 from kvwidgets.core.errors import KVWidgetsError
 from kvwidgets.core.model import Model, uniform_model
 from kvwidgets.widgets import designs, state
@@ -36,27 +52,55 @@ def synthetic_models() -> list[Model]:
     return [
         uniform_model("t-mha-odd", 3, 5, 7, 1_000_003, query_heads=5),
         uniform_model("t-sliding-all", 32, 8, 128, 7_241_732_096, window=4096),
-        Model("t-hybrid", (LayerGroup(SlidingWindowSpec(8, 64, window=128), 18),
-                           LayerGroup(FullAttentionSpec(8, 64), 18)), 116_829_156_672, num_query_heads=64),
+        Model(
+            "t-hybrid",
+            (LayerGroup(SlidingWindowSpec(8, 64, window=128), 18), LayerGroup(FullAttentionSpec(8, 64), 18)),
+            116_829_156_672,
+            num_query_heads=64,
+        ),
         Model("t-kv-sizes", (LayerGroup(FullAttentionSpec(4, 192, 128), 27),), 15_000_000_001),
-        Model("t-chunked", (LayerGroup(ChunkedLocalSpec(8, 128, chunk=8192), 36),
-                            LayerGroup(FullAttentionSpec(8, 128), 12)), 108_000_000_000, num_query_heads=40),
+        Model(
+            "t-chunked",
+            (LayerGroup(ChunkedLocalSpec(8, 128, chunk=8192), 36), LayerGroup(FullAttentionSpec(8, 128), 12)),
+            108_000_000_000,
+            num_query_heads=40,
+        ),
         Model("t-mla", (LayerGroup(MLASpec(512, 64), 61),), 671_026_419_200, num_query_heads=128),
-        Model("t-recurrent", (LayerGroup(RecurrentStateSpec(1_234_567), 36),
-                              LayerGroup(FullAttentionSpec(2, 256), 12)), 80_000_000_000),
+        Model(
+            "t-recurrent",
+            (LayerGroup(RecurrentStateSpec(1_234_567), 36), LayerGroup(FullAttentionSpec(2, 256), 12)),
+            80_000_000_000,
+        ),
         Model("t-mqa", (LayerGroup(FullAttentionSpec(1, 128), 40),), 40_000_000_000),
         # cross-attention to a fixed count of image tokens beside self-attention (mllama)
-        Model("t-cross", (LayerGroup(FullAttentionSpec(8, 128), 32),
-                          LayerGroup(CrossAttentionSpec(8, 128, encoder_tokens=6_404), 8)), 10_670_220_835,
-              num_query_heads=32),
+        Model(
+            "t-cross",
+            (
+                LayerGroup(FullAttentionSpec(8, 128), 32),
+                LayerGroup(CrossAttentionSpec(8, 128, encoder_tokens=6_404), 8),
+            ),
+            10_670_220_835,
+            num_query_heads=32,
+        ),
         # MLA plus DeepSeek-V3.2's indexer cache: 132 B a token whatever the KV dtype
-        Model("t-mla-indexer", (LayerGroup(MLASpec(512, 64, 132), 61),), 671_919_536_648, num_query_heads=128),
+        Model(
+            "t-mla-indexer", (LayerGroup(MLASpec(512, 64, 132), 61),), 671_919_536_648, num_query_heads=128
+        ),
         # recurrent state in two dtypes (conv bf16, SSM fp32) beside a few attention layers
-        Model("t-recurrent-fp32", (LayerGroup(RecurrentStateSpec(2_134_016, 36_864, 2_097_152, "fp32"), 23),
-                                   LayerGroup(FullAttentionSpec(2, 128), 6)), 31_600_000_000),
+        Model(
+            "t-recurrent-fp32",
+            (
+                LayerGroup(RecurrentStateSpec(2_134_016, 36_864, 2_097_152, "fp32"), 23),
+                LayerGroup(FullAttentionSpec(2, 128), 6),
+            ),
+            31_600_000_000,
+        ),
         # 13 numbers per token on 3 layers: in int4 an odd context leaves half a byte to round up
-        Model("t-int4-half-byte", (LayerGroup(FullAttentionSpec(1, 7, 6), 3),
-                                   LayerGroup(RecurrentStateSpec(1_001), 1)), 999_999),
+        Model(
+            "t-int4-half-byte",
+            (LayerGroup(FullAttentionSpec(1, 7, 6), 3), LayerGroup(RecurrentStateSpec(1_001), 1)),
+            999_999,
+        ),
     ]
 
 
@@ -96,15 +140,22 @@ def _attempt(fn, *args, **kwargs) -> tuple[Any, str | None]:
         return None, str(e)
 
 
-def staircase_expect(m: Model, case: dict[str, Any], lo: int = 1024, hi: int = 1 << 20,
-                     exact_below: int = 256) -> dict[str, Any]:
+def staircase_expect(
+    m: Model, case: dict[str, Any], lo: int = 1024, hi: int = 1 << 20, exact_below: int = 256
+) -> dict[str, Any]:
     """First context at which each user count <= exact_below (and the first <= it) is gone:
     max_context(u) + 1, with the users there. kvcalc.usersStaircase must draw these steps."""
-    opts = dict(num_gpus=case["num_gpus"], weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"],
-                utilization=case["utilization"])
+    opts = dict(
+        num_gpus=case["num_gpus"],
+        weight_dtype=case["weight_dtype"],
+        kv_dtype=case["kv_dtype"],
+        utilization=case["utilization"],
+    )
     try:
+
         def users(t: int) -> int:
             return users_that_fit(m, case["gpu"], t, **opts).users
+
         u_lo, u_hi = users(lo), users(hi)
         drops = {}
         for u in range(u_hi + 1, min(u_lo, exact_below + 1) + 1):
@@ -113,19 +164,37 @@ def staircase_expect(m: Model, case: dict[str, Any], lo: int = 1024, hi: int = 1
                 drops[c + 1] = users(c + 1)
     except KVWidgetsError as e:
         return {"expect": None, "error": str(e)}
-    return {"expect": {"users_lo": str(u_lo), "users_hi": str(u_hi),
-                       "drops": [[c, str(u)] for c, u in sorted(drops.items())]}, "error": None}
+    return {
+        "expect": {
+            "users_lo": str(u_lo),
+            "users_hi": str(u_hi),
+            "drops": [[c, str(u)] for c, u in sorted(drops.items())],
+        },
+        "error": None,
+    }
 
 
-def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max: int = 200,
-          n_stairs: int = 40) -> dict[str, Any]:
+def build(
+    seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max: int = 200, n_stairs: int = 40
+) -> dict[str, Any]:
     rng = random.Random(seed)
     ms = models()
     gpus = state.gpu_rows()
-    out: dict[str, Any] = {"shapes": all_shapes(), "gpus": gpus, "dtypes": dict(DTYPE_BITS),
-                           "kv": [], "per_token": [], "users": [], "max_context": [], "decode": [], "staircase": [],
-                           "step": [], "blocks": [], "offload": [], "storage": {
-                               k: dataclasses.asdict(v) for k, v in STORAGE.items()}}
+    out: dict[str, Any] = {
+        "shapes": all_shapes(),
+        "gpus": gpus,
+        "dtypes": dict(DTYPE_BITS),
+        "kv": [],
+        "per_token": [],
+        "users": [],
+        "max_context": [],
+        "decode": [],
+        "staircase": [],
+        "step": [],
+        "blocks": [],
+        "offload": [],
+        "storage": {k: dataclasses.asdict(v) for k, v in STORAGE.items()},
+    }
 
     for name, m in ms.items():
         for kv in DTYPES:
@@ -134,14 +203,31 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
                 # its own error: a model capped everywhere costs 0 long-context on any split,
                 # while its window-filling figure still needs the KV heads to split
                 within, within_err = _attempt(m.kv_bytes_per_token_within_windows, kv, tp)
-                out["per_token"].append({"shape": name, "kv_dtype": kv, "tp": tp,
-                                         "expect": None if err else str(bpt), "error": err,
-                                         "within": None if within_err else str(within), "within_error": within_err})
+                out["per_token"].append(
+                    {
+                        "shape": name,
+                        "kv_dtype": kv,
+                        "tp": tp,
+                        "expect": None if err else str(bpt),
+                        "error": err,
+                        "within": None if within_err else str(within),
+                        "within_error": within_err,
+                    }
+                )
                 for t in contexts_for(m):
                     b, err = _attempt(m.kv_bytes, t, kv, tp)
                     by_kind = None if err else {k: str(v) for k, v in m.bytes_by_kind(t, kv, tp).items()}
-                    out["kv"].append({"shape": name, "tokens": t, "kv_dtype": kv, "tp": tp,
-                                      "expect": None if err else str(b), "by_kind": by_kind, "error": err})
+                    out["kv"].append(
+                        {
+                            "shape": name,
+                            "tokens": t,
+                            "kv_dtype": kv,
+                            "tp": tp,
+                            "expect": None if err else str(b),
+                            "by_kind": by_kind,
+                            "error": err,
+                        }
+                    )
 
     # DecodeStep: the prefill and decode steps around every window's edge, every dtype.
     for name, m in ms.items():
@@ -155,12 +241,28 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
                 if got is not None:
                     expect = _ints({k: v for k, v in dataclasses.asdict(got).items() if k != "groups"})
                     expect["groups"] = [_ints(dataclasses.asdict(g)) for g in got.groups]
-                out["step"].append({"shape": name, "prompt": prompt, "generated": generated, "kv_dtype": kv,
-                                    "expect": expect, "error": err})
+                out["step"].append(
+                    {
+                        "shape": name,
+                        "prompt": prompt,
+                        "generated": generated,
+                        "kv_dtype": kv,
+                        "expect": expect,
+                        "error": err,
+                    }
+                )
     for prompt, generated in ((0, 0), (5, -1)):
         _, err = _attempt(decode_step_bytes, ms["t-mla"], prompt, generated)
-        out["step"].append({"shape": "t-mla", "prompt": prompt, "generated": generated, "kv_dtype": "bf16",
-                            "expect": None, "error": err})
+        out["step"].append(
+            {
+                "shape": "t-mla",
+                "prompt": prompt,
+                "generated": generated,
+                "kv_dtype": "bf16",
+                "expect": None,
+                "error": err,
+            }
+        )
 
     names = sorted(ms)
     gpu_names = sorted(GPUS)
@@ -189,9 +291,18 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
         case["utilization"] = rng.choice(UTILIZATIONS)
         case["working_bytes"] = rng.choice([0, 0, 1_500_000_000, rng.randint(0, 10**10)])
         case["memory"] = "device" if i % 7 == 0 else "marketed"
-        fit, err = _attempt(users_that_fit, ms[case["shape"]], case["gpu"], case["context"],
-                            num_gpus=case["num_gpus"], weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"],
-                            utilization=case["utilization"], working_bytes=case["working_bytes"], memory=case["memory"])
+        fit, err = _attempt(
+            users_that_fit,
+            ms[case["shape"]],
+            case["gpu"],
+            case["context"],
+            num_gpus=case["num_gpus"],
+            weight_dtype=case["weight_dtype"],
+            kv_dtype=case["kv_dtype"],
+            utilization=case["utilization"],
+            working_bytes=case["working_bytes"],
+            memory=case["memory"],
+        )
         expect = None
         if fit is not None:
             # warnings are sentences the widgets build themselves (ui.js kvLimitLines), not arithmetic
@@ -203,11 +314,24 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
         case = pick()
         case["utilization"] = rng.choice(UTILIZATIONS)
         case["users"] = rng.choice([1, 1, 2, 8, 64, rng.randint(1, 1000)])
-        got, err = _attempt(max_context, ms[case["shape"]], case["gpu"], case["users"], num_gpus=case["num_gpus"],
-                            weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"],
-                            utilization=case["utilization"])
-        out["max_context"].append({**case, "expect": None if got is None else str(got),
-                                   "unlimited": err is None and got is None, "error": err})
+        got, err = _attempt(
+            max_context,
+            ms[case["shape"]],
+            case["gpu"],
+            case["users"],
+            num_gpus=case["num_gpus"],
+            weight_dtype=case["weight_dtype"],
+            kv_dtype=case["kv_dtype"],
+            utilization=case["utilization"],
+        )
+        out["max_context"].append(
+            {
+                **case,
+                "expect": None if got is None else str(got),
+                "unlimited": err is None and got is None,
+                "error": err,
+            }
+        )
 
     # ContextVsUsers' step line: where each user count drops, from the core's max_context.
     for _ in range(n_stairs):
@@ -216,18 +340,34 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
         out["staircase"].append({**case, **staircase_expect(ms[case["shape"]], case)})
 
     # PagedBlocks: memory in blocks, reserving vs paging, a shared prefix.
-    for i in range(600):
+    for _ in range(600):
         case = pick()
         used = rng.choice([1, 15, 16, 17, 1000, 8000, rng.randint(1, 200_000)])
-        case.update(utilization=rng.choice(UTILIZATIONS[:5]), used_tokens=used,
-                    reserved_tokens=rng.choice([used, used + 1, 8192, 131072, used * 3]),
-                    block_size=rng.choice([16, 16, 8, 32, 1, 7]), users=rng.choice([1, 2, 4, 64, rng.randint(1, 5000)]),
-                    prefix_tokens=rng.choice([0, 15, 16, 500, used - 1, used, rng.randint(0, used)]))
-        got, err = _attempt(block_plan, ms[case["shape"]], case["gpu"], case["used_tokens"], case["reserved_tokens"],
-                            users=case["users"], prefix_tokens=case["prefix_tokens"], block_size=case["block_size"],
-                            kv_dtype=case["kv_dtype"], weight_dtype=case["weight_dtype"], num_gpus=case["num_gpus"],
-                            utilization=case["utilization"])
-        out["blocks"].append({**case, "expect": None if got is None else _ints(dataclasses.asdict(got)), "error": err})
+        case.update(
+            utilization=rng.choice(UTILIZATIONS[:5]),
+            used_tokens=used,
+            reserved_tokens=rng.choice([used, used + 1, 8192, 131072, used * 3]),
+            block_size=rng.choice([16, 16, 8, 32, 1, 7]),
+            users=rng.choice([1, 2, 4, 64, rng.randint(1, 5000)]),
+            prefix_tokens=rng.choice([0, 15, 16, 500, used - 1, used, rng.randint(0, used)]),
+        )
+        got, err = _attempt(
+            block_plan,
+            ms[case["shape"]],
+            case["gpu"],
+            case["used_tokens"],
+            case["reserved_tokens"],
+            users=case["users"],
+            prefix_tokens=case["prefix_tokens"],
+            block_size=case["block_size"],
+            kv_dtype=case["kv_dtype"],
+            weight_dtype=case["weight_dtype"],
+            num_gpus=case["num_gpus"],
+            utilization=case["utilization"],
+        )
+        out["blocks"].append(
+            {**case, "expect": None if got is None else _ints(dataclasses.asdict(got)), "error": err}
+        )
 
     # OffloadOrRecompute: reload and ideal recompute times to the bit, and where they cross.
     for name in names:
@@ -243,14 +383,39 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
             for t in ctxs:
                 reload_s, err = _attempt(reload_seconds, m, t, tier, kv_dtype=kv, speed=speed)
                 pre, pre_err = _attempt(prefill_seconds, m, gpu, t, params=params)
-                rows.append({"tokens": t, "reload": reload_s, "error": err, "prefill": pre, "prefill_error": pre_err})
-            cross, cross_err = _attempt(recompute_crossover, m, gpu, tier, kv_dtype=kv, speed=speed, params=params)
-            out["offload"].append({"shape": name, "gpu": gpu, "kv_dtype": kv, "tier": tier, "speed": speed,
-                                   "params": params, "rows": rows, "crossover": cross, "crossover_error": cross_err})
+                rows.append(
+                    {"tokens": t, "reload": reload_s, "error": err, "prefill": pre, "prefill_error": pre_err}
+                )
+            cross, cross_err = _attempt(
+                recompute_crossover, m, gpu, tier, kv_dtype=kv, speed=speed, params=params
+            )
+            out["offload"].append(
+                {
+                    "shape": name,
+                    "gpu": gpu,
+                    "kv_dtype": kv,
+                    "tier": tier,
+                    "speed": speed,
+                    "params": params,
+                    "rows": rows,
+                    "crossover": cross,
+                    "crossover_error": cross_err,
+                }
+            )
 
     # Steps whose KV bytes pass 2^53, which the browser must refuse rather than round.
-    huge = [{"shape": "MHA", "gpu": "H200", "context": 1_048_576, "num_gpus": 1, "weight_dtype": "bf16",
-             "kv_dtype": "fp32", "batch": b} for b in (8192, 16384, 1 << 20)]
+    huge = [
+        {
+            "shape": "MHA",
+            "gpu": "H200",
+            "context": 1_048_576,
+            "num_gpus": 1,
+            "weight_dtype": "bf16",
+            "kv_dtype": "fp32",
+            "batch": b,
+        }
+        for b in (8192, 16384, 1 << 20)
+    ]
     for i in range(n_decode + len(huge)):
         case = huge[i - n_decode] if i >= n_decode else pick("decode")
         if i < n_decode:
@@ -258,9 +423,17 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
             # the widgets' `params` input (None = the model's own count), e.g. the seed's 70.0 B
             case["params"] = rng.choice([None, None, None, 70_000_000_000, rng.randint(10**9, 10**12)])
         m = ms[case["shape"]]
-        d, err = _attempt(decode_ceiling, m, case["gpu"], case["context"], case["batch"],
-                          weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"], num_gpus=case["num_gpus"],
-                          params=case.get("params"))
+        d, err = _attempt(
+            decode_ceiling,
+            m,
+            case["gpu"],
+            case["context"],
+            case["batch"],
+            weight_dtype=case["weight_dtype"],
+            kv_dtype=case["kv_dtype"],
+            num_gpus=case["num_gpus"],
+            params=case.get("params"),
+        )
         too_large = False
         if d is not None:
             # The browser evaluates in doubles from integers it can hold exactly; beyond
@@ -269,11 +442,27 @@ def build(seed: int = 20261130, n_users: int = 3000, n_decode: int = 3000, n_max
             too_large = max(weights, d.kv_bytes_per_step) > MAX_SAFE
         expect = None if d is None or too_large else dataclasses.asdict(d)
         # Whether the batch can be held at this context (DecodeSpeed's solid vs dotted lines).
-        fit, fit_err = _attempt(users_that_fit, m, case["gpu"], case["context"], num_gpus=case["num_gpus"],
-                                weight_dtype=case["weight_dtype"], kv_dtype=case["kv_dtype"], params=case.get("params"))
+        fit, fit_err = _attempt(
+            users_that_fit,
+            m,
+            case["gpu"],
+            case["context"],
+            num_gpus=case["num_gpus"],
+            weight_dtype=case["weight_dtype"],
+            kv_dtype=case["kv_dtype"],
+            params=case.get("params"),
+        )
         fits = None if fit is None else {"fits": case["batch"] <= fit.users, "max_batch": str(fit.users)}
-        out["decode"].append({**case, "expect": expect, "too_large": too_large, "error": err,
-                              "fits": fits, "fits_error": fit_err})
+        out["decode"].append(
+            {
+                **case,
+                "expect": expect,
+                "too_large": too_large,
+                "error": err,
+                "fits": fits,
+                "fits_error": fit_err,
+            }
+        )
     return out
 
 

@@ -19,6 +19,7 @@ def synced_state(w) -> dict:
 
 # ---- DecodeStep ---------------------------------------------------------------------------
 
+
 def test_decode_step_result_is_the_core_step():
     w = kw.DecodeStep(model="gpt-oss-120b", prompt_tokens=100, generated=60)
     core = decode_step_bytes(kw.load_model("gpt-oss-120b"), 100, 60)
@@ -31,8 +32,9 @@ def test_decode_step_result_is_the_core_step():
     assert w.result["num_layers"] == 36
 
 
-@pytest.mark.parametrize("name,value", [("model", "deepseek-v3"), ("kv_dtype", "fp8"), ("prompt_tokens", 4096),
-                                        ("generated", 12)])
+@pytest.mark.parametrize(
+    "name,value", [("model", "deepseek-v3"), ("kv_dtype", "fp8"), ("prompt_tokens", 4096), ("generated", 12)]
+)
 def test_decode_step_inputs_are_synced_and_change_the_result(name, value):
     w = kw.DecodeStep()
     before = w.result
@@ -50,12 +52,15 @@ def test_decode_step_speed_is_synced_and_checked():
     assert "speed must be one of 1, 2, 5, 10, 30, 100" in w.error and w.result == good
 
 
-@pytest.mark.parametrize("name,value,words", [
-    ("prompt_tokens", 0, "prompt_tokens must be a whole number >= 1"),
-    ("generated", -3, "generated must be a whole number >= 0"),
-    ("model", "llama-9", "unknown model 'llama-9'"),
-    ("kv_dtype", "fp7", "unknown kv_dtype 'fp7'"),
-])
+@pytest.mark.parametrize(
+    "name,value,words",
+    [
+        ("prompt_tokens", 0, "prompt_tokens must be a whole number >= 1"),
+        ("generated", -3, "generated must be a whole number >= 0"),
+        ("model", "llama-9", "unknown model 'llama-9'"),
+        ("kv_dtype", "fp7", "unknown kv_dtype 'fp7'"),
+    ],
+)
 def test_decode_step_bad_input_is_a_message(name, value, words):
     w = kw.DecodeStep()
     good = dict(w.result)
@@ -66,8 +71,11 @@ def test_decode_step_bad_input_is_a_message(name, value, words):
 
 
 def test_decode_step_loaded_model_with_a_recurrent_state():
-    m = Model("my-hybrid", (LayerGroup(RecurrentStateSpec(1_000_000), 6), LayerGroup(FullAttentionSpec(2, 128), 2)),
-              10**9)
+    m = Model(
+        "my-hybrid",
+        (LayerGroup(RecurrentStateSpec(1_000_000), 6), LayerGroup(FullAttentionSpec(2, 128), 2)),
+        10**9,
+    )
     w = kw.DecodeStep(model=m, prompt_tokens=10, generated=1)
     assert w.error == "" and "my-hybrid" in w.shapes
     state = w.result["groups"][0]
@@ -99,10 +107,13 @@ def test_decode_step_state_is_small_and_the_page_exports(tmp_path):
 
 # ---- PagedBlocks --------------------------------------------------------------------------
 
+
 def test_paged_blocks_result_is_the_core_plan():
     from kvwidgets.core import block_plan
 
-    w = kw.PagedBlocks(model="llama-3-8b", gpu="H100", used_tokens=1000, context=8192, users=4, prefix_tokens=500)
+    w = kw.PagedBlocks(
+        model="llama-3-8b", gpu="H100", used_tokens=1000, context=8192, users=4, prefix_tokens=500
+    )
     core = block_plan(kw.load_model("llama-3-8b"), "H100", 1000, 8192, users=4, prefix_tokens=500)
     assert w.error == ""
     for key, value in dataclasses.asdict(core).items():
@@ -111,9 +122,20 @@ def test_paged_blocks_result_is_the_core_plan():
     assert not w.result["has_windows"]
 
 
-@pytest.mark.parametrize("name,value", [("model", "qwen3-8b"), ("gpu", "H200"), ("weight_dtype", "fp8"),
-                                        ("kv_dtype", "fp8"), ("context", 32768), ("used_tokens", 3000), ("users", 8),
-                                        ("prefix_tokens", 900), ("block_size", 32)])
+@pytest.mark.parametrize(
+    "name,value",
+    [
+        ("model", "qwen3-8b"),
+        ("gpu", "H200"),
+        ("weight_dtype", "fp8"),
+        ("kv_dtype", "fp8"),
+        ("context", 32768),
+        ("used_tokens", 3000),
+        ("users", 8),
+        ("prefix_tokens", 900),
+        ("block_size", 32),
+    ],
+)
 def test_paged_blocks_inputs_are_synced_and_change_the_result(name, value):
     w = kw.PagedBlocks()
     before = w.result
@@ -122,13 +144,16 @@ def test_paged_blocks_inputs_are_synced_and_change_the_result(name, value):
     assert w.result != before
 
 
-@pytest.mark.parametrize("name,value,words", [
-    ("block_size", 12, "block_size must be one of 8, 16, 32"),
-    ("prefix_tokens", 1000, "prefix_tokens must be less than used_tokens"),
-    ("context", 999, "reserved_tokens must be a whole number >= 1000"),
-    ("users", 0, "users must be a whole number >= 1"),
-    ("gpu", "H900", "unknown GPU 'H900'"),
-])
+@pytest.mark.parametrize(
+    "name,value,words",
+    [
+        ("block_size", 12, "block_size must be one of 8, 16, 32"),
+        ("prefix_tokens", 1000, "prefix_tokens must be less than used_tokens"),
+        ("context", 999, "reserved_tokens must be a whole number >= 1000"),
+        ("users", 0, "users must be a whole number >= 1"),
+        ("gpu", "H900", "unknown GPU 'H900'"),
+    ],
+)
 def test_paged_blocks_bad_input_is_a_message(name, value, words):
     w = kw.PagedBlocks()
     good = dict(w.result)
@@ -146,6 +171,7 @@ def test_paged_blocks_state_is_small_and_the_page_exports(tmp_path):
 
 # ---- OffloadOrRecompute -------------------------------------------------------------------
 
+
 def test_offload_result_is_the_core_and_the_measured_data():
     from kvwidgets.core import prefill_seconds, recompute_crossover, reload_seconds
     from kvwidgets.data import measured
@@ -154,9 +180,15 @@ def test_offload_result_is_the_core_and_the_measured_data():
     m = kw.load_model("llama-3-8b")
     r = w.result
     assert w.error == "" and r["kv_bytes"] == 8192 * 131_072
-    assert r["reload_seconds"]["cpu-pinned"]["typical"] == reload_seconds(m, 8192, "cpu-pinned") == 8192 * 131_072 / 55e9
+    assert (
+        r["reload_seconds"]["cpu-pinned"]["typical"]
+        == reload_seconds(m, 8192, "cpu-pinned")
+        == 8192 * 131_072 / 55e9
+    )
     assert r["recompute_seconds"] == prefill_seconds(m, "H200", 8192) == 2 * m.params * 8192 / 989e12
-    assert r["shows_measured"] and r["measured_seconds"] == measured.h200_prefill()[2]["seconds"]  # 8,192 is measured
+    assert (
+        r["shows_measured"] and r["measured_seconds"] == measured.h200_prefill()[2]["seconds"]
+    )  # 8,192 is measured
     assert r["fastest"] == "reload from cpu-pinned"
     # Llama: cache and ideal prefill both grow linearly, so they never cross
     assert all(c["ideal"] is None for c in r["crossovers"].values())
@@ -171,12 +203,22 @@ def test_offload_result_is_the_core_and_the_measured_data():
     # Gemma 3: sliding layers flatten the cache, so a slow tier crosses the ideal recompute
     w.model = "gemma-3-27b"
     assert w.result["crossovers"]["cpu-pageable"]["ideal"] == recompute_crossover(
-        kw.load_model("gemma-3-27b"), "H200", "cpu-pageable", speed="low")
+        kw.load_model("gemma-3-27b"), "H200", "cpu-pageable", speed="low"
+    )
     assert not w.result["shows_measured"] and w.result["measured_seconds"] is None
 
 
-@pytest.mark.parametrize("name,value", [("model", "gemma-3-27b"), ("gpu", "B200"), ("kv_dtype", "fp8"),
-                                        ("context", 32768), ("speed", "high"), ("params", 70_000_000_000)])
+@pytest.mark.parametrize(
+    "name,value",
+    [
+        ("model", "gemma-3-27b"),
+        ("gpu", "B200"),
+        ("kv_dtype", "fp8"),
+        ("context", 32768),
+        ("speed", "high"),
+        ("params", 70_000_000_000),
+    ],
+)
 def test_offload_inputs_are_synced_and_change_the_result(name, value):
     w = kw.OffloadOrRecompute()
     before = w.result
@@ -185,11 +227,14 @@ def test_offload_inputs_are_synced_and_change_the_result(name, value):
     assert w.result != before
 
 
-@pytest.mark.parametrize("name,value,words", [
-    ("speed", "warp", "speed must be 'low', 'typical' or 'high'"),
-    ("context", 0, "context must be a whole number >= 1"),
-    ("gpu", "H900", "unknown GPU"),
-])
+@pytest.mark.parametrize(
+    "name,value,words",
+    [
+        ("speed", "warp", "speed must be 'low', 'typical' or 'high'"),
+        ("context", 0, "context must be a whole number >= 1"),
+        ("gpu", "H900", "unknown GPU"),
+    ],
+)
 def test_offload_bad_input_is_a_message(name, value, words):
     w = kw.OffloadOrRecompute()
     good = dict(w.result)
@@ -214,6 +259,7 @@ def test_offload_state_is_small_and_the_page_exports(tmp_path):
 
 
 # ---- AttentionDesigns: head sharing and the linear axis -------------------------------------
+
 
 def test_attention_designs_head_sharing_and_axis():
     w = kw.AttentionDesigns()
@@ -248,10 +294,22 @@ def test_colours_are_defined_in_one_place():
         found = re.findall(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|rgba?\(", path.read_text(encoding="utf-8"))
         assert not found, f"{path.name} writes colours of its own: {found}"
     ui = (js / "ui.js").read_text(encoding="utf-8")
-    block = ui[ui.index("const KV_CONCEPT_COLORS = {"):]
-    block = block[:block.index("};")]
+    block = ui[ui.index("const KV_CONCEPT_COLORS = {") :]
+    block = block[: block.index("};")]
     colours = dict(re.findall(r'"?([\w-]+)"?:\s*"(#[0-9a-f]{6})"', block))
-    needed = {"weights", "kv", "reserve", "free", "full", "sliding", "chunked", "latent", "state", "16-bit", "fp8"}
+    needed = {
+        "weights",
+        "kv",
+        "reserve",
+        "free",
+        "full",
+        "sliding",
+        "chunked",
+        "latent",
+        "state",
+        "16-bit",
+        "fp8",
+    }
     assert needed <= set(colours), needed - set(colours)
     # one colour per concept: two names share one only when they name the same thing
     aliases = {("mla", "latent"), ("recurrent", "state")}

@@ -36,8 +36,9 @@ def test_kvcalc_js_reproduces_core(tmp_path, vectors):
 
     calc = Path(kvwidgets.widgets.__file__).parent / "js" / "kvcalc.js"  # the file the widgets embed
     env = {"KV_GOLDEN": str(path), "KV_CALC": str(calc), "PATH": ""}
-    proc = subprocess.run([node, "--test", str(NODE_TEST)], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [node, "--test", str(NODE_TEST)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
     assert "# fail 0" in proc.stdout and "# pass 14" in proc.stdout
 
@@ -50,7 +51,7 @@ def test_golden_vectors_reach_every_edge(vectors):
     assert {"t-mla", "t-recurrent", "t-chunked", "t-hybrid", "t-int4-half-byte"} <= kv_shapes
     tokens = {c["tokens"] for c in data["kv"]}
     assert {1, 128, 129, 8192, 131072, 1_048_576} <= tokens  # a window's edge and the 1M end
-    assert {c["tp"] for c in data["kv"]} >= {1, 3, 16, 64}       # uneven splits and copies
+    assert {c["tp"] for c in data["kv"]} >= {1, 3, 16, 64}  # uneven splits and copies
     assert any(c["too_large"] for c in data["decode"])
     steps = data["step"]
     assert {c["shape"] for c in steps} >= {"t-mla", "t-recurrent", "t-chunked", "gpt-oss-120b"}
@@ -67,8 +68,16 @@ def test_every_widget_esm_parses_as_one_module(tmp_path):
 
     node = shutil.which("node")
     assert node
-    for cls in (kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns,
-                kw.DecodeStep, kw.PagedBlocks, kw.OffloadOrRecompute):
+    for cls in (
+        kw.PerTokenBytes,
+        kw.UsersThatFit,
+        kw.ContextVsUsers,
+        kw.DecodeSpeed,
+        kw.AttentionDesigns,
+        kw.DecodeStep,
+        kw.PagedBlocks,
+        kw.OffloadOrRecompute,
+    ):
         for variant, esm in (("shared", cls._esm), ("standalone", cls.standalone_esm())):
             path = tmp_path / f"{cls.__name__}-{variant}.mjs"
             path.write_text(esm, encoding="utf-8")

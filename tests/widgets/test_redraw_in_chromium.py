@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import kvwidgets as kw
+
 pytestmark = pytest.mark.browser
 
 
@@ -24,7 +25,10 @@ def open_page(tmp_path_factory, browser):  # the session's one Chromium (tests/c
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.route("**/*", lambda r: r.continue_() if r.request.url.startswith(("file:", "blob:", "data:")) else r.abort())
+        page.route(
+            "**/*",
+            lambda r: r.continue_() if r.request.url.startswith(("file:", "blob:", "data:")) else r.abort(),
+        )
         page.goto(path.as_uri())
         page.wait_for_selector("html[data-kvw-export='ready']", state="attached")
         page.errors = errors
@@ -59,7 +63,7 @@ def test_a_dragged_slider_draws_once_per_frame_with_the_last_value(open_page):
     got = page.evaluate(BURST_JS)
     # the first move draws at once, the other nine are folded into one draw next frame
     assert got["sync"] == 1 and got["total"] == 2, got
-    assert got["context"] == 2 ** 18 + 2 * 2 ** 14 and got["shown"] == "288K"  # stop 130: the last move
+    assert got["context"] == 2**18 + 2 * 2**14 and got["shown"] == "288K"  # stop 130: the last move
     assert page.errors == []
 
 

@@ -16,7 +16,12 @@ def linked():
 
 def test_lecture_scenes_are_the_series_cases(linked):
     s, (fit, curve, speed, per_token) = linked
-    assert list(s.scenes) == ["8B on an H100 at 8K", "70B in FP8 on one H100", "70B on an H200", "gpt-oss-120b at 128K"]
+    assert list(s.scenes) == [
+        "8B on an H100 at 8K",
+        "70B in FP8 on one H100",
+        "70B on an H200",
+        "gpt-oss-120b at 128K",
+    ]
     s.show("8B on an H100 at 8K")
     assert fit.result["users"] == 53 and curve.context == speed.context == per_token.context == 8_000
     s.show("70B in FP8 on one H100")
@@ -24,9 +29,15 @@ def test_lecture_scenes_are_the_series_cases(linked):
     assert fit.result["users"] == 0 and fit.result["loads_but_cannot_serve"]
     assert s.scene == "70B in FP8 on one H100"
     s.show("70B on an H200")
-    assert fit.result["users"] == kw.users_that_fit("llama-3-70b", "H200", 8_000, weight_dtype="fp8").users == 21
+    assert (
+        fit.result["users"] == kw.users_that_fit("llama-3-70b", "H200", 8_000, weight_dtype="fp8").users == 21
+    )
     s.show("gpt-oss-120b at 128K")
-    assert fit.result["users"] == kw.users_that_fit("gpt-oss-120b", "H100", 131_072, weight_dtype="int4").users == 2
+    assert (
+        fit.result["users"]
+        == kw.users_that_fit("gpt-oss-120b", "H100", 131_072, weight_dtype="int4").users
+        == 2
+    )
     assert per_token.result["kv_bytes"] == kw.load_model("gpt-oss-120b").kv_bytes(131_072)
     assert not any(w.error for w in (fit, curve, speed, per_token))
 
@@ -37,7 +48,7 @@ def test_a_scene_resets_what_it_does_not_name():
     s.add_scene("fp8 cache", kv_dtype="fp8", context=32_768).add_scene("H200", gpu="H200")
     s.show("fp8 cache")
     assert (u.kv_dtype, u.context, u.result["users"]) == ("fp8", 32_768, 26)
-    s.show("H200")   # the FP8 cache and the 32K context of the last scene are not carried over
+    s.show("H200")  # the FP8 cache and the 32K context of the last scene are not carried over
     assert (u.kv_dtype, u.context, u.gpu) == ("bf16", 8_000, "H200") and u.result["users"] == 105
 
 
@@ -52,7 +63,7 @@ def test_each_widget_recomputes_once_per_scene(linked):
 def test_reset_returns_every_linked_widget(linked):
     s, widgets = linked
     s.show("gpt-oss-120b at 128K")
-    widgets[0].kv_dtype = "fp8"     # a slider moved by hand leaves the scene
+    widgets[0].kv_dtype = "fp8"  # a slider moved by hand leaves the scene
     assert s.scene == ""
     s.reset()
     first = LECTURE_SCENES["8B on an H100 at 8K"]
@@ -70,16 +81,23 @@ def test_scale_reaches_every_linked_widget(linked):
     s.scale = 1.5
     assert all(w.scale == 1.5 for w in widgets)
     late = kw.AttentionDesigns()
-    s.link(late)                    # linked later: takes the scenario's scale
+    s.link(late)  # linked later: takes the scenario's scale
     assert late.scale == 1.5
-    s.reset()                       # reset leaves the room's scale alone
+    s.reset()  # reset leaves the room's scale alone
     assert all(w.scale == 1.5 for w in (*widgets, late))
 
 
-@pytest.mark.parametrize("values, field", [
-    ({"contxt": 8_000}, "contxt"), ({"context": -3}, "context"), ({"gpu": "H9000"}, "H9000"),
-    ({"model": "llama-9"}, "llama-9"), ({"kv_dtype": "fp3"}, "fp3"), ({"utilization": 1.5}, "utilization"),
-])
+@pytest.mark.parametrize(
+    "values, field",
+    [
+        ({"contxt": 8_000}, "contxt"),
+        ({"context": -3}, "context"),
+        ({"gpu": "H9000"}, "H9000"),
+        ({"model": "llama-9"}, "llama-9"),
+        ({"kv_dtype": "fp3"}, "fp3"),
+        ({"utilization": 1.5}, "utilization"),
+    ],
+)
 def test_bad_scene_is_refused_when_added(values, field):
     s = kw.Scenario()
     with pytest.raises(kw.KVWidgetsError, match=field):
@@ -107,11 +125,11 @@ def test_picker_buttons_drive_and_follow_the_scenario(linked):
     box = s.picker()
     buttons, reset = box.children
     assert list(buttons.options) == list(s.scenes)
-    buttons.value = "70B in FP8 on one H100"          # a click on a scene button
+    buttons.value = "70B in FP8 on one H100"  # a click on a scene button
     assert s.scene == "70B in FP8 on one H100" and fit.result["users"] == 0
-    s.show("70B on an H200")                           # shown from Python: the buttons follow
+    s.show("70B on an H200")  # shown from Python: the buttons follow
     assert buttons.value == "70B on an H200"
-    fit.context = 16_000                               # a slider moved: no scene is lit
+    fit.context = 16_000  # a slider moved: no scene is lit
     assert buttons.value is None
     reset.click()
     assert (fit.model, fit.context, fit.result["users"]) == ("llama-3-8b", 8_000, 53)

@@ -17,8 +17,16 @@ import pytest
 import kvwidgets as kw
 from kvwidgets.widgets import library
 
-ALL = (kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns,
-       kw.DecodeStep, kw.PagedBlocks, kw.OffloadOrRecompute)
+ALL = (
+    kw.PerTokenBytes,
+    kw.UsersThatFit,
+    kw.ContextVsUsers,
+    kw.DecodeSpeed,
+    kw.AttentionDesigns,
+    kw.DecodeStep,
+    kw.PagedBlocks,
+    kw.OffloadOrRecompute,
+)
 
 
 def test_the_library_module_exports_every_top_level_name(tmp_path):
@@ -26,12 +34,18 @@ def test_the_library_module_exports_every_top_level_name(tmp_path):
     assert node, "Node.js is needed to test the widgets' JavaScript"
     path = tmp_path / "library.mjs"
     path.write_text(library.library_source(), encoding="utf-8")
-    script = (f"const m = await import({json.dumps(path.as_uri())});"
-              "console.log(JSON.stringify(Object.keys(m).sort()));")
-    proc = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60)
+    script = (
+        f"const m = await import({json.dumps(path.as_uri())});"
+        "console.log(JSON.stringify(Object.keys(m).sort()));"
+    )
+    proc = subprocess.run(
+        [node, "--input-type=module", "-e", script], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert json.loads(proc.stdout) == sorted(library.library_names())
-    assert {"kvApp", "kvEl", "kvPlot", "kvNotePlotlyProblem", "kvBytes", "KVInputError"} <= set(library.library_names())
+    assert {"kvApp", "kvEl", "kvPlot", "kvNotePlotlyProblem", "kvBytes", "KVInputError"} <= set(
+        library.library_names()
+    )
 
 
 def test_the_name_scan_misses_no_top_level_declaration():
@@ -41,8 +55,12 @@ def test_the_name_scan_misses_no_top_level_declaration():
         for n, line in enumerate(library.read_js(name).splitlines(), 1):
             if not line or line[0] in " \t/*}])":
                 continue
-            assert library.declared_names(line), f"{name}:{n} is top-level code the name scan does not read: {line}"
-            assert not re.match(r"(export\s+)?(const|let|var)\s+\w+\s*=.*,\s*\w+\s*=", line), f"{name}:{n} declares two names"
+            assert library.declared_names(line), (
+                f"{name}:{n} is top-level code the name scan does not read: {line}"
+            )
+            assert not re.match(r"(export\s+)?(const|let|var)\s+\w+\s*=.*,\s*\w+\s*=", line), (
+                f"{name}:{n} declares two names"
+            )
 
 
 def test_render_files_take_no_mutable_library_state():
@@ -60,7 +78,9 @@ def test_each_widget_esm_is_the_loader_and_its_render_code(cls):
     esm = cls._esm
     size = len(esm.encode())
     assert size < 30_000, f"{cls.__name__}._esm is {size:,} bytes"
-    assert library.library_code() not in esm and "function kvApp(" not in esm and "function kvBytes(" not in esm
+    assert (
+        library.library_code() not in esm and "function kvApp(" not in esm and "function kvBytes(" not in esm
+    )
     assert library.read_js(cls._render_file) in esm and library.read_js("plotly_loader.js") in esm
     assert f'const KV_LIBRARY_HASH = "{library.library_hash()}";' in esm
     standalone = cls.standalone_esm()
@@ -69,4 +89,6 @@ def test_each_widget_esm_is_the_loader_and_its_render_code(cls):
 
 def test_the_library_hash_names_the_text():
     assert re.fullmatch(r"[0-9a-f]{16}", library.library_hash())
-    assert library.library_source().endswith(" };\n") and library.library_source().startswith(library.library_code())
+    assert library.library_source().endswith(" };\n") and library.library_source().startswith(
+        library.library_code()
+    )

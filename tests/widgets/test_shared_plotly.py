@@ -15,7 +15,7 @@ from kvwidgets.widgets.plotly_bundle import PlotlyBundle, bundle_source, bundle_
 from ..browser.jupyterlab import notebook
 
 MARK = "window.Plotly = Plotly"  # the bundle's last statement, once per copy
-LIBRARY_MARK = "function kvApp("    # ui.js's frame builder, once per copy of the library
+LIBRARY_MARK = "function kvApp("  # ui.js's frame builder, once per copy of the library
 
 
 def test_every_widget_names_one_bundle_model_that_holds_plotly_js():
@@ -48,8 +48,15 @@ def test_the_kernel_sends_the_bundle_to_a_front_end_that_asks():
     w._on_custom_msg(w, {"kvw": "something else"}, [])
     assert sent == []
     w._on_custom_msg(w, {"kvw": "plotly-source"}, [])
-    assert sent == [{"kvw": "plotly-source", "source": bundle_source(), "version": "4.1.1",
-                     "library": library_source(), "library_hash": library_hash()}]
+    assert sent == [
+        {
+            "kvw": "plotly-source",
+            "source": bundle_source(),
+            "version": "4.1.1",
+            "library": library_source(),
+            "library_hash": library_hash(),
+        }
+    ]
 
 
 def test_the_bundle_model_preloads_plotly_and_has_no_view(tmp_path):
@@ -62,7 +69,9 @@ def test_the_bundle_model_preloads_plotly_and_has_no_view(tmp_path):
     assert f'const KV_LIBRARY_HASH = "{library_hash()}";' in esm
     path = tmp_path / "bundle.mjs"
     path.write_text(esm, encoding="utf-8")
-    proc = subprocess.run([shutil.which("node"), "--check", str(path)], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [shutil.which("node"), "--check", str(path)], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
 
 
@@ -75,7 +84,8 @@ def test_an_executed_notebook_saves_plotly_js_once(tmp_path):
     cells = ["import kvwidgets as kw", "kw.UsersThatFit()", "kw.ContextVsUsers()", "kw.DecodeSpeed()"]
     nb = nbformat.from_dict(notebook(cells))
     ExecutePreprocessor(timeout=300, kernel_name="python3", store_widget_state=True).preprocess(
-        nb, {"metadata": {"path": str(tmp_path)}})
+        nb, {"metadata": {"path": str(tmp_path)}}
+    )
     models = nb.metadata["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
     holders = [m for m in models.values() if MARK in json.dumps(m)]
     assert len(holders) == 1 and holders[0]["model_name"] == "AnyModel"

@@ -20,8 +20,16 @@ from kvwidgets.widgets.plotly_bundle import bundle_source, bundle_version
 WIDGETS = [kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns]
 
 # A Llama-3-8B-shaped config as a user would paste it; named so it cannot clash with a preset.
-MY_CONFIG = dict(model_type="llama", num_hidden_layers=32, num_attention_heads=32, num_key_value_heads=8,
-                 hidden_size=4096, intermediate_size=14336, vocab_size=128256, torch_dtype="bfloat16")
+MY_CONFIG = dict(
+    model_type="llama",
+    num_hidden_layers=32,
+    num_attention_heads=32,
+    num_key_value_heads=8,
+    hidden_size=4096,
+    intermediate_size=14336,
+    vocab_size=128256,
+    torch_dtype="bfloat16",
+)
 
 # One new valid value per input trait (different from every widget's default).
 NEW_VALUES = {
@@ -78,12 +86,15 @@ def test_python_assignments_canonicalize_names():
 
 # ---- outputs are the core's (and the seed's) numbers -------------------------------------
 
+
 def test_per_token_bytes_seed_numbers():
     w = kw.PerTokenBytes(model="llama-3-8b", context=8192)
     r = w.result
     assert r["bytes_per_token"] == 131_072
     assert r["mha_bytes_per_token"] == 524_288 and r["mha_ratio"] == 4.0  # query heads by mistake
-    assert r["per_context"] == {str(t): kw.load_model("llama-3-8b").kv_bytes(t) for t in (1024, 8192, 32768, 131072)}
+    assert r["per_context"] == {
+        str(t): kw.load_model("llama-3-8b").kv_bytes(t) for t in (1024, 8192, 32768, 131072)
+    }
     w.kv_dtype = "fp8"
     assert w.result["bytes_per_token"] == 65_536
 
@@ -102,19 +113,29 @@ def seed_70b():
     return kw.load_model("llama-3-70b", params=70_000_000_000)
 
 
-@pytest.mark.parametrize("gpu,weight_dtype,kv_dtype,model,users", [
-    ("H100", "bf16", "bf16", "llama-3-8b", 53),
-    ("H200", "bf16", "bf16", "llama-3-8b", 105),
-    ("H200", "fp8", "bf16", "seed-70b", 21),
-    ("H200", "fp8", "fp8", "seed-70b", 43),
-])
+@pytest.mark.parametrize(
+    "gpu,weight_dtype,kv_dtype,model,users",
+    [
+        ("H100", "bf16", "bf16", "llama-3-8b", 53),
+        ("H200", "bf16", "bf16", "llama-3-8b", 105),
+        ("H200", "fp8", "bf16", "seed-70b", 21),
+        ("H200", "fp8", "fp8", "seed-70b", 43),
+    ],
+)
 def test_users_that_fit_seed_numbers(gpu, weight_dtype, kv_dtype, model, users):
     if model == "seed-70b":
         model = seed_70b()  # registered under its name, in place of the preset
     w = kw.UsersThatFit(model=model, gpu=gpu, context=8000, weight_dtype=weight_dtype, kv_dtype=kv_dtype)
     assert w.result["users"] == users
     core = kw.users_that_fit(model, gpu, 8000, weight_dtype=weight_dtype, kv_dtype=kv_dtype)
-    for key in ("users", "weights_bytes", "kv_budget_bytes", "kv_per_user_bytes", "left_over_bytes", "reserve_bytes"):
+    for key in (
+        "users",
+        "weights_bytes",
+        "kv_budget_bytes",
+        "kv_per_user_bytes",
+        "left_over_bytes",
+        "reserve_bytes",
+    ):
         assert w.result[key] == getattr(core, key)
 
 
@@ -130,7 +151,10 @@ def test_loads_but_cannot_serve_and_does_not_load():
 def test_users_across_gpu_counts_and_device_memory():
     w = kw.UsersThatFit(model="llama-3-70b", gpu="H200", context=8000)
     for n in (1, 2, 4, 8):
-        assert w.result["by_gpus"][str(n)]["users"] == kw.users_that_fit("llama-3-70b", "H200", 8000, num_gpus=n).users
+        assert (
+            w.result["by_gpus"][str(n)]["users"]
+            == kw.users_that_fit("llama-3-70b", "H200", 8000, num_gpus=n).users
+        )
     w.memory = "device"
     assert w.result["memory_bytes"] == 150_109_880_320
     w.gpu = "H100"  # no device-reported size recorded: a message, the last result kept
@@ -142,7 +166,9 @@ def test_context_vs_users_matches_core():
     assert w.result["users"] == 53
     for t in ("8192", "32768", "131072"):
         for kv in ("bf16", "fp8"):
-            assert w.result["marks"][t][kv] == kw.users_that_fit("llama-3-8b", "H100", int(t), kv_dtype=kv).users
+            assert (
+                w.result["marks"][t][kv] == kw.users_that_fit("llama-3-8b", "H100", int(t), kv_dtype=kv).users
+            )
     assert w.result["max_context_one_user"] == kw.max_context("llama-3-8b", "H100", 1)
 
 
@@ -153,11 +179,15 @@ def test_decode_speed_matches_core_and_shows_measured_h200():
     assert w.result["tokens_per_s_total"] == core.tokens_per_s_total
     assert w.result["crossover_batch"] == core.crossover_batch
     for b in (1, 8, 32, 64, 128, 256):
-        assert w.result["by_batch"][str(b)]["step_s"] == kw.decode_ceiling("llama-3-8b", "H200", 8192, b).step_s
+        assert (
+            w.result["by_batch"][str(b)]["step_s"] == kw.decode_ceiling("llama-3-8b", "H200", 8192, b).step_s
+        )
     assert w.result["shows_measured"]
     rows = w.measured["rows"]
     assert rows and all(r["batch"] >= 1 for r in rows)
-    assert [(r["batch"], r["context"]) for r in rows] == [(r["batch"], r["context"]) for r in measured.h200_decode()]
+    assert [(r["batch"], r["context"]) for r in rows] == [
+        (r["batch"], r["context"]) for r in measured.h200_decode()
+    ]
     assert "random" in w.measured["provenance"]
     w.gpu = "H100"
     assert not w.result["shows_measured"]
@@ -182,8 +212,10 @@ def test_attention_designs_on_the_llama_shape():
 
 # ---- models loaded from Python ------------------------------------------------------------
 
-@pytest.mark.parametrize("cls", [kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed],
-                         ids=lambda c: c.__name__)
+
+@pytest.mark.parametrize(
+    "cls", [kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed], ids=lambda c: c.__name__
+)
 def test_model_loaded_from_a_config_dict(cls):
     m = my_model()
     w = cls(model=m)
@@ -204,6 +236,7 @@ def test_loaded_model_result_is_the_core_one():
 
 
 # ---- linking ------------------------------------------------------------------------------
+
 
 def test_traitlets_link_ties_two_widgets():
     a, b = kw.UsersThatFit(), kw.DecodeSpeed()
@@ -249,14 +282,18 @@ def test_scenario_drives_several_widgets():
 
 # ---- bad input ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name,value,words", [
-    ("context", -5, "context must be a whole number >= 1"),
-    ("num_gpus", 3, "does not divide num_key_value_heads=8"),
-    ("gpu", "H900", "unknown GPU 'H900'"),
-    ("model", "llama-9", "unknown model 'llama-9'"),
-    ("utilization", 1.5, "utilization must be in (0, 1]"),
-    ("kv_dtype", "fp7", "unknown kv_dtype 'fp7'"),
-])
+
+@pytest.mark.parametrize(
+    "name,value,words",
+    [
+        ("context", -5, "context must be a whole number >= 1"),
+        ("num_gpus", 3, "does not divide num_key_value_heads=8"),
+        ("gpu", "H900", "unknown GPU 'H900'"),
+        ("model", "llama-9", "unknown model 'llama-9'"),
+        ("utilization", 1.5, "utilization must be in (0, 1]"),
+        ("kv_dtype", "fp7", "unknown kv_dtype 'fp7'"),
+    ],
+)
 def test_bad_input_sets_error_and_keeps_the_result(name, value, words):
     w = kw.UsersThatFit()
     good = dict(w.result)
@@ -282,6 +319,7 @@ def test_scale_is_synced():
 
 # ---- payload and speed --------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("cls", WIDGETS, ids=lambda c: c.__name__)
 def test_synced_state_is_at_most_0_5_mb_with_plotly_js_shared(cls):
     """Each widget's own state (its ESM and CSS included) leaves plotly.js and the shared
@@ -295,14 +333,19 @@ def test_synced_state_is_at_most_0_5_mb_with_plotly_js_shared(cls):
     standalone = cls.standalone_esm()
     # the standalone variant: bundle first, then the same loader with both flags set, the
     # library inline, and the same wrapped render code and default export
-    assert standalone.startswith(inlined_bundle() + "\n;\n" + loader_header(plotly_inlined=True, library_inlined=True))
+    assert standalone.startswith(
+        inlined_bundle() + "\n;\n" + loader_header(plotly_inlined=True, library_inlined=True)
+    )
     assert w._esm.startswith(loader_header(plotly_inlined=False, library_inlined=False))
     assert library_code() in standalone and library_code() not in w._esm
-    tail = w._esm[w._esm.index("function kvWidgetCode("):]
+    tail = w._esm[w._esm.index("function kvWidgetCode(") :]
     assert standalone.endswith(tail)
     # the bundle runs only when this plotly.js is not on the page already
-    assert inlined_bundle() == (f'if (!(globalThis.Plotly && globalThis.Plotly.version === "{bundle_version()}")) {{\n'
-                                + bundle_source() + "\n}")
+    assert inlined_bundle() == (
+        f'if (!(globalThis.Plotly && globalThis.Plotly.version === "{bundle_version()}")) {{\n'
+        + bundle_source()
+        + "\n}"
+    )
 
 
 @pytest.mark.parametrize("cls", WIDGETS, ids=lambda c: c.__name__)
@@ -348,14 +391,23 @@ def shared_users_widget():
     kv_dtype=st.sampled_from(["bf16", "fp8", "int4"]),
     utilization=st.sampled_from([0.9, 0.5, 1.0, 0.0, 1.2]),
 )
-def test_users_widget_is_the_core_or_a_message(model, gpu, num_gpus, context, weight_dtype, kv_dtype, utilization):
+def test_users_widget_is_the_core_or_a_message(
+    model, gpu, num_gpus, context, weight_dtype, kv_dtype, utilization
+):
     w = shared_users_widget()
     with w.hold_trait_notifications():
         w.model, w.gpu, w.num_gpus, w.context = model, gpu, num_gpus, context
         w.weight_dtype, w.kv_dtype, w.utilization = weight_dtype, kv_dtype, utilization
     try:
-        core = kw.users_that_fit(model, gpu, context, num_gpus=num_gpus, weight_dtype=weight_dtype,
-                                 kv_dtype=kv_dtype, utilization=utilization)
+        core = kw.users_that_fit(
+            model,
+            gpu,
+            context,
+            num_gpus=num_gpus,
+            weight_dtype=weight_dtype,
+            kv_dtype=kv_dtype,
+            utilization=utilization,
+        )
     except kw.KVWidgetsError as e:
         assert w.error == str(e)
     else:
@@ -365,9 +417,10 @@ def test_users_widget_is_the_core_or_a_message(model, gpu, num_gpus, context, we
 
 # ---- follow-ups: windows, memory limits on decode lines, params -------------------------
 
+
 def test_per_token_bytes_sliding_everywhere_shows_the_window_filling_cost():
     r = kw.PerTokenBytes(model="mistral-7b-v0.1").result
-    assert r["bytes_per_token"] == 0                        # past every 4,096-token window
+    assert r["bytes_per_token"] == 0  # past every 4,096-token window
     assert r["bytes_per_token_within_windows"] == 131_072  # 128 KiB while the window fills
     assert r["mha_bytes_per_token"] == 524_288 and r["mha_ratio"] == 4.0
 
@@ -394,7 +447,9 @@ def test_decode_speed_says_whether_the_batch_fits_in_memory():
 
 
 def test_params_input_reproduces_the_seed_70b_assumption():
-    w = kw.UsersThatFit(model="llama-3-70b", weight_dtype="fp8", params=70_000_000_000, gpu="H200", kv_dtype="fp8")
+    w = kw.UsersThatFit(
+        model="llama-3-70b", weight_dtype="fp8", params=70_000_000_000, gpu="H200", kv_dtype="fp8"
+    )
     assert w.result["users"] == 43 and w.result["weights_bytes"] == 70_000_000_000
     w.params = 0  # the model's own count (70.55 B) leaves room for one user fewer
     assert w.result["users"] == 42
