@@ -5,9 +5,9 @@ Per widget it prints, beside the targets:
 
   state     bytes JupyterLab receives for the widget itself when it is displayed: the
             JSON of its synced state (ESM and CSS included, as anywidget sends them)
-            plus any binary buffers. plotly.js and the shared library (kvcalc.js +
-            ui.js) are not in it: they travel once per kernel in the shared
-            PlotlyBundle model, printed on its own line
+            plus any binary buffers. plotly.js and the shared library
+            (static/library.js) are not in it: they travel once per kernel in
+            the SharedAssets model, printed on its own line
                                                                 target <= 0.5 MB
   kernel    Python time of one input-trait change (the observer recomputing with
             kvwidgets.core and the update message JSON-encoded as the kernel would
@@ -531,11 +531,11 @@ def main() -> int:
             f"{'all, 1 page':<17} exported page drawn after {browser['all'][1]:,.0f} ms (median of 3 loads; "
             f"plotly.js started once)"
         )
-    from kvwidgets.widgets.plotly_bundle import shared_bundle
+    from kvwidgets.widgets.shared_assets import shared_assets
 
-    bundle = len(json.dumps(shared_bundle().get_state()).encode())
+    bundle = len(json.dumps(shared_assets().get_state()).encode())
     print(
-        f"{'shared model':<17} {bundle / 1000:>10,.1f}        (the PlotlyBundle: plotly.js + kvcalc.js + ui.js, "
+        f"{'shared model':<17} {bundle / 1000:>10,.1f}        (SharedAssets: plotly.js + the library, "
         "once per kernel and page)"
     )
 

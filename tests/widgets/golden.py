@@ -2,7 +2,7 @@
 edges and the 1M end included) with the outputs kvwidgets.core gives for them.
 
 tests/widgets/test_kvcalc_node.py writes them fresh and runs tests/widgets/js/kvcalc.test.mjs
-under Node, which must reproduce every one with kvwidgets/widgets/js/kvcalc.js: integers
+under Node, which must reproduce every one with kvwidgets/widgets/js/calc/: integers
 exactly (as decimal strings, compared with BigInt), doubles to the last bit, and the same
 error where the core refuses an input. Run as a script to write them somewhere:
     python3 -m tests.widgets.golden /tmp/golden.json
@@ -38,7 +38,7 @@ from kvwidgets.core import (
 )
 from kvwidgets.core.errors import KVWidgetsError
 from kvwidgets.core.model import Model, uniform_model
-from kvwidgets.widgets import designs, state
+from kvwidgets.widgets import browser_data, designs
 
 MAX_SAFE = 2**53 - 1
 DTYPES = sorted(DTYPE_BITS)
@@ -105,14 +105,14 @@ def synthetic_models() -> list[Model]:
 
 
 def all_shapes() -> dict[str, dict[str, Any]]:
-    shapes = dict(state.preset_shapes())
+    shapes = dict(browser_data.preset_shapes())
     for m in [*synthetic_models(), *designs.design_models().values()]:
-        shapes[m.name] = state.model_shape(m)
+        shapes[m.name] = browser_data.model_shape(m)
     return shapes
 
 
 def models() -> dict[str, Model]:
-    out = {n: state.preset_model(n) for n in state.preset_shapes()}
+    out = {n: browser_data.preset_model(n) for n in browser_data.preset_shapes()}
     for m in [*synthetic_models(), *designs.design_models().values()]:
         out[m.name] = m
     return out
@@ -179,7 +179,7 @@ def build(
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     ms = models()
-    gpus = state.gpu_rows()
+    gpus = browser_data.gpu_rows()
     out: dict[str, Any] = {
         "shapes": all_shapes(),
         "gpus": gpus,
@@ -193,6 +193,7 @@ def build(
         "step": [],
         "blocks": [],
         "offload": [],
+        "limits": [],
         "storage": {k: dataclasses.asdict(v) for k, v in STORAGE.items()},
     }
 
@@ -305,10 +306,11 @@ def build(
         )
         expect = None
         if fit is not None:
-            # warnings are sentences the widgets build themselves (ui.js kvLimitLines), not arithmetic
+            # warnings are the widgets' limit lines (calc/model.js limitLines, the "limits" vectors)
             expect = _ints({k: v for k, v in dataclasses.asdict(fit).items() if k != "warnings"})
             expect["weights_fit"] = fit.weights_fit
-        out["users"].append({**case, "expect": expect, "error": err})
+        message = None if fit is None else fit.message  # calc/budget.js fitMessage, word for word
+        out["users"].append({**case, "expect": expect, "error": err, "message": message})
 
     for _ in range(n_max):
         case = pick()
@@ -463,6 +465,36 @@ def build(
                 "fits_error": fit_err,
             }
         )
+    # Which limit lines a widget shows beside its numbers (calc/model.js limitLines): the
+    # rules read from the core's model (past_max_context, engine_notes) and its shape.
+    shapes = out["shapes"]
+    for name, m in ms.items():
+        shape = shapes[name]
+        for context in {1024, 8192, 8193, 131072, 1_048_576} | (
+            {m.max_context, m.max_context + 1} if m.max_context else set()
+        ):
+            for weights, params in ((False, None), (True, None), (True, 7_000_000_000)):
+                kinds = []
+                if m.past_max_context(context):
+                    kinds.append("past_max_context")
+                if m.max_context and any(
+                    g.get("kv_heads") is not None and (g.get("cap") or 0) >= m.max_context
+                    for g in shape["groups"]
+                ):
+                    kinds.append("window_never_slides")
+                kinds += ["engine_note"] * len(m.engine_notes)
+                if weights and shape["params_estimated"] and not params:
+                    kinds.append("params_estimated")
+                out["limits"].append(
+                    {
+                        "shape": name,
+                        "context": context,
+                        "weights": weights,
+                        "params": params,
+                        "kinds": kinds,
+                        "engine_notes": list(m.engine_notes),
+                    }
+                )
     return out
 
 

@@ -5,10 +5,25 @@
 // changes; those points are marked. Closed forms: kvcalc.reloadSeconds, prefillSeconds,
 // recomputeCrossover (core.offload, core.decode).
 
-const OR_TIER_NAMES = { "cpu-pinned": "CPU memory (pinned)", "cpu-pageable": "CPU memory (pageable)", "nvme-ssd": "NVMe SSD" };
+import { prefillSeconds } from "../calc/decode.js";
+import { checkInt } from "../calc/errors.js";
+import { activeParams, kvBytes } from "../calc/model.js";
+import { contextGrid, recomputeCrossover, reloadSeconds, tierGbps } from "../calc/offload.js";
+import { fmtBytes, fmtTokens } from "../calc/units.js";
+import { axisValues, createApp, startApp } from "../ui/app.js";
+import { contextControl, dtypeSelect, gpuSelect, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl } from "../ui/controls.js";
+import { setTextLines } from "../ui/dom.js";
+import { drawPlot } from "../ui/plot.js";
+import { widgetModule } from "../loader/widget_module.js";
+
+/**
+ * @typedef {import("../ui/app.js").RenderContext} RenderContext
+ */
+
+const TIER_NAMES = { "cpu-pinned": "CPU memory (pinned)", "cpu-pageable": "CPU memory (pageable)", "nvme-ssd": "NVMe SSD" };
 
 /** Measured seconds at t, straight between points on log-log axes (data.measured.interpolate_log). */
-function orInterpolate(rows, t) {
+function interpolateMeasured(rows, t) {
   for (const r of rows) if (r.tokens === t) return r.seconds;
   for (let i = 0; i + 1 < rows.length; i++) {
     const a = rows[i];
@@ -22,9 +37,9 @@ function orInterpolate(rows, t) {
 }
 
 /** widgets/offload.py measured_crossing: first token count where reload and measured prefill change order. */
-function orMeasuredCrossing(reload, rows) {
+function measuredCrossing(reload, rows) {
   if (!rows.length) return null;
-  const first = (t) => reload(t) < orInterpolate(rows, t);
+  const first = (t) => reload(t) < interpolateMeasured(rows, t);
   const start = first(rows[0].tokens);
   let prev = rows[0].tokens;
   for (const r of rows.slice(1)) {
@@ -43,22 +58,25 @@ function orMeasuredCrossing(reload, rows) {
   return null;
 }
 
-function orSeconds(x) {
+function fmtSeconds(x) {
   if (x === null || x === undefined) return "n/a";
   if (x < 1e-3) return `${(x * 1e6).toLocaleString("en-US", { maximumFractionDigits: 0 })} µs`;
   if (x < 1) return `${(x * 1e3).toLocaleString("en-US", { maximumFractionDigits: x < 0.01 ? 2 : 1 })} ms`;
   return `${x.toLocaleString("en-US", { maximumFractionDigits: 2 })} s`;
 }
 
+/**
+ * @param {RenderContext} ctx
+ */
 function render({ model, el }) {
-  const app = kvApp({ model, el }, "Offload or recompute: getting one conversation's cache back");
-  kvModelSelect(app);
-  kvGpuSelect(app);
-  kvDtypeSelect(app, "kv_dtype", "KV cache");
-  kvContext(app);
-  kvSelect(app, "speed", "Copy speed", () => kvAxis(app, "speeds").map((v) => [v, v === "low" ? "slow end" : v === "high" ? "fast end" : "typical"]), ["axes"]);
-  kvMore(app, () => kvParamsBox(app));
-  kvResetButton(app);
+  const app = createApp({ model, el }, "Offload or recompute: getting one conversation's cache back");
+  modelSelect(app);
+  gpuSelect(app);
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  contextControl(app);
+  selectControl(app, "speed", "Copy speed", () => axisValues(app, "speeds").map((v) => [v, v === "low" ? "slow end" : v === "high" ? "fast end" : "typical"]), ["axes"]);
+  moreFold(app, () => paramsBox(app));
+  resetButton(app);
   const outReload = app.readout("reload", "Reload:");
   const outRecompute = app.readout("recompute", "Recompute:");
   const outFastest = app.readout("fastest", "Fastest:");
@@ -71,7 +89,7 @@ function render({ model, el }) {
     const bits = L.bits("kv_dtype");
     const context = checkInt("context", model.get("context"), 1);
     const speed = model.get("speed");
-    const params = kvParams(app);
+    const params = paramsOverride(app);
     const tiers = model.get("storage") || {};
     const names = Object.keys(tiers);
     const xs = contextGrid(1024, 1048576);
@@ -82,7 +100,7 @@ function render({ model, el }) {
     names.forEach((name, i) => {
       const tier = tiers[name];
       const color = t.colors[(i + 1) % t.colors.length];
-      const label = OR_TIER_NAMES[name] || tier.label || name;
+      const label = TIER_NAMES[name] || tier.label || name;
       const line = (sp) => xs.map((x) => reloadSeconds(shape, x, bits, tierGbps(tier, sp)));
       const slow = line("low");
       const fast = line("high");
@@ -111,10 +129,10 @@ function render({ model, el }) {
     const crossText = [];
     names.forEach((name) => {
       const tier = tiers[name];
-      const label = OR_TIER_NAMES[name] || name;
+      const label = TIER_NAMES[name] || name;
       const gbps = tierGbps(tier, speed);
       const xi = recomputeCrossover(shape, gpu, tier, bits, speed, params);
-      const xm = showMeasured ? orMeasuredCrossing((x) => reloadSeconds(shape, x, bits, gbps), rows) : null;
+      const xm = showMeasured ? measuredCrossing((x) => reloadSeconds(shape, x, bits, gbps), rows) : null;
       for (const [x, what] of [[xi, "ideal"], [xm, "measured"]]) {
         if (x === null) continue;
         const y = reloadSeconds(shape, x, bits, gbps);
@@ -123,8 +141,8 @@ function render({ model, el }) {
           font: { color: t.fg, size: 12 * sc }, hovertext: `${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens` });
       }
     });
-    const measuredAt = showMeasured ? orInterpolate(rows, context) : null;
-    const options = names.map((n) => [`reload from ${OR_TIER_NAMES[n] || n}`, at[n]]);
+    const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
+    const options = names.map((n) => [`reload from ${TIER_NAMES[n] || n}`, at[n]]);
     options.push(["recompute (ideal)", recomputeAt]);
     const fastest = options.reduce((a, b) => (b[1] < a[1] ? b : a));
     const kvb = kvBytes(shape, context, bits);
@@ -142,12 +160,12 @@ function render({ model, el }) {
       lines.push({ text: `${context.toLocaleString("en-US")} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${shape.max_context.toLocaleString("en-US")}).`, cls: "kv-warn" });
     }
     // Everything is computed: now touch the page.
-    kvSetText(app.text, lines);
-    outReload.textContent = names.map((n) => `${OR_TIER_NAMES[n] || n} ${orSeconds(at[n])}`).join(" · ");
-    outRecompute.textContent = `ideal ${orSeconds(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : orSeconds(measuredAt)}` : "");
+    setTextLines(app.text, lines);
+    outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}`).join(" · ");
+    outRecompute.textContent = `ideal ${fmtSeconds(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds(measuredAt)}` : "");
     outFastest.textContent = fastest[0];
     outCross.textContent = crossText.length ? crossText.join(" · ") : "none from 1K to 1M: one way is cheaper at every length";
-    kvPlot(app, traces, {
+    drawPlot(app, traces, {
       annotations,
       shapes,
       height: Math.round(440 * sc),
@@ -157,5 +175,7 @@ function render({ model, el }) {
       legend: { orientation: "h", yanchor: "top", y: -0.2, font: { color: t.fg } },
     }, [shape, gpu.name, bits, speed, params, showMeasured]);
   };
-  return kvStart(app);
+  return startApp(app);
 }
+
+export default widgetModule(render);

@@ -1,7 +1,7 @@
-"""The synced state every widget's JavaScript evaluates: model shapes, GPU rows, dtype sizes.
+"""The data every widget's JavaScript evaluates, sent once per widget: model shapes, GPU rows, dtype sizes.
 
 Python sends these once per widget; the browser then evaluates the closed forms in
-js/kvcalc.js from them, so no control ever waits for the kernel. The numbers come from
+js/calc/ from them, so no control ever waits for the kernel. The numbers come from
 kvwidgets.core (Model.shape(), the GPU table, DTYPE_BITS): nothing is restated here.
 """
 
@@ -14,25 +14,10 @@ from .. import configs
 from ..core import DTYPE_BITS, GPUS
 from ..core.model import Model
 
-# The two presets the temporary loader knows; used only while kvwidgets.configs has no
-# list_presets() / PRESETS yet (the real loader brings a dozen).
-_FALLBACK_PRESETS = ("llama-3-8b", "llama-3-70b")
-
 
 def preset_names() -> tuple[str, ...]:
-    """Preset names from kvwidgets.configs (list_presets() or PRESETS), else the fallback."""
-    lister = getattr(configs, "list_presets", None)
-    names: Any = None
-    if callable(lister):
-        names = lister()
-    elif getattr(configs, "PRESETS", None):
-        names = configs.PRESETS
-    if not names:
-        return _FALLBACK_PRESETS
-    if isinstance(names, dict):
-        names = names.keys()
-    # list_presets() may return names or (name, description) rows
-    return tuple(n if isinstance(n, str) else n[0] for n in names)
+    """The presets of kvwidgets.configs, in menu order."""
+    return tuple(configs.list_presets())
 
 
 @functools.cache

@@ -3,15 +3,33 @@
 // chosen point highlighted. The users axis is log by default (800 at 1K and 3 at 128K
 // are both readable) with a linear choice.
 
-const CU_LO = 1024;
-const CU_HI = 1048576;
+import { fitMessage, maxContext, usersStaircase, usersThatFit } from "../calc/budget.js";
+import { dtypeBits } from "../calc/dtypes.js";
+import { KVInputError, checkInt } from "../calc/errors.js";
+import { limitLines } from "../calc/model.js";
+import { fmtTokens } from "../calc/units.js";
+import { axisValues, createApp, startApp } from "../ui/app.js";
+import { dtypeColor } from "../ui/colours.js";
+import { contextControl, dtypeSelect, gpuCount, gpuSelect, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
+import { setTextLines } from "../ui/dom.js";
+import { drawPlot } from "../ui/plot.js";
+import { widgetModule } from "../loader/widget_module.js";
+
+/**
+ * @typedef {import("../ui/app.js").App} App
+ * @typedef {import("../ui/app.js").RenderContext} RenderContext
+ */
+
+const LO = 1024;
+const HI = 1048576;
 
 /** The two step lines depend on neither the context nor the y scale: keep the last ones
- *  so dragging the context slider only moves the marker. */
-function cuLines(app, cache, shape, gpu, o, lines, dtypes) {
+ * @param {App} app
+ */
+function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
   const key = JSON.stringify([shape, gpu, o, lines, dtypes]);  // the shape itself: a reloaded model may keep its name
   if (cache.key !== key) {
-    cache.lines = lines.map(([dt]) => usersStaircase(shape, gpu, { ...o, kvBits: dtypeBits(dtypes, dt) }, CU_LO, CU_HI));
+    cache.lines = lines.map(([dt]) => usersStaircase(shape, gpu, { ...o, kvBits: dtypeBits(dtypes, dt) }, LO, HI));
     cache.key = key;
   }
   return cache.lines;
@@ -20,31 +38,34 @@ function cuLines(app, cache, shape, gpu, o, lines, dtypes) {
 // The mark labels' arrows: from 18 px right and above the point down to it, 2 px wide,
 // with a filled head whose sides run 8.5 px along the axes from the tip. These are the
 // lengths plotly's own annotation arrow had here (ax 18, ay -18, arrowhead 1, width 2).
-const CU_ARROW = 18;
-const CU_HEAD = 8.485;
+const ARROW = 18;
+const ARROW_HEAD = 8.485;
 
-function cuArrow(x, y, color) {
+function arrowShapes(x, y, color) {
   const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y };
   return [
-    { ...at, type: "line", x0: 0, y0: 0, x1: CU_ARROW, y1: CU_ARROW, line: { color, width: 2 } },
-    { ...at, type: "path", path: `M0,0L${CU_HEAD},0L0,${CU_HEAD}Z`, fillcolor: color, line: { width: 0 } },
+    { ...at, type: "line", x0: 0, y0: 0, x1: ARROW, y1: ARROW, line: { color, width: 2 } },
+    { ...at, type: "path", path: `M0,0L${ARROW_HEAD},0L0,${ARROW_HEAD}Z`, fillcolor: color, line: { width: 0 } },
   ];
 }
 
+/**
+ * @param {RenderContext} ctx
+ */
 function render({ model, el }) {
-  const app = kvApp({ model, el }, "Context against users");
-  kvModelSelect(app);
-  kvGpuSelect(app);
-  kvGpuCount(app);
-  kvContext(app);
-  kvDtypeSelect(app, "weight_dtype", "Weights");
-  kvDtypeSelect(app, "kv_dtype", "KV cache");
-  kvMore(app, () => {
-    kvUtilization(app);
-    kvSelect(app, "y_scale", "Users axis", () => [["log", "log"], ["linear", "linear"]]);
-    kvParamsBox(app);
+  const app = createApp({ model, el }, "Context against users");
+  modelSelect(app);
+  gpuSelect(app);
+  gpuCount(app);
+  contextControl(app);
+  dtypeSelect(app, "weight_dtype", "Weights");
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  moreFold(app, () => {
+    utilizationSlider(app);
+    selectControl(app, "y_scale", "Users axis", () => [["log", "log"], ["linear", "linear"]]);
+    paramsBox(app);
   });
-  kvResetButton(app);
+  resetButton(app);
   const outUsers = app.readout("users", "Users at this context:");
   const outMax = app.readout("max_context", "Longest context for one user:");
   const cache = {};
@@ -59,22 +80,22 @@ function render({ model, el }) {
       numGpus: model.get("num_gpus"),
       weightBits: L.bits("weight_dtype"),
       utilization: model.get("utilization"),
-      params: kvParams(app),
+      params: paramsOverride(app),
     };
     const context = checkInt("context", model.get("context"), 1);
     const here = usersThatFit(shape, gpu, context, { ...o, kvBits: L.bits("kv_dtype") }); // throws on bad input
     const longest = maxContext(shape, gpu, 1, { ...o, kvBits: L.bits("kv_dtype") });
-    const lines = kvAxis(app, "lines");
-    const stairs = cuLines(app, cache, shape, gpu, o, lines, L.dtypes);
+    const lines = axisValues(app, "lines");
+    const stairs = stepLines(app, cache, shape, gpu, o, lines, L.dtypes);
     const t = app.theme();
     const isLog = yScale === "log";
     const traces = lines.map(([, name], i) => ({
       type: "scatter", mode: "lines", name,
       x: stairs[i].x, y: stairs[i].users.map(Number),
-      line: { color: kvDtypeConcept(lines[i][0]) || t.colors[i], shape: "hv" },  // users hold until the next drop
+      line: { color: dtypeColor(lines[i][0]) || t.colors[i], shape: "hv" },  // users hold until the next drop
       hovertemplate: "from %{x:,} tokens: %{y:,} users<extra>" + name + "</extra>",
     }));
-    const marks = kvAxis(app, "marks");
+    const marks = axisValues(app, "marks");
     const first = stairs[0];
     const usersOnFirst = (c) => {
       let j = 0;
@@ -97,13 +118,13 @@ function render({ model, el }) {
       annotations.push({
         x: Math.log10(c), y: onAxis ? (isLog ? Math.log10(u) : u) : 0, yref: onAxis ? "y" : "paper",
         text: `${u.toLocaleString("en-US")} user${u === 1 ? "" : "s"}`, showarrow: false,
-        xshift: onAxis ? CU_ARROW : 0, yshift: onAxis ? CU_ARROW : 0, xanchor: "left", yanchor: onAxis ? "middle" : "auto",
-        font: { color: t.fg }, bordercolor: kvDtypeConcept(lines[0][0]) || t.colors[0], bgcolor: t.bg,
+        xshift: onAxis ? ARROW : 0, yshift: onAxis ? ARROW : 0, xanchor: "left", yanchor: onAxis ? "middle" : "auto",
+        font: { color: t.fg }, bordercolor: dtypeColor(lines[0][0]) || t.colors[0], bgcolor: t.bg,
       });
-      if (onAxis) shapes.push(...cuArrow(c, u, t.fg2));
+      if (onAxis) shapes.push(...arrowShapes(c, u, t.fg2));
     }
     // The chosen point is a layout annotation (a dot and a label), not a trace: moving the
-    // context then changes no trace and Plotly redraws only the annotations (kvPlot's
+    // context then changes no trace and Plotly redraws only the annotations (drawPlot's
     // dataKey). Annotations sit at log10 positions on log axes, as the marks' labels do.
     const chosenUsers = Number(here.users);
     const r = 6 * app.scale();
@@ -119,20 +140,22 @@ function render({ model, el }) {
       text: `${chosenUsers.toLocaleString("en-US")} users (${model.get("kv_dtype")})`, font: { color: t.fg },
     });
     // Everything is computed: now touch the page.
-    const textLines = [{ text: kvFitMessage(here), cls: here.users > 0n ? "kv-note" : "kv-warn" }];
+    const textLines = [{ text: fitMessage(here), cls: here.users > 0n ? "kv-note" : "kv-warn" }];
     if (isLog && stairs.some((s) => s.users.some((u) => u === 0n))) {
       textLines.push({ text: "Where no conversation fits (0 users) the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
-    textLines.push(...kvLimitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
-    kvSetText(app.text, textLines);
+    textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
+    setTextLines(app.text, textLines);
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${model.get("kv_dtype")} cache)`;
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;
-    kvPlot(app, traces, {
+    drawPlot(app, traces, {
       shapes, annotations,
-      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(CU_LO), Math.log10(CU_HI)] },
+      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)] },
       yaxis: isLog ? { type: "log", title: { text: "conversations that fit (log)" } }
         : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" },
     }, [cache.key, yScale]);
   };
-  return kvStart(app);
+  return startApp(app);
 }
+
+export default widgetModule(render);

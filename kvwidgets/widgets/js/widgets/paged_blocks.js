@@ -6,25 +6,41 @@
 // 3. N users sharing a P-token prefix: its full blocks drawn once, each user's own after.
 // Every number is kvcalc.blockPlan (core.paging.block_plan).
 
-const PB_USERS_DRAWN = 6;
+import { blockPlan } from "../calc/paging.js";
+import { fmtBytes } from "../calc/units.js";
+import { axisValues, createApp, startApp } from "../ui/app.js";
+import { conceptColor } from "../ui/colours.js";
+import { contextControl, dtypeSelect, gpuSelect, intBox, modelSelect, resetButton, selectControl } from "../ui/controls.js";
+import { diagramBox, diagramWidth } from "../ui/diagram.js";
+import { setTextLines, svgElement } from "../ui/dom.js";
+import { widgetModule } from "../loader/widget_module.js";
 
+/**
+ * @typedef {import("../ui/app.js").RenderContext} RenderContext
+ */
+
+const USERS_DRAWN = 6;
+
+/**
+ * @param {RenderContext} ctx
+ */
 function render({ model, el }) {
-  const app = kvApp({ model, el }, "Memory in blocks: reserving vs paging, and a shared prefix");
-  kvModelSelect(app);
-  kvGpuSelect(app);
-  kvDtypeSelect(app, "weight_dtype", "Weights");
-  kvDtypeSelect(app, "kv_dtype", "KV cache");
-  kvContext(app, "Max length (reserved)");
-  kvIntBox(app, "used_tokens", "Tokens used", { min: 1, max: 2 ** 40 });
-  kvIntBox(app, "users", "Users sharing", { min: 1, max: 1 << 20 });
-  kvIntBox(app, "prefix_tokens", "Shared prefix (tokens)", { min: 0, max: 2 ** 40 });
-  kvSelect(app, "block_size", "Block size", () => kvAxis(app, "block_sizes").map((b) => [b, `${b} tokens`]), ["axes"]);
-  kvResetButton(app);
+  const app = createApp({ model, el }, "Memory in blocks: reserving vs paging, and a shared prefix");
+  modelSelect(app);
+  gpuSelect(app);
+  dtypeSelect(app, "weight_dtype", "Weights");
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  contextControl(app, "Max length (reserved)");
+  intBox(app, "used_tokens", "Tokens used", { min: 1, max: 2 ** 40 });
+  intBox(app, "users", "Users sharing", { min: 1, max: 1 << 20 });
+  intBox(app, "prefix_tokens", "Shared prefix (tokens)", { min: 0, max: 2 ** 40 });
+  selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((b) => [b, `${b} tokens`]), ["axes"]);
+  resetButton(app);
   const outBlocks = app.readout("blocks_used", "Blocks per request:");
   const outWaste = app.readout("waste", "Empty slots:");
   const outUsers = app.readout("users_fit", "Requests that fit:");
   const outShare = app.readout("sharing", "Shared prefix:");
-  const stopWatch = kvDiagram(app);
+  const stopWatch = diagramBox(app);
 
   app.draw = () => {
     const L = app.lookup();
@@ -42,21 +58,20 @@ function render({ model, el }) {
     const plural = (k, word) => `${n(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
     const t = app.theme();
     const s = app.scale();
-    const W = kvDiagramWidth(app);
+    const W = diagramWidth(app);
     const fs = 12 * s;
-    const accent = kvAccent(app);
-    const cKV = kvConcept("kv");
-    const cShared = kvConcept("shared");
-    const cEmpty = kvConcept("waste");
+    const cKV = conceptColor("kv");
+    const cShared = conceptColor("shared");
+    const cEmpty = conceptColor("waste");
     const bs = p.block_size;
     const parts = [];
     let y = 0;
     const heading = (text) => {
       y += fs * 1.3;
-      parts.push(kvSvg("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, text }));
+      parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, text }));
       y += fs * 0.6;
     };
-    const label = (x, yy, text, extra = {}) => kvSvg("text", { x, y: yy, "font-size": fs * 0.9, fill: t.fg2, ...extra, text });
+    const label = (x, yy, text, extra = {}) => svgElement("text", { x, y: yy, "font-size": fs * 0.9, fill: t.fg2, ...extra, text });
     const labelW = 150 * s;
     const x0 = labelW;
     const barW = Math.max(120, W - x0 - 4);
@@ -66,37 +81,37 @@ function render({ model, el }) {
     const h = 20 * s;
     const scale = barW / (p.reserved_blocks * bs); // px per token slot
     // reserved: the whole maximum, used part filled, the rest empty but taken
-    const resRow = kvSvg("g", { class: "kv-pb-reserved", "data-blocks": p.reserved_blocks });
+    const resRow = svgElement("g", { class: "kv-pb-reserved", "data-blocks": p.reserved_blocks });
     resRow.append(label(0, y + h * 0.7, "reserved"),
-      kvSvg("rect", { x: x0, y, width: barW, height: h, fill: cEmpty, "fill-opacity": 0.25, stroke: cEmpty }),
-      kvSvg("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV }));
+      svgElement("rect", { x: x0, y, width: barW, height: h, fill: cEmpty, "fill-opacity": 0.25, stroke: cEmpty }),
+      svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV }));
     if (barW - p.used_tokens * scale > 150 * s) {
       resRow.append(label(x0 + p.used_tokens * scale + 6 * s, y + h * 0.7, `taken but empty: ${pct(p.reserved_waste)}`, { fill: t.fg }));
     }
     parts.push(resRow);
     y += h + 8 * s;
     // paged: the same request in blocks, nothing held past its last block
-    const pageRow = kvSvg("g", { class: "kv-pb-paged", "data-blocks": p.paged_blocks });
+    const pageRow = svgElement("g", { class: "kv-pb-paged", "data-blocks": p.paged_blocks });
     const blockW = bs * scale;
     pageRow.append(label(0, y + h * 0.7, "paged"),
-      kvSvg("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV }));
+      svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV }));
     if (blockW >= 3) {
       for (let i = 0; i < p.paged_blocks; i++) {
-        pageRow.append(kvSvg("rect", { x: x0 + i * blockW, y, width: blockW, height: h, fill: "none", stroke: t.bg, "stroke-width": 1 }));
+        pageRow.append(svgElement("rect", { x: x0 + i * blockW, y, width: blockW, height: h, fill: "none", stroke: t.bg, "stroke-width": 1 }));
       }
     }
     const endX = x0 + p.paged_blocks * blockW;
-    pageRow.append(kvSvg("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
+    pageRow.append(svgElement("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
     if (x0 + barW - endX > 150 * s) pageRow.append(label(endX + 6 * s, y + h * 0.7, "free for other requests", { fill: t.fg }));
     parts.push(pageRow);
     y += h + 8 * s;
     // the last block, magnified: which of its slots hold a token
     const slotW = Math.min(22 * s, (barW - 10) / bs);
-    const lastRow = kvSvg("g", { class: "kv-pb-last", "data-filled": p.last_block_tokens });
+    const lastRow = svgElement("g", { class: "kv-pb-last", "data-filled": p.last_block_tokens });
     lastRow.append(label(0, y + h * 0.7, `last block (#${n(p.paged_blocks)})`));
     for (let i = 0; i < bs; i++) {
       const filled = i < p.last_block_tokens;
-      lastRow.append(kvSvg("rect", { x: x0 + i * slotW, y, width: slotW - 2, height: h, fill: filled ? cKV : "none",
+      lastRow.append(svgElement("rect", { x: x0 + i * slotW, y, width: slotW - 2, height: h, fill: filled ? cKV : "none",
         stroke: filled ? cKV : t.fg2, "stroke-dasharray": filled ? null : `${2 * s} ${2 * s}` }));
     }
     const lastText = `${p.last_block_tokens} of ${bs} slots used: paging wastes ${pct(p.paged_waste)}`;
@@ -109,23 +124,23 @@ function render({ model, el }) {
     // -- 2. the cache memory: requests that fit -------------------------------------------
     heading(`Cache memory of one ${gpu.name}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`);
     const memRow = (cls, name, users, blocks, usedShare) => {
-      const g = kvSvg("g", { class: cls, "data-users": String(users) });
+      const g = svgElement("g", { class: cls, "data-users": String(users) });
       g.append(label(0, y + h * 0.7, name),
-        kvSvg("rect", { x: x0, y, width: barW, height: h, fill: "none", stroke: t.fg2, "stroke-width": 1 }));
+        svgElement("rect", { x: x0, y, width: barW, height: h, fill: "none", stroke: t.fg2, "stroke-width": 1 }));
       const total = Number(p.total_blocks);
       const u = Number(users);
       if (total > 0 && u > 0) {
         const segW = (blocks / total) * barW;
         if (segW >= 4 * s && u <= 400) {
           for (let i = 0; i < u; i++) {
-            g.append(kvSvg("rect", { class: "kv-pb-request", x: x0 + i * segW, y, width: segW * usedShare, height: h, fill: cKV }),
-              kvSvg("rect", { x: x0 + i * segW + segW * usedShare, y, width: segW * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 }),
-              kvSvg("line", { x1: x0 + (i + 1) * segW, x2: x0 + (i + 1) * segW, y1: y, y2: y + h, stroke: t.bg, "stroke-width": 1 }));
+            g.append(svgElement("rect", { class: "kv-pb-request", x: x0 + i * segW, y, width: segW * usedShare, height: h, fill: cKV }),
+              svgElement("rect", { x: x0 + i * segW + segW * usedShare, y, width: segW * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 }),
+              svgElement("line", { x1: x0 + (i + 1) * segW, x2: x0 + (i + 1) * segW, y1: y, y2: y + h, stroke: t.bg, "stroke-width": 1 }));
           }
         } else {  // too many to count: one band, its empty share at the end
           const all = segW * u;
-          g.append(kvSvg("rect", { x: x0, y, width: all * usedShare, height: h, fill: cKV }),
-            kvSvg("rect", { x: x0 + all * usedShare, y, width: all * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 }));
+          g.append(svgElement("rect", { x: x0, y, width: all * usedShare, height: h, fill: cKV }),
+            svgElement("rect", { x: x0 + all * usedShare, y, width: all * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 }));
         }
       }
       g.append(label(x0 + 6 * s, y + h + fs * 1.1, `${n(users)} request${u === 1 ? "" : "s"} fit`, { fill: t.fg, "font-weight": 600 }));
@@ -144,14 +159,14 @@ function render({ model, el }) {
       if (cell >= 3) {
         for (let i = 0; i < count; i++) {
           const part = i === count - 1 && lastFill !== undefined ? lastFill : 1;
-          g.append(kvSvg("rect", { x: x + i * cell, y: yy, width: cell - 1, height: h, fill: "none", stroke: color, "stroke-width": 1 }),
-            kvSvg("rect", { x: x + i * cell, y: yy, width: (cell - 1) * part, height: h, fill: color }));
+          g.append(svgElement("rect", { x: x + i * cell, y: yy, width: cell - 1, height: h, fill: "none", stroke: color, "stroke-width": 1 }),
+            svgElement("rect", { x: x + i * cell, y: yy, width: (cell - 1) * part, height: h, fill: color }));
         }
       } else {
-        g.append(kvSvg("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
+        g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
       }
     };
-    const shared = kvSvg("g", { class: "kv-pb-shared", "data-blocks": p.shared_blocks });
+    const shared = svgElement("g", { class: "kv-pb-shared", "data-blocks": p.shared_blocks });
     shared.append(label(0, y + h * 0.7, `shared: ${plural(p.shared_blocks, "block")}`));
     drawBlocks(shared, x0, y, p.shared_blocks, cShared);
     if (p.shared_blocks === 0) shared.append(label(x0, y + h * 0.7, `no full block to share (the prefix is shorter than ${bs} tokens)`, { fill: t.fg }));
@@ -161,12 +176,12 @@ function render({ model, el }) {
     const ownStart = x0 + p.shared_blocks * cell;
     const ownTokens = p.used_tokens - p.shared_blocks * bs;
     const lastOwn = (ownTokens - (p.own_blocks - 1) * bs) / bs;
-    const drawnUsers = Math.min(p.users, PB_USERS_DRAWN);
+    const drawnUsers = Math.min(p.users, USERS_DRAWN);
     for (let u = 0; u < drawnUsers; u++) {
-      const g = kvSvg("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
+      const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
       g.append(label(0, y + h * 0.7, `user ${u + 1}: ${n(p.own_blocks)} own`),
         // a thin line back to the shared blocks: the user's request reads them, it does not copy them
-        kvSvg("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` }));
+        svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` }));
       drawBlocks(g, ownStart, y, p.own_blocks, cKV, lastOwn);
       parts.push(g);
       y += h + 4 * s;
@@ -175,23 +190,23 @@ function render({ model, el }) {
       parts.push(label(0, y + fs * 0.8, `+ ${n(p.users - drawnUsers)} more users like these`));
       y += fs * 1.4;
     }
-    parts.push(kvSvg("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
+    parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
     y += 4 * s;
     // legend
     const legendY = y + 4 * s;
-    const legend = kvSvg("g", { class: "kv-pb-legend" });
+    const legend = svgElement("g", { class: "kv-pb-legend" });
     let lx = 0;
     let ly = legendY;
     for (const [color, text, op] of [[cKV, "KV cache (a request's own)", 1], [cShared, "shared prefix, stored once", 1], [cEmpty, "taken, empty", 0.35]]) {
       const w = 18 * s + text.length * fs * 0.5;
       if (lx > 0 && lx + w > W) { lx = 0; ly += 20 * s; }
-      legend.append(kvSvg("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: color, "fill-opacity": op }),
-        kvSvg("text", { x: lx + 18 * s, y: ly + 10 * s, "font-size": fs * 0.85, fill: t.fg2, text }));
+      legend.append(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: color, "fill-opacity": op }),
+        svgElement("text", { x: lx + 18 * s, y: ly + 10 * s, "font-size": fs * 0.85, fill: t.fg2, text }));
       lx += w + 16 * s;
     }
     parts.push(legend);
     const H = ly + 22 * s;
-    const svg = kvSvg("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
+    const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
       "aria-label": `${n(p.users_reserved)} requests fit reserving, ${n(p.users_paged)} paging` }, parts);
 
     const lines = [
@@ -212,7 +227,7 @@ function render({ model, el }) {
       lines.push({ text: `Not even one reservation of ${n(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
     }
     // Everything is computed: now touch the page.
-    kvSetText(app.text, lines);
+    setTextLines(app.text, lines);
     outBlocks.textContent = `${n(p.paged_blocks)} paged, ${n(p.reserved_blocks)} reserved`;
     outWaste.textContent = `paged ${pct(p.paged_waste)}, reserved ${pct(p.reserved_waste)}`;
     outUsers.textContent = `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
@@ -220,9 +235,11 @@ function render({ model, el }) {
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };
-  const stop = kvStart(app);
+  const stop = startApp(app);
   return () => {
     stopWatch();
     stop();
   };
 }
+
+export default widgetModule(render);

@@ -2,22 +2,40 @@
 // (bottom), against context for several batch sizes; the bytes one step reads split into
 // weights and KV; the batch at which KV reads pass the weights; measured H200 points.
 
-const DS_POINTS = 41; // 4 per doubling from 1K to 1M
+import { maxContext } from "../calc/budget.js";
+import { decodeCeiling, decodeFits } from "../calc/decode.js";
+import { limitLines, weightBytes } from "../calc/model.js";
+import { fmtBytes, fmtTokens } from "../calc/units.js";
+import { axisValues, createApp, startApp } from "../ui/app.js";
+import { conceptColor } from "../ui/colours.js";
+import { contextControl, dtypeSelect, gpuCount, gpuSelect, intBox, modelSelect, moreFold, paramsBox, paramsOverride, resetButton } from "../ui/controls.js";
+import { element, setTextLines } from "../ui/dom.js";
+import { drawPlot } from "../ui/plot.js";
+import { widgetModule } from "../loader/widget_module.js";
 
-function dsSplitBar(app) {
+/**
+ * @typedef {import("../ui/app.js").App} App
+ * @typedef {import("../ui/app.js").RenderContext} RenderContext
+ */
+
+const POINTS = 41; // 4 per doubling from 1K to 1M
+
+/**
+ * @param {App} app
+ */
+function splitBar(app) {
   // The bytes of one step as a plain HTML bar: weights vs the batch's KV.
-  const w = kvEl("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
-  const k = kvEl("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
-  const bar = kvEl("div", { class: "kv-split", role: "img", style: "display:flex;height:1.2em;width:100%;margin:0.3em 0;border-radius:3px;overflow:hidden" }, [w, k]);
-  const caption = kvEl("div", { class: "kv-note", "data-kv-out": "step_split" });
+  const w = element("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
+  const k = element("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
+  const bar = element("div", { class: "kv-split", role: "img", style: "display:flex;height:1.2em;width:100%;margin:0.3em 0;border-radius:3px;overflow:hidden" }, [w, k]);
+  const caption = element("div", { class: "kv-note", "data-kv-out": "step_split" });
   app.text.after(caption, bar);
   return (weights, kv) => {
-    const t = app.theme();
     const share = kv / (weights + kv);
     w.style.width = `${(1 - share) * 100}%`;
     k.style.width = `${share * 100}%`;
-    w.style.background = kvConcept("weights");
-    k.style.background = kvConcept("kv");
+    w.style.background = conceptColor("weights");
+    k.style.background = conceptColor("kv");
     const label = `weights ${fmtBytes(weights)} (blue) + KV ${fmtBytes(kv)} (orange) per GPU, ${(share * 100).toFixed(1)}% KV`;
     bar.setAttribute("aria-label", label);
     bar.title = label;
@@ -30,7 +48,7 @@ function dsSplitBar(app) {
  * at utilization 0.9): the solid part fits, the dotted part does not. The boundary is
  * exact and shared by both parts so the line stays continuous.
  */
-function dsLineParts(shape, gpu, xs, batch, o) {
+function lineParts(shape, gpu, xs, batch, o) {
   const limit = maxContext(shape, gpu, batch, { ...o, utilization: 0.9 });
   if (limit === null || limit >= xs[xs.length - 1]) return [{ fits: true, xs }];
   if (limit < xs[0]) return [{ fits: false, xs, only: true }];
@@ -39,7 +57,7 @@ function dsLineParts(shape, gpu, xs, batch, o) {
   return [{ fits: true, xs: [...below, limit] }, { fits: false, xs: [limit, ...above] }];
 }
 
-function dsFitsText(batch, context, fit) {
+function fitsText(batch, context, fit) {
   const n = (x) => Number(x).toLocaleString("en-US");
   const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n(fit.max_batch)} fit`;
   return fit.fits
@@ -47,36 +65,39 @@ function dsFitsText(batch, context, fit) {
     : `batch ${n(batch)} at ${fmtTokens(context)} tokens does not fit (${most}): the ceiling assumes caches that cannot be held`;
 }
 
+/**
+ * @param {RenderContext} ctx
+ */
 function render({ model, el }) {
-  const app = kvApp({ model, el }, "Decode speed ceiling");
-  kvModelSelect(app);
-  kvGpuSelect(app);
-  kvGpuCount(app);
-  kvContext(app);
-  kvIntBox(app, "batch", "Batch", { min: 1, max: 1 << 20 });
-  kvDtypeSelect(app, "weight_dtype", "Weights");
-  kvDtypeSelect(app, "kv_dtype", "KV cache");
-  kvMore(app, () => kvParamsBox(app));
-  kvResetButton(app);
+  const app = createApp({ model, el }, "Decode speed ceiling");
+  modelSelect(app);
+  gpuSelect(app);
+  gpuCount(app);
+  contextControl(app);
+  intBox(app, "batch", "Batch", { min: 1, max: 1 << 20 });
+  dtypeSelect(app, "weight_dtype", "Weights");
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  moreFold(app, () => paramsBox(app));
+  resetButton(app);
   const outUser = app.readout("tokens_per_s_per_user", "Per user:");
   const outTotal = app.readout("tokens_per_s_total", "Total:");
   const outStep = app.readout("step_ms", "Step:");
   const outCross = app.readout("crossover_batch", "KV reads pass the weights at batch:");
   const outFits = app.readout("fits", "In memory:");
-  const setSplit = dsSplitBar(app);
+  const setSplit = splitBar(app);
 
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
-    const o = { numGpus: model.get("num_gpus"), weightBits: L.bits("weight_dtype"), kvBits: L.bits("kv_dtype"), params: kvParams(app) };
+    const o = { numGpus: model.get("num_gpus"), weightBits: L.bits("weight_dtype"), kvBits: L.bits("kv_dtype"), params: paramsOverride(app) };
     const context = model.get("context");
     const batch = model.get("batch");
     const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
     const fit = decodeFits(shape, gpu, context, batch, o);
-    const xs = Array.from({ length: DS_POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
+    const xs = Array.from({ length: POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
     const axes = model.get("axes") || {};
-    const drawn = axes.lines || kvAxis(app, "batches"); // a few lines by default (decode_speed.py LINES)
+    const drawn = axes.lines || axisValues(app, "batches"); // a few lines by default (decode_speed.py LINES)
     const batches = drawn.includes(batch) ? drawn : [...drawn, batch].sort((a, b) => a - b);
     const t = app.theme();
     // One trace per batch and subplot for the part that fits (its own colour and width),
@@ -86,9 +107,9 @@ function render({ model, el }) {
     // dotted line in its own colour, or nothing would show which line it is.
     const traces = [];
     const over = { x: [], user: [], total: [], text: [] };  // the parts that do not fit
-    const ceilings = (xs, b) => xs.map((c) => decodeCeiling(shape, gpu, c, b, o));
-    const batchTraces = (b, xs, ds, line, note, showlegend) => {
-      const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: xs, line };
+    const ceilings = (contexts, b) => contexts.map((c) => decodeCeiling(shape, gpu, c, b, o));
+    const batchTraces = (b, contexts, ds, line, note, showlegend) => {
+      const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: contexts, line };
       return [
         { ...common, showlegend, xaxis: "x", yaxis: "y", y: ds.map((x) => x.tokens_per_s_per_user),
           hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per user${note}<extra></extra>` },
@@ -99,7 +120,7 @@ function render({ model, el }) {
     const NOTE = " (does not fit in memory)";
     batches.forEach((b, i) => {
       const color = t.colors[i % t.colors.length];
-      for (const part of dsLineParts(shape, gpu, xs, b, o)) {
+      for (const part of lineParts(shape, gpu, xs, b, o)) {
         const ds = ceilings(part.xs, b);
         if (part.fits) {
           traces.push(...batchTraces(b, part.xs, ds, { color, width: b === batch ? 3 : 1.5 }, "", true));
@@ -126,7 +147,7 @@ function render({ model, el }) {
         hovertemplate: `%{text}, %{x:,} tokens: %{y:,.0f} tok/s total${NOTE}<extra></extra>` },
     );
     // The chosen point is a layout annotation (a ring), not a trace: moving the context then
-    // changes no trace, so Plotly redraws the annotation alone (see kvPlot's dataKey).
+    // changes no trace, so Plotly redraws the annotation alone (see drawPlot's dataKey).
     // Annotations sit at log10 positions on log axes.
     const chosen = { x: Math.log10(context), y: Math.log10(d.tokens_per_s_per_user), xref: "x", yref: "y", text: "\u25EF",
       showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * app.scale() } };
@@ -155,19 +176,19 @@ function render({ model, el }) {
       const allW = Number(weightBytes(o.params ?? shape.params, o.weightBits)) / o.numGpus;
       lines.push({ text: `KV reads pass the weights at batch ${d.crossover_batch.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" });
     }
-    lines.push(...kvLimitLines(shape, { context, weights: true, params: o.params }));
-    kvSetText(app.text, lines);
+    lines.push(...limitLines(shape, { context, weights: true, params: o.params }));
+    setTextLines(app.text, lines);
     setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
     const num = (x, dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });
     outUser.textContent = `${num(d.tokens_per_s_per_user, 1)} tok/s`;
     outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
     outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;
     outCross.textContent = d.crossover_batch === null ? "never" : d.crossover_batch.toLocaleString("en-US");
-    outFits.textContent = dsFitsText(batch, context, fit);
+    outFits.textContent = fitsText(batch, context, fit);
     outFits.className = fit.fits ? "kv-value" : "kv-value kv-warn";
     const xaxis = { type: "log", range: [Math.log10(900), Math.log10(1.2e6)] };
     const dataKey = [shape, gpu.name, o, batch, showMeasured];
-    kvPlot(app, traces, {
+    drawPlot(app, traces, {
       annotations: [chosen],
       height: Math.round(520 * app.scale()),
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
@@ -180,5 +201,7 @@ function render({ model, el }) {
       legend: { orientation: "h", yanchor: "top", y: -0.19, font: { color: t.fg } },
     }, dataKey);
   };
-  return kvStart(app);
+  return startApp(app);
 }
+
+export default widgetModule(render);
