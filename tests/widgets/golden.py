@@ -144,7 +144,7 @@ def staircase_expect(
     m: Model, case: dict[str, Any], lo: int = 1024, hi: int = 1 << 20, exact_below: int = 256
 ) -> dict[str, Any]:
     """First context at which each user count <= exact_below (and the first <= it) is gone:
-    max_context(u) + 1, with the users there. kvcalc.usersStaircase must draw these steps."""
+    max_context(u) + 1, with the users there. calc/budget.js usersStaircase must draw these steps."""
     opts = dict(
         num_gpus=case["num_gpus"],
         weight_dtype=case["weight_dtype"],

@@ -1,5 +1,4 @@
-// One colour per concept, the same in every widget and in light and dark.
-
+// The concept colours (fills, one per concept) and the theme's accent colour.
 
 /** One colour per concept, the same in every widget and in light and dark: mid tones
  *  that read on a white and on a near-black background (each is a fill, never text). */

@@ -6,7 +6,6 @@ import { fmtTokens } from "../calc/units.js";
 import { element } from "./dom.js";
 import { isFocused, tryModelCall } from "./host.js";
 
-
 export const CONTEXT_STEPS = 16; // slider stops per doubling, 1K..1M
 
 // The context slider: 16 evenly spaced stops per doubling from 1K to 1M, so every stop is
@@ -191,7 +190,7 @@ export function utilizationSlider(app) {
 }
 
 /**
- * The `params` input for kvcalc: undefined (the model's own count) when 0.
+ * The `params` input for the closed forms: undefined (the model's own count) when 0.
  * @param {import("./app.js").App} app
  */
 export function paramsOverride(app) {

@@ -2,8 +2,9 @@
 
 import { element } from "./dom.js";
 
-
-/** Replace the plotly div by a diagram div (div.kv-diagram) that the widget fills with SVG;
+/**
+ * Replace the plotly div by a diagram div (div.kv-diagram) that the widget fills with SVG;
+ * its width follows the widget's, and a width change redraws (returns the cleanup).
  * @param {import("./app.js").App} app
  */
 export function diagramBox(app) {

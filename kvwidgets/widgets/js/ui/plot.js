@@ -1,6 +1,5 @@
 // Drawing with plotly.js: the layout every chart shares and Plotly.react with a data key.
 
-
 /**
  * Plotly layout with the theme's colours and the scale factor.
  * @param {import("./app.js").App} app
@@ -35,22 +34,23 @@ export function plotLayout(app, extra = {}) {
   };
 }
 
-/**
- * Draw with Plotly.react. dataKey names everything the traces depend on: while it is the
- * same, layout.datarevision stays the same and Plotly skips recomputing the traces (new
- * arrays with the same numbers are not compared), so a change that only moves a layout
- * shape or annotation (the chosen point) redraws just those. Without a key every draw
- * recomputes.
- */
 // Why the page's one plotly.js load failed ("" when it did not), noted by the loader
-// (plotly_loader.js kvWidgetReady) before each render, for drawPlot's error line.
+// (loader/widget_module.js) before each render, for drawPlot's error line.
 let plotlyProblem = "";
 export function notePlotlyProblem(why) {
   plotlyProblem = why || "";
 }
 
 /**
+ * Draw with Plotly.react. dataKey names everything the traces depend on: while it is the
+ * same, layout.datarevision stays the same and Plotly skips recomputing the traces (new
+ * arrays with the same numbers are not compared), so a change that only moves a layout
+ * shape or annotation (the chosen point) redraws just those. Without a key every draw
+ * recomputes.
  * @param {import("./app.js").App} app
+ * @param {object[]} data plotly traces
+ * @param {Record<string, any>} layout what this chart adds to plotLayout's
+ * @param {unknown} [dataKey]
  */
 export function drawPlot(app, data, layout, dataKey) {
   const Plotly = window.Plotly;

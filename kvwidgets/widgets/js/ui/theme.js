@@ -1,6 +1,5 @@
 // Whose colours the widget takes on each host (JupyterLab, VS Code, Colab, marimo, MyST...).
 
-
 // Every host names its colours differently. themeSource picks ONE source for the
 // text and the background together and writes it on the root as data-kv-theme;
 // widget.css then maps that source's variables onto the --kv-* the widget uses. Text

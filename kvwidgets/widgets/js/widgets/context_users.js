@@ -23,7 +23,9 @@ import { widgetModule } from "../loader/widget_module.js";
 const LO = 1024;
 const HI = 1048576;
 
-/** The two step lines depend on neither the context nor the y scale: keep the last ones
+/**
+ * The two step lines depend on neither the context nor the y scale: keep the last ones
+ * so dragging the context slider only moves the marker.
  * @param {App} app
  */
 function stepLines(app, cache, shape, gpu, o, lines, dtypes) {

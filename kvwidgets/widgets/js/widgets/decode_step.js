@@ -5,7 +5,7 @@
 // per strip, outlines everything the step reads, and shows the query, which is used once
 // and not kept. Sliding and chunked layers keep only their last `cap` rows: the older
 // ones are drawn as dropped. Up to two layers per layer group are drawn; the counters
-// and the per-group lines count every layer (kvcalc.decodeStepBytes).
+// and the per-group lines count every layer (calc/step.js decodeStepBytes).
 
 import { KVInputError, checkInt } from "../calc/errors.js";
 import { groupBytesPerToken } from "../calc/layers.js";

@@ -2,7 +2,7 @@
 // storage tier (a band from its slow to its fast end, a line at the chosen speed) against
 // recomputing it: the ideal prefill floor and, for the Llama-3-8B shape on an H200, the
 // prefill measured there. Where a reload line crosses a recompute line the cheaper way
-// changes; those points are marked. Closed forms: kvcalc.reloadSeconds, prefillSeconds,
+// changes; those points are marked. Closed forms: calc/offload.js reloadSeconds, calc/decode.js prefillSeconds,
 // recomputeCrossover (core.offload, core.decode).
 
 import { prefillSeconds } from "../calc/decode.js";
@@ -124,7 +124,7 @@ function render({ model, el }) {
         line: { color: t.fg, width: 1.5, dash: "dot" }, marker: { symbol: "x", size: 9 * sc, color: t.fg },
         hovertemplate: "measured prefill, %{x:,} tokens: %{y:.3s} s<extra></extra>" });
     }
-    // where the cheaper way changes: against the ideal (exact, kvcalc) and the measured points
+    // where the cheaper way changes: against the ideal (exact, calc/offload.js) and the measured points
     const annotations = [];
     const crossText = [];
     names.forEach((name) => {

@@ -4,7 +4,7 @@
 // 2. The cache memory of the GPU: how many requests fit either way (each request a
 //    segment while they are wide enough to count, one band beyond).
 // 3. N users sharing a P-token prefix: its full blocks drawn once, each user's own after.
-// Every number is kvcalc.blockPlan (core.paging.block_plan).
+// Every number is calc/paging.js blockPlan (core.paging.block_plan).
 
 import { blockPlan } from "../calc/paging.js";
 import { fmtBytes } from "../calc/units.js";
