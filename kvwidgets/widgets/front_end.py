@@ -14,8 +14,9 @@ that pip, Binder and JupyterLite need no Node.js:
 * ``static/standalone_prelude.js``: what a standalone ESM runs after plotly.js.
 
 With ``KVW_DEV=1`` in the kernel's environment a widget's ``_esm`` is instead the PATH of
-its development build (static_dev/, ``bash scripts/js.sh watch``: the library bundled in,
-inline source maps), which anywidget re-sends on every save when ``ANYWIDGET_HMR=1``.
+its development build (static_dev/ or ``KVW_DEV_DIR``, written by ``bash scripts/js.sh
+watch``: the library bundled in, inline source maps), which anywidget re-sends on every
+save when ``ANYWIDGET_HMR=1``. Both are read when kvwidgets is imported.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 STATIC = HERE / "static"
-STATIC_DEV = HERE / "static_dev"
+STATIC_DEV = HERE / "static_dev"  # bash scripts/js.sh watch writes here; KVW_DEV_DIR names another folder
 CSS = HERE / "js" / "widget.css"
 PLOTLY_PATH = HERE / "vendor" / "plotly-basic.min.js"
 
@@ -56,6 +57,11 @@ def dev_mode() -> bool:
     return os.environ.get("KVW_DEV") == "1"
 
 
+def dev_dir() -> Path:
+    """Where the development build is (KVW_DEV_DIR, else static_dev/)."""
+    return Path(os.environ.get("KVW_DEV_DIR") or STATIC_DEV)
+
+
 def _built(name: str) -> Path:
     path = STATIC / name
     if not path.is_file():
@@ -74,7 +80,7 @@ def read_built(name: str) -> str:
 def widget_esm(render_file: str) -> str | Path:
     """A widget's ``_esm``: the built module's text, or in development its file's path."""
     if dev_mode():
-        path = STATIC_DEV / render_file
+        path = dev_dir() / render_file
         if not path.is_file():
             raise FileNotFoundError(
                 f"KVW_DEV=1 but {path} is missing: run `bash scripts/js.sh watch` (or `build-dev`) first"

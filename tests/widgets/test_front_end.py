@@ -82,7 +82,7 @@ def test_dev_mode_gives_anywidget_a_file_to_watch(monkeypatch, tmp_path):
     """KVW_DEV=1: `_esm` is the development build's path (anywidget hot reload), with a
     clear error when that build is missing."""
     monkeypatch.setenv("KVW_DEV", "1")
-    monkeypatch.setattr(front_end, "STATIC_DEV", tmp_path)
+    monkeypatch.setenv("KVW_DEV_DIR", str(tmp_path))
     with pytest.raises(
         FileNotFoundError, match=r"KVW_DEV=1 but .*per_token\.js is missing: run `bash scripts/js.sh watch`"
     ):
@@ -102,7 +102,7 @@ def test_a_saved_development_build_reaches_a_live_widget(monkeypatch, tmp_path):
 
     monkeypatch.setenv("KVW_DEV", "1")
     monkeypatch.setenv("ANYWIDGET_HMR", "1")
-    monkeypatch.setattr(front_end, "STATIC_DEV", tmp_path)
+    monkeypatch.setenv("KVW_DEV_DIR", str(tmp_path))
     built = tmp_path / "per_token.js"
     built.write_text("export default { render() {} }; // first build\n", encoding="utf-8")
 
