@@ -37,7 +37,7 @@ from .vllm_rules import (
     mamba_checkpoint,
     version_rules,
 )
-from .vllm_specs import gib, layer_cache_specs
+from .vllm_specs import IndexerCache, MambaCache, MLACache, gib, layer_cache_specs
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,7 @@ def _model_notes(
 ) -> tuple[str, ...]:
     """What vLLM would do or refuse for this model and these settings, beyond the arithmetic."""
     notes = list(getattr(model, "engine_notes", ()) or ())
-    if rules.version == "0.11" and kv_dtype != "fp8" and any(s.kind == "indexer" for s, _ in specs):
+    if rules.version == "0.11" and kv_dtype != "fp8" and any(isinstance(s, IndexerCache) for s, _ in specs):
         notes.append(
             "vLLM 0.11 stores DeepSeek-V3.2's cache as fp8_ds_mla (656 B a token) unless "
             "--kv-cache-dtype bfloat16 is given (model_executor/models/config.py, DeepseekV32ForCausalLM); "
@@ -223,7 +223,7 @@ def _model_notes(
             f"max_model_len {max_model_len:,} is past the model's context ({model.max_context:,}): vLLM "
             "refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (config/model.py, _get_and_verify_max_len)."
         )
-    if any(s.kind == "mla" for s, _ in specs) and block_size % 64:
+    if any(type(s) is MLACache for s, _ in specs) and block_size % 64:
         # 0.11.0 platforms/cuda.py sets 64 (FlashMLA, sparse) or 128 (CUTLASS MLA); 0.33.0's
         # FlashMLA takes multiples of 64 (get_supported_kernel_block_sizes) and picks 64.
         notes.append(
@@ -249,19 +249,21 @@ def _plan(
     gpu_name=None,
 ) -> tuple[Plan, int]:
     """The groups, and the bytes a token takes across every attention layer (for the flat count)."""
-    specs = layer_cache_specs(model, kv_dtype=kv_dtype, tp=num_gpus, block_size=block_size)
+    specs = layer_cache_specs(
+        model, kv_dtype=kv_dtype, tp=num_gpus, block_size=block_size, version=rules.version
+    )
     if mamba_cache_mode not in ("none", "align"):
         raise InputError(f"mamba_cache_mode must be 'none' or 'align', got {mamba_cache_mode!r}")
     kind = _mamba_kind(model, mamba_kind)
     extra, grid, why = 0, 1, ""
-    if any(s.kind == "mamba" for s, _ in specs):
+    if any(isinstance(s, MambaCache) for s, _ in specs):
         extra, grid, why = mamba_checkpoint(rules, mamba_cache_mode, kind, gpu_name)
         if kind is None and rules.version != "0.11" and mamba_cache_mode == "align":
             why = (
                 "The kind of state layer is not known (pass mamba_kind='mamba2' or 'gdn'): counted without "
                 "the prefill-checkpoint page those layers keep."
             )
-        specs = [(replace(s, checkpoint=extra) if s.kind == "mamba" else s, n) for s, n in specs]
+        specs = [(replace(s, checkpoint=extra) if isinstance(s, MambaCache) else s, n) for s, n in specs]
     plan = plan_kv_cache(
         specs,
         rules,
