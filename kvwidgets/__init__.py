@@ -27,9 +27,11 @@ from .core import (
     Model,
     ModelSourceError,
     UnknownNameError,
+    VLLMSettings,
     fmt_bytes,
     fmt_tokens,
     get_gpu,
+    mtp_draft,
     parse_vllm_log,
     uniform_model,
 )

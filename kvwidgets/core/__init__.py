@@ -35,6 +35,7 @@ from .paging import BlockPlan, PagedVsReserved, block_plan, blocks_for, paged_vs
 from .sharing import PrefixSharing, prefix_sharing
 from .step import GroupStep, StepBytes, decode_step_bytes
 from .units import GB, GiB, KiB, MiB, fmt_bytes, fmt_tokens
-from .vllm import VLLMReport, parse_vllm_log, vllm_kv_report, vllm_report_from_tokens
+from .vllm import VLLMReport, mtp_draft, parse_vllm_log, vllm_kv_report, vllm_report_from_tokens
+from .vllm_settings import VLLMSettings
 
 __all__ = [name for name in dir() if not name.startswith("_")]

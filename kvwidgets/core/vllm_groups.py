@@ -79,12 +79,26 @@ def _align_mamba(
         )
     a1, is_mla = attention_page_per_token(specs)
     state = max(s.state for s in mamba)
+    if is_mla and rules.version == "0.11":
+        # 0.11.0 HybridAttentionMambaModelConfig sizes the attention page as a FullAttentionSpec
+        # (K and V: 2 x the MLA latent a token), so the padded state page would be twice an MLA
+        # page, and 0.11 has no rule for pages of two sizes; no 0.11.0 model pairs MLA with state layers
+        raise InputError(
+            "vLLM 0.11 cannot run MLA with mamba / linear-attention layers: it sizes the attention page as "
+            "full attention (twice the MLA latent), and the pages would not match "
+            "(model_executor/models/config.py HybridAttentionMambaModelConfig); use vllm_version='0.33'"
+        )
     if rules.version == "0.11":
         k = rules.mamba_block_alignment
         needed = k * cdiv(state, k * a1)
     else:
         # kernel alignment: the backend's smallest kernel block (16 for FlashAttention /
-        # FlashInfer) but never below --block-size; 128 for MLA; then a multiple of 16
+        # FlashInfer) but never below --block-size; then a multiple of 16.
+        # An MLA hybrid (Kimi-Linear: MLA + KDA) aligns to 128: "TRTLLM/FlashInfer MLA decode
+        # kernels require the physical number of kernel blocks to be aligned to 128 /
+        # kernel_block_size" (0.33.0 platforms/interface.py _align_hybrid_block_size), with the
+        # MLA page a token as MLAAttentionSpec(block_size=1) sizes it: the latent, one "head".
+        # FlashMLA's own smallest block (64) divides 128, so its rounding changes nothing.
         k = max(rules.mamba_block_alignment, block_size)
         if is_mla:
             k = max(k, rules.mla_mamba_block_alignment)

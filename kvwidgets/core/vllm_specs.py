@@ -404,13 +404,36 @@ def check_kv_dtype(kv_dtype: str, version: str) -> tuple[str, PackedKVFormat | N
     return name, None
 
 
+def draft_conv_bytes(layer, tp: int, num_spec: int) -> int:
+    """Bytes a state layer's convolution window grows by for num_spec draft tokens on one GPU.
+
+    vLLM keeps conv_kernel - 1 + num_spec rows (model_executor/layers/mamba/mamba_utils.py
+    MambaStateShapeCalculator: 0.33.0 mamba2, gated_delta_net, kda and short_conv state
+    shapes; 0.11.0 gated_delta_net); Mamba-1's shape has no draft rows."""
+    if not num_spec or str(getattr(layer, "mamba_type", "")).lower() == "mamba1":
+        return 0
+    conv, k = getattr(layer, "conv_bytes", None), getattr(layer, "conv_kernel", None)
+    if not conv or not k:
+        raise InputError(
+            f"num_speculative_tokens={num_spec}: vLLM widens a state layer's convolution window by one row per "
+            "draft token, and this layer does not say its conv_bytes and conv_kernel (RecurrentStateSpec)"
+        )
+    row = Fraction(conv, (k - 1) * tp)
+    if row.denominator != 1:
+        raise InputError(
+            f"conv_bytes {conv:,} does not split into {k - 1} rows over {tp} GPUs: check conv_bytes / conv_kernel"
+        )
+    return int(row) * num_spec
+
+
 def layer_cache_specs(
-    model: Model, *, kv_dtype: str, tp: int, block_size: int, version: str = "0.33"
+    model: Model, *, kv_dtype: str, tp: int, block_size: int, version: str = "0.33", num_spec: int = 0
 ) -> list[tuple[CacheSpec, int]]:
     """(spec, layer count) per distinct vLLM spec, in the model's group order.
 
     Identical specs are merged, as vLLM buckets layers by spec equality
     (kv_cache_planning.py / kv_cache_utils.py: same_type_layers keyed by the spec).
+    num_spec: draft tokens a step verifies (state layers keep a wider convolution window).
     """
     kv_dtype, packed = check_kv_dtype(kv_dtype, version)
     out: dict[CacheSpec, int] = {}
@@ -421,7 +444,11 @@ def layer_cache_specs(
         if numbers == 0 and fixed == 0:
             continue  # stores nothing (KV shared with another layer): no spec in vLLM
         if numbers == 0 and s.token_cap == 0:
-            specs = [MambaCache(0, block_size, f"{s.kind} state {fixed:,} B", state=fixed)]
+            grow = draft_conv_bytes(s, tp, num_spec)
+            what = f"{s.kind} state {fixed:,} B" + (
+                f" + {grow:,} B for {num_spec} draft tokens" if grow else ""
+            )
+            specs = [MambaCache(0, block_size, what, state=fixed + grow)]
         elif fixed and s.kind != "cross":
             raise InputError(
                 f"layer kind {s.kind!r} keeps both per-token entries and a fixed state; "
