@@ -466,7 +466,8 @@ def vllm_kv_report(
 ) -> VLLMReport:
     """What the named vLLM version would log, per GPU under tensor parallelism `num_gpus`.
 
-    The engine flags come as keywords or as one VLLMSettings (settings=), not both. The
+    The engine flags come as keywords or as one VLLMSettings (settings=), not both (a
+    keyword left at its default counts as not given). The
     cache memory is exactly `kv_cache_memory_bytes` when given (vLLM's
     --kv-cache-memory-bytes, per GPU), else the GPU's budget: memory x utilization - weights
     (the draft's too) - working area (kvwidgets' convention; vLLM 0.33's own default
@@ -637,6 +638,8 @@ _CONC = re.compile(r"Maximum concurrency for\s*([\d,]+)\s*tokens per request:\s*
 _AVAILABLE = re.compile(r"Available KV cache memory:\s*([\d.]+)\s*GiB")
 _PADDING = re.compile(r"Add (\d+) padding layers")
 _BLOCK = re.compile(r"Setting attention block size to (\d+) tokens")
+_MAMBA_MODE = re.compile(r"Mamba cache mode is set to '(\w+)'")
+_DCP = re.compile(r"Multiplying the GPU KV cache size by the dcp_world_size (\d+)")
 
 
 def parse_vllm_log(text: str) -> dict:
@@ -644,8 +647,10 @@ def parse_vllm_log(text: str) -> dict:
 
     Returns gpu_kv_cache_tokens, and where present max_model_len, max_concurrency,
     available_kv_cache_gib (logged to 2 decimals: +-0.005 GiB), padding_layers (the hybrid
-    allocator's "Add N padding layers" warnings, summed) and attention_block_size (the block
-    size a mamba hybrid's attention was raised to).
+    allocator's "Add N padding layers" warnings, summed), attention_block_size (the block
+    size a mamba hybrid's attention was raised to), mamba_cache_mode (0.33's "Mamba cache
+    mode is set to ..." line) and decode_context_parallel_size (0.11's "Multiplying the GPU
+    KV cache size by the dcp_world_size N").
     """
     m = _TOKENS.search(text or "")
     if not m:
@@ -664,4 +669,10 @@ def parse_vllm_log(text: str) -> dict:
     b = _BLOCK.search(text)
     if b:
         out["attention_block_size"] = int(b.group(1))
+    mode = _MAMBA_MODE.search(text)
+    if mode:
+        out["mamba_cache_mode"] = mode.group(1)
+    dcp = _DCP.search(text)
+    if dcp:
+        out["decode_context_parallel_size"] = int(dcp.group(1))
     return out

@@ -8,6 +8,7 @@ log would settle (the mamba cache mode), so the report can say what it assumed.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 
 from .errors import InputError, check_int
@@ -152,6 +153,19 @@ def _mamba_mode(s: VLLMSettings, model: Model, rules: VersionRules) -> tuple[str
     return mode, assumed
 
 
+def _check_patch(version: object, rules: VersionRules, model: Model) -> None:
+    """The 0.11 rules were read from 0.11.0; 0.11.1 rewrote the hybrid block size (an MLA
+    alignment of 64 / 128, prefix caching aligned to the mamba chunk: 0.11.1
+    model_executor/models/config.py HybridAttentionMambaModelConfig), so a later 0.11 patch
+    is refused for models with state layers rather than given 0.11.0's numbers."""
+    m = re.fullmatch(r"v?\d+\.\d+\.(\d+)\S*", str(version).strip())
+    if rules.version == "0.11" and m and int(m.group(1)) > 0 and _has_state_layers(model):
+        raise InputError(
+            f"vllm_version={version!r}: kvwidgets' 0.11 rules are 0.11.0's, and 0.11.1 changed how a model with "
+            "mamba / linear-attention layers sizes its blocks (HybridAttentionMambaModelConfig); give '0.11.0' or '0.33'"
+        )
+
+
 def _resolve(s: VLLMSettings, model: Model, gpu: str | GPU | None) -> ResolvedSettings:
     rules = version_rules(s.vllm_version)
     block_size = check_int("block_size", s.block_size, minimum=1)
@@ -175,6 +189,7 @@ def _resolve(s: VLLMSettings, model: Model, gpu: str | GPU | None) -> ResolvedSe
         raise InputError(
             f"mamba_kind must be one of {', '.join(MAMBA_KINDS)} (or None), got {s.mamba_kind!r}"
         )
+    _check_patch(s.vllm_version, rules, model)
     mode, assumed = _mamba_mode(s, model, rules)
     dcp = check_int("decode_context_parallel_size", s.decode_context_parallel_size, minimum=1)
     if num_gpus % dcp:
