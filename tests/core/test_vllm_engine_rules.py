@@ -367,3 +367,23 @@ def test_settings_object_equals_the_keywords():
         kw.vllm_kv_report(kw.load_model("deepseek-v3"), kv_cache_memory_bytes=MEM, settings=s, block_size=32)
     with pytest.raises(InputError, match="max_model_len"):
         kw.vllm_report_from_tokens(kw.load_model("llama-3-8b"), 1000)
+
+
+def test_state_layers_of_an_unread_kind_get_no_checkpoint_page_and_a_note():
+    # a layer that names its kind (here KDA) but not one whose checkpoint rule kvwidgets read:
+    # "align" mode keeps 2 pages a request, no third, and the report says so
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class KDAState(RecurrentStateSpec):
+        mamba_type: str = "kda"
+
+    m = Model(
+        "kda-hybrid",
+        (LayerGroup(KDAState(2_170_880), 20), LayerGroup(MLASpec(512, 64), 7)),
+        48_000_000_000,
+    )
+    L = 131_072
+    r = report(m, "0.33", max_model_len=L, gpu="H200")
+    assert r.mamba_cache_mode == "align" and r.blocks_per_request == cdiv(L, r.block_size) + 3 * 2
+    assert "State layers of kind 'kda': counted without a prefill-checkpoint page" in r.explain()
