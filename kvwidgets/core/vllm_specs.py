@@ -385,9 +385,32 @@ def _attention(s, numbers, kv_dtype, packed, tp, block_size):
 _BUILDERS = {"cross": _cross, "mla": _mla}
 
 
+# --kv-cache-dtype values 0.33 offers (config/cache.py CacheDType) whose layout kvwidgets does
+# not reproduce, and why: refused by name rather than sized as something else.
+UNMODELLED_VLLM_KV_DTYPES = {
+    **dict.fromkeys(
+        ("turboquant_k8v4", "turboquant_4bit_nc", "turboquant_k3v4_nc", "turboquant_3bit_nc"),
+        "TurboQuant keeps the first and last 2 layers of a dense model unquantized "
+        "(quantization/turboquant/config.py get_boundary_skip_layers), which needs per-layer positions",
+    ),
+    **dict.fromkeys(
+        ("octave_k3v4", "octave_k3v3", "octave_k3v3_compact", "ultraquant_4bit"),
+        "its packed K|V slot is sized by a ROCm / UltraQuant backend kvwidgets has not read",
+    ),
+    "nvfp4_ds_mla": "a DeepSeek-V4 MLA layout (not modelled)",
+    "fp8_inc": "Intel Gaudi's fp8 path (not modelled)",
+}
+
+
 def check_kv_dtype(kv_dtype: str, version: str) -> tuple[str, PackedKVFormat | None]:
     """(the canonical name, the packed format or None) of a vLLM --kv-cache-dtype."""
-    packed = PACKED_KV_FORMATS.get(str(kv_dtype).strip().lower())
+    key = str(kv_dtype).strip().lower()
+    if key in UNMODELLED_VLLM_KV_DTYPES:
+        raise InputError(
+            f"kv_dtype={kv_dtype!r}: vLLM offers it, but kvwidgets does not size it: "
+            f"{UNMODELLED_VLLM_KV_DTYPES[key]}"
+        )
+    packed = PACKED_KV_FORMATS.get(key)
     if packed is not None:
         if version == "0.11":
             raise InputError(
