@@ -26,6 +26,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 
 from .budget import memory_budget
+from .dtypes import PACKED_KV_FORMATS
 from .errors import InputError, check_int
 from .gpus import GPU
 from .layers import LayerGroup
@@ -217,6 +218,11 @@ def _model_notes(
 ) -> tuple[str, ...]:
     """What vLLM would do or refuse for this model and these settings, beyond the arithmetic."""
     notes = list(getattr(model, "engine_notes", ()) or ())
+    packed = PACKED_KV_FORMATS.get(str(kv_dtype).strip().lower())
+    if packed is not None:
+        d = next((g.spec.head_size for g in model.groups if getattr(g.spec, "head_size", None)), None)
+        size = f" ({packed.head_bytes(d)} B a key or value of {d} numbers)" if d else ""
+        notes.append(f"KV format {packed.name}: {packed.source}{size}.")
     if rules.version == "0.11" and kv_dtype != "fp8" and any(isinstance(s, IndexerCache) for s, _ in specs):
         notes.append(
             "vLLM 0.11 stores DeepSeek-V3.2's cache as fp8_ds_mla (656 B a token) unless "

@@ -337,6 +337,9 @@ def test_packed_kv_formats_llama3_8b(fmt, head_bytes):
     r = report("llama-3-8b", "0.33", max_model_len=16_384, kv_dtype=fmt)
     assert r.page_size_bytes == 16 * per_token
     assert r.num_blocks == MEM // (32 * 16 * per_token)
+    assert (
+        f"KV format {fmt}" in r.explain() and f"({head_bytes} B a key or value of 128 numbers)" in r.explain()
+    )
 
 
 def test_packed_kv_formats_refused_where_no_engine_offers_them():
