@@ -1,0 +1,233 @@
+"""The allocator over a request trace (PagedAttention paper, Kwon et al., SOSP 2023).
+
+Properties of the model first, then the paper's figures that have their inputs given:
+OPT-13B on one A100-40GB with 15.7K KV slots (Table 1: 12 GiB / 800 KiB per token =
+15,728), ShareGPT and Alpaca lengths (Figure 11 means; the spread is our assumption,
+kvwidgets/data/request_lengths.json), maximum length 2,048, blocks of 16.
+"""
+
+import math
+import statistics
+
+import pytest
+
+from kvwidgets.core.allocator_trace import SHARES, allocator_trace, kv_slots_for, next_pow2
+from kvwidgets.core.errors import InputError, UnknownNameError
+from kvwidgets.core.model import uniform_model
+from kvwidgets.core.request_lengths import get_length_fit, sample_requests
+from kvwidgets.core.sampling_sharing import sharing_saving
+
+PAPER_SLOTS = 15_728  # Table 1, OPT-13B on an A100-40GB: 12 GiB for the KV cache / 800 KiB per token
+
+
+@pytest.fixture(scope="module")
+def sharegpt():
+    return allocator_trace("sharegpt", kv_slots=PAPER_SLOTS, num_requests=2000, seed=0)
+
+
+@pytest.fixture(scope="module")
+def small():
+    return allocator_trace("sharegpt", kv_slots=4000, num_requests=120, seed=3, points=50)
+
+
+# ---- properties ------------------------------------------------------------------------
+
+
+def test_shares_sum_to_one_at_every_sampled_step_and_on_average(small):
+    for run in small.runs.values():
+        for j in range(len(small.steps)):
+            total = sum(getattr(run, s)[j] for s in SHARES)
+            assert total == pytest.approx(1.0, abs=1e-12)
+            assert all(getattr(run, s)[j] >= -1e-12 for s in SHARES)
+        assert sum(run.mean_shares.values()) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_paged_never_worse_than_reserving(sharegpt, small):
+    for trace in (sharegpt, small):
+        paged = trace["paged"]
+        for pol in ("max", "pow2", "oracle"):
+            assert paged.mean_token_states > trace[pol].mean_token_states
+            assert paged.mean_running > trace[pol].mean_running
+            assert paged.total_steps <= trace[pol].total_steps
+
+
+def test_exact_reservation_never_reserves_past_the_end(small):
+    # Oracle reserves prompt + output: nothing it holds goes unwritten for good. It still
+    # holds slots for tokens not yet written (the paper's Figure 2 "reservation", 25.2%).
+    oracle = small["oracle"]
+    assert max(oracle.internal) == 0 and oracle.mean_internal == 0
+    assert oracle.mean_reserved > 0
+
+
+def test_paged_empty_slots_under_one_block_per_request(small):
+    paged = small["paged"]
+    for j in range(len(small.steps)):
+        empty_slots = (paged.reserved[j] + paged.internal[j]) * small.kv_slots
+        assert empty_slots < max(1, paged.running[j]) * small.block_size
+        assert paged.rounding[j] == 0
+
+
+def test_same_seed_same_result_other_seed_other_requests():
+    a = allocator_trace("alpaca", kv_slots=3000, num_requests=200, seed=7)
+    b = allocator_trace("alpaca", kv_slots=3000, num_requests=200, seed=7)
+    c = allocator_trace("alpaca", kv_slots=3000, num_requests=200, seed=8)
+    assert a == b
+    assert a.requests != c.requests
+
+
+def test_max_holds_a_fixed_batch_and_the_rest_is_free():
+    # Every Max reservation is 2,048 slots: floor(slots / 2048) run while requests wait.
+    trace = allocator_trace("sharegpt", kv_slots=PAPER_SLOTS, num_requests=300, seed=1, policies=["max"])
+    run = trace["max"]
+    assert run.mean_running == PAPER_SLOTS // 2048
+    assert run.mean_free == pytest.approx(1 - 7 * 2048 / PAPER_SLOTS, abs=1e-12)
+
+
+def test_reservations_follow_the_papers_rules():
+    # Pow2: "if the true output length is 25, it reserves 32 positions for outputs"
+    trace = allocator_trace([(10, 25)], kv_slots=4096, policies=["pow2", "oracle", "max"], buddy=False)
+    for pol, held in (("pow2", 10 + 32), ("oracle", 35), ("max", 2048)):
+        run = trace[pol]
+        first = trace.steps.index(0)
+        assert run.token_states[first] * 4096 == 11  # prompt + the first token
+        assert (run.token_states[first] + run.reserved[first] + run.internal[first]) * 4096 == held
+    assert next_pow2(25) == 32 and next_pow2(32) == 32 and next_pow2(1) == 1
+
+
+def test_buddy_rounds_each_reservation_to_a_power_of_two():
+    trace = allocator_trace([(100, 100)], kv_slots=4096, policies=["oracle"], buddy=True)
+    run = trace["oracle"]
+    assert run.rounding[0] * 4096 == 256 - 200
+
+
+def test_paged_preempts_when_blocks_run_out_and_still_finishes_everyone():
+    # Two requests whose prompts fit but whose outputs cannot both be held: vLLM pushes the
+    # later one back (recompute) and both finish.
+    trace = allocator_trace([(16, 48), (16, 48)], kv_slots=96, policies=["paged"], watermark=0)
+    run = trace["paged"]
+    assert run.preemptions >= 1
+    assert run.total_steps > 48
+
+
+def test_given_lengths_and_budget_from_a_model():
+    opt13 = uniform_model("OPT-13B", 40, 40, 128, 12_853_000_000)
+    slots = kv_slots_for(opt13, "A100-40GB")
+    assert opt13.kv_bytes_per_token() == 819_200  # the paper's 800 KB per token
+    assert slots == (40 * 10**9 * 9 // 10 - opt13.params * 2) // 819_200
+    trace = allocator_trace([(100, 50)] * 20, model=opt13, gpu="A100-40GB")
+    assert trace.kv_slots == slots and trace.dataset is None
+
+
+def test_bad_input_names_the_field():
+    with pytest.raises(InputError, match="kv_slots"):
+        allocator_trace("sharegpt")
+    with pytest.raises(InputError, match="policies"):
+        allocator_trace("sharegpt", kv_slots=5000, policies=["fifo"])
+    with pytest.raises(UnknownNameError, match="dataset"):
+        allocator_trace("sharegtp", kv_slots=5000)
+    with pytest.raises(InputError, match=r"requests\[1\]"):
+        allocator_trace([(10, 10), (2000, 100)], kv_slots=5000)
+    with pytest.raises(InputError, match="could never"):
+        allocator_trace([(100, 100)], kv_slots=1000, policies=["max"])
+    window = uniform_model("sliding", 4, 4, 64, 10**8, window=512)
+    with pytest.raises(InputError, match="sliding"):
+        kv_slots_for(window, "H100")
+
+
+def test_sampled_lengths_keep_the_published_means():
+    for name in ("sharegpt", "alpaca"):
+        fit = get_length_fit(name)
+        reqs = sample_requests(name, 20_000, seed=11)
+        assert statistics.mean(p for p, _ in reqs) == pytest.approx(fit.input_mean, rel=0.03)
+        assert statistics.mean(o for _, o in reqs) == pytest.approx(fit.output_mean, rel=0.03)
+        assert all(p >= 1 and o >= 1 and p + o <= fit.max_len for p, o in reqs)
+    # section 6.1: ShareGPT prompts 8.4x and outputs 5.8x longer than Alpaca's
+    s, a = get_length_fit("sharegpt"), get_length_fit("alpaca")
+    assert s.input_mean / a.input_mean == pytest.approx(8.4, abs=0.05)
+    assert s.output_mean / a.output_mean == pytest.approx(5.8, abs=0.05)
+
+
+# ---- the paper's Figure 2 and Figure 13a (ShareGPT, OPT-13B, 15.7K slots) --------------
+
+
+def test_figure2_paged_holds_token_states_in_96_percent(sharegpt):
+    # Paper: 96.3%. Our model keeps vLLM's 1% watermark free and counts the part-filled
+    # last blocks; 1.5 points covers the spread assumption (97.3-97.5% for sigma 0.7-1.0).
+    assert sharegpt["paged"].mean_token_states == pytest.approx(0.963, abs=0.015)
+
+
+def test_figure2_orca_max_token_states(sharegpt):
+    # Paper: 20.4% token states, 8.9% external fragmentation & others. The token share
+    # depends on how spread the output lengths are, which the paper does not publish:
+    # sigma 0.7-1.0 gives 19-24%, hence 4 points. The free share is exact arithmetic.
+    run = sharegpt["max"]
+    assert run.mean_token_states == pytest.approx(0.204, abs=0.04)
+    assert run.mean_free == pytest.approx(0.089, abs=0.001)
+
+
+def test_figure2_orca_pow2_and_oracle_hold_more_tokens_than_the_paper_says(sharegpt):
+    # Paper: Pow2 26.8%, Oracle 38.2% token states, with 41.6% and 36.6% "external
+    # fragmentation & others". We count the buddy allocator's power-of-two rounding
+    # but not its address-level fragmentation (free space split into pieces too small
+    # for the next request), so our reservations pack tighter and hold 5-8 points more
+    # token states. This pins that known gap; it does not claim a match.
+    for pol, paper in (("pow2", 0.268), ("oracle", 0.382)):
+        ours = sharegpt[pol].mean_token_states
+        assert paper < ours < paper + 0.10
+    shares = [sharegpt[p].mean_token_states for p in ("max", "pow2", "oracle")]
+    assert shares == sorted(shares) and max(shares) < 0.45  # earlier systems: 20.4-38.2%
+
+
+def test_figure13a_batch_sizes(sharegpt):
+    # Paper, ShareGPT at 2 req/s: Max 7.00, Pow2 9.81, Oracle 13.62, vLLM 30.42.
+    assert sharegpt["max"].mean_running == 7
+    for pol, paper in (("pow2", 9.81), ("oracle", 13.62), ("paged", 30.42)):
+        assert sharegpt[pol].mean_running == pytest.approx(paper, rel=0.10)
+
+
+def test_figure13b_alpaca_orca_batches():
+    # Paper, Alpaca at 30 req/s: Pow2 43.24, Oracle 72.75 (vLLM's 132.44 is not a memory
+    # limit at that rate: our saturated server holds ~175, so it is not compared).
+    trace = allocator_trace(
+        "alpaca", kv_slots=PAPER_SLOTS, num_requests=4000, seed=0, policies=["pow2", "oracle"]
+    )
+    assert trace["pow2"].mean_running == pytest.approx(43.24, rel=0.10)
+    assert trace["oracle"].mean_running == pytest.approx(72.75, rel=0.10)
+
+
+# ---- Figure 15: sharing ------------------------------------------------------------------
+
+
+def test_figure15_parallel_sampling_alpaca():
+    # Paper: 6.09, 8.53, 9.79% for 2, 4, 6 samples (OPT-13B, Alpaca). A few long outputs
+    # carry the sum, so 2,000 requests still move it by a point between seeds; 20,000 keep
+    # it within 0.15 (5.9, 8.8, 9.8% at 100,000). ShareGPT does not reproduce as well:
+    # 14.4-24.0% against the paper's 16.2-30.5% (our prompts' spread is assumed).
+    for width, paper in ((2, 0.0609), (4, 0.0853), (6, 0.0979)):
+        got = sharing_saving("alpaca", "parallel", width, num_requests=20_000, seed=0).saving
+        assert got == pytest.approx(paper, abs=0.005)
+
+
+def test_parallel_sampling_arithmetic():
+    # prompt 40 = 2 full blocks + 8; each of 3 samples writes 10 tokens (lengths 41..50)
+    s = sharing_saving([(40, 10)], "parallel", 3)
+    per_sample = sum(math.ceil(L / 16) for L in range(41, 51))
+    assert s.block_steps_unshared == 3 * per_sample
+    assert s.block_steps_shared == 10 * 2 + 3 * (per_sample - 10 * 2)
+
+
+def test_beam_search_shares_at_least_the_prompt_and_at_most_all_but_one_beam():
+    for width in (2, 4, 6):
+        beam = sharing_saving("alpaca", "beam", width, num_requests=300, seed=1)
+        parallel = sharing_saving("alpaca", "parallel", width, num_requests=300, seed=1)
+        assert parallel.saving < beam.saving < 1 - 1 / width
+    one = sharing_saving([(33, 20)], "beam", 1)
+    assert one.saving == 0  # a single beam shares nothing
+
+
+def test_beam_search_first_step_shares_the_prompt_blocks():
+    # A prompt of two full blocks and one output token: both beams point at the prompt's
+    # blocks and each starts a block of its own.
+    s = sharing_saving([(32, 1)], "beam", 2)
+    assert s.block_steps_unshared == 2 * 3
+    assert s.block_steps_shared == 2 + 2
