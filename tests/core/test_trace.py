@@ -16,8 +16,14 @@ from kvwidgets.core.errors import InputError, UnknownNameError
 from kvwidgets.core.model import uniform_model
 from kvwidgets.core.request_lengths import get_length_fit, sample_requests
 from kvwidgets.core.sampling_sharing import sharing_saving
+from kvwidgets.data.reported import (
+    PAPER_BATCH,
+    PAPER_KV_SLOTS_OPT13B_A100_40GB,
+    PAPER_KV_USE,
+    PAPER_SHARING_SAVING,
+)
 
-PAPER_SLOTS = 15_728  # Table 1, OPT-13B on an A100-40GB: 12 GiB for the KV cache / 800 KiB per token
+PAPER_SLOTS = PAPER_KV_SLOTS_OPT13B_A100_40GB  # Table 1: 12 GiB for the KV cache / 800 KiB per token
 
 
 @pytest.fixture(scope="module")
@@ -153,7 +159,9 @@ def test_sampled_lengths_keep_the_published_means():
 def test_figure2_paged_holds_token_states_in_96_percent(sharegpt):
     # Paper: 96.3%. Our model keeps vLLM's 1% watermark free and counts the part-filled
     # last blocks; 1.5 points covers the spread assumption (97.3-97.5% for sigma 0.7-1.0).
-    assert sharegpt["paged"].mean_token_states == pytest.approx(0.963, abs=0.015)
+    assert sharegpt["paged"].mean_token_states == pytest.approx(
+        PAPER_KV_USE["paged"]["token_states"], abs=0.015
+    )
 
 
 def test_figure2_orca_max_token_states(sharegpt):
@@ -161,8 +169,8 @@ def test_figure2_orca_max_token_states(sharegpt):
     # depends on how spread the output lengths are, which the paper does not publish:
     # sigma 0.7-1.0 gives 19-24%, hence 4 points. The free share is exact arithmetic.
     run = sharegpt["max"]
-    assert run.mean_token_states == pytest.approx(0.204, abs=0.04)
-    assert run.mean_free == pytest.approx(0.089, abs=0.001)
+    assert run.mean_token_states == pytest.approx(PAPER_KV_USE["max"]["token_states"], abs=0.04)
+    assert run.mean_free == pytest.approx(PAPER_KV_USE["max"]["external_and_others"], abs=0.001)
 
 
 def test_figure2_orca_pow2_and_oracle_hold_more_tokens_than_the_paper_says(sharegpt):
@@ -171,7 +179,8 @@ def test_figure2_orca_pow2_and_oracle_hold_more_tokens_than_the_paper_says(share
     # but not its address-level fragmentation (free space split into pieces too small
     # for the next request), so our reservations pack tighter and hold 5-8 points more
     # token states. This pins that known gap; it does not claim a match.
-    for pol, paper in (("pow2", 0.268), ("oracle", 0.382)):
+    for pol in ("pow2", "oracle"):
+        paper = PAPER_KV_USE[pol]["token_states"]
         ours = sharegpt[pol].mean_token_states
         assert paper < ours < paper + 0.10
     shares = [sharegpt[p].mean_token_states for p in ("max", "pow2", "oracle")]
@@ -180,9 +189,9 @@ def test_figure2_orca_pow2_and_oracle_hold_more_tokens_than_the_paper_says(share
 
 def test_figure13a_batch_sizes(sharegpt):
     # Paper, ShareGPT at 2 req/s: Max 7.00, Pow2 9.81, Oracle 13.62, vLLM 30.42.
-    assert sharegpt["max"].mean_running == 7
-    for pol, paper in (("pow2", 9.81), ("oracle", 13.62), ("paged", 30.42)):
-        assert sharegpt[pol].mean_running == pytest.approx(paper, rel=0.10)
+    assert sharegpt["max"].mean_running == PAPER_BATCH["sharegpt"]["max"]
+    for pol in ("pow2", "oracle", "paged"):
+        assert sharegpt[pol].mean_running == pytest.approx(PAPER_BATCH["sharegpt"][pol], rel=0.10)
 
 
 def test_figure13b_alpaca_orca_batches():
@@ -191,8 +200,8 @@ def test_figure13b_alpaca_orca_batches():
     trace = allocator_trace(
         "alpaca", kv_slots=PAPER_SLOTS, num_requests=4000, seed=0, policies=["pow2", "oracle"]
     )
-    assert trace["pow2"].mean_running == pytest.approx(43.24, rel=0.10)
-    assert trace["oracle"].mean_running == pytest.approx(72.75, rel=0.10)
+    for pol in ("pow2", "oracle"):
+        assert trace[pol].mean_running == pytest.approx(PAPER_BATCH["alpaca"][pol], rel=0.10)
 
 
 # ---- Figure 15: sharing ------------------------------------------------------------------
@@ -203,7 +212,7 @@ def test_figure15_parallel_sampling_alpaca():
     # carry the sum, so 2,000 requests still move it by a point between seeds; 20,000 keep
     # it within 0.15 (5.9, 8.8, 9.8% at 100,000). ShareGPT does not reproduce as well:
     # 14.4-24.0% against the paper's 16.2-30.5% (our prompts' spread is assumed).
-    for width, paper in ((2, 0.0609), (4, 0.0853), (6, 0.0979)):
+    for width, paper in PAPER_SHARING_SAVING[("alpaca", "parallel")].items():
         got = sharing_saving("alpaca", "parallel", width, num_requests=20_000, seed=0).saving
         assert got == pytest.approx(paper, abs=0.005)
 
