@@ -7,8 +7,10 @@ stream of requests (its Figure 2, section 6.1):
           ("if the true output length is 25, it reserves 32 positions for outputs")
   oracle  Orca (Oracle): reserve exactly prompt + output (knows the output length)
   paged   vLLM: blocks of `block_size` token slots handed out as the sequence grows
-The paper assumes Orca places its contiguous reservations with a buddy allocator, so
-each one occupies a power-of-two chunk; `buddy=True` counts that rounding.
+The paper assumes Orca places its contiguous reservations with a buddy allocator
+(`buddy=True`): each takes a power-of-two block of an arena, and freed blocks can leave
+free space split into pieces too small for the next request (external fragmentation).
+`buddy=False` packs exact reservations with no fragmentation at all (an ideal bound).
 
 The model of time: one decode step writes one token per running request. A request of
 prompt P and output O admitted at step a holds P + 1 tokens after step a and P + O after
@@ -23,8 +25,9 @@ Each step's KV slots are split into
   internal      slots held that the request will never write (reserved past its end;
                 for paged, the empty tail of its last block)
   rounding      the buddy allocator's rounding of a reservation to a power of two
-                (the paper's "external fragmentation & others" holds it)
-  free          slots nobody holds
+  free          slots nobody holds (with the buddy arena, some of it split too finely
+                for the request at the head of the queue)
+rounding + free is what the paper's Figure 2 calls "external fragmentation & others".
 which add up to the budget. Averages are over the saturated window: the steps at which a
 request is still waiting, as in a long trace at a high request rate.
 """
@@ -168,15 +171,64 @@ class _Sums:
         )
 
 
+class _Buddy:
+    """A buddy allocator over `capacity` slots, as the paper assumes Orca uses.
+
+    The arena is the powers of two in capacity's binary form, largest first, each at an
+    address aligned to its size (15,728 = 8,192 + 4,096 + 2,048 + 1,024 + 256 + 64 + 32
+    + 16); a request takes the lowest free block of its power-of-two size, splitting a
+    larger one if it must, and a freed block merges with its free buddy. Free memory can
+    then be split into blocks too small for the next request: external fragmentation.
+    """
+
+    def __init__(self, capacity: int):
+        self.free: dict[int, set[int]] = {}
+        self.largest = 0
+        addr = 0
+        for bit in reversed(range(capacity.bit_length())):
+            size = 1 << bit
+            if capacity & size:
+                self.free[size] = {addr}
+                self.largest = max(self.largest, size)
+                addr += size
+
+    def alloc(self, size: int) -> int | None:
+        s = size
+        while not self.free.get(s):
+            s <<= 1
+            if s > self.largest:
+                return None
+        addr = min(self.free[s])
+        self.free[s].remove(addr)
+        while s > size:  # keep the low half, free the high one
+            s >>= 1
+            self.free.setdefault(s, set()).add(addr + s)
+        return addr
+
+    def release(self, addr: int, size: int) -> None:
+        while True:
+            buddy = addr ^ size
+            same = self.free.get(size)
+            if same is None or buddy not in same:
+                self.free.setdefault(size, set()).add(addr)
+                return
+            same.remove(buddy)
+            addr = min(addr, buddy)
+            size <<= 1
+
+
 def _run_reserving(policy, reqs, capacity, max_len, buddy):
     """Event by event: between two starts or ends the running set is fixed and tokens grow linearly."""
     res = [_reservation(policy, p, o, max_len) for p, o in reqs]
     chunk = [next_pow2(r) for r in res] if buddy else res
+    # With the buddy arena, the largest block is the highest power of two in capacity.
+    room = 1 << (capacity.bit_length() - 1) if buddy else capacity
     for i, c in enumerate(chunk):
-        if c > capacity:
+        if c > room:
             raise InputError(
                 f"request {i} needs a {c:,}-slot reservation under {POLICY_LABELS[policy]}, more than the "
-                f"{capacity:,} KV slots there are: it could never be admitted (give more memory or shorter requests)"
+                f"{room:,} contiguous KV slots there are: it could never be admitted "
+                "(give more memory or shorter requests)"
             )
     sums = _Sums(capacity)
     segments = []  # (first step, last step, base, k, final, reserved, held)
@@ -185,9 +237,20 @@ def _run_reserving(policy, reqs, capacity, max_len, buddy):
     t = 0
     base = 0  # tokens at step s = base + k * s (sum over running of P + 1 - admission step)
     k = final = reserved = held = 0  # running; sums of P + O, reservations, chunks
+    arena = _Buddy(capacity) if buddy else None
+    where = {}
     while queue or ends:
-        while queue and held + chunk[queue[0]] <= capacity:
-            i = queue.popleft()
+        while queue:
+            i = queue[0]
+            if arena is None:
+                if held + chunk[i] > capacity:
+                    break
+            else:
+                addr = arena.alloc(chunk[i])
+                if addr is None:
+                    break
+                where[i] = addr
+            queue.popleft()
             p, o = reqs[i]
             heapq.heappush(ends, (t + o - 1, i))
             base += p + 1 - t
@@ -209,6 +272,8 @@ def _run_reserving(policy, reqs, capacity, max_len, buddy):
             final -= p + o
             reserved -= res[i]
             held -= chunk[i]
+            if arena is not None:
+                arena.release(where.pop(i), chunk[i])
         t = last + 1
 
     def sample(grid):
@@ -447,8 +512,15 @@ def allocator_trace(
     )
     if buddy:
         notes += (
-            "Orca's reservations are rounded up to a power of two (the buddy allocator the paper assumes); "
-            "the rounding is counted apart, where the paper counts it under external fragmentation.",
+            "Orca's reservations are placed by a buddy allocator (the paper's assumption): each is rounded up to a "
+            "power of two, and free space can be split too finely for the next request; the paper counts both "
+            "as external fragmentation & others.",
+        )
+    idle = [r.label for r in runs.values() if not r.saturated_steps]
+    if idle:
+        notes += (
+            f"{', '.join(idle)}: no request ever waited (the memory holds the whole trace), so the averages are "
+            "over the whole run, not a full server; give more requests or less memory to see one.",
         )
     return AllocatorTrace(
         kv_slots=kv_slots,

@@ -21,6 +21,7 @@ from kvwidgets.data.reported import (
     PAPER_KV_SLOTS_OPT13B_A100_40GB,
     PAPER_KV_USE,
     PAPER_SHARING_SAVING,
+    PAPER_SHARING_SAVING_SHAREGPT,
 )
 
 PAPER_SLOTS = PAPER_KV_SLOTS_OPT13B_A100_40GB  # Table 1: 12 GiB for the KV cache / 800 KiB per token
@@ -106,6 +107,26 @@ def test_buddy_rounds_each_reservation_to_a_power_of_two():
     assert run.rounding[0] * 4096 == 256 - 200
 
 
+def test_buddy_arena_splits_free_space():
+    from kvwidgets.core.allocator_trace import _Buddy
+
+    arena = _Buddy(1024)
+    assert [arena.alloc(256) for _ in range(4)] == [0, 256, 512, 768]
+    arena.release(0, 256)
+    arena.release(512, 256)
+    assert arena.alloc(512) is None  # 512 slots free, but in two pieces that are not buddies
+    arena.release(256, 256)
+    assert arena.alloc(512) == 0  # 0 and 256 merged
+    # the paper's 15,728 slots: aligned powers of two, largest first; the largest holds 8,192
+    paper = _Buddy(PAPER_SLOTS)
+    assert sorted((a, size) for size, addrs in paper.free.items() for a in addrs)[:3] == [
+        (0, 8192),
+        (8192, 4096),
+        (12288, 2048),
+    ]
+    assert paper.alloc(16384) is None and paper.alloc(8192) == 0
+
+
 def test_paged_preempts_when_blocks_run_out_and_still_finishes_everyone():
     # Two requests whose prompts fit but whose outputs cannot both be held: vLLM pushes the
     # later one back (recompute) and both finish.
@@ -153,68 +174,109 @@ def test_sampled_lengths_keep_the_published_means():
     assert s.output_mean / a.output_mean == pytest.approx(5.8, abs=0.05)
 
 
-# ---- the paper's Figure 2 and Figure 13a (ShareGPT, OPT-13B, 15.7K slots) --------------
+# ---- the paper's figures -----------------------------------------------------------------
+#
+# The paper's runs are one-hour traces of real lengths at one Poisson rate; ours are
+# saturated synthetic traces whose length spread is partly assumed (the output spread is
+# fitted to Figure 2's Orca (Max) bar, kvwidgets/data/request_lengths.json). A published
+# share or saving counts as reproduced within 4 percentage points, a batch within 15%:
+# moving the assumed spread over sigma 0.7-1.0 moves our shares by up to 3 points and the
+# batches by up to 12%, and seeds add about a point. Figures outside that are pinned with
+# the direction and the reason of the miss, not widened to pass.
+
+SHARE_TOL = 0.04
+BATCH_TOL = 0.15
+
+
+def test_figure2_orca_max_is_the_fitted_bar(sharegpt):
+    # The output spread was fitted to these two numbers; this checks the fit holds.
+    run, paper = sharegpt["max"], PAPER_KV_USE["max"]
+    assert run.mean_token_states == pytest.approx(paper["token_states"], abs=0.01)
+    assert run.mean_reserved == pytest.approx(paper["reserved"], abs=0.01)
+    # predicted: what Max reserves past each request's end, and the free remainder
+    # (exact arithmetic: 7 reservations of 2,048 in 15,728 slots leave 8.85%)
+    assert run.mean_internal == pytest.approx(paper["internal"], abs=SHARE_TOL)
+    assert run.mean_free == pytest.approx(paper["external_and_others"], abs=0.001)
+
+
+def test_figure2_orca_oracle(sharegpt):
+    run, paper = sharegpt["oracle"], PAPER_KV_USE["oracle"]
+    assert run.mean_token_states == pytest.approx(paper["token_states"], abs=SHARE_TOL)
+    assert run.mean_reserved == pytest.approx(paper["reserved"], abs=SHARE_TOL)
+    assert run.mean_internal == 0 == paper["internal"]
+    # the paper's "external fragmentation & others": the buddy arena's rounding and split free space
+    assert run.mean_rounding + run.mean_free == pytest.approx(paper["external_and_others"], abs=SHARE_TOL)
+
+
+def test_figure2_orca_pow2(sharegpt):
+    run, paper = sharegpt["pow2"], PAPER_KV_USE["pow2"]
+    assert run.mean_token_states == pytest.approx(paper["token_states"], abs=SHARE_TOL)
+    assert run.mean_reserved == pytest.approx(paper["reserved"], abs=SHARE_TOL)
+    assert run.mean_internal == pytest.approx(paper["internal"], abs=SHARE_TOL)
+    # Our buddy arena leaves 35% to rounding and free space where the paper has 41.6%:
+    # 6 points short, so Pow2's other shares come out 1-3.5 points high. The paper does
+    # not describe its allocator beyond "buddy"; this pins the gap.
+    ext = run.mean_rounding + run.mean_free
+    assert paper["external_and_others"] - 0.10 < ext < paper["external_and_others"]
 
 
 def test_figure2_paged_holds_token_states_in_96_percent(sharegpt):
-    # Paper: 96.3%. Our model keeps vLLM's 1% watermark free and counts the part-filled
-    # last blocks; 1.5 points covers the spread assumption (97.3-97.5% for sigma 0.7-1.0).
+    # Paper: 96.3%. Ours keeps vLLM's 1% watermark free and counts part-filled last blocks.
     assert sharegpt["paged"].mean_token_states == pytest.approx(
         PAPER_KV_USE["paged"]["token_states"], abs=0.015
     )
-
-
-def test_figure2_orca_max_token_states(sharegpt):
-    # Paper: 20.4% token states, 8.9% external fragmentation & others. The token share
-    # depends on how spread the output lengths are, which the paper does not publish:
-    # sigma 0.7-1.0 gives 19-24%, hence 4 points. The free share is exact arithmetic.
-    run = sharegpt["max"]
-    assert run.mean_token_states == pytest.approx(PAPER_KV_USE["max"]["token_states"], abs=0.04)
-    assert run.mean_free == pytest.approx(PAPER_KV_USE["max"]["external_and_others"], abs=0.001)
-
-
-def test_figure2_orca_pow2_and_oracle_hold_more_tokens_than_the_paper_says(sharegpt):
-    # Paper: Pow2 26.8%, Oracle 38.2% token states, with 41.6% and 36.6% "external
-    # fragmentation & others". We count the buddy allocator's power-of-two rounding
-    # but not its address-level fragmentation (free space split into pieces too small
-    # for the next request), so our reservations pack tighter and hold 5-8 points more
-    # token states. This pins that known gap; it does not claim a match.
-    for pol in ("pow2", "oracle"):
-        paper = PAPER_KV_USE[pol]["token_states"]
-        ours = sharegpt[pol].mean_token_states
-        assert paper < ours < paper + 0.10
+    # and the paper's headline: earlier systems keep 20.4-38.2% for token states
     shares = [sharegpt[p].mean_token_states for p in ("max", "pow2", "oracle")]
-    assert shares == sorted(shares) and max(shares) < 0.45  # earlier systems: 20.4-38.2%
+    assert shares == sorted(shares)
+    assert 0.204 - SHARE_TOL < shares[0] and shares[-1] < 0.382 + SHARE_TOL
 
 
 def test_figure13a_batch_sizes(sharegpt):
-    # Paper, ShareGPT at 2 req/s: Max 7.00, Pow2 9.81, Oracle 13.62, vLLM 30.42.
+    # Paper, ShareGPT at 2 requests/s: Max 7.00, Pow2 9.81, Oracle 13.62, vLLM 30.42.
     assert sharegpt["max"].mean_running == PAPER_BATCH["sharegpt"]["max"]
     for pol in ("pow2", "oracle", "paged"):
-        assert sharegpt[pol].mean_running == pytest.approx(PAPER_BATCH["sharegpt"][pol], rel=0.10)
+        assert sharegpt[pol].mean_running == pytest.approx(PAPER_BATCH["sharegpt"][pol], rel=BATCH_TOL)
+    # vLLM's knee on this trace is near 2 requests/s, so the paper's batch can sit below
+    # the memory limit ours measures, never above it
+    assert sharegpt["paged"].mean_running > PAPER_BATCH["sharegpt"]["paged"]
 
 
 def test_figure13b_alpaca_orca_batches():
-    # Paper, Alpaca at 30 req/s: Pow2 43.24, Oracle 72.75 (vLLM's 132.44 is not a memory
-    # limit at that rate: our saturated server holds ~175, so it is not compared).
+    # Paper, Alpaca at 30 requests/s: Pow2 43.24, Oracle 72.75. vLLM's 132.44 is not a
+    # memory limit at that rate (a saturated server holds ~205), so it is not compared.
     trace = allocator_trace(
         "alpaca", kv_slots=PAPER_SLOTS, num_requests=4000, seed=0, policies=["pow2", "oracle"]
     )
     for pol in ("pow2", "oracle"):
-        assert trace[pol].mean_running == pytest.approx(PAPER_BATCH["alpaca"][pol], rel=0.10)
+        assert trace[pol].mean_running == pytest.approx(PAPER_BATCH["alpaca"][pol], rel=BATCH_TOL)
 
 
-# ---- Figure 15: sharing ------------------------------------------------------------------
-
-
-def test_figure15_parallel_sampling_alpaca():
-    # Paper: 6.09, 8.53, 9.79% for 2, 4, 6 samples (OPT-13B, Alpaca). A few long outputs
-    # carry the sum, so 2,000 requests still move it by a point between seeds; 20,000 keep
-    # it within 0.15 (5.9, 8.8, 9.8% at 100,000). ShareGPT does not reproduce as well:
-    # 14.4-24.0% against the paper's 16.2-30.5% (our prompts' spread is assumed).
+def test_figure15_parallel_sampling():
+    # Paper: Alpaca 6.09, 8.53, 9.79% for 2, 4, 6 samples; ShareGPT 16.2-30.5%. The
+    # saving is what the prompt's full blocks are of the whole, summed over time, so it
+    # follows the assumed prompt spread. 20,000 requests keep seed noise under 0.2 points.
     for width, paper in PAPER_SHARING_SAVING[("alpaca", "parallel")].items():
         got = sharing_saving("alpaca", "parallel", width, num_requests=20_000, seed=0).saving
-        assert got == pytest.approx(paper, abs=0.005)
+        assert got == pytest.approx(paper, abs=SHARE_TOL)
+    low, high = PAPER_SHARING_SAVING_SHAREGPT["parallel"]
+    assert sharing_saving("sharegpt", "parallel", 2, num_requests=20_000).saving == pytest.approx(
+        low, abs=SHARE_TOL
+    )
+    assert sharing_saving("sharegpt", "parallel", 6, num_requests=20_000).saving == pytest.approx(
+        high, abs=SHARE_TOL
+    )
+
+
+def test_figure15_beam_search_neutral_model_shares_more_than_real_beams():
+    # Paper, Alpaca: 37.56, 53.13, 55.16% for widths 2, 4, 6. Beam width 2 reproduces;
+    # at 4 and 6 our neutral genealogy (each beam continues a uniformly random beam)
+    # merges histories faster than a language model's beams do, so it shares 6-10 points
+    # more. Which beams survive depends on token probabilities a trace does not have.
+    paper = PAPER_SHARING_SAVING[("alpaca", "beam")]
+    got = {w: sharing_saving("alpaca", "beam", w, num_requests=500, seed=0).saving for w in paper}
+    assert got[2] == pytest.approx(paper[2], abs=SHARE_TOL)
+    for w in (4, 6):
+        assert paper[w] + SHARE_TOL < got[w] < paper[w] + 0.12
 
 
 def test_parallel_sampling_arithmetic():
