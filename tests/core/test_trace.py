@@ -302,3 +302,83 @@ def test_beam_search_first_step_shares_the_prompt_blocks():
     s = sharing_saving([(32, 1)], "beam", 2)
     assert s.block_steps_unshared == 2 * 3
     assert s.block_steps_shared == 2 + 2
+
+
+# ---- a plain step-by-step simulation to hold the event-driven one to ---------------------
+
+
+def _reference(reqs, slots, policy, block_size=16, watermark_blocks=0, max_len=2048):
+    """Every step, every running request: the slow, obvious version (exact reservations, no buddy)."""
+    B = block_size
+    queue = list(range(len(reqs)))
+    length = [p for p, _ in reqs]
+    final = [p + o for p, o in reqs]
+    held = {}  # request -> (slots or blocks held, tokens held)
+    res = {
+        "max": [max_len] * len(reqs),
+        "pow2": [min(max_len, p + next_pow2(o)) for p, o in reqs],
+        "oracle": final,
+    }.get(policy)
+    sums = [0, 0, 0, 0]  # tokens, reserved, internal, running, over saturated steps
+    steps = 0
+    t = 0
+    while queue or held:
+        while queue:
+            i = queue[0]
+            if policy == "paged":
+                free = slots // B - sum(b for b, _ in held.values())
+                if free - math.ceil(length[i] / B) < watermark_blocks:
+                    break
+                held[i] = (math.ceil(length[i] / B), length[i])
+            else:
+                if sum(res[j] for j in held) + res[i] > slots:
+                    break
+                held[i] = (res[i], length[i])
+            queue.pop(0)
+        if policy == "paged":
+            needs = [i for i, (b, L) in held.items() if L + 1 > b * B]
+            free = slots // B - sum(b for b, _ in held.values())
+            while len(needs) > free:
+                v = max(held)
+                length[v] = held.pop(v)[1]
+                queue.insert(0, v)
+                if v in needs:
+                    needs.remove(v)
+                free = slots // B - sum(b for b, _ in held.values())
+            for i in needs:
+                held[i] = (held[i][0] + 1, held[i][1])
+        for i in held:
+            held[i] = (held[i][0], held[i][1] + 1)
+        if queue:
+            tok = sum(L for _, L in held.values())
+            if policy == "paged":
+                cap = {i: b * B for i, (b, _) in held.items()}
+            else:
+                cap = {i: res[i] for i in held}
+            never = sum(max(0, cap[i] - final[i]) for i in held)
+            sums[0] += tok
+            sums[1] += sum(min(cap[i], final[i]) for i in held) - tok
+            sums[2] += never
+            sums[3] += len(held)
+            steps += 1
+        for i in [i for i, (_, L) in held.items() if L == final[i]]:
+            del held[i]
+        t += 1
+    return [x / (steps * slots) for x in sums[:3]] + [sums[3] / steps], t
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_event_driven_runs_match_a_plain_simulation(seed):
+    reqs = sample_requests("sharegpt", 40, seed=seed)
+    slots = 3000
+    trace = allocator_trace(reqs, kv_slots=slots, buddy=False, watermark=0.01)
+    assert trace["paged"].preemptions > 0  # the preemption path is exercised
+    for pol in ("max", "pow2", "oracle", "paged"):
+        wm = trace.watermark_blocks if pol == "paged" else 0
+        (tok, res, inn, running), total = _reference(list(reqs), slots, pol, watermark_blocks=wm)
+        run = trace[pol]
+        assert run.total_steps == total, pol
+        assert run.mean_token_states == pytest.approx(tok, rel=1e-12), pol
+        assert run.mean_reserved == pytest.approx(res, rel=1e-12, abs=1e-15), pol
+        assert run.mean_internal == pytest.approx(inn, rel=1e-12, abs=1e-15), pol
+        assert run.mean_running == pytest.approx(running, rel=1e-12), pol
