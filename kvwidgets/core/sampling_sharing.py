@@ -84,9 +84,10 @@ def _beam(p: int, o: int, k: int, b: int, rng: random.Random) -> tuple[int, int]
             node = parent[node]
         return freed
 
+    choices = rng.choices
     for _ in range(o):
         width = len(lasts)
-        picks = [rng.randrange(width) for _ in range(k)]
+        picks = choices(range(width), k=k)
         children = [0] * width
         for q in picks:
             children[q] += 1
