@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from .api import (
+    allocator_trace,
     as_model,
     decode_ceiling,
+    kv_slots_for,
     max_context,
     memory_budget,
     offload_vs_recompute,
@@ -33,6 +35,8 @@ from .core import (
     get_gpu,
     mtp_draft,
     parse_vllm_log,
+    sample_requests,
+    sharing_saving,
     uniform_model,
 )
 
