@@ -133,6 +133,30 @@ function bytesByKind(shape, tokens, bits, tp = 1) {
 function weightBytes(params, bits) {
   return ceilDiv(big(params) * BigInt(bits), 8n);
 }
+function routedParams(shape, p, wb) {
+  const routed = shape.moe ? BigInt(Math.min(shape.moe.routed_params, Number(p))) : 0n;
+  if (!routed) {
+    const [rp, rq] = wb.routed;
+    const [op, oq] = wb.other;
+    throw new KVInputError(`weight_dtype '${wb.name}' stores the routed experts of a mixture of experts in ${rp / rq} bits and every other weight in ${op / oq}; ${shape.name} has no routed experts, so pick one format for all weights (for example 'int4' or 'fp8')`);
+  }
+  return routed;
+}
+function modelWeightBytes(shape, params, wb) {
+  const p = big(params ?? shape.params);
+  if (typeof wb === "number") return weightBytes(p, wb);
+  const routed = routedParams(shape, p, wb);
+  const [rp, rq] = wb.routed.map(BigInt);
+  const [op, oq] = wb.other.map(BigInt);
+  return ceilDiv(routed * rp * oq + (p - routed) * op * rq, rq * oq * 8n);
+}
+function decodeWeightBytes(shape, batch, params, wb) {
+  const read = decodeWeightParams(shape, batch, params);
+  if (typeof wb === "number") return read * wb / 8;
+  const p = exactDouble("params", big(params ?? shape.params));
+  const shared = p - Number(routedParams(shape, p, wb));
+  return shared * (wb.other[0] / wb.other[1]) / 8 + (read - shared) * (wb.routed[0] / wb.routed[1]) / 8;
+}
 function decodeWeightParams(shape, batch, params) {
   const p = exactDouble("params", big(params ?? shape.params));
   if (!shape.moe) return p;
@@ -219,7 +243,7 @@ function memoryBudget(shape, gpu, o) {
   const { p, q } = utilizationFraction(o.utilization);
   const working = BigInt(checkInt("working_bytes", o.workingBytes || 0, 0));
   const mem = gpuMemory(gpu, o.memory || "marketed");
-  const weights = weightBytes(o.params ?? shape.params, o.weightBits);
+  const weights = modelWeightBytes(shape, o.params, o.weightBits);
   const N = BigInt(n);
   const num = mem * p * N - weights * q - working * q * N;
   const usable = floorDiv(mem * p * N, q);
@@ -351,8 +375,8 @@ function decodeCeiling(shape, gpu, context, batch, o) {
   batch = checkInt("batch", batch, 1);
   const n = checkInt("num_gpus", o.numGpus, 1);
   const bw = gpu.bandwidth_gbps;
-  const allWeights = exactDouble("weights", weightBytes(o.params ?? shape.params, o.weightBits)) / n;
-  const weights = shape.moe ? decodeWeightParams(shape, batch, o.params) * o.weightBits / 8 / n : allWeights;
+  const allWeights = exactDouble("weights", modelWeightBytes(shape, o.params, o.weightBits)) / n;
+  const weights = shape.moe ? decodeWeightBytes(shape, batch, o.params, o.weightBits) / n : allWeights;
   const kvSeq = exactDouble("kv per sequence", kvBytes(shape, context, o.kvBits, n));
   const kv = exactDouble("kv per step", BigInt(batch) * BigInt(kvSeq));
   const step = (weights + kv) / (bw * 1e9);
@@ -634,6 +658,12 @@ function makeLookup(app) {
     bits(field) {
       return dtypeBits(dtypes, m.get(field), field);
     },
+    /** The weight format: bits of a plain dtype, or a mixed format's parts (calc/model.js modelWeightBytes). */
+    weightBits() {
+      const format = m.get("weight_dtype");
+      const mixed = (m.get("weight_formats") || {})[format];
+      return mixed ? { name: format, ...mixed } : dtypeBits(dtypes, format, "weight_dtype");
+    },
     dtypes
   };
 }
@@ -778,7 +808,7 @@ function axisValues(app, name) {
   return axes[name];
 }
 function startApp(app) {
-  for (const t of [...inputNames(app), "shapes", "gpus", "dtypes", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
+  for (const t of [...inputNames(app), "shapes", "gpus", "dtypes", "weight_formats", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
   app.on("change:error", () => app.showError());
   app.on("change:scale", () => {
     app.root.style.setProperty("--kv-scale", String(app.scale()));
@@ -988,8 +1018,12 @@ function gpuCount(app) {
   return selectControl(app, "num_gpus", "GPUs", () => counts().map((n) => [n, String(n)]), ["axes"]);
 }
 function dtypeSelect(app, name, labelText) {
-  const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4" };
-  return selectControl(app, name, labelText, () => Object.keys(app.model.get("dtypes") || names).map((d) => [d, names[d] || d]), ["dtypes"]);
+  const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4", mxfp4: "MXFP4 experts" };
+  const options = () => [
+    ...Object.keys(app.model.get("dtypes") || names),
+    ...name === "weight_dtype" ? Object.keys(app.model.get("weight_formats") || {}) : []
+  ];
+  return selectControl(app, name, labelText, () => options().map((d) => [d, names[d] || d]), ["dtypes", "weight_formats"]);
 }
 function utilizationSlider(app) {
   return floatSlider(app, "utilization", "Utilization", { min: 0.5, max: 1, step: 0.01, fmt: (v) => `${Math.round(v * 100)}%` });
@@ -1138,6 +1172,7 @@ export {
   decodeCeiling,
   decodeFits,
   decodeStepBytes,
+  decodeWeightBytes,
   decodeWeightParams,
   diagramBox,
   diagramWidth,
@@ -1173,6 +1208,7 @@ export {
   maxContext,
   memoryBudget,
   modelSelect,
+  modelWeightBytes,
   moreFold,
   notePlotlyProblem,
   numbersPerToken,

@@ -3,7 +3,7 @@
 
 import { KVInputError, checkInt } from "./errors.js";
 import { big, floorDiv } from "./exact.js";
-import { kvBytes, weightBytes } from "./model.js";
+import { kvBytes, modelWeightBytes } from "./model.js";
 import { fmtGB } from "./units.js";
 
 /** A number's shortest decimal as an exact fraction {p, q}: 0.9 -> 9/10 (like Fraction(repr(x))). */
@@ -46,7 +46,7 @@ export function memoryBudget(shape, gpu, o) {
   const { p, q } = utilizationFraction(o.utilization);
   const working = BigInt(checkInt("working_bytes", o.workingBytes || 0, 0));
   const mem = gpuMemory(gpu, o.memory || "marketed");
-  const weights = weightBytes(o.params ?? shape.params, o.weightBits);
+  const weights = modelWeightBytes(shape, o.params, o.weightBits);
   const N = BigInt(n);
   const num = mem * p * N - weights * q - working * q * N;
   const usable = floorDiv(mem * p * N, q);

@@ -3,7 +3,7 @@
 import { usersThatFit } from "./budget.js";
 import { checkInt } from "./errors.js";
 import { exactDouble } from "./exact.js";
-import { activeParams, decodeWeightParams, kvBytes, weightBytes } from "./model.js";
+import { activeParams, decodeWeightBytes, kvBytes, modelWeightBytes } from "./model.js";
 
 /** Bandwidth ceiling of one decode step, same operation order as core.decode.decode_ceiling. */
 export function decodeCeiling(shape, gpu, context, batch, o) {
@@ -11,9 +11,9 @@ export function decodeCeiling(shape, gpu, context, batch, o) {
   batch = checkInt("batch", batch, 1);
   const n = checkInt("num_gpus", o.numGpus, 1);
   const bw = gpu.bandwidth_gbps;
-  const allWeights = exactDouble("weights", weightBytes(o.params ?? shape.params, o.weightBits)) / n;
+  const allWeights = exactDouble("weights", modelWeightBytes(shape, o.params, o.weightBits)) / n;
   // A mixture of experts reads only the experts its batch routed to (Model.decode_weight_params).
-  const weights = shape.moe ? decodeWeightParams(shape, batch, o.params) * o.weightBits / 8 / n : allWeights;
+  const weights = shape.moe ? decodeWeightBytes(shape, batch, o.params, o.weightBits) / n : allWeights;
   const kvSeq = exactDouble("kv per sequence", kvBytes(shape, context, o.kvBits, n));
   const kv = exactDouble("kv per step", BigInt(batch) * BigInt(kvSeq));
   const step = (weights + kv) / (bw * 1e9);

@@ -1,7 +1,7 @@
 // core/model.py: a model's cache per sequence and per token, its weights, and the limits its
 // numbers can silently pass (limitLines).
 
-import { checkInt } from "./errors.js";
+import { KVInputError, checkInt } from "./errors.js";
 import { big, ceilDiv, exactDouble, floorDiv } from "./exact.js";
 import { groupBits, grows, tokenBits } from "./layers.js";
 import { fmtBytes } from "./units.js";
@@ -44,6 +44,61 @@ export function bytesByKind(shape, tokens, bits, tp = 1) {
 
 export function weightBytes(params, bits) {
   return ceilDiv(big(params) * BigInt(bits), 8n);
+}
+
+/**
+ * @typedef {{ name: string, routed: [number, number], other: [number, number] }} MixedFormat
+ * A weight format as the widgets pass it: bits per parameter (a plain dtype) or a mixed
+ * format such as mxfp4, whose routed experts and other parameters take different bits,
+ * each a fraction [p, q] (core.dtypes.WeightFormat).
+ * @typedef {number | MixedFormat} WeightFormat
+ */
+
+/**
+ * Routed-expert parameters a mixed format applies to; a model without any is an error,
+ * as in core.model.Model.weight_format.
+ * @param {any} shape
+ * @param {bigint | number} p
+ * @param {MixedFormat} wb
+ */
+function routedParams(shape, p, wb) {
+  const routed = shape.moe ? BigInt(Math.min(shape.moe.routed_params, Number(p))) : 0n;
+  if (!routed) {
+    const [rp, rq] = wb.routed;
+    const [op, oq] = wb.other;
+    throw new KVInputError(`weight_dtype '${wb.name}' stores the routed experts of a mixture of experts in ${rp / rq} bits and every other weight in ${op / oq}; ${shape.name} has no routed experts, so pick one format for all weights (for example 'int4' or 'fp8')`);
+  }
+  return routed;
+}
+
+/**
+ * core.model.Model.weight_bytes: whole bytes, each part in its own format.
+ * @param {any} shape
+ * @param {number | bigint | undefined} params
+ * @param {WeightFormat} wb
+ */
+export function modelWeightBytes(shape, params, wb) {
+  const p = big(params ?? shape.params);
+  if (typeof wb === "number") return weightBytes(p, wb);
+  const routed = routedParams(shape, p, wb);
+  const [rp, rq] = wb.routed.map(BigInt);
+  const [op, oq] = wb.other.map(BigInt);
+  return ceilDiv(routed * rp * oq + (p - routed) * op * rq, rq * oq * 8n);
+}
+
+/**
+ * core.model.Model.decode_weight_bytes: weight bytes a decode step reads, same operation order.
+ * @param {any} shape
+ * @param {number} batch
+ * @param {number | bigint | undefined} params
+ * @param {WeightFormat} wb
+ */
+export function decodeWeightBytes(shape, batch, params, wb) {
+  const read = decodeWeightParams(shape, batch, params);
+  if (typeof wb === "number") return read * wb / 8;
+  const p = exactDouble("params", big(params ?? shape.params));
+  const shared = p - Number(routedParams(shape, p, wb));
+  return shared * (wb.other[0] / wb.other[1]) / 8 + (read - shared) * (wb.routed[0] / wb.routed[1]) / 8;
 }
 
 /**

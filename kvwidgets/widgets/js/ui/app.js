@@ -38,6 +38,12 @@ export function makeLookup(app) {
     bits(field) {
       return dtypeBits(dtypes, m.get(field), field);
     },
+    /** The weight format: bits of a plain dtype, or a mixed format's parts (calc/model.js modelWeightBytes). */
+    weightBits() {
+      const format = m.get("weight_dtype");
+      const mixed = (m.get("weight_formats") || {})[format];
+      return mixed ? { name: format, ...mixed } : dtypeBits(dtypes, format, "weight_dtype");
+    },
     dtypes,
   };
 }
@@ -199,7 +205,7 @@ export function axisValues(app, name) {
  * @param {App} app
  */
 export function startApp(app) {
-  for (const t of [...inputNames(app), "shapes", "gpus", "dtypes", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
+  for (const t of [...inputNames(app), "shapes", "gpus", "dtypes", "weight_formats", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
   app.on("change:error", () => app.showError());
   app.on("change:scale", () => {
     app.root.style.setProperty("--kv-scale", String(app.scale()));

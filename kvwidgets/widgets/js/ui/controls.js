@@ -178,8 +178,13 @@ export function gpuCount(app) {
  * @param {import("./app.js").App} app
  */
 export function dtypeSelect(app, name, labelText) {
-  const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4" };
-  return selectControl(app, name, labelText, () => Object.keys(app.model.get("dtypes") || names).map((d) => [d, names[d] || d]), ["dtypes"]);
+  const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4", mxfp4: "MXFP4 experts" };
+  // weights also take the mixed formats (mxfp4: 4.25-bit experts, the rest 16-bit)
+  const options = () => [
+    ...Object.keys(app.model.get("dtypes") || names),
+    ...(name === "weight_dtype" ? Object.keys(app.model.get("weight_formats") || {}) : []),
+  ];
+  return selectControl(app, name, labelText, () => options().map((d) => [d, names[d] || d]), ["dtypes", "weight_formats"]);
 }
 
 /**

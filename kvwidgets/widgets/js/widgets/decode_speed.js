@@ -4,7 +4,7 @@
 
 import { maxContext } from "../calc/budget.js";
 import { decodeCeiling, decodeFits } from "../calc/decode.js";
-import { limitLines, weightBytes } from "../calc/model.js";
+import { limitLines, modelWeightBytes } from "../calc/model.js";
 import { fmtBytes, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor } from "../ui/colours.js";
@@ -90,7 +90,7 @@ function render({ model, el }) {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
-    const o = { numGpus: model.get("num_gpus"), weightBits: L.bits("weight_dtype"), kvBits: L.bits("kv_dtype"), params: paramsOverride(app) };
+    const o = { numGpus: model.get("num_gpus"), weightBits: L.weightBits(), kvBits: L.bits("kv_dtype"), params: paramsOverride(app) };
     const context = model.get("context");
     const batch = model.get("batch");
     const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
@@ -173,7 +173,7 @@ function render({ model, el }) {
       // the crossover readout, said in words: weights are read once per step, caches once per sequence
       const kvSeq = d.kv_bytes_per_step / batch;
       // against all the weights, as the readout (a MoE batch that large touches every expert)
-      const allW = Number(weightBytes(o.params ?? shape.params, o.weightBits)) / o.numGpus;
+      const allW = Number(modelWeightBytes(shape, o.params, o.weightBits)) / o.numGpus;
       lines.push({ text: `KV reads pass the weights at batch ${d.crossover_batch.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" });
     }
     lines.push(...limitLines(shape, { context, weights: true, params: o.params }));
