@@ -2,12 +2,24 @@
 import js from "@eslint/js";
 import globals from "globals";
 
+// Only the project's own files: everything else under the checkout (virtual environments,
+// a built JupyterLite site, node_modules) is someone else's code.
+const OURS = ["kvwidgets/**/*.js", "scripts/**/*.mjs", "tests/**/*.js", "tests/**/*.mjs", "eslint.config.mjs"];
+
 export default [
   {
-    // build outputs, vendored code and the dependencies
-    ignores: ["kvwidgets/widgets/static/**", "kvwidgets/widgets/static_dev/**", "kvwidgets/widgets/vendor/**", "node_modules/**", "**/.venv/**", "_lite/**", "build/**", "dist/**"],
+    // build outputs, vendored code, and what tools put in the checkout
+    ignores: [
+      "kvwidgets/widgets/static/**",
+      "kvwidgets/widgets/static_dev/**",
+      "kvwidgets/widgets/vendor/**",
+      ".venv*/**",
+      "_lite/**",
+      "build/**",
+      "dist/**",
+    ],
   },
-  js.configs.recommended,
+  { ...js.configs.recommended, files: OURS },
   {
     files: ["kvwidgets/widgets/js/**/*.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },

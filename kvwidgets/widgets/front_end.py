@@ -16,7 +16,8 @@ that pip, Binder and JupyterLite need no Node.js:
 With ``KVW_DEV=1`` in the kernel's environment a widget's ``_esm`` is instead the PATH of
 its development build (static_dev/ or ``KVW_DEV_DIR``, written by ``bash scripts/js.sh
 watch``: the library bundled in, inline source maps), which anywidget re-sends on every
-save when ``ANYWIDGET_HMR=1``. Both are read when kvwidgets is imported.
+save when ``ANYWIDGET_HMR=1``. Both are read when kvwidgets.widgets is first imported
+(the widget classes are made then).
 """
 
 from __future__ import annotations

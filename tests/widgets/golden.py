@@ -39,6 +39,7 @@ from kvwidgets.core import (
 from kvwidgets.core.dtypes import MIXED_WEIGHT_FORMATS
 from kvwidgets.core.errors import KVWidgetsError
 from kvwidgets.core.model import Model, uniform_model
+from kvwidgets.core.units import fmt_bytes, fmt_tokens
 from kvwidgets.widgets import browser_data, designs
 
 MAX_SAFE = 2**53 - 1
@@ -198,6 +199,7 @@ def build(
         "blocks": [],
         "offload": [],
         "limits": [],
+        "units": [],
         "storage": {k: dataclasses.asdict(v) for k, v in STORAGE.items()},
     }
 
@@ -469,6 +471,28 @@ def build(
                 "fits_error": fit_err,
             }
         )
+    # Bytes and tokens as core.units writes them, and Fit.message's GB figures: Python rounds
+    # a float's exact value half to even (2.675 GB prints 2.67, 1.125 GB prints 1.12).
+    counts = [0, 1, 1023, 1024, 1025, 1536, 1048575, 1048576, 999_999_999, 10**9, 10**12 - 1, 10**12]
+    counts += [k * 10**6 + 5 * 10**s for k in (1, 2, 3, 1125, 2675, 1005, 3005) for s in (3, 4, 5)]
+    counts += [1_125_000_000, 2_675_000_000, 1_005_000_000, 3_005_000_000, 12_345_678_901_234]
+    counts += [rng.randint(0, 10 ** rng.randint(1, 15)) for _ in range(3000)]
+    for n in counts:
+        unit = rng.choice([None, None, "B", "KiB", "MiB", "GiB", "KB", "MB", "GB", "TB"])
+        digits = rng.choice([0, 1, 2, 2, 3])
+        out["units"].append(
+            {
+                "n": n,
+                "unit": unit,
+                "digits": digits,
+                "bytes": fmt_bytes(n),
+                "bytes_as": fmt_bytes(n, unit, digits),
+                "gb1": f"{n / 1e9:,.1f}",  # core.budget.Fit.message
+                "gb2": f"{n / 1e9:,.2f}",
+                "tokens": fmt_tokens(n),
+            }
+        )
+
     # Which limit lines a widget shows beside its numbers (calc/model.js limitLines): the
     # rules read from the core's model (past_max_context, engine_notes) and its shape.
     shapes = out["shapes"]

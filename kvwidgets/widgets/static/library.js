@@ -84,13 +84,33 @@ function groupBytesPerToken(group, bits, tp = 1) {
 
 // kvwidgets/widgets/js/calc/units.js
 var SCALE = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12 };
+function fixed(x, digits) {
+  if (!Number.isFinite(x)) throw new RangeError(`cannot format ${x}`);
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, x);
+  const high = view.getUint32(0);
+  const biased = high >>> 20 & 2047;
+  let mantissa = BigInt(high & 1048575) << 32n | BigInt(view.getUint32(4));
+  if (biased !== 0) mantissa |= 1n << 52n;
+  const exponent = (biased === 0 ? 1 : biased) - 1075;
+  let num = mantissa * 10n ** BigInt(digits);
+  let den = 1n;
+  if (exponent >= 0) num <<= BigInt(exponent);
+  else den <<= BigInt(-exponent);
+  let q = num / den;
+  const twice = 2n * (num % den);
+  if (twice > den || twice === den && q % 2n === 1n) q += 1n;
+  const text = q.toString().padStart(digits + 1, "0");
+  const whole = text.slice(0, text.length - digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const sign = high >>> 31 ? "-" : "";
+  return digits > 0 ? `${sign}${whole}.${text.slice(text.length - digits)}` : `${sign}${whole}`;
+}
 function fmtBytes(n, unit = null, digits = 2) {
-  n = Number(n);
-  const a = Math.abs(n);
+  const x = Number(n);
+  const a = Math.abs(x);
   if (unit === null) unit = a < 1024 ? "B" : a < 1024 ** 2 ? "KiB" : a < 1e9 ? "MB" : a < 1e12 ? "GB" : "TB";
-  const v = n / SCALE[unit];
-  const opts = unit === "B" || Number.isInteger(v) ? { maximumFractionDigits: 0 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
-  return `${v.toLocaleString("en-US", opts)} ${unit}`;
+  const v = x / SCALE[unit];
+  return `${fixed(v, unit === "B" || Number.isInteger(v) ? 0 : digits)} ${unit}`;
 }
 function fmtTokens(n) {
   n = Number(n);
@@ -99,7 +119,7 @@ function fmtTokens(n) {
   return n.toLocaleString("en-US");
 }
 function fmtGB(n, digits) {
-  return (Number(n) / 1e9).toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return fixed(Number(n) / 1e9, digits);
 }
 
 // kvwidgets/widgets/js/calc/model.js
@@ -1183,6 +1203,7 @@ export {
   element,
   exactDouble,
   fitMessage,
+  fixed,
   fixedBytes,
   floatSlider,
   floorDiv,

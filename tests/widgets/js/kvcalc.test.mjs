@@ -96,6 +96,18 @@ test("users that fit, with the whole breakdown in bytes", () => {
   }
 });
 
+test("bytes, tokens and GB figures written as core.units and Fit.message write them", () => {
+  assert.ok(G.units.length > 3000);
+  for (const c of G.units) {
+    const what = `units ${JSON.stringify(c)}`;
+    assert.equal(kv.fmtBytes(c.n), c.bytes, what);
+    assert.equal(kv.fmtBytes(BigInt(c.n), c.unit, c.digits), c.bytes_as, what);
+    assert.equal(kv.fmtGB(BigInt(c.n), 1), c.gb1, what);
+    assert.equal(kv.fmtGB(c.n, 2), c.gb2, what);
+    assert.equal(kv.fmtTokens(c.n), c.tokens, what);
+  }
+});
+
 test("limit lines: the rules that fire are the core's, engine notes word for word", () => {
   assert.ok(G.limits.some((c) => c.kinds.includes("past_max_context")), "a context past the maximum");
   assert.ok(G.limits.some((c) => c.kinds.includes("params_estimated")), "an estimated parameter count");
