@@ -48,6 +48,34 @@ NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
+class ReadTracker(Mapping):
+    """A read-only view of a config dict that remembers which keys were looked at.
+
+    Every lookup (cfg[k], cfg.get(k), k in cfg) marks the key as read, so after a Model
+    is built cache_fields.check_read can tell which cache-relevant fields no code path
+    consulted: the fields kvwidgets does not understand for this model.
+    """
+
+    def __init__(self, data: Mapping[str, Any]):
+        self.data = data
+        self.read: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return self.data[key]
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.read.add(key)
+        return key in self.data
+
+    def __iter__(self):
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+
 class ConfigView:
     """A config dict plus where it came from (used in every provenance string)."""
 
@@ -67,15 +95,17 @@ class ConfigView:
         # Multimodal wrappers (Gemma 3, Llama 4, Mistral 3...) keep the language model in
         # text_config; the KV cache is the language model's.
         if isinstance(text, Mapping) and not any(n in config for n in NAMES["num_hidden_layers"]):
-            self.cfg: Mapping[str, Any] = text
+            self.cfg: Mapping[str, Any] = ReadTracker(text)
             self.prefix = "text_config."
             outer = config.get("model_type")
             self.model_type = text.get("model_type") or TEXT_MODEL_TYPE.get(outer, outer)
         else:
-            self.cfg = config
+            self.cfg = ReadTracker(config)
             self.prefix = ""
             self.model_type = config.get("model_type")
         self.provenance: dict[str, str] = {}
+        # sentences a reader must see beside any figure of this model (Model.engine_notes)
+        self.warnings: list[str] = []
 
     # ---- lookups ---------------------------------------------------------------------
     def where(self, name: str) -> str:
@@ -145,6 +175,16 @@ class ConfigView:
     def flag(self, key: str, names: Sequence[str] | None = None, default: bool = False) -> bool:
         value = self.get(key, names, default=default)
         return bool(value) if value is not MISSING else default
+
+    def warn(self, text: str) -> None:
+        """A caveat on the reading, shown wherever the model's figures are (describe(),
+        Fit.warnings, the widgets)."""
+        if text not in self.warnings:
+            self.warnings.append(text)
+
+    @property
+    def read_keys(self) -> set[str]:
+        return self.cfg.read if isinstance(self.cfg, ReadTracker) else set(self.cfg)
 
     def note(self, key: str, text: str) -> None:
         """Provenance for a value derived from several fields or estimated."""

@@ -31,6 +31,7 @@ from ..core.layers import (
     SlidingWindowSpec,
 )
 from ..core.model import Model
+from .cache_fields import check_all_read, structural, unread_cache_fields, unread_error
 from .engine_support import engine_notes
 from .fields import MISSING, NAMES, ConfigView
 from .layer_plan import kv_shared_layers, layer_plan
@@ -81,6 +82,8 @@ def read_dims(view: ConfigView) -> Dims:
             # index_head_dim FP8 keys plus a float32 scale per 128 of them for every token and
             # layer (deepseek_v2.py, Indexer: head_dim + head_dim // quant_block_size * 4, uint8)
             dim = view.integer("index_head_dim", ("index_head_dim",), default=128)
+            # index_n_heads only shapes the indexer's queries: its cache is one key per token
+            view.raw("index_n_heads")
             mla["index_bytes"] = dim + dim // 128 * 4
             view.note(
                 "index_bytes",
@@ -284,6 +287,18 @@ def image_tokens(view: ConfigView) -> int:
     return tokens
 
 
+def read_layout(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
+    """The dims and layer groups: an architecture's own reader when it has one
+    (families.py), else the attention reader above."""
+    from .families import FAMILY_LAYOUTS  # families build on the readers in this module
+
+    reader = FAMILY_LAYOUTS.get(view.model_type or "")
+    if reader is not None:
+        return reader(view)
+    d = read_dims(view)
+    return d, group_layers(view, d)
+
+
 def group_layers(view: ConfigView, d: Dims) -> tuple[LayerGroup, ...]:
     """Group the per-layer plan into LayerGroups of identical specs, first-seen order."""
     counts: dict[LayerSpec, int] = {}
@@ -363,8 +378,17 @@ def model_from_config(
 ) -> Model:
     """Build a Model from a config.json dict. Without params, the count is estimated."""
     view = ConfigView(config, source)
-    d = read_dims(view)
-    groups = group_layers(view, d)
+    try:
+        d, groups = read_layout(view)
+    except ConfigError as e:
+        # a field the reader does not understand is the real reason more often than the
+        # symptom it caused (Kimi-K3's heads do not divide hidden_size because its KDA
+        # layers are sized by linear_attn_config)
+        unread = structural(unread_cache_fields(view))
+        if unread:
+            raise unread_error(view, unread, e) from e
+        raise
+    check_all_read(view)
 
     extra: dict[str, Any] = {
         "model_type": view.model_type,
@@ -414,7 +438,7 @@ def model_from_config(
     view.note("params", params_source or "given")
 
     label = name or config.get("_name_or_path") or view.model_type or "model"
-    notes = engine_notes(view)
+    notes = (*engine_notes(view), *view.warnings)
     return Model(
         name=str(label),
         groups=groups,
