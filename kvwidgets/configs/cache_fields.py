@@ -83,6 +83,10 @@ FAMILY_FIELDS: dict[str, tuple[str, ...]] = {
     "minimax_m1": ("attn_type_list", "layer_types"),
 }
 
+# field -> the switch it only matters under: with the switch off or absent it sizes nothing
+# (Hunyuan-A13B ships cla_share_factor 2 with use_cla false)
+ONLY_WITH: dict[str, str] = {"cla_share_factor": "use_cla"}
+
 # Never about the cache, whatever CACHE_FIELDS says: checked first.
 NOT_CACHE = (
     r"\w*rope\w*|\w*_bias|\w*dropout\w*|\w*init\w*|\w*_eps|\w*norm\w*|\w*_act|\w*_scale\w*"
@@ -121,6 +125,8 @@ def unread_cache_fields(view: ConfigView, keys: Iterable[str] | None = None) -> 
     out = []
     for key in keys if keys is not None else list(data):
         if key in read or not _set(data.get(key)):
+            continue
+        if key in ONLY_WITH and not _set(data.get(ONLY_WITH[key])):
             continue
         what = cache_relevance(view.model_type, key)
         if what is not None:

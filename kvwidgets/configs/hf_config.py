@@ -71,7 +71,9 @@ def read_dims(view: ConfigView) -> Dims:
             "kv_lora_rank": view.integer("kv_lora_rank", ("kv_lora_rank",)),
             "qk_rope_head_dim": view.integer("qk_rope_head_dim", ("qk_rope_head_dim",), minimum=0),
             "qk_nope_head_dim": view.integer("qk_nope_head_dim", ("qk_nope_head_dim",), minimum=0),
-            "v_head_dim": view.integer("v_head_dim", ("v_head_dim",)),
+            "v_head_dim": view.integer(
+                "v_head_dim", ("v_head_dim",), default=mla_v_default(view, hidden, heads)
+            ),
         }
         q_lora = view.raw("q_lora_rank")
         if q_lora is not None:
@@ -100,7 +102,14 @@ def read_dims(view: ConfigView) -> Dims:
         )
 
     head_dim = view.get("head_dim")
-    if head_dim is None or head_dim is MISSING:
+    if (head_dim is None or head_dim is MISSING) and mla is not None:
+        # an MLA layer caches the latent, never head_dim-sized heads; the key width stands in
+        # for head_dim (Kimi-K3's 7168 / 96 does not divide, and need not)
+        head_dim = mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"]
+        view.note(
+            "head_dim", f"qk_nope_head_dim + qk_rope_head_dim = {head_dim} (MLA; no head_dim in the config)"
+        )
+    elif head_dim is None or head_dim is MISSING:
         if hidden is None:
             raise ConfigError(
                 f"{view.source}: neither head_dim nor hidden_size is given "
@@ -155,7 +164,7 @@ def read_dims(view: ConfigView) -> Dims:
     inter = view.get("intermediate_size", default=None)
     inter = view.check_int("intermediate_size", inter) if inter is not None else None
     tied = bool(view.get("tie_word_embeddings", ("tie_word_embeddings",), default=True))
-    experts = view.get("num_experts", default=None)
+    experts = per_layer_moe(view, "num_experts", view.get("num_experts", default=None))
     experts = view.check_int("num_experts", experts) if experts else None
     return Dims(
         layers,
@@ -174,6 +183,28 @@ def read_dims(view: ConfigView) -> Dims:
         global_head_dim,
         global_kv,
     )
+
+
+def per_layer_moe(view: ConfigView, key: str, value: Any) -> Any:
+    """MoE routing given per layer (Hunyuan-A13B's moe_topk list): it sets the weights a token
+    reads, never the cache. One value for every layer is that value; differing values are
+    not modelled, so the model is treated as dense for active-parameter figures (noted)."""
+    if not isinstance(value, list):
+        return value
+    if value and all(v == value[0] for v in value):
+        view.note(key, f"{view.provenance.get(key)}: the same {value[0]!r} for every layer")
+        return value[0]
+    view.note(key, f"{view.provenance.get(key)} differs per layer; routing not modelled (weights only)")
+    return None
+
+
+def mla_v_default(view: ConfigView, hidden: int | None, heads: int) -> Any:
+    """MiniCPM3's config.json names no v_head_dim: transformers MiniCPM3Config.__post_init__
+    sets it to hidden_size // num_attention_heads. Other MLA models must give it."""
+    if view.model_type != "minicpm3" or hidden is None:
+        return MISSING
+    view.note("v_head_dim", f"hidden_size // num_attention_heads = {hidden} // {heads} (MiniCPM3Config)")
+    return hidden // heads
 
 
 def read_kv_heads(view: ConfigView, heads: int) -> int:
@@ -409,7 +440,7 @@ def model_from_config(
     moe: dict[str, int] = {}
     if d.num_experts:
         extra["num_experts"] = d.num_experts  # changes the weights, never the cache
-        k = view.get("experts_per_token", default=None)
+        k = per_layer_moe(view, "experts_per_token", view.get("experts_per_token", default=None))
         if k:
             # Which experts a token uses sets prefill FLOPs and small-batch decode reads.
             moe = dict(
@@ -444,7 +475,7 @@ def model_from_config(
         groups=groups,
         params=params,
         params_source=params_source or "given",
-        num_query_heads=d.heads,
+        num_query_heads=d.heads if {"full", "sliding", "chunked", "cross", "hybrid"} & set(d.plan) else None,
         weight_dtype=wdtype,
         max_context=max_ctx,
         provenance=dict(view.provenance),

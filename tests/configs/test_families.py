@@ -1,0 +1,231 @@
+"""Layouts the attention reader alone got wrong, each to the byte of its engine's rule.
+
+The configs are in tests/configs/layouts/, each with a "_source" line saying where its
+numbers come from. Expected figures are worked by hand from the rules cited in
+kvwidgets/configs/families.py, not read back from the code.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import kvwidgets as kw
+from kvwidgets.core.errors import ConfigError
+from kvwidgets.core.layers import FullAttentionSpec, RecurrentStateSpec, SlidingWindowSpec
+
+LAYOUTS = Path(__file__).parent / "layouts"
+
+
+def config(name):
+    data = json.loads((LAYOUTS / f"{name}.json").read_text())
+    assert data.pop("_source")
+    return data
+
+
+def kinds(model):
+    out = {}
+    for g in model.groups:
+        out[g.spec.kind] = out.get(g.spec.kind, 0) + g.count
+    return out
+
+
+def test_kimi_linear_is_seven_mla_layers_and_twenty_kda_states():
+    m = kw.load_model(config("kimi-linear-48b-a3b"))
+    assert kinds(m) == {"recurrent": 20, "mla": 7}
+    # MLA: latent 512 + rope 64, bf16, 7 layers
+    assert m.kv_bytes_per_token() == 7 * (512 + 64) * 2 == 8_064
+    state = next(g.spec for g in m.groups if isinstance(g.spec, RecurrentStateSpec))
+    # KDA: conv (3 x 32 x 128) x 3 in bf16 + state 32 x 128 x 128 in float32
+    assert state.conv_bytes == 3 * 32 * 128 * 3 * 2 == 73_728
+    assert state.ssm_bytes == 32 * 128 * 128 * 4 == 2_097_152
+    t = 131_072
+    assert m.kv_bytes(t) == 8_064 * t + 20 * (73_728 + 2_097_152)
+    # the old all-MLA reading was 3.7x too much at 131K
+    assert round(27 * 1152 * t / m.kv_bytes(t), 1) == 3.7
+
+
+def test_kimi_k3_text_config_loads_with_heads_that_do_not_divide_hidden():
+    cfg = config("kimi-linear-48b-a3b")
+    cfg.update(hidden_size=7168, num_attention_heads=96)
+    del cfg["head_dim"]
+    m = kw.load_model({"model_type": "kimi_k3", "text_config": cfg})
+    assert kinds(m) == {"recurrent": 20, "mla": 7}
+
+
+def test_kimi_linear_unknown_kda_field_is_named():
+    cfg = config("kimi-linear-48b-a3b")
+    cfg["linear_attn_config"]["num_v_heads"] = 16
+    with pytest.raises(ConfigError, match="num_v_heads"):
+        kw.load_model(cfg)
+
+
+def test_mimo_v2_full_layers_and_swa_layers_with_their_own_heads():
+    m = kw.load_model(config("mimo-v2-flash"))
+    assert kinds(m) == {"full": 9, "sliding": 39}
+    # 9 full layers x 4 KV heads x (192 + 128) x 2 B: the issue's 23,040 B per token
+    assert m.kv_bytes_per_token() == 9 * 4 * (192 + 128) * 2 == 23_040
+    swa = next(g.spec for g in m.groups if isinstance(g.spec, SlidingWindowSpec))
+    assert (swa.num_kv_heads, swa.head_size, swa.v_size, swa.window) == (8, 192, 128, 128)
+    assert m.kv_bytes(1000) == 23_040 * 1000 + 39 * 8 * 320 * 2 * 128
+
+
+def test_mimo_pattern_ignored_would_be_refused_for_an_unknown_model_type():
+    cfg = config("mimo-v2-flash")
+    cfg["model_type"] = "somebody_new"
+    with pytest.raises(ConfigError, match="hybrid_layer_pattern"):
+        kw.load_model(cfg)
+
+
+def test_nemotron_super_block_configs_no_op_layers_and_per_layer_kv_heads():
+    m = kw.load_model(config("llama-3.3-nemotron-super-49b"))
+    assert kinds(m) == {"full": 49}
+    assert m.groups[0].spec == FullAttentionSpec(8, 128)
+    assert m.kv_bytes_per_token() == 49 * 8 * 128 * 2 * 2 == 200_704
+    # num_key_value_heads: null read as MHA over 80 layers was 13x this
+    assert 80 * 64 * 128 * 4 // m.kv_bytes_per_token() == 13
+
+
+def test_nemotron_sink_tokens_are_refused_by_name():
+    cfg = config("llama-3.3-nemotron-super-49b")
+    cfg["block_configs"][0]["attention"]["num_sink_tokens"] = 4
+    with pytest.raises(ConfigError, match="num_sink_tokens"):
+        kw.load_model(cfg)
+
+
+def test_zamba2_attention_at_twice_the_hidden_width_plus_mamba2_state_everywhere():
+    m = kw.load_model(config("zamba2-7b"))
+    hybrid = sum(1 for i in range(81) if i % 6 == 5)
+    assert kinds(m) == {"recurrent": 81, "full": hybrid}
+    att = next(g.spec for g in m.groups if isinstance(g.spec, FullAttentionSpec))
+    assert (att.num_kv_heads, att.head_size) == (32, 2 * 3584 // 32) == (32, 224)
+    state = next(g.spec for g in m.groups if isinstance(g.spec, RecurrentStateSpec))
+    # d_inner 7168; conv (7168 + 2 x 2 x 64) x 3; ssm 112 x 64 x 64; bf16
+    assert state.state_bytes == ((7168 + 256) * 3 + 112 * 64 * 64) * 2 == 962_048
+    assert m.kv_bytes_per_token() == hybrid * 32 * 224 * 2 * 2
+
+
+def test_mamba_codestral_is_a_fixed_138_mb():
+    m = kw.load_model(config("mamba-codestral-7b"))
+    assert kinds(m) == {"recurrent": 64}
+    assert m.kv_bytes_per_token() == 0
+    per_layer = ((8192 + 2 * 8 * 128) * 3 + 128 * 64 * 128) * 2
+    assert m.kv_bytes(131_072) == m.kv_bytes(1) == 64 * per_layer == 138_149_888
+    assert m.num_query_heads is None
+
+
+def test_falcon_mamba_is_mamba1_from_intermediate_size():
+    m = kw.load_model(config("falcon-mamba-7b"))
+    assert m.kv_bytes(10) == 64 * (8192 * 3 + 8192 * 16) * 2 == 19_922_944
+
+
+def test_recurrentgemma_local_attention_capped_at_2048_and_rg_lru_state():
+    m = kw.load_model(config("recurrentgemma-2b"))
+    assert kinds(m) == {"recurrent": 18, "sliding": 8}
+    local = next(g.spec for g in m.groups if isinstance(g.spec, SlidingWindowSpec))
+    assert (local.num_kv_heads, local.head_size, local.window) == (1, 256, 2048)
+    state = 2560 * 3 * 2 + 2560 * 4  # conv in bf16, RG-LRU state in float32
+    assert m.kv_bytes(100_000) == 8 * 2048 * 2 * 256 * 2 + 18 * state
+    assert any("not in vLLM 0.33.0" in n for n in m.engine_notes)
+
+
+def test_lfm2_short_conv_is_8_kib_per_layer():
+    m = kw.load_model(config("lfm2-1.2b"))
+    assert kinds(m) == {"full": 6, "recurrent": 10}
+    state = next(g.spec for g in m.groups if isinstance(g.spec, RecurrentStateSpec))
+    assert state.state_bytes == 2048 * 2 * 2 == 8_192
+    assert m.kv_bytes_per_token() == 6 * 8 * 64 * 2 * 2 == 12_288
+    assert m.kv_bytes(1) == 12_288 + 10 * 8_192
+
+
+def test_lfm2_layer_types_win_over_full_attn_idxs():
+    cfg = config("lfm2-1.2b")
+    cfg["layer_types"] = ["full_attention" if i in (0, 1) else "conv" for i in range(16)]
+    assert kinds(kw.load_model(cfg)) == {"full": 2, "recurrent": 14}
+
+
+def test_minicpm3_stores_full_keys_and_padded_values_not_a_latent():
+    m = kw.load_model(config("minicpm3-4b"))
+    assert kinds(m) == {"full": 62}
+    assert m.groups[0].spec == FullAttentionSpec(40, 96)
+    assert m.kv_bytes_per_token() == 62 * 2 * 40 * 96 * 2 == 952_320
+    assert "MiniCPM3Config" in m.provenance["v_head_dim"]
+
+
+def test_deepseek_v4_compress_ratios_is_named():
+    cfg = {
+        "model_type": "deepseek_v4",
+        "num_hidden_layers": 4,
+        "num_attention_heads": 64,
+        "hidden_size": 4096,
+        "head_dim": 512,
+        "num_key_value_heads": 1,
+        "sliding_window": 128,
+        "compress_ratios": [0, 4, 128, 4],
+    }
+    with pytest.raises(ConfigError, match="compress_ratios"):
+        kw.load_model(cfg)
+
+
+def test_minimax_attn_type_list_is_named():
+    cfg = {
+        "model_type": "minimax",
+        "num_hidden_layers": 4,
+        "num_attention_heads": 64,
+        "num_key_value_heads": 8,
+        "head_dim": 128,
+        "hidden_size": 6144,
+        "attn_type_list": [0, 0, 0, 1],
+    }
+    with pytest.raises(ConfigError, match="attn_type_list"):
+        kw.load_model(cfg)
+
+
+HUNYUAN = {
+    "model_type": "hunyuan_v1_moe",
+    "num_hidden_layers": 4,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "hidden_size": 4096,
+    "head_dim": 128,
+    "num_experts": 64,
+    "moe_topk": [8, 8, 8, 8],
+    "use_cla": False,
+    "cla_share_factor": 2,
+}
+
+
+def test_hunyuan_per_layer_moe_topk_is_accepted():
+    m = kw.load_model(HUNYUAN)
+    assert m.kv_bytes_per_token() == 4 * 8 * 128 * 2 * 2
+    assert m.experts_per_token == 8
+
+
+def test_hunyuan_cross_layer_attention_is_refused_by_name():
+    with pytest.raises(ConfigError, match="use_cla"):
+        kw.load_model({**HUNYUAN, "use_cla": True})
+
+
+def test_unknown_model_type_with_plain_attention_fields_still_loads():
+    cfg = {
+        "model_type": "brand_new",
+        "num_hidden_layers": 2,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 2,
+        "hidden_size": 1024,
+        "rope_theta": 1e6,
+        "moe_topk": [2, 2],
+    }
+    assert kw.load_model(cfg).kv_bytes_per_token() == 2 * 2 * 128 * 2 * 2
+
+
+def test_unknown_model_type_with_mamba_fields_and_no_layer_list_is_refused():
+    cfg = {
+        "model_type": "brand_new",
+        "num_hidden_layers": 2,
+        "num_attention_heads": 8,
+        "hidden_size": 1024,
+        "mamba_d_state": 16,
+    }
+    with pytest.raises(ConfigError, match="mamba_d_state"):
+        kw.load_model(cfg)
