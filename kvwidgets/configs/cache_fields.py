@@ -74,12 +74,15 @@ FAMILY_FIELDS: dict[str, tuple[str, ...]] = {
     # transformers configuration_mamba2.py, Mamba2Config: the SSM heads
     "mamba2": ("num_heads", "head_dim", "n_groups"),
     # DeepSeek-V4: per-layer compressed caches
-    "deepseek_v4": ("compress_ratios", "window_size", "index_topk"),
+    # DeepSeek-V4: per-layer compressed caches (vLLM 0.33.0 vllm/models/deepseek_v4/attention.py
+    # reads compress_rates, sliding_window, the indexer's fields); not modelled yet
+    "deepseek_v4": ("compress_ratios", "compress_rates", "window_size", "index_topk"),
     # Hunyuan: cross-layer attention shares one layer's KV with the next
     "hunyuan_v1_moe": ("use_cla", "cla_share_factor"),
     "hunyuan_v1_dense": ("use_cla", "cla_share_factor"),
     # MiniMax-Text-01 / M1: lightning (linear) attention layers
     "minimax": ("attn_type_list", "layer_types"),
+    "minimax_text_01": ("attn_type_list", "layer_types"),
     "minimax_m1": ("attn_type_list", "layer_types"),
 }
 

@@ -46,6 +46,15 @@ recurrent_gemma RecurrentGemma / Griffin: not in vLLM 0.33.0's registry; the rul
                 window lru_width x (conv1d_width - 1) in the model dtype and an RG-LRU
                 state of lru_width float32 numbers (RecurrentGemmaRecurrentBlock.
                 _setup_cache).
+minimax         MiniMax-Text-01 / M1 (lightning attention): attn_type_list (else
+                layer_types) marks 0 = linear layers, 1 = softmax GQA layers
+                (num_key_value_heads x head_dim). vLLM 0.33.0 no longer runs these
+                architectures; the rule is vLLM 0.22.0's (the last release with them),
+                vllm/model_executor/models/minimax_text_01.py, MiniMaxText01Model.__init__
+                and get_mamba_state_shape_from_config: a linear layer keeps
+                num_attention_heads x head_dim x head_dim numbers
+                (mamba_utils.py linear_attention_state_shape) in the model dtype
+                (linear_attention_state_dtype, mamba_cache_dtype "auto").
 minicpm3        MiniCPM3: MLA-shaped weights, but vLLM expands keys and values and
                 stores them whole: minicpm3.py, MiniCPM3Attention builds
                 Attention(num_heads, qk_head_dim, num_kv_heads=num_heads) and pads V to
@@ -452,6 +461,49 @@ def minicpm3(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     return replace(d, plan=["full"] * d.num_layers), (LayerGroup(spec, d.num_layers),)
 
 
+# ---- MiniMax lightning attention ---------------------------------------------------------
+def minimax(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
+    layers = view.integer("num_hidden_layers")
+    heads = view.integer("num_attention_heads")
+    hidden = view.integer("hidden_size")
+    types = view.get("attn_type_list", ("attn_type_list", "decoder_attention_types"), default=None)
+    where = view.provenance.get("attn_type_list", view.where("attn_type_list"))
+    if types is None:
+        names = view.get("layer_types", ("layer_types",), default=None)
+        where = view.where("layer_types")
+        if isinstance(names, list):
+            codes = {"linear_attention": 0, "full_attention": 1}
+            bad = sorted({n for n in names if n not in codes})
+            if bad:
+                raise ConfigError(
+                    f"layer_types has {bad}; MiniMax expects linear_attention or full_attention ({where})"
+                )
+            types = [codes[n] for n in names]
+    if not isinstance(types, list) or len(types) != layers or set(types) - {0, 1}:
+        raise ConfigError(
+            f"attn_type_list must give 0 (linear) or 1 (full) for each of {layers} layers ({where})"
+        )
+    raw_head = view.get("head_dim", ("head_dim",), default=None)
+    head_dim = view.check_int("head_dim", raw_head) if raw_head is not None else hidden // heads
+    kv = view.integer("num_key_value_heads", default=heads)
+    state = _state(
+        view,
+        0,
+        heads * head_dim * head_dim,
+        None,
+        f"lightning attention: {heads} x {head_dim} x {head_dim}, no conv window",
+        "vLLM 0.22.0 vllm/model_executor/models/minimax_text_01.py, get_mamba_state_shape_from_config; "
+        "mamba_utils.py linear_attention_state_shape / linear_attention_state_dtype",
+    )
+    full = FullAttentionSpec(kv, head_dim)
+    plan = ["full" if t == 1 else "recurrent" for t in types]
+    view.note("layer_types", f"{where}: 0 = lightning (linear) attention, 1 = softmax attention")
+    d = _ssm_dims(view, layers, hidden, heads, head_dim, plan)
+    experts = view.get("num_experts", default=None)
+    d = replace(d, kv_heads=kv, num_experts=view.check_int("num_experts", experts) if experts else None)
+    return d, _groups(view, [full if t == "full" else state for t in plan])
+
+
 FAMILY_LAYOUTS: dict[str, Callable[[ConfigView], tuple[Dims, tuple[LayerGroup, ...]]]] = {
     "kimi_linear": kimi_linear,
     "mimo_v2_flash": mimo_v2,
@@ -464,4 +516,7 @@ FAMILY_LAYOUTS: dict[str, Callable[[ConfigView], tuple[Dims, tuple[LayerGroup, .
     "lfm2": lfm2,
     "recurrent_gemma": recurrent_gemma,
     "minicpm3": minicpm3,
+    "minimax": minimax,
+    "minimax_text_01": minimax,
+    "minimax_m1": minimax,
 }

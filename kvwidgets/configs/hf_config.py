@@ -431,6 +431,7 @@ def model_from_config(
     if d.mla is not None:
         extra["mla_key_dim"] = d.mla["qk_nope_head_dim"] + d.mla["qk_rope_head_dim"]
         extra["mla_value_dim"] = d.mla["v_head_dim"]
+        extra["mla_nope_dim"] = d.mla["qk_nope_head_dim"]  # the paper's d_h (Model.as_mha)
         view.note(
             "mla_key_dim",
             f"qk_nope_head_dim + qk_rope_head_dim ({view.where('qk_nope_head_dim')}, "

@@ -154,6 +154,17 @@ def recurrent_state(view: ConfigView, hidden: int) -> RecurrentState:
             f"Mamba-2: conv ({d_inner} + 2x{groups}x{state}) x ({kernel} - 1); ssm {heads}x{head_dim}x{state}"
         )
     else:
+        if view.model_type != "jamba" and not any(
+            k in cfg for k in ("mamba_expand", "mamba_d_state", "mamba_d_conv", "expand", "state_size")
+        ):
+            # no field says how big this state is: Mamba-1 defaults would be a guess (LFM2's
+            # short-conv layers came out 19x too large that way)
+            raise ConfigError(
+                f"{view.source}: the layer plan ({view.provenance.get('layer_types', 'layer_types')}) has "
+                f"recurrent layers, but model_type {view.model_type!r} gives no field kvwidgets can size "
+                "their state from (Gated DeltaNet linear_*, Mamba-2 mamba_num_heads / mamba_head_dim, "
+                "Mamba-1 mamba_expand / mamba_d_state)"
+            )
         expand = view.integer("mamba_expand", ("mamba_expand", "expand"), default=2)
         state = view.integer("mamba_d_state", ("mamba_d_state", "state_size", "ssm_state_size"), default=16)
         kernel = view.integer("mamba_d_conv", ("mamba_d_conv", "conv_kernel"), default=4)

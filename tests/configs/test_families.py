@@ -167,17 +167,51 @@ def test_deepseek_v4_compress_ratios_is_named():
         kw.load_model(cfg)
 
 
-def test_minimax_attn_type_list_is_named():
+MINIMAX_TEXT_01 = {
+    # MiniMaxAI/MiniMax-Text-01 sizes (80 layers, one softmax layer in eight, 64 heads of 128,
+    # 8 KV heads) with the field names vLLM 0.22.0's minimax_text_01.py reads
+    "architectures": ["MiniMaxText01ForCausalLM"],
+    "model_type": "minimax_text_01",
+    "torch_dtype": "bfloat16",
+    "num_hidden_layers": 80,
+    "num_attention_heads": 64,
+    "num_key_value_heads": 8,
+    "head_dim": 128,
+    "hidden_size": 6144,
+    "attn_type_list": [1 if i % 8 == 7 else 0 for i in range(80)],
+    "num_local_experts": 32,
+    "num_experts_per_tok": 2,
+    "vocab_size": 200064,
+}
+
+
+def test_minimax_lightning_layers_keep_a_heads_x_dim_squared_state():
+    m = kw.load_model(MINIMAX_TEXT_01)
+    assert kinds(m) == {"recurrent": 70, "full": 10}
+    assert m.kv_bytes_per_token() == 10 * 8 * 128 * 2 * 2 == 40_960
+    assert m.kv_bytes(1) - 40_960 == 70 * 64 * 128 * 128 * 2
+    # and vLLM 0.33.0 no longer runs it: said beside every figure
+    assert any("MiniMaxText01ForCausalLM" in n for n in m.engine_notes)
+
+
+def test_minimax_hf_layer_types_read_like_attn_type_list():
+    cfg = {k: v for k, v in MINIMAX_TEXT_01.items() if k != "attn_type_list"}
+    cfg.update(
+        model_type="minimax",
+        layer_types=["full_attention" if i % 8 == 7 else "linear_attention" for i in range(80)],
+    )
+    assert kinds(kw.load_model(cfg)) == {"recurrent": 70, "full": 10}
+
+
+def test_recurrent_layers_with_nothing_to_size_them_are_refused():
     cfg = {
-        "model_type": "minimax",
-        "num_hidden_layers": 4,
-        "num_attention_heads": 64,
-        "num_key_value_heads": 8,
-        "head_dim": 128,
-        "hidden_size": 6144,
-        "attn_type_list": [0, 0, 0, 1],
+        "model_type": "brand_new",
+        "num_hidden_layers": 2,
+        "num_attention_heads": 8,
+        "hidden_size": 1024,
+        "layer_types": ["linear_attention", "full_attention"],
     }
-    with pytest.raises(ConfigError, match="attn_type_list"):
+    with pytest.raises(ConfigError, match="no field kvwidgets can size"):
         kw.load_model(cfg)
 
 
