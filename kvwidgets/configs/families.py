@@ -313,6 +313,7 @@ def zamba2(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
 def _ssm_dims(view, layers, hidden, heads, head_dim, plan) -> Dims:
     vocab = view.integer("vocab_size", required=False) or 0
     inter = view.get("intermediate_size", default=None)
+    ctx = view.get("max_position_embeddings", default=None)
     return Dims(
         num_layers=layers,
         hidden=hidden,
@@ -325,8 +326,15 @@ def _ssm_dims(view, layers, hidden, heads, head_dim, plan) -> Dims:
         num_experts=None,
         mla=None,
         plan=plan,
-        max_ctx=None,
+        max_ctx=view.check_int("max_position_embeddings", ctx) if ctx else None,
     )
+
+
+def _no_attention(view: ConfigView, kind: str) -> None:
+    """Provenance for the attention fields a pure state-space model does not have."""
+    for key in ("num_attention_heads", "num_key_value_heads", "head_dim"):
+        view.provenance.setdefault(key, f"none: {kind}, every layer a recurrent state ({view.source})")
+    view.note("layer_types", f"{view.source}: model_type {view.model_type}, every layer {kind}")
 
 
 def mamba1(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
@@ -347,6 +355,7 @@ def mamba1(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
         "mamba1_state_shape, vLLM 0.33.0",
     )
     view.raw("time_step_rank")
+    _no_attention(view, "Mamba-1")
     d = _ssm_dims(view, layers, hidden, 1, 1, ["recurrent"] * layers)
     return replace(d, intermediate=d_inner), (LayerGroup(state, layers),)
 
@@ -366,6 +375,8 @@ def mamba2(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
         view.integer("conv_kernel", ("conv_kernel",), default=4),
         "vllm/model_executor/models/mamba2.py, get_mamba_state_shape_from_config (intermediate = expand x hidden_size)",
     )
+    view.provenance["head_dim_ssm"] = view.provenance.pop("head_dim")
+    _no_attention(view, "Mamba-2")
     d = _ssm_dims(view, layers, hidden, 1, 1, ["recurrent"] * layers)
     return replace(d, intermediate=expand * hidden), (LayerGroup(state, layers),)
 
@@ -416,6 +427,7 @@ def recurrent_gemma(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     kv = view.get("num_key_value_heads", default=None)
     kv = view.check_int("num_key_value_heads", kv) if kv is not None else heads
     head_dim = hidden // heads
+    view.note("head_dim", f"hidden_size // num_attention_heads = {hidden} // {heads} (RecurrentGemmaConfig)")
     window = view.integer("attention_window_size", ("attention_window_size",), default=2048)
     lru = view.get("lru_width", ("lru_width",), default=None)
     lru = view.check_int("lru_width", lru) if lru is not None else hidden
