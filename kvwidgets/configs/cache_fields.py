@@ -67,23 +67,37 @@ CACHE_FIELDS: tuple[tuple[str, str], ...] = (
     ),
 )
 
-# model_type -> fields only that architecture defines, each of which sets its cache
-FAMILY_FIELDS: dict[str, tuple[str, ...]] = {
+# model_type -> {field only that architecture defines: what it does to the cache}
+FAMILY_FIELDS: dict[str, dict[str, str]] = {
     # transformers configuration_zamba2.py, Zamba2Config
-    "zamba2": ("num_mem_blocks", "mamba_headdim", "mamba_ngroups"),
+    "zamba2": {
+        "num_mem_blocks": "shared attention blocks",
+        "mamba_headdim": "Mamba-2 head size",
+        "mamba_ngroups": "Mamba-2 groups",
+    },
     # transformers configuration_mamba2.py, Mamba2Config: the SSM heads
-    "mamba2": ("num_heads", "head_dim", "n_groups"),
-    # DeepSeek-V4: per-layer compressed caches
+    "mamba2": {"num_heads": "Mamba-2 heads", "head_dim": "Mamba-2 head size", "n_groups": "Mamba-2 groups"},
     # DeepSeek-V4: per-layer compressed caches (vLLM 0.33.0 vllm/models/deepseek_v4/attention.py
-    # reads compress_rates, sliding_window, the indexer's fields); not modelled yet
-    "deepseek_v4": ("compress_ratios", "compress_rates", "window_size", "index_topk"),
+    # keeps a sliding-window cache, a compressed cache of one entry per compress_ratio tokens
+    # and a compressor state per layer, in its own packed formats); not modelled yet
+    "deepseek_v4": {
+        "compress_ratios": "per-layer KV compression (DeepSeek-V4 compressed attention is not modelled)",
+        "compress_rates": "per-layer KV compression (DeepSeek-V4 compressed attention is not modelled)",
+        "index_topk": "the sparse indexer's cache",
+    },
     # Hunyuan: cross-layer attention shares one layer's KV with the next
-    "hunyuan_v1_moe": ("use_cla", "cla_share_factor"),
-    "hunyuan_v1_dense": ("use_cla", "cla_share_factor"),
+    "hunyuan_v1_moe": {
+        "use_cla": "cross-layer attention: layers share KV",
+        "cla_share_factor": "layers per KV",
+    },
+    "hunyuan_v1_dense": {
+        "use_cla": "cross-layer attention: layers share KV",
+        "cla_share_factor": "layers per KV",
+    },
     # MiniMax-Text-01 / M1: lightning (linear) attention layers
-    "minimax": ("attn_type_list", "layer_types"),
-    "minimax_text_01": ("attn_type_list", "layer_types"),
-    "minimax_m1": ("attn_type_list", "layer_types"),
+    "minimax": {"attn_type_list": "lightning / softmax layers"},
+    "minimax_text_01": {"attn_type_list": "lightning / softmax layers"},
+    "minimax_m1": {"attn_type_list": "lightning / softmax layers"},
 }
 
 # field -> the switch it only matters under: with the switch off or absent it sizes nothing
@@ -106,8 +120,9 @@ _COMPILED = tuple((re.compile(p), what) for p, what in CACHE_FIELDS)
 
 def cache_relevance(model_type: str | None, key: str) -> str | None:
     """What the field decides about the cache, or None when it does not touch it."""
-    if key in FAMILY_FIELDS.get(model_type or "", ()):
-        return "a cache setting of this architecture"
+    family = FAMILY_FIELDS.get(model_type or "", {})
+    if key in family:
+        return family[key]
     if _NOT_CACHE.fullmatch(key):
         return None
     for pattern, what in _COMPILED:

@@ -30,8 +30,12 @@ LAYERNORM_WITH_BIAS = {"gpt2", "falcon", "gpt_bigcode", "gpt_neox", "opt", "phi"
 QK_NORM = {"qwen3", "qwen3_moe", "gemma3_text", "qwen3_next"}
 # Families with biases on the Q, K, V projections (but not the output projection).
 QKV_BIAS = {"qwen2", "qwen2_moe"}
-# Families with biases on every linear layer.
-ALL_BIAS = {"gpt2"}
+# Families with biases on every linear layer (OPT: enable_bias, true in every release).
+ALL_BIAS = {"gpt2", "opt"}
+# Learned position tables: model_type -> (config field, its default, extra rows). OPT keeps
+# two rows more than max_position_embeddings (transformers modeling_opt.py,
+# OPTLearnedPositionalEmbedding: offset = 2).
+LEARNED_POSITIONS = {"gpt2": ("n_positions", 1024, 0), "opt": ("max_position_embeddings", 2048, 2)}
 
 
 def estimate_params(view: ConfigView, d: Dims) -> int:
@@ -101,8 +105,9 @@ def estimate_params(view: ConfigView, d: Dims) -> int:
     mixers = attn_layers * attention + recurrent_layers * 3 * h * 2 * h
 
     embeddings = d.vocab * h
-    if mt == "gpt2":
-        embeddings += (view.get("n_positions", ("n_positions",), default=1024) or 1024) * h
+    if mt in LEARNED_POSITIONS:
+        field, default, extra = LEARNED_POSITIONS[mt]
+        embeddings += ((view.get(field, (field,), default=default) or default) + extra) * h
     lm_head = 0 if d.tied else d.vocab * h
     final_norm = norm
     return embeddings + mixers + mlp_total + d.num_layers * layer_norms + final_norm + lm_head

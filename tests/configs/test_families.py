@@ -263,3 +263,29 @@ def test_unknown_model_type_with_mamba_fields_and_no_layer_list_is_refused():
     }
     with pytest.raises(ConfigError, match="mamba_d_state"):
         kw.load_model(cfg)
+
+
+def test_the_unread_structural_field_is_named_before_the_symptom_it_caused():
+    # Kimi-K3-like heads that do not divide hidden_size, under a model_type kvwidgets does not know:
+    # the reason is linear_attn_config, not the head arithmetic
+    cfg = {
+        "model_type": "kimi_k3_like",
+        "num_hidden_layers": 4,
+        "num_attention_heads": 96,
+        "hidden_size": 7168,
+        "linear_attn_config": {"kda_layers": [1, 2, 3]},
+    }
+    with pytest.raises(
+        ConfigError, match=r"linear_attn_config .*also failed: hidden_size=7168 is not divisible"
+    ):
+        kw.load_model(cfg)
+
+
+def test_a_reading_caveat_is_shown_in_describe_and_fit_warnings():
+    cfg = config("llama-3.3-nemotron-super-49b")
+    cfg["block_configs"][0]["attention"] = {"replace_with_linear": True, "no_op": False}
+    m = kw.load_model(cfg)
+    assert kinds(m) == {"full": 48}
+    note = next(n for n in m.engine_notes if "replace_with_linear" in n)
+    assert note in m.describe()
+    assert note in kw.users_that_fit(m, "H100", 8000).warnings

@@ -624,3 +624,27 @@ def test_as_mha_form_is_checked():
 
     with pytest.raises(kw.ConfigError, match="mla_form"):
         kw.load_model(DEEPSEEK_V2_LITE).as_mha(mla_form="latent")
+
+
+def opt(hidden, layers, ffn, heads):
+    return {
+        "model_type": "opt",
+        "hidden_size": hidden,
+        "num_hidden_layers": layers,
+        "ffn_dim": ffn,
+        "num_attention_heads": heads,
+        "vocab_size": 50272,
+        "max_position_embeddings": 2048,
+        "word_embed_proj_dim": hidden,
+        "enable_bias": True,
+    }
+
+
+def test_opt_estimate_counts_biases_and_the_two_extra_position_rows():
+    # facebook/opt-125m holds 125,239,296 parameters
+    assert kw.load_model(opt(768, 12, 3072, 12)).params == 125_239_296
+    # OPT-175B by hand: per layer Q, K, V, O and the two MLP matrices with their biases and two
+    # LayerNorms; tied embeddings, 2,048 + 2 learned positions, a final LayerNorm
+    h, f = 12288, 49152
+    per_layer = 4 * h * h + 4 * h + 2 * h * f + f + h + 4 * h
+    assert kw.load_model(opt(h, 96, f, 96)).params == 96 * per_layer + 50272 * h + 2050 * h + 2 * h
