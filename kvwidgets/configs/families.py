@@ -264,15 +264,36 @@ def _mamba2_state(view, d_inner, groups, heads, head_dim, d_state, kernel, rule)
     )
 
 
+# transformers 5.24.0 configuration_zamba2.py, Zamba2Config.__post_init__: the layout when
+# the config gives none (54 layers, the 2.7B model's)
+ZAMBA2_DEFAULT_BLOCKS = (
+    ["mamba"]
+    + (["mamba"] * 5 + ["hybrid"]) * 7
+    + ["mamba"] * 4
+    + ["hybrid"]
+    + ["mamba"] * 3
+    + ["hybrid"]
+    + ["mamba"] * 2
+)
+
+
 def zamba2(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     layers = view.integer("num_hidden_layers")
     heads = view.integer("num_attention_heads")
     hidden = view.integer("hidden_size")
     blocks = view.get("layers_block_type", ("layers_block_type", "layer_types"), default=None)
     where = view.provenance.get("layers_block_type", view.where("layers_block_type"))
-    if not isinstance(blocks, list) or len(blocks) != layers or set(blocks) - {"mamba", "hybrid"}:
+    if blocks is None:
+        blocks, where = ZAMBA2_DEFAULT_BLOCKS, "default layers_block_type of Zamba2Config"
+    # transformers 5.x writes the Mamba-2 layers as "linear_attention" (remap_legacy_layer_types)
+    if (
+        not isinstance(blocks, list)
+        or len(blocks) != layers
+        or set(blocks) - {"mamba", "linear_attention", "hybrid"}
+    ):
         raise ConfigError(
-            f"layers_block_type must list 'mamba' or 'hybrid' for each of {layers} layers ({where})"
+            f"layers_block_type must list 'mamba' (or 'linear_attention') or 'hybrid' for each of {layers} "
+            f"layers ({where})"
         )
     head_dim = 2 * hidden // heads
     view.note(

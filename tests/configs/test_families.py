@@ -105,6 +105,15 @@ def test_zamba2_attention_at_twice_the_hidden_width_plus_mamba2_state_everywhere
     assert m.kv_bytes_per_token() == hybrid * 32 * 224 * 2 * 2
 
 
+def test_zamba2_reads_transformers_5_layer_names_and_the_class_default_layout():
+    cfg = config("zamba2-7b")
+    cfg["layers_block_type"] = ["linear_attention" if b == "mamba" else b for b in cfg["layers_block_type"]]
+    assert kinds(kw.load_model(cfg)) == kinds(kw.load_model(config("zamba2-7b")))
+    del cfg["layers_block_type"]
+    cfg["num_hidden_layers"] = 54  # Zamba2Config's default layout: 9 hybrid layers in 54
+    assert kinds(kw.load_model(cfg)) == {"recurrent": 54, "full": 9}
+
+
 def test_mamba_codestral_is_a_fixed_138_mb():
     m = kw.load_model(config("mamba-codestral-7b"))
     assert kinds(m) == {"recurrent": 64}
