@@ -84,6 +84,16 @@ def test_nemotron_super_block_configs_no_op_layers_and_per_layer_kv_heads():
     assert m.kv_bytes_per_token() == 49 * 8 * 128 * 2 * 2 == 200_704
     # num_key_value_heads: null read as MHA over 80 layers was 13x this
     assert 80 * 64 * 128 * 4 // m.kv_bytes_per_token() == 13
+    # parameters counted block by block, as the model card rounds them: 49.9 B
+    assert m.params == 49_867_145_216 and "ESTIMATE" in m.params_source
+
+
+def test_nemotron_ultra_64_attention_layers_of_8_kv_heads():
+    m = kw.load_model(config("llama-3.1-nemotron-ultra-253b"))
+    assert kinds(m) == {"full": 64}
+    assert m.groups[0].spec == FullAttentionSpec(128 // 16, 16384 // 128)
+    assert m.kv_bytes_per_token() == 64 * 8 * 128 * 2 * 2 == 262_144
+    assert round(m.params / 1e9) == 253
 
 
 def test_nemotron_sink_tokens_are_refused_by_name():
