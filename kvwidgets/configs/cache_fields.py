@@ -62,7 +62,8 @@ CACHE_FIELDS: tuple[tuple[str, str], ...] = (
     ),
     (
         r"kv_lora_rank|qk_\w*head_dim|v_head_dim|global_head_dim|num_global_key_value_heads"
-        r"|attention_k_eq_v|attention_head_dim|kv_channels|head_dim|num_key_value_heads",
+        r"|attention_k_eq_v|attention_head_dim|kv_channels|head_dim|num_key_value_heads|num_kv_heads"
+        r"|n_head_kv|num_query_groups|multi_query_group_num|num_attention_groups|multi_query",
         "a head size or KV-head count",
     ),
 )
@@ -109,6 +110,7 @@ NOT_CACHE = (
     r"\w*rope\w*|\w*_bias|\w*dropout\w*|\w*init\w*|\w*_eps|\w*norm\w*|\w*_act|\w*_scale\w*"
     r"|\w*chunk_size|time_step\w*|\w*dt_\w+|use_\w*kernels?|\w*_proj\w*|\w*moe\w*|\w*expert\w*"
     r"|\w*topk\w*|\w*top_k\w*|\w*_rank_\w*|\w*use_mem_eff_path|mamba_dt_rank"
+    r"|\w*multiplier\w*|\w*_mup\w*|mamba_use_mlp|residual_in_fp32"
 )
 
 # what the attention reader itself reads; unread only because reading stopped early

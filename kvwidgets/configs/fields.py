@@ -26,7 +26,16 @@ MISSING = object()
 NAMES: dict[str, tuple[str, ...]] = {
     "num_hidden_layers": ("num_hidden_layers", "n_layer", "num_layers", "n_layers"),
     "num_attention_heads": ("num_attention_heads", "n_head", "num_heads", "n_heads"),
-    "num_key_value_heads": ("num_key_value_heads", "num_kv_heads", "n_head_kv", "num_query_groups"),
+    # vLLM 0.33.0 vllm/transformers_utils/config.py, CONFIG_FIELD_ALIASES["total_num_kv_heads"]
+    # adds ChatGLM's multi_query_group_num and Step3p5's num_attention_groups
+    "num_key_value_heads": (
+        "num_key_value_heads",
+        "num_kv_heads",
+        "n_head_kv",
+        "num_query_groups",
+        "multi_query_group_num",
+        "num_attention_groups",
+    ),
     "hidden_size": ("hidden_size", "n_embd", "d_model", "model_dim"),
     "head_dim": ("head_dim", "kv_channels"),
     "intermediate_size": ("intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim"),

@@ -212,7 +212,9 @@ def read_kv_heads(view: ConfigView, heads: int) -> int:
     cfg = view.cfg
     falcon = view.model_type in ("falcon", "RefinedWeb", "RefinedWebModel")
     if falcon and cfg.get("new_decoder_architecture", False):
-        # Falcon-40B/180B: grouped KV heads in num_kv_heads (n_head_kv in older configs)
+        # Falcon-40B/180B: grouped KV heads in num_kv_heads (n_head_kv in older configs);
+        # multi_query is not consulted by this architecture
+        view.raw("multi_query")
         return view.integer("num_key_value_heads", ("num_kv_heads", "n_head_kv"))
     if falcon or "multi_query" in cfg:
         if view.get("multi_query", ("multi_query",), default=False):

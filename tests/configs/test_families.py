@@ -308,3 +308,41 @@ def test_a_reading_caveat_is_shown_in_describe_and_fit_warnings():
     note = next(n for n in m.engine_notes if "replace_with_linear" in n)
     assert note in m.describe()
     assert note in kw.users_that_fit(m, "H100", 8000).warnings
+
+
+def test_chatglm_kv_heads_come_from_multi_query_group_num():
+    # vLLM's kv-head aliases include ChatGLM's multi_query_group_num
+    cfg = {
+        "model_type": "chatglm",
+        "num_layers": 40,
+        "num_attention_heads": 32,
+        "hidden_size": 4096,
+        "kv_channels": 128,
+        "multi_query_attention": True,
+        "multi_query_group_num": 2,
+    }
+    assert kw.load_model(cfg).kv_bytes_per_token() == 40 * 2 * 128 * 2 * 2
+
+
+def test_falcon_h1_muP_multipliers_do_not_stop_the_load():
+    cfg = {
+        "model_type": "falcon_h1",
+        "num_hidden_layers": 2,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 2,
+        "hidden_size": 1024,
+        "head_dim": 128,
+        "mamba_d_ssm": 2048,
+        "mamba_n_heads": 32,
+        "mamba_d_head": 64,
+        "mamba_n_groups": 1,
+        "mamba_d_state": 128,
+        "mamba_d_conv": 4,
+        "mamba_use_mlp": True,
+        "ssm_multipliers": [1.0, 1.0, 1.0, 1.0, 1.0],
+        "ssm_in_multiplier": 1.0,
+        "ssm_out_multiplier": 1.0,
+        "mamba_rms_norm": False,
+        "mamba_chunk_size": 128,
+    }
+    assert kinds(kw.load_model(cfg)) == {"recurrent": 2, "full": 2}
