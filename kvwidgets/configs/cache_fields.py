@@ -101,6 +101,17 @@ FAMILY_FIELDS: dict[str, dict[str, str]] = {
     "minimax_m1": {"attn_type_list": "lightning / softmax layers"},
 }
 
+# field -> the field it restates: an unread copy that agrees with the value that was read
+# changes nothing (HunYuan dense configs carry attention_head_dim = head_dim); one that
+# disagrees is refused by name, since engines differ in which they take
+RESTATES: dict[str, str] = {
+    "attention_head_dim": "head_dim",
+    "kv_channels": "head_dim",
+    "num_kv_heads": "num_key_value_heads",
+    "n_head_kv": "num_key_value_heads",
+    "num_query_groups": "num_key_value_heads",
+}
+
 # field -> the switch it only matters under: with the switch off or absent it sizes nothing
 # (Hunyuan-A13B ships cla_share_factor 2 with use_cla false)
 ONLY_WITH: dict[str, str] = {"cla_share_factor": "use_cla"}
@@ -147,6 +158,9 @@ def unread_cache_fields(view: ConfigView, keys: Iterable[str] | None = None) -> 
         if key in read or not _set(data.get(key)):
             continue
         if key in ONLY_WITH and not _set(data.get(ONLY_WITH[key])):
+            continue
+        same = RESTATES.get(key)
+        if same in read and same in data and data[same] == data[key]:
             continue
         what = cache_relevance(view.model_type, key)
         if what is not None:

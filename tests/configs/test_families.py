@@ -346,3 +346,20 @@ def test_falcon_h1_muP_multipliers_do_not_stop_the_load():
         "mamba_chunk_size": 128,
     }
     assert kinds(kw.load_model(cfg)) == {"recurrent": 2, "full": 2}
+
+
+def test_a_restated_head_size_is_accepted_when_it_agrees_and_named_when_it_does_not():
+    cfg = {
+        "model_type": "hunyuan_v1_dense",
+        "num_hidden_layers": 32,
+        "num_attention_heads": 32,
+        "num_key_value_heads": 8,
+        "hidden_size": 4096,
+        "head_dim": 128,
+        "attention_head_dim": 128,
+        "use_cla": False,
+        "cla_share_factor": 2,
+    }
+    assert kw.load_model(cfg).kv_bytes_per_token() == 32 * 8 * 128 * 2 * 2
+    with pytest.raises(ConfigError, match="attention_head_dim"):
+        kw.load_model({**cfg, "attention_head_dim": 96})
