@@ -363,3 +363,48 @@ def test_a_restated_head_size_is_accepted_when_it_agrees_and_named_when_it_does_
     assert kw.load_model(cfg).kv_bytes_per_token() == 32 * 8 * 128 * 2 * 2
     with pytest.raises(ConfigError, match="attention_head_dim"):
         kw.load_model({**cfg, "attention_head_dim": 96})
+
+
+GRANITE_HYBRID_TINY = {
+    # a small GraniteMoeHybrid config.json as a public model-zoo README prints it whole
+    # (found with the code-search index, find_string '"model_type": "granitemoehybrid"')
+    "architectures": ["GraniteMoeHybridForCausalLM"],
+    "attention_multiplier": 0.015625,
+    "embedding_multiplier": 12,
+    "hidden_size": 512,
+    "intermediate_size": 1024,
+    "layer_types": ["mamba", "mamba", "mamba", "attention", "mamba", "mamba", "mamba", "attention"],
+    "logits_scaling": 2,
+    "mamba_chunk_size": 256,
+    "mamba_conv_bias": True,
+    "mamba_d_conv": 4,
+    "mamba_d_head": 128,
+    "mamba_d_state": 128,
+    "mamba_expand": 2,
+    "mamba_n_groups": 1,
+    "mamba_n_heads": 8,
+    "mamba_proj_bias": False,
+    "max_position_embeddings": 4096,
+    "model_type": "granitemoehybrid",
+    "normalization_function": "rmsnorm",
+    "num_attention_heads": 8,
+    "num_experts_per_tok": 2,
+    "num_hidden_layers": 8,
+    "num_key_value_heads": 8,
+    "num_local_experts": 8,
+    "position_embedding_type": "nope",
+    "residual_multiplier": 0.22,
+    "rope_theta": 10000,
+    "shared_intermediate_size": 512,
+    "tie_word_embeddings": True,
+    "torch_dtype": "bfloat16",
+    "vocab_size": 49152,
+}
+
+
+def test_granite_hybrid_mamba2_state_from_mamba_expand():
+    m = kw.load_model(GRANITE_HYBRID_TINY)
+    assert kinds(m) == {"recurrent": 6, "full": 2}
+    # vLLM granitemoehybrid.py: intermediate = mamba_expand x hidden = 1024;
+    # conv (1024 + 2 x 1 x 128) x 3, ssm 8 x 128 x 128, bf16
+    assert m.kv_bytes(1) - m.kv_bytes_per_token() == 6 * ((1024 + 256) * 3 + 8 * 128 * 128) * 2
