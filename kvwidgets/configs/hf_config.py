@@ -162,6 +162,12 @@ def read_dims(view: ConfigView) -> Dims:
     plan = layer_plan(view, layers)
     vocab = view.integer("vocab_size", required=False) or 0
     inter = view.get("intermediate_size", default=None)
+    if isinstance(inter, list) and inter:
+        # a width per layer (Gemma 3n): it sizes weights, never the cache; the parameter
+        # estimate uses the mean width, which gives the same total MLP size
+        widths = [view.check_int("intermediate_size", w) for w in inter]
+        inter = round(sum(widths) / len(widths))
+        view.note("intermediate_size", f"{view.where('intermediate_size')}: per layer, mean {inter:,}")
     inter = view.check_int("intermediate_size", inter) if inter is not None else None
     tied = bool(view.get("tie_word_embeddings", ("tie_word_embeddings",), default=True))
     experts = per_layer_moe(view, "num_experts", view.get("num_experts", default=None))

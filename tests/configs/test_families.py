@@ -408,3 +408,30 @@ def test_granite_hybrid_mamba2_state_from_mamba_expand():
     # vLLM granitemoehybrid.py: intermediate = mamba_expand x hidden = 1024;
     # conv (1024 + 2 x 1 x 128) x 3, ssm 8 x 128 x 128, bf16
     assert m.kv_bytes(1) - m.kv_bytes_per_token() == 6 * ((1024 + 256) * 3 + 8 * 128 * 128) * 2
+
+
+def test_gemma3n_per_layer_mlp_widths_are_not_a_cache_question():
+    # the shape of a Gemma 3n text config as public ports write it: intermediate_size per layer
+    text = {
+        "model_type": "gemma3n_text",
+        "hidden_size": 8,
+        "intermediate_size": [16, 16, 16, 16],
+        "num_hidden_layers": 4,
+        "num_attention_heads": 2,
+        "num_key_value_heads": 1,
+        "head_dim": 4,
+        "vocab_size": 12,
+        "vocab_size_per_layer_input": 10,
+        "hidden_size_per_layer_input": 2,
+        "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention"],
+        "activation_sparsity_pattern": [0.5, 0.0, 0.0, 0.0],
+        "sliding_window": 4,
+        "rope_local_base_freq": 10000.0,
+        "num_kv_shared_layers": 2,
+        "altup_num_inputs": 4,
+        "laurel_rank": 2,
+    }
+    m = kw.load_model({"model_type": "gemma3n", "text_config": text})
+    # two layers store (the last two share their KV): one full, one sliding over 4 tokens
+    assert m.kv_bytes_per_token() == 1 * 4 * 2 * 2
+    assert m.kv_bytes(100) == 100 * 16 + 4 * 16
