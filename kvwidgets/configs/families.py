@@ -448,6 +448,12 @@ def recurrent_gemma(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     kv = view.get("num_key_value_heads", default=None)
     kv = view.check_int("num_key_value_heads", kv) if kv is not None else heads
     head_dim = hidden // heads
+    written = view.raw("head_dim")  # RecurrentGemmaConfig.__post_init__ overwrites it anyway
+    if written is not None and written != head_dim:
+        raise ConfigError(
+            f"head_dim {written!r} ({view.where('head_dim')}) is not hidden_size // num_attention_heads = "
+            f"{head_dim}, which RecurrentGemmaConfig uses whatever the file says"
+        )
     view.note("head_dim", f"hidden_size // num_attention_heads = {hidden} // {heads} (RecurrentGemmaConfig)")
     window = view.integer("attention_window_size", ("attention_window_size",), default=2048)
     lru = view.get("lru_width", ("lru_width",), default=None)
