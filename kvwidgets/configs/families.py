@@ -543,6 +543,21 @@ def minimax(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     return d, _groups(view, [full if t == "full" else state for t in plan])
 
 
+def minimax_m2(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
+    """MiniMax-M2: vLLM 0.33.0 minimax_m2.py builds softmax GQA on every layer and never
+    reads attn_type_list (the released configs list 1, softmax, for every layer)."""
+    from .hf_config import group_layers  # the plain attention reader
+
+    types = view.get("attn_type_list", ("attn_type_list",), default=None)
+    if isinstance(types, list) and any(t != 1 for t in types):
+        view.warn(
+            f"{view.where('attn_type_list')} marks some layers as linear attention, but vLLM 0.33.0 "
+            "minimax_m2.py ignores it and gives every layer softmax attention: sized that way"
+        )
+    d = read_dims(view)
+    return d, group_layers(view, d)
+
+
 FAMILY_LAYOUTS: dict[str, Callable[[ConfigView], tuple[Dims, tuple[LayerGroup, ...]]]] = {
     "kimi_linear": kimi_linear,
     "mimo_v2_flash": mimo_v2,
@@ -558,4 +573,5 @@ FAMILY_LAYOUTS: dict[str, Callable[[ConfigView], tuple[Dims, tuple[LayerGroup, .
     "minimax": minimax,
     "minimax_text_01": minimax,
     "minimax_m1": minimax,
+    "minimax_m2": minimax_m2,
 }

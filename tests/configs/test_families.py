@@ -213,6 +213,13 @@ def test_minimax_lightning_layers_keep_a_heads_x_dim_squared_state():
     assert any("MiniMaxText01ForCausalLM" in n for n in m.engine_notes)
 
 
+def test_minimax_m1_real_config_same_layout():
+    m = kw.load_model(config("minimax-m1"))
+    assert kinds(m) == {"recurrent": 70, "full": 10}
+    assert m.kv_bytes(1) == 40_960 + 70 * 64 * 128 * 128 * 2
+    assert m.max_context == 10_240_000
+
+
 def test_minimax_hf_layer_types_read_like_attn_type_list():
     cfg = {k: v for k, v in MINIMAX_TEXT_01.items() if k != "attn_type_list"}
     cfg.update(
@@ -435,3 +442,29 @@ def test_gemma3n_per_layer_mlp_widths_are_not_a_cache_question():
     # two layers store (the last two share their KV): one full, one sliding over 4 tokens
     assert m.kv_bytes_per_token() == 1 * 4 * 2 * 2
     assert m.kv_bytes(100) == 100 * 16 + 4 * 16
+
+
+MINIMAX_M2 = {
+    # MiniMax-M2's sizes as public engine tests write its config (62 layers, 48 heads, 8 KV heads
+    # of 128, attn_type_list all 1)
+    "model_type": "minimax_m2",
+    "hidden_size": 3072,
+    "num_hidden_layers": 62,
+    "num_attention_heads": 48,
+    "num_key_value_heads": 8,
+    "head_dim": 128,
+    "rotary_dim": 64,
+    "num_local_experts": 256,
+    "num_experts_per_tok": 8,
+    "attn_type_list": [1] * 62,
+    "vocab_size": 200_064,
+}
+
+
+def test_minimax_m2_every_layer_softmax_as_vllm_builds_it():
+    m = kw.load_model(MINIMAX_M2)
+    assert kinds(m) == {"full": 62} and not m.engine_notes
+    assert m.kv_bytes_per_token() == 62 * 8 * 128 * 2 * 2
+    mixed = kw.load_model({**MINIMAX_M2, "attn_type_list": [0] * 61 + [1]})
+    assert kinds(mixed) == {"full": 62}
+    assert any("ignores it" in n for n in mixed.engine_notes)
