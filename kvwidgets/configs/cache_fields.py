@@ -116,11 +116,12 @@ RESTATES: dict[str, str] = {
 # (Hunyuan-A13B ships cla_share_factor 2 with use_cla false)
 ONLY_WITH: dict[str, str] = {"cla_share_factor": "use_cla"}
 
-# Never about the cache, whatever CACHE_FIELDS says: checked first.
+# Never about the cache, whatever CACHE_FIELDS says: checked first. Routing top-k fields
+# are MoE, except index_topk, which comes with a sparse-attention indexer and its cache.
 NOT_CACHE = (
     r"\w*rope\w*|\w*_bias|\w*dropout\w*|\w*init\w*|\w*_eps|\w*norm\w*|\w*_act|\w*_scale\w*"
     r"|\w*chunk_size|time_step\w*|\w*dt_\w+|use_\w*kernels?|\w*_proj\w*|\w*moe\w*|\w*expert\w*"
-    r"|\w*topk\w*|\w*top_k\w*|\w*_rank_\w*|\w*use_mem_eff_path|mamba_dt_rank"
+    r"|(?!index_)\w*topk\w*|\w*top_k\w*|\w*_rank_\w*|\w*use_mem_eff_path|mamba_dt_rank"
     r"|\w*multiplier\w*|\w*_mup\w*|mamba_use_mlp|residual_in_fp32"
 )
 

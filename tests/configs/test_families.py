@@ -468,3 +468,17 @@ def test_minimax_m2_every_layer_softmax_as_vllm_builds_it():
     mixed = kw.load_model({**MINIMAX_M2, "attn_type_list": [0] * 61 + [1]})
     assert kinds(mixed) == {"full": 62}
     assert any("ignores it" in n for n in mixed.engine_notes)
+
+
+def test_an_indexer_on_a_model_kvwidgets_does_not_know_is_refused_by_name():
+    cfg = {
+        "model_type": "brand_new",
+        "num_hidden_layers": 2,
+        "num_attention_heads": 8,
+        "num_key_value_heads": 2,
+        "hidden_size": 1024,
+        "index_topk": 2048,
+        "moe_topk": 8,
+    }
+    with pytest.raises(ConfigError, match="index_topk"):
+        kw.load_model(cfg)
