@@ -264,6 +264,14 @@ def _mamba2_state(view, d_inner, groups, heads, head_dim, d_state, kernel, rule)
     )
 
 
+# Zyphra's own config format before Zamba2 entered transformers (Zamba2-7B's first
+# config.json): new name -> old name
+ZAMBA2_OLD_NAMES = {
+    "mamba_d_state": "state_size",
+    "mamba_d_conv": "conv_dimension",
+    "mamba_expand": "expansion_factor",
+}
+
 # transformers 5.24.0 configuration_zamba2.py, Zamba2Config.__post_init__: the layout when
 # the config gives none (54 layers, the 2.7B model's)
 ZAMBA2_DEFAULT_BLOCKS = (
@@ -303,20 +311,38 @@ def zamba2(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     )
     for k in ("kv_channels", "num_key_value_heads", "num_query_groups", "attention_head_dim", "head_dim"):
         view.raw(k)  # vLLM 0.33.0 zamba2.py uses num_attention_heads KV heads of attention_head_dim
-    expand = view.integer("mamba_expand", ("mamba_expand",), default=2)
-    n_heads = view.integer("n_mamba_heads", ("n_mamba_heads",), default=8)
+    old = sorted(o for n, o in ZAMBA2_OLD_NAMES.items() if n not in view.cfg and o in view.cfg)
+    if old:
+        view.warn(
+            f"{view.source} is in Zyphra's pre-transformers Zamba2 format ({', '.join(old)}): read as "
+            "mamba_d_state / mamba_d_conv / mamba_expand, with n_mamba_heads = mamba_expand x hidden_size // "
+            "mamba_headdim; transformers' Zamba2Config and vLLM expect the new names"
+        )
+    expand = view.integer("mamba_expand", ("mamba_expand", "expansion_factor"), default=2)
+    headdim = view.get("mamba_headdim", ("mamba_headdim",), default=None)
+    if "n_mamba_heads" not in view.cfg and headdim is not None:
+        n_heads = expand * hidden // view.check_int("mamba_headdim", headdim)
+        view.note(
+            "n_mamba_heads", f"mamba_expand x hidden_size // mamba_headdim = {n_heads} (no n_mamba_heads)"
+        )
+    else:
+        n_heads = view.integer("n_mamba_heads", ("n_mamba_heads",), default=8)
+        if headdim is not None and headdim != expand * hidden // n_heads:
+            raise ConfigError(
+                f"mamba_headdim {headdim!r} ({view.where('mamba_headdim')}) is not mamba_expand x hidden_size // "
+                f"n_mamba_heads = {expand * hidden // n_heads}, which Zamba2Config.__post_init__ sets"
+            )
     state = _mamba2_state(
         view,
         expand * hidden,
         view.integer("mamba_ngroups", ("mamba_ngroups",), default=1),
         n_heads,
         expand * hidden // n_heads,
-        view.integer("mamba_d_state", ("mamba_d_state",), default=64),
-        view.integer("mamba_d_conv", ("mamba_d_conv",), default=4),
+        view.integer("mamba_d_state", ("mamba_d_state", "state_size"), default=64),
+        view.integer("mamba_d_conv", ("mamba_d_conv", "conv_dimension"), default=4),
         "vllm/model_executor/models/zamba2.py, get_mamba_state_shape_from_config; mamba_headdim = "
         "mamba_expand x hidden_size // n_mamba_heads (Zamba2Config)",
     )
-    view.raw("mamba_headdim")
     view.raw("num_mem_blocks")  # shared weights only: each hybrid layer has its own cache
     view.raw("hybrid_layer_ids")
     att = FullAttentionSpec(heads, head_dim)

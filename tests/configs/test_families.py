@@ -105,20 +105,31 @@ def test_nemotron_sink_tokens_are_refused_by_name():
 
 def test_zamba2_attention_at_twice_the_hidden_width_plus_mamba2_state_everywhere():
     m = kw.load_model(config("zamba2-7b"))
-    hybrid = sum(1 for i in range(81) if i % 6 == 5)
-    assert kinds(m) == {"recurrent": 81, "full": hybrid}
+    assert kinds(m) == {"recurrent": 81, "full": 13}
     att = next(g.spec for g in m.groups if isinstance(g.spec, FullAttentionSpec))
     assert (att.num_kv_heads, att.head_size) == (32, 2 * 3584 // 32) == (32, 224)
     state = next(g.spec for g in m.groups if isinstance(g.spec, RecurrentStateSpec))
-    # d_inner 7168; conv (7168 + 2 x 2 x 64) x 3; ssm 112 x 64 x 64; bf16
+    # d_inner 7168; conv (7168 + 2 x 2 x 64) x 3; ssm 112 x 64 x 64 (112 heads of mamba_headdim 64); bf16
     assert state.state_bytes == ((7168 + 256) * 3 + 112 * 64 * 64) * 2 == 962_048
-    assert m.kv_bytes_per_token() == hybrid * 32 * 224 * 2 * 2
+    assert m.kv_bytes_per_token() == 13 * 32 * 224 * 2 * 2
+    # the old field names are said beside every figure
+    assert any("pre-transformers Zamba2 format" in n for n in m.engine_notes)
 
 
-def test_zamba2_reads_transformers_5_layer_names_and_the_class_default_layout():
+def test_zamba2_new_format_gives_the_same_layout():
     cfg = config("zamba2-7b")
+    for old, new in (
+        ("state_size", "mamba_d_state"),
+        ("conv_dimension", "mamba_d_conv"),
+        ("expansion_factor", "mamba_expand"),
+    ):
+        cfg[new] = cfg.pop(old)
+    cfg["n_mamba_heads"] = 112
     cfg["layers_block_type"] = ["linear_attention" if b == "mamba" else b for b in cfg["layers_block_type"]]
-    assert kinds(kw.load_model(cfg)) == kinds(kw.load_model(config("zamba2-7b")))
+    m = kw.load_model(cfg)
+    assert m.groups == kw.load_model(config("zamba2-7b")).groups and not m.engine_notes
+    with pytest.raises(ConfigError, match="mamba_headdim"):
+        kw.load_model({**cfg, "n_mamba_heads": 8})
     del cfg["layers_block_type"]
     cfg["num_hidden_layers"] = 54  # Zamba2Config's default layout: 9 hybrid layers in 54
     assert kinds(kw.load_model(cfg)) == {"recurrent": 54, "full": 9}
