@@ -101,9 +101,12 @@ class ConfigView:
         self.source = source
         self.top = config
         text = config.get("text_config")
+        text = text if isinstance(text, Mapping) else {}
         # Multimodal wrappers (Gemma 3, Llama 4, Mistral 3...) keep the language model in
         # text_config; the KV cache is the language model's.
-        if isinstance(text, Mapping) and not any(n in config for n in NAMES["num_hidden_layers"]):
+        layers = NAMES["num_hidden_layers"]
+        wrapper = config.get("model_type") in TEXT_MODEL_TYPE and any(n in text for n in layers)
+        if text and (wrapper or not any(n in config for n in layers)):
             self.cfg: Mapping[str, Any] = ReadTracker(text)
             self.prefix = "text_config."
             outer = config.get("model_type")

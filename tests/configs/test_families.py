@@ -493,3 +493,14 @@ def test_an_indexer_on_a_model_kvwidgets_does_not_know_is_refused_by_name():
     }
     with pytest.raises(ConfigError, match="index_topk"):
         kw.load_model(cfg)
+
+
+def test_kimi_k3_wrapper_with_its_layer_count_repeated_at_the_top_reads_the_text_model():
+    # the shape public Kimi-K3 ports give its config.json: model_type kimi_k3 with a
+    # kimi_linear text_config, vocab_size and num_hidden_layers also at the top
+    text = config("kimi-linear-48b-a3b")
+    text["linear_attn_config"].update(gate_lower_bound=-5.0, use_full_rank_gate=True)
+    m = kw.load_model(
+        {"model_type": "kimi_k3", "num_hidden_layers": 27, "vocab_size": 163840, "text_config": text}
+    )
+    assert kinds(m) == {"recurrent": 20, "mla": 7}
