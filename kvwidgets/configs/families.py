@@ -104,7 +104,9 @@ def _state(
         f"from {view.source}: {formula}; conv {conv:,} numbers in {conv_dtype} = {conv_b:,} B + state "
         f"{ssm:,} numbers in {sdtype} = {ssm_b:,} B = {conv_b + ssm_b:,} B per layer per sequence ({rule})",
     )
-    return RecurrentStateSpec(conv_b + ssm_b, conv_b, ssm_b, sdtype)
+    return RecurrentStateSpec(
+        conv_b + ssm_b, conv_b, ssm_b, sdtype if ssm else None
+    )  # LFM2: a conv window only
 
 
 def _int(view: ConfigView, key: str, value: object, where: str, minimum: int = 1) -> int:
