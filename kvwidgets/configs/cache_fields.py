@@ -30,7 +30,8 @@ from .fields import ConfigView
 CACHE_FIELDS: tuple[tuple[str, str], ...] = (
     (
         r"layer_types|layers_block_type|block_types|hybrid_override_pattern|hybrid_layer_pattern"
-        r"|attn_type_list|full_attn_idxs|hybrid_layer_ids|layer_block_types|attention_layer_indices",
+        r"|attn_type_list|full_attn_idxs|hybrid_layer_ids|layer_block_types|attention_layer_indices"
+        r"|attn_layer_indices",
         "which kind of layer each layer is",
     ),
     (r"block_configs", "per-layer block configs (attention heads, no-op layers)"),

@@ -189,6 +189,19 @@ def base_plan(view: ConfigView, num_layers: int) -> list[str]:
         view.note("layer_types", view.where("hybrid_override_pattern") + " (M = Mamba, * = attention)")
         return [PATTERN_TAGS[c] for c in pattern]
 
+    indices = cfg.get("attn_layer_indices")
+    if isinstance(indices, list):
+        # Bamba: transformers configuration_bamba.py, BambaConfig.layers_block_type makes the
+        # listed layers attention and every other layer Mamba-2; vLLM 0.22.0 bamba.py
+        # (BambaModel) builds its layers from that list (vLLM 0.23 dropped Bamba)
+        bad = [i for i in indices if not (isinstance(i, int) and 0 <= i < num_layers)]
+        if bad:
+            raise ConfigError(
+                f"attn_layer_indices {bad} are not layer indices 0..{num_layers - 1} ({view.where('attn_layer_indices')})"
+            )
+        view.note("layer_types", view.where("attn_layer_indices") + " (the other layers are Mamba-2)")
+        return ["full" if i in indices else "recurrent" for i in range(num_layers)]
+
     if view.model_type == "jamba" or "attn_layer_period" in cfg:
         period = view.integer("attn_layer_period", ("attn_layer_period",))
         offset = view.integer("attn_layer_offset", ("attn_layer_offset",), minimum=0)

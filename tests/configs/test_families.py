@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import kvwidgets as kw
+from kvwidgets.configs.presets import get_preset
 from kvwidgets.core.errors import ConfigError
 from kvwidgets.core.layers import FullAttentionSpec, RecurrentStateSpec, SlidingWindowSpec
 
@@ -351,6 +352,7 @@ def test_falcon_h1_muP_multipliers_do_not_stop_the_load():
         "hidden_size": 1024,
         "head_dim": 128,
         "mamba_d_ssm": 2048,
+        "mamba_expand": 2,  # only used when mamba_d_ssm is null
         "mamba_n_heads": 32,
         "mamba_d_head": 64,
         "mamba_n_groups": 1,
@@ -504,3 +506,39 @@ def test_kimi_k3_wrapper_with_its_layer_count_repeated_at_the_top_reads_the_text
         {"model_type": "kimi_k3", "num_hidden_layers": 27, "vocab_size": 163840, "text_config": text}
     )
     assert kinds(m) == {"recurrent": 20, "mla": 7}
+
+
+BAMBA = {
+    # the defaults of transformers 5.24.0's BambaConfig (a 9B-sized model), with three
+    # attention layers as attn_layer_indices
+    "architectures": ["BambaForCausalLM"],
+    "model_type": "bamba",
+    "hidden_size": 4096,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "attn_layer_indices": [9, 18, 27],
+    "mamba_n_heads": 128,
+    "mamba_d_head": "auto",
+    "mamba_n_groups": 1,
+    "mamba_d_state": 256,
+    "mamba_d_conv": 4,
+    "mamba_expand": 2,
+    "mamba_chunk_size": 256,
+    "torch_dtype": "bfloat16",
+}
+
+
+def test_bamba_attention_layers_from_attn_layer_indices_and_auto_head_dim():
+    m = kw.load_model(BAMBA)
+    assert kinds(m) == {"full": 3, "recurrent": 29}
+    # d_inner = 2 x 4096; head_dim "auto" = 8192 // 128 = 64
+    state = next(g.spec for g in m.groups if isinstance(g.spec, RecurrentStateSpec))
+    assert state.state_bytes == ((8192 + 2 * 256) * 3 + 128 * 64 * 256) * 2
+    assert any("BambaForCausalLM" in n for n in m.engine_notes)  # vLLM 0.23 dropped it
+
+
+def test_nemotron_h_expand_is_not_a_refusal():
+    # NemotronHConfig carries expand; vLLM nemotron_h.py sizes the state from heads x head_dim
+    _, cfg, _, _ = get_preset("nemotron-3-nano-30b-a3b")
+    assert kw.load_model({**cfg, "expand": 2}).groups == kw.load_model("nemotron-3-nano-30b-a3b").groups
