@@ -32,3 +32,13 @@ def test_an_architecture_vllm_dropped_is_flagged_in_the_result_and_the_widget_sh
     assert any("no longer runs MPTForCausalLM" in w for w in fit.warnings)
     # the widgets draw their limit lines from the shape Python sends
     assert browser_data.model_shape(model)["engine_notes"] == list(model.engine_notes) != []
+
+
+def test_weights_from_an_estimated_parameter_count_are_flagged_unless_params_is_given():
+    model = kw.load_model("falcon-7b")  # its bundled count is the loader's estimate
+    assert model.params_estimated
+    fit = kw.users_that_fit(model, "H100", context=1_024)
+    assert any("estimated parameter count" in w for w in fit.warnings)
+    given = kw.users_that_fit(model, "H100", context=1_024, params=7_000_000_000)
+    assert not any("estimated parameter count" in w for w in given.warnings)
+    assert not kw.users_that_fit("llama-3-8b", "H100", context=1_024).warnings  # a checkpoint count
