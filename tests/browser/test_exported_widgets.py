@@ -215,3 +215,17 @@ def test_all_five_on_one_page_draw_independently(watched, tmp_path):
     after = page.evaluate(plots)
     assert after[0] != first[0] and after[1:] == first[1:]
     watched.assert_clean()
+
+
+@pytest.mark.parametrize("name", ["UsersThatFit", "ContextVsUsers"])
+def test_the_message_says_a_context_is_past_the_models_maximum(watched, tmp_path, name):
+    # The browser's copy of Fit.message says it in the sentence itself, as the core does,
+    # not only in a warning line under it.
+    widget = getattr(kw, name)(model="mistral-7b-v0.1", gpu="H100", context=1_048_576)
+    path = tmp_path / f"{name}.html"
+    widget.to_html(path)
+    open_exported(watched, path)
+    text = watched.page.locator(".kv-text").text_content()
+    core = kw.users_that_fit("mistral-7b-v0.1", "H100", 1_048_576).message
+    assert core in text, (core, text)
+    assert "1,048,576 tokens is past this model's maximum of 32,768" in text

@@ -305,8 +305,11 @@ def build(
         )
         expect = None
         if fit is not None:
-            # warnings are sentences the widgets build themselves (ui.js kvLimitLines), not arithmetic
-            expect = _ints({k: v for k, v in dataclasses.asdict(fit).items() if k != "warnings"})
+            # warnings are sentences the widgets build themselves (ui.js kvLimitLines), not
+            # arithmetic; max_context is the model's, which the widgets read from the shape
+            expect = _ints(
+                {k: v for k, v in dataclasses.asdict(fit).items() if k not in ("warnings", "max_context")}
+            )
             expect["weights_fit"] = fit.weights_fit
         out["users"].append({**case, "expect": expect, "error": err})
 

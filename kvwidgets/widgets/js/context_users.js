@@ -119,7 +119,7 @@ function render({ model, el }) {
       text: `${chosenUsers.toLocaleString("en-US")} users (${model.get("kv_dtype")})`, font: { color: t.fg },
     });
     // Everything is computed: now touch the page.
-    const textLines = [{ text: kvFitMessage(here), cls: here.users > 0n ? "kv-note" : "kv-warn" }];
+    const textLines = [{ text: kvFitMessage(here, shape.max_context), cls: here.users > 0n ? "kv-note" : "kv-warn" }];
     if (isLog && stairs.some((s) => s.users.some((u) => u === 0n))) {
       textLines.push({ text: "Where no conversation fits (0 users) the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }

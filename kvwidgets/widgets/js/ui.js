@@ -598,17 +598,21 @@ function kvGB1(x) {
   return (Number(x) / 1e9).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
-/** core.budget.Fit.message, in the browser. */
-function kvFitMessage(f) {
+/** core.budget.Fit.message, in the browser; maxContext: the model's max_position_embeddings (or null). */
+function kvFitMessage(f, maxContext = null) {
+  const n = (x) => Number(x).toLocaleString("en-US");
+  const past = maxContext && Number(f.context) > Number(maxContext);
   if (!f.weights_fit) {
     return `The weights (${kvGB1(f.weights_bytes)} GB) do not fit in the usable ${kvGB1(f.usable_bytes)} GB: the model does not even load.`;
   }
   if (f.users === 0n) {
     const gb2 = (x) => (Number(x) / 1e9).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
     return `Loads but cannot serve: ${gb2(f.kv_budget_bytes)} GB is left after the weights, less than one ` +
-      `${Number(f.context).toLocaleString("en-US")}-token conversation needs (${gb2(f.kv_per_user_bytes)} GB).`;
+      `${Number(f.context).toLocaleString("en-US")}-token conversation needs (${gb2(f.kv_per_user_bytes)} GB).` +
+      (past ? ` ${n(f.context)} tokens is past this model's maximum of ${n(maxContext)} anyway.` : "");
   }
-  return `${Number(f.users).toLocaleString("en-US")} conversations of ${Number(f.context).toLocaleString("en-US")} tokens fit at once.`;
+  const fit = `${n(f.users)} conversations of ${n(f.context)} tokens fit at once`;
+  return past ? `${fit}, but ${n(f.context)} tokens is past this model's maximum of ${n(maxContext)}.` : `${fit}.`;
 }
 
 

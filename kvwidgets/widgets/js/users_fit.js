@@ -160,7 +160,7 @@ function render({ model, el }) {
     // Everything is computed: now touch the page.
     bar.replaceChildren(barSvg);
     outPerToken.textContent = perToken;
-    const msg = kvFitMessage(fit);
+    const msg = kvFitMessage(fit, shape.max_context);
     const lines = [{ text: msg, cls: fit.users > 0n ? "kv-note" : "kv-warn" }];
     if (o.memory === "device") lines.push({ text: `${gpu.name} reports ${fmtBytes(gpu.device_bytes)} (marketed ${fmtBytes(gpu.memory_bytes)}).`, cls: "kv-note" });
     lines.push(...kvLimitLines(shape, { context: model.get("context"), weights: true, params: kvParams(app) }));
