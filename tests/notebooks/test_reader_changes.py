@@ -8,8 +8,11 @@ the notebook but a clear kvwidgets error, never a failed assert.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from .executed import PRINTED as PRINTED_KEY
 from .executed import NotebookRunError, run
 
 CASES = {
@@ -54,11 +57,30 @@ CASES = {
 }
 
 
+# What the changed cells then print, parsed from their output text: (a snippet naming the
+# code cell, a regular expression, what re.findall must give). The labels a cell prints
+# must follow the numbers the reader set, not keep the numbers the notebook started with.
+PRINTED = {
+    "07 reserve 128K in the mix, 2,000 used tokens": [
+        ("cmp = kw.paged_vs_reserved", r"reserving ([\d,]+) tokens per conversation: (\d+) users", [("131,072", "3")]),
+        ("cmp = kw.paged_vs_reserved", r"paging the ([\d,]+) tokens actually used: (\d+) users", [("2,000", "213")]),
+        # 213 conversations of 2,000 tokens, not 8,000: half of them (106) hold 27.8 GB of a 56 GB pool, not 112
+        ("held_between_turns = 0", r"(\d+) conversations of ([\d,]+) tokens fill the (\d+) GB pool", [("213", "2,000", "56")]),
+        ("held_between_turns = 0", r"(\d+) users reading between turns .*?\(([\d.]+) GB\) were freed", [("106", "27.8")]),
+    ],
+}
+
+
 @pytest.mark.parametrize("case", list(CASES))
 def test_reader_change_runs(case):
     name, swaps, expr, expected = CASES[case]
-    got = run(name, [expr], replace=swaps)[expr]
+    checks = PRINTED.get(case, [])
+    out = run(name, [expr], replace=swaps, printed=sorted({snippet for snippet, _, _ in checks}))
+    got = out[expr]
     assert got.get("value") == expected, f"{case}: {expr} -> {got}"
+    for snippet, pattern, want in checks:
+        text = out[PRINTED_KEY][snippet]
+        assert re.findall(pattern, text) == want, f"{case}: the cell with {snippet!r} printed:\n{text}"
 
 
 def test_a_bad_number_stops_with_a_kvwidgets_error():
