@@ -33,9 +33,8 @@ CASES = {
         [("my_guess = None", "my_guess = 3")], "round(hybrid_widget.result['kv_bytes'] / 1e6)", 436 + 84),
     "05 128K on the H100, two GPUs for the 70B": ("05_users_that_fit.ipynb",
         [('h100 = kw.users_that_fit(llama8, "H100", context=8_000)', 'h100 = kw.users_that_fit(llama8, "H100", context=131_072)'),
-         ('exact = kw.users_that_fit(llama70, "H100", 8_000, weight_dtype="fp8")',
-          'exact = kw.users_that_fit(llama70, "H100", 8_000, weight_dtype="fp8", num_gpus=2)'),
-         ('("llama-3-70b", 4, 8_192)', '("llama-3-70b", 2, 8_192)')],
+         ('setup = dict(context=8_000, weight_dtype="fp8", num_gpus=1)', 'setup = dict(context=8_000, weight_dtype="fp8", num_gpus=2)'),
+         ('("llama-3.1-70b", 4, 8_192)', '("llama-3.1-70b", 2, 8_192)')],
         "(h100.users, exact.users, int(worked.loc[3, 'users']))", [3, 28, 1]),
     "06 a batch of 8 at 128K (does not fit) and other contexts": ("06_decode_speed.ipynb",
         [("batch = 3", "batch = 8"), ("contexts=[1_024, 8_192, 32_768, 131_072], batches=[1, 8, 32]",
@@ -61,6 +60,14 @@ CASES = {
 # code cell, a regular expression, what re.findall must give). The labels a cell prints
 # must follow the numbers the reader set, not keep the numbers the notebook started with.
 PRINTED = {
+    "05 128K on the H100, two GPUs for the 70B": [
+        # the 128K conversation is labelled 131,072 tokens, and Llama 3 8B's maximum is named
+        ("h100 = kw.users_that_fit", r"one ([\d,]+)-token conversation: ([\d.]+) GB -> (\d+) users", [("131,072", "17.18", "3")]),
+        ("h100 = kw.users_that_fit", r"(\d+) conversations of ([\d,]+) tokens fit at once, but .* maximum of ([\d,]+)\.", [("3", "131,072", "8,192")]),
+        # both parameter counts on the two GPUs set, never a 2-GPU figure beside a 1-GPU one
+        ("setup = dict(", r"(\d) x H100, ([\d,]+) tokens: 70.6 B parameters leave ([\d.]+) GB \((\d+) users\); 70.0 B leave ([\d.]+) GB \((\d+) users\)",
+         [("2", "8,000", "73.45", "28", "74.00", "28")]),
+    ],
     "07 reserve 128K in the mix, 2,000 used tokens": [
         ("cmp = kw.paged_vs_reserved", r"reserving ([\d,]+) tokens per conversation: (\d+) users", [("131,072", "3")]),
         ("cmp = kw.paged_vs_reserved", r"paging the ([\d,]+) tokens actually used: (\d+) users", [("2,000", "213")]),
