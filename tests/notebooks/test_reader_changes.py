@@ -60,6 +60,12 @@ CASES = {
 # code cell, a regular expression, what re.findall must give). The labels a cell prints
 # must follow the numbers the reader set, not keep the numbers the notebook started with.
 PRINTED = {
+    "08 a length with no measured prefill": [
+        ("copy = h200_host_copy_gbps()", r"(llama-3\.1-8b), ([\d,]+) tokens \(([\d.]+) GB of cache\)", [("llama-3.1-8b", "10,000", "1.31")]),
+        ("copy = h200_host_copy_gbps()", r"no prefill was measured at ([\d,]+) tokens", ["10,000"]),
+        ("shared = kw.prefix_sharing", r"(\d+) users, a ([\d,]+)-token prefix: every user keeps a copy: (\d+) GB; stored once: ([\d.]+) GB",
+         [("500", "4,000", "262", "0.5")]),
+    ],
     "05 128K on the H100, two GPUs for the 70B": [
         # the 128K conversation is labelled 131,072 tokens, and Llama 3 8B's maximum is named
         ("h100 = kw.users_that_fit", r"one ([\d,]+)-token conversation: ([\d.]+) GB -> (\d+) users", [("131,072", "17.18", "3")]),
