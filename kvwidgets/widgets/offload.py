@@ -19,7 +19,7 @@ import traitlets
 from ..core.decode import prefill_seconds
 from ..core.errors import InputError, check_int
 from ..core.gpus import get_gpu
-from ..core.offload import STORAGE, first_flip, recompute_crossover, reload_seconds, tier_gbps
+from ..core.offload import STORAGE, recompute_crossover, reload_seconds, tier_gbps
 from ..data import measured as measured_data
 from ..data.measured import measured_crossing
 from . import traits
