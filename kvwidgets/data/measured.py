@@ -21,6 +21,9 @@ H200_DECODE_PROVENANCE = (
     "kvwidgets/data/h200/README.md"
 )
 H200_DECODE_MODEL = "llama-3-8b"
+# Presets with exactly the measured shape and weights (Llama 3.1 8B differs only in its RoPE
+# scaling and maximum context, neither of which changes the bytes a step reads).
+H200_DECODE_MODELS = ("llama-3-8b", "llama-3.1-8b")
 H200_DECODE_GPU = "H200"
 
 

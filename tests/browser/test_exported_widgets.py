@@ -243,3 +243,16 @@ def test_the_measured_prefill_is_drawn_for_every_preset_of_the_measured_shape(wa
         names[model] = ([t.get("name") for t in figure(watched.page)[0]], widget.result["shows_measured"])
     assert "recompute, measured H200 prefill" in names["llama-3.1-8b"][0] and names["llama-3.1-8b"][1]
     assert "recompute, measured H200 prefill" not in names["qwen3-8b"][0] and not names["qwen3-8b"][1]
+
+
+def test_the_measured_decode_points_are_drawn_for_every_preset_of_the_measured_shape(watched, tmp_path):
+    # notebook 06's long-context task runs on Llama 3.1 8B, the measured shape with a 128K maximum
+    drawn = {}
+    for model in ("llama-3.1-8b", "qwen3-8b"):
+        widget = kw.DecodeSpeed(model=model, gpu="H200")
+        path = tmp_path / f"{model}.html"
+        widget.to_html(path)
+        open_exported(watched, path)
+        names = [t.get("name") for t in figure(watched.page)[0]]
+        drawn[model] = ("measured on an H200 (x)" in names, widget.result["shows_measured"])
+    assert drawn == {"llama-3.1-8b": (True, True), "qwen3-8b": (False, False)}

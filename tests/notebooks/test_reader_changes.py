@@ -60,6 +60,11 @@ CASES = {
 # code cell, a regular expression, what re.findall must give). The labels a cell prints
 # must follow the numbers the reader set, not keep the numbers the notebook started with.
 PRINTED = {
+    "06 a batch of 8 at 128K (does not fit) and other contexts": [
+        ("batch = ", r"batch (\d+) at 128K: ([\d.]+) tokens/s per user with a 16-bit cache \((.*?)\), (\d+) with FP8 \((.*?)\)",
+         [("8", "22", "does not fit", "40", "does not fit")]),
+        ("batch = ", r"batch (\d+) at 128K, FP8: (\d+) tokens/s per user \((.*?)\)", [("16", "22", "does not fit")]),
+    ],
     "08 a length with no measured prefill": [
         ("copy = h200_host_copy_gbps()", r"(llama-3\.1-8b), ([\d,]+) tokens \(([\d.]+) GB of cache\)", [("llama-3.1-8b", "10,000", "1.31")]),
         ("copy = h200_host_copy_gbps()", r"no prefill was measured at ([\d,]+) tokens", ["10,000"]),
