@@ -60,6 +60,10 @@ CASES = {
 # code cell, a regular expression, what re.findall must give). The labels a cell prints
 # must follow the numbers the reader set, not keep the numbers the notebook started with.
 PRINTED = {
+    "03 guesses as text and numbers": [
+        ('check_guess(my_guess, shapes["MQA', r"Your guess (.*?), the answer (\d+) KiB: (.*?)\.\n", [("'sixteen'", "16", "not quite")]),
+        ("check_guess(my_guess, deepseek", r"Your guess ([\d.]+), the answer ([\d.]+) GB", [("4.6", "4.61")]),
+    ],
     "09 a smaller working area and a pasted log": [
         ("working = ", r"predicted with a (\d+) GB working area: ([\d,]+) \(\+([\d,]+)\)", [("2", "411,520", "15,248")]),
         ("your_log = ", r"(\S+): ([\d,]+) tokens x ([\d,]+) B = ([\d.]+) GB, ([\d,]+) blocks; concurrency for ([\d,]+)-token requests",
