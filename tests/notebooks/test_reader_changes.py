@@ -60,6 +60,9 @@ CASES = {
 # code cell, a regular expression, what re.findall must give). The labels a cell prints
 # must follow the numbers the reader set, not keep the numbers the notebook started with.
 PRINTED = {
+    "04 a guess": [
+        ("check_guess(my_guess, gemma.kv_bytes(32_768)", r"Your guess (\d+), the answer ([\d.]+) GB: off by ([\d.]+)", [("3", "0.436", "2.56")]),
+    ],
     "03 guesses as text and numbers": [
         ('check_guess(my_guess, shapes["MQA', r"Your guess (.*?), the answer (\d+) KiB: (.*?)\.\n", [("'sixteen'", "16", "not quite")]),
         ("check_guess(my_guess, deepseek", r"Your guess ([\d.]+), the answer ([\d.]+) GB", [("4.6", "4.61")]),
