@@ -69,8 +69,15 @@ def load(name: str, replace: Sequence[tuple[str, str]] = ()) -> nbformat.Noteboo
 
 
 def printed_text(cell) -> str:
-    """What a code cell printed (its stream outputs), as the reader reads it."""
-    return "".join(o.get("text", "") for o in cell.outputs if o.get("output_type") == "stream")
+    """What a code cell shows as text: what it printed, then the plain-text form of a table
+    or value it ends with (what a reader sees under it)."""
+    out = []
+    for o in cell.outputs:
+        if o.get("output_type") == "stream":
+            out.append(o.get("text", ""))
+        elif o.get("output_type") in ("execute_result", "display_data"):
+            out.append(o.get("data", {}).get("text/plain", "") + "\n")
+    return "".join(out)
 
 
 def run(name: str, exprs: Iterable[str] = (), replace: Sequence[tuple[str, str]] = (),

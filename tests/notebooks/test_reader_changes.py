@@ -23,7 +23,12 @@ CASES = {
         "(without_cache, with_cache, reads_with_cache)", [2_001_000, 2_000, 2_001_000]),
     "02 fp8 table and guess": ("02_sizing_formula.ipynb",
         [('kv_dtype = "bf16"          # try "fp8"', 'kv_dtype = "fp8"'), ("my_guess = None", "my_guess = 160")],
-        "per_conversation.loc['llama-3-8b', '8K tokens (GB)'] * 1e9", 8_192 * 65_536),
+        "per_conversation.loc['llama-3.1-8b', '8K tokens (GB)'] * 1e9", 8_192 * 65_536),
+    "02 qwen3-32b added to the table, as the notebook invites": ("02_sizing_formula.ipynb",
+        [('models = ["llama-3.1-8b", "llama-3.1-70b", "deepseek-v3", "gpt-oss-120b"]',
+          'models = ["llama-3.1-8b", "llama-3.1-70b", "deepseek-v3", "gpt-oss-120b", "qwen3-32b"]')],
+        "(int(per_conversation.loc['qwen3-32b', 'max context (tokens)']), per_conversation.loc['qwen3-32b', 'past max context'])",
+        [40_960, "128K, 1M"]),
     "02 a config with 4 KV heads": ("02_sizing_formula.ipynb",
         [('"num_key_value_heads": 8', '"num_key_value_heads": 4')], "mine.kv_bytes_per_token()", 65_536),
     "03 guesses as text and numbers": ("03_attention_designs.ipynb",
@@ -60,6 +65,19 @@ CASES = {
 # code cell, a regular expression, what re.findall must give). The labels a cell prints
 # must follow the numbers the reader set, not keep the numbers the notebook started with.
 PRINTED = {
+    "02 fp8 table and guess": [
+        # every row of the table the reader sees now says fp8, at half the 16-bit bytes
+        ("per_conversation = ", r"(llama-3\.1-8b|llama-3\.1-70b|deepseek-v3|gpt-oss-120b) +(\w+) +([\d.]+) +\d+ *\n",
+         [("llama-3.1-8b", "fp8", "64.00"), ("llama-3.1-70b", "fp8", "160.00"), ("deepseek-v3", "fp8", "34.31"), ("gpt-oss-120b", "fp8", "18.00")]),
+        ("check_guess(my_guess", r"Your guess (\d+) KiB is exactly right", ["160"]),
+    ],
+    "02 qwen3-32b added to the table, as the notebook invites": [
+        # the row shown says which of its columns Qwen3 32B (built for 40,960 tokens) cannot run
+        ("per_conversation = ", r"(?m)^qwen3-32b .*? (\d+K(?:, \d+[KM])*) *$", ["128K, 1M"]),
+    ],
+    "02 a config with 4 KV heads": [
+        ("mine = kw.load_model", r"(\d+) x full: (\d+) KV heads x (\d+).*> ([\d,]+) B per token", [("32", "4", "128", "65,536")]),
+    ],
     "04 a guess": [
         ("check_guess(my_guess, gemma.kv_bytes(32_768)", r"Your guess (\d+), the answer ([\d.]+) GB: off by ([\d.]+)", [("3", "0.436", "2.56")]),
     ],
