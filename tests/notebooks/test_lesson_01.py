@@ -8,6 +8,10 @@ NB = "01_keys_and_values.ipynb"
 
 # (words in the notebook, expression in the executed kernel, the value they state)
 STATED = [
+    # reuse needs the same preceding text: token 300's key changes from layer 2 on when token 1 differs
+    ("changes the first of the 500 tokens and looks at token 300", "(len(other_start), bool((other_start[1:] == tokens[1:500]).all()), bool((other_start[0] != tokens[0]).any()))", [500, True, True]),
+    ("In the first layer a key depends on its own token only", "same_key[0]", True),
+    ("from the\nsecond layer on it depends on everything before it", "same_key[1:]", [False]),
     ("compares each layer's keys\nand values for the first 500", "unchanged", [True, True]),
     ("compares the result with running all 501 tokens from scratch",
      "bool(np.allclose(h, out_501[-1:], rtol=0, atol=1e-12))", True),
@@ -39,6 +43,14 @@ STATED = [
      "[setattr(decode_widget, 'model', 'gpt-oss-20b'), "
      "sorted({g['held_tokens'] for g in decode_widget.result['groups'] if g['kind'] == 'sliding'})][-1]", [128]),
 ]
+
+
+def test_the_note_taker_objectives_and_when_not_to_cache_are_there():
+    text = notebook_text(NB)
+    assert "someone taking notes through a long meeting" in text
+    assert "By the end of this notebook you can" in text
+    assert "### When is a cache not worth keeping?" in text
+    assert "**the same model** and **the same preceding text**" in text
 
 
 @pytest.fixture(scope="module")

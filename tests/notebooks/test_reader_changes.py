@@ -65,6 +65,16 @@ CASES = {
 # code cell, a regular expression, what re.findall must give). The labels a cell prints
 # must follow the numbers the reader set, not keep the numbers the notebook started with.
 PRINTED = {
+    "01 answer_tokens=2000 and a guess": [
+        ("answer_tokens = ", r"computations per layer (?:without|with) a cache: +([\d,]+)", ["2,001,000", "2,000"]),
+        ("answer_tokens = ", r"stored tokens read per layer with a cache: +([\d,]+)", ["2,001,000"]),
+        ("check_guess(my_guess, without_cache", r"Your guess ([\d,]+), the answer ([\d,]+) computations", [("1,000,000", "2,001,000")]),
+    ],
+    "01 a longer prompt in the decode step": [
+        # the check under the widget follows the widget's prompt, not the 500 the notebook started with
+        ("first_step = decode_step_bytes", r"after a ([\d,]+)-token prompt: .* reads ([\d.]+ \w+), ([\d,]+) tokens' worth",
+         [("2,000", "262.28 MB", "2,001")]),
+    ],
     "02 fp8 table and guess": [
         # every row of the table the reader sees now says fp8, at half the 16-bit bytes
         ("per_conversation = ", r"(llama-3\.1-8b|llama-3\.1-70b|deepseek-v3|gpt-oss-120b) +(\w+) +([\d.]+) +\d+ *\n",
@@ -129,6 +139,12 @@ def test_reader_change_runs(case):
     for snippet, pattern, want in checks:
         text = out[PRINTED_KEY][snippet]
         assert re.findall(pattern, text) == want, f"{case}: the cell with {snippet!r} printed:\n{text}"
+
+
+def test_every_reader_change_checks_what_it_prints():
+    # a change that only had to run would let a stale label through (issue 16)
+    assert set(PRINTED) <= set(CASES), sorted(set(PRINTED) - set(CASES))
+    assert [case for case in CASES if not PRINTED.get(case)] == []
 
 
 def test_a_bad_number_stops_with_a_kvwidgets_error():
