@@ -20,7 +20,8 @@ STATED = [
     ("about 71 times less than the same model stored as MHA", "round(mha_bytes / mla_bytes)", 71),
     ("eight times as much, 2,560 KiB (2.5 MiB)", "(mha_70.kv_bytes_per_token(), mha_70.kv_bytes_per_token() / KiB, mha_70.kv_bytes_per_token() / MiB, mha_70.kv_bytes_per_token() // llama31_70.kv_bytes_per_token())", [2_621_440, 2560.0, 2.5, 8]),
     ("So DeepSeek-V3 shows its 71x", f"round(designs.set_index('model').loc['deepseek-v3', {X!r}])", 71),
-    ("Llama 3 70B its 8x", f"designs.set_index('model').loc['llama-3-70b', {X!r}]", 8.0),
+    ("Llama 3.1 70B its 8x", f"designs.set_index('model').loc['llama-3.1-70b', {X!r}]", 8.0),
+    ("the \"past max context\" column would mark a model that was not", "designs['past max context'].any()", False),
     ("Gemma 3 27B only 2x", f"designs.set_index('model').loc['gemma-3-27b', {X!r}]", 2.0),
     ("rows marked\n*shape*", f"designs[designs['row'] == 'shape'][{X!r}].tolist()[:3]", [1.0, 4.0, 32.0]),
     ("a 671 B-parameter mixture of experts", "round(deepseek.params / 1e9)", 671),
@@ -30,7 +31,7 @@ STATED = [
     ("35,136 B per token in FP8, × 131,072 tokens = 4.61 GB", "(deepseek.kv_bytes_per_token('fp8'), round(deepseek.kv_bytes(131_072, 'fp8') / 1e9, 2))", [35_136, 4.61]),
     ("switch the cache to\n`fp8` and read DeepSeek-V3's bar",
      "[setattr(designs_widget, 'kv_dtype', 'fp8'), designs_widget.result['models']['deepseek-v3']['long']][-1]", 4_605_345_792),
-    ("Llama 3 8B's GQA cache at the same length is 8.6 GB in FP8", "round(llama8.kv_bytes(131_072, 'fp8') / 1e9, 1)", 8.6),
+    ("Llama 3.1 8B's GQA cache (Llama 3 8B's shape) at the same length is 8.6 GB in FP8", "round(llama8.kv_bytes(131_072, 'fp8') / 1e9, 1)", 8.6),
     # the head-sharing diagram and its task
     # the diagram's own task: lines per KV head, and the bars they explain
     ("GQA stores 8 KV heads for its 32 query heads", "(llama8.num_query_heads, llama8.kv_bytes_per_token() // (2 * 32 * 128 * 2))", [32, 8]),

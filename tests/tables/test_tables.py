@@ -335,3 +335,8 @@ def test_every_table_with_a_context_marks_a_context_past_the_models_maximum():
     offload = tables.offload_table("llama-3-8b", "H200", tokens=[8_192, 32_768])
     assert set(offload.groupby("tokens")["past max context"].unique().map(tuple)) == {(False,), (True,)}
     assert not tables.offload_table("llama-3.1-8b", "H200", tokens=[32_768])["past max context"].any()
+    designs = tables.attention_designs_table("llama-3-8b", ["llama-3-8b", "llama-3.1-8b"], context=131_072)
+    assert designs.set_index("model")["past max context"][["llama-3-8b", "llama-3.1-8b"]].tolist() == [
+        True,
+        False,
+    ]
