@@ -7,11 +7,14 @@ from .executed import check_stated, executed, notebook_text
 NB = "09_vllm_logs.ipynb"
 
 STATED = [
+    ("for Llama 3.1 8B on one H100 (Llama 3 8B's shape; Llama 3 8B itself stops at 8,192 tokens",
+     "(llama31_8.max_context, kw.load_model('llama-3-8b').max_context, llama31_8.past_max_context(logged['max_model_len']), "
+     "llama31_8.kv_bytes_per_token() == kw.load_model('llama-3-8b').kv_bytes_per_token())", [131_072, 8_192, False, True]),
     ("GPU KV cache size: 396,272 tokens", "logged", {"gpu_kv_cache_tokens": 396_272, "max_model_len": 16_384, "max_concurrency": 24.19}),
     ("396,272 × 128 KiB = 51.9 GB", "round(from_log.kv_cache_bytes / GB, 1)", 51.9),
     ("Tokens ÷ 16 gives\nvLLM's blocks: 24,767", "(from_log.block_size, from_log.num_blocks)", [16, 24_767]),
     ("\"maximum concurrency\", 24.19", "round(from_log.max_concurrency, 2)", 24.19),
-    ("the model's 16.06 GB of 16-bit weights", "round(llama8.weight_bytes() / GB, 2)", 16.06),
+    ("the model's 16.06 GB of 16-bit weights", "round(llama31_8.weight_bytes() / GB, 2)", 16.06),
     ("here is set to a round 4 GB", "working", 4_000_000_000),
     ("**396,256 tokens**", "predicted.gpu_kv_cache_tokens", 396_256),
     ("72 − 16.06 − 4 = 51.94 GB", "round(predicted.kv_cache_bytes / GB, 2)", 51.94),

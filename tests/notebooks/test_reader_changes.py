@@ -98,7 +98,7 @@ PRINTED = {
     "09 a smaller working area and a pasted log": [
         ("working = ", r"predicted with a (\d+) GB working area: ([\d,]+) \(\+([\d,]+)\)", [("2", "411,520", "15,248")]),
         ("your_log = ", r"(\S+): ([\d,]+) tokens x ([\d,]+) B = ([\d.]+) GB, ([\d,]+) blocks; concurrency for ([\d,]+)-token requests",
-         [("llama-3-8b", "100,000", "131,072", "13.11", "6,250", "16,384")]),
+         [("llama-3.1-8b", "100,000", "131,072", "13.11", "6,250", "16,384")]),
     ],
     "06 a batch of 8 at 128K (does not fit) and other contexts": [
         ("batch = ", r"batch (\d+) at 128K: ([\d.]+) tokens/s per user with a 16-bit cache \((.*?)\), (\d+) with FP8 \((.*?)\)",
