@@ -22,7 +22,8 @@ STATED = [
     ("the reads\nadd up to the same 125,250 per layer", "reads_with_cache", 125_250),
     ("adds exactly one token's worth, 128 KiB", "one_more_token", 131_072),
     ("adds exactly one token's worth, 128 KiB", "kw.fmt_bytes(one_more_token)", "128 KiB"),
-    ("about 262 MB for Llama 3 8B", "round(short_chat / 1e6)", 262),
+    ("about 262 MB, while", "round(short_chat / 1e6)", 262),
+    ("Llama 3.1 8B\n(Llama 3 8B's shape with a 128K window)", "(llama31_8.max_context, llama31_8.kv_bytes_per_token() == llama8.kv_bytes_per_token())", [131_072, True]),
     ("would hold 17.18 GB", "round(full_window / 1e9, 2)", 17.18),
     ("671 B\nparameter MoE model that stores less per token than an 8 B dense one",
      "round(kw.load_model('deepseek-v3').params / 1e9) == 671 and "

@@ -41,7 +41,7 @@ STATED = [
     ("Sixty-four users of Llama 3.1 70B holding 32,000 tokens each need 671 GB of cache",
      "busy.loc[0, ['model', 'users at once', 'tokens each']].tolist() + [round(busy.loc[0, 'cache (GB)'])]", ["llama-3.1-70b", 64, 32_000, 671]),
     ("more\nthan the 640 GB of memory", "(round(server / GB), busy.loc[0, 'share of an 8x H100 server'] > 1)", [640, True]),
-    ("needs 67 GB", "busy.loc[3, ['model', 'users at once', 'tokens each']].tolist() + [round(busy.loc[3, 'cache (GB)'])]", ["llama-3-8b", 64, 8_000, 67]),
+    ("needs 67 GB", "busy.loc[3, ['model', 'users at once', 'tokens each']].tolist() + [round(busy.loc[3, 'cache (GB)'])]", ["llama-3.1-8b", 64, 8_000, 67]),
     ("The table counts the cache alone", "bool((busy['cache (GB)'] * GB == busy['users at once'] * busy['tokens each'] * "
      "busy['model'].map(lambda n: kw.load_model(n).kv_bytes_per_token())).all())", True),
     # the config dict
