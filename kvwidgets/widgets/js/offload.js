@@ -21,7 +21,7 @@ function orInterpolate(rows, t) {
   return null;
 }
 
-/** widgets/offload.py measured_crossing: first token count where reload and measured prefill change order. */
+/** data/measured.py measured_crossing: first token count where reload and measured prefill change order. */
 function orMeasuredCrossing(reload, rows) {
   if (!rows.length) return null;
   const first = (t) => reload(t) < orInterpolate(rows, t);
