@@ -116,6 +116,13 @@ class Fit:
     # an architecture serving engines no longer run or a caveat on how its config was read
     # (Model.context_warning, Model.engine_notes), weights from an estimated parameter count
     warnings: tuple[str, ...] = ()
+    # the model's max_position_embeddings (None when the config gives none): the message
+    # itself says when `context` is past it, not only .warnings
+    max_context: int | None = None
+
+    @property
+    def past_max_context(self) -> bool:
+        return self.max_context is not None and self.context > self.max_context
 
     @property
     def weights_fit(self) -> bool:
@@ -138,8 +145,20 @@ class Fit:
                 f"Loads but cannot serve: {self.kv_budget_bytes / 1e9:,.2f} GB is left after the weights, "
                 f"less than one {self.context:,}-token conversation needs "
                 f"({self.kv_per_user_bytes / 1e9:,.2f} GB)."
+                + (
+                    f" {self.context:,} tokens is past this model's maximum of {self.max_context:,} anyway."
+                    if self.past_max_context
+                    else ""
+                )
             )
-        return f"{self.users:,} conversations of {self.context:,} tokens fit at once."
+        fit = (
+            f"1 conversation of {self.context:,} tokens fits at once"
+            if self.users == 1
+            else f"{self.users:,} conversations of {self.context:,} tokens fit at once"
+        )
+        if self.past_max_context:
+            return f"{fit}, but {self.context:,} tokens is past this model's maximum of {self.max_context:,}."
+        return f"{fit}."
 
 
 def users_that_fit(
@@ -192,6 +211,7 @@ def users_that_fit(
             for w in (model.context_warning(context), *model.engine_notes, params_warning(model, params))
             if w
         ),
+        max_context=model.max_context,
     )
 
 

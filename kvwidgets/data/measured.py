@@ -21,6 +21,9 @@ H200_DECODE_PROVENANCE = (
     "kvwidgets/data/h200/README.md"
 )
 H200_DECODE_MODEL = "llama-3-8b"
+# Presets with exactly the measured shape and weights (Llama 3.1 8B differs only in its RoPE
+# scaling and maximum context, neither of which changes the bytes a step reads).
+H200_DECODE_MODELS = ("llama-3-8b", "llama-3.1-8b")
 H200_DECODE_GPU = "H200"
 
 
@@ -65,6 +68,9 @@ H200_PREFILL_PROVENANCE = (
     "random bf16 weights, PyTorch SDPA (flash) attention, no CUDA graphs; kvwidgets/data/h200/README.md"
 )
 H200_PREFILL_MODEL = "llama-3-8b"
+# Presets with exactly the measured shape and parameter count: Llama 3.1 8B differs from
+# Llama 3 8B only in its RoPE scaling and its maximum context, not in prefill's arithmetic.
+H200_PREFILL_MODELS = ("llama-3-8b", "llama-3.1-8b")
 H200_PREFILL_GPU = "H200"
 
 
@@ -101,6 +107,21 @@ def interpolate_log(rows: list[dict[str, Any]], tokens: int, key: str = "seconds
             f = (math.log(tokens) - math.log(a["tokens"])) / (math.log(b["tokens"]) - math.log(a["tokens"]))
             return math.exp(math.log(a[key]) + f * (math.log(b[key]) - math.log(a[key])))
     return None
+
+
+def measured_crossing(reload_s_per: Any, rows: list[dict[str, Any]]) -> int | None:
+    """First token count in the measured range where reload_s_per(t) (seconds to copy t
+    tokens' cache back) and the measured prefill (log-log interpolation of rows, e.g.
+    h200_prefill()) change order; None when they do not."""
+    from ..core.offload import first_flip  # the same search the ideal crossovers use
+
+    if not rows:
+        return None
+
+    def reload_first(t: int) -> bool:
+        return reload_s_per(t) < interpolate_log(rows, t)
+
+    return first_flip(reload_first, [r["tokens"] for r in rows])
 
 
 def h200_host_copy_gbps() -> dict[str, float]:

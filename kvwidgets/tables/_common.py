@@ -26,6 +26,15 @@ def models_of(models: Model | str | Iterable[Model | str]) -> list[Model]:
     return [as_model(m) for m in models]
 
 
+def past_max(model: Model, context: int) -> bool:
+    """The column every table with a context per row carries: True where the context is
+    longer than the model's max_position_embeddings (the figure is arithmetic only there)."""
+    return model.past_max_context(context)
+
+
+PAST_MAX = "past max context"
+
+
 def as_list(value, kind: type = str) -> list:
     """A single choice or a sequence of them (weight_dtype="fp8" or ["bf16", "fp8"])."""
     if isinstance(value, kind) or not isinstance(value, Sequence):

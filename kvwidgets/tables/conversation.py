@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..core.model import Model
 from ..core.units import GB, KiB, fmt_tokens
-from ._common import DEFAULT_MODELS, models_of
+from ._common import DEFAULT_MODELS, PAST_MAX, models_of
 
 # 1K ... 1M in the UI's convention (K = 1,024 tokens), as the seed's column heads.
 CONTEXTS: tuple[int, ...] = (1024, 8192, 32_768, 131_072, 1_048_576)
@@ -29,7 +29,8 @@ def cache_per_conversation_table(
 
     Windowed layers are capped at their window, so hybrids grow by their full layers only.
     "max context" is the model's own limit where the config gives one: columns past it
-    are what the formula says, not something the model can run.
+    are what the formula says, not something the model can run, and the last column,
+    "past max context", names them ("128K, 1M") in each model's row.
     """
     rows = []
     for m in models_of(models):
@@ -41,6 +42,9 @@ def cache_per_conversation_table(
         }
         for c in contexts:
             row[context_column(c)] = m.kv_bytes(c, kv_dtype) / GB
+        # the columns whose context this model cannot run, named in its own row
+        past = [fmt_tokens(c) for c in contexts if m.past_max_context(c)]
+        row[PAST_MAX] = ", ".join(past) if past else "none"
         rows.append(row)
     df = pd.DataFrame(rows)
     df["max context (tokens)"] = df["max context (tokens)"].astype("Int64")

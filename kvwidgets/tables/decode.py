@@ -11,6 +11,7 @@ from ..api import as_model, decode_ceiling, users_that_fit
 from ..core.gpus import GPU
 from ..core.model import Model
 from ..core.units import GB
+from ._common import PAST_MAX, past_max
 
 CONTEXTS: tuple[int, ...] = (1024, 8192, 32_768, 131_072)
 BATCHES: tuple[int, ...] = (1, 8, 32, 64)
@@ -31,7 +32,7 @@ def decode_table(
     share of each step's reads that is KV cache. Real engines reach a fraction of these
     ceilings; the ratios between rows hold. "fits in memory" says whether `batch`
     conversations of that length fit at `utilization` (a ceiling for a batch that cannot
-    be held is not reachable)."""
+    be held is not reachable); "past max context" where the model was not built for it."""
     m = as_model(model)
     rows = []
     for ctx, batch in product(contexts, batches):
@@ -61,6 +62,7 @@ def decode_table(
                 "tokens/s total": d.tokens_per_s_total,
                 "KV share of reads": d.kv_share,
                 "fits in memory": fit.users >= batch,
+                PAST_MAX: past_max(m, ctx),
             }
         )
     return pd.DataFrame(rows)

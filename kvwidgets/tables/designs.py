@@ -14,7 +14,7 @@ from ..api import as_model
 from ..core.layers import FullAttentionSpec, LayerGroup, MLASpec, SlidingWindowSpec
 from ..core.model import Model
 from ..core.units import GB, KiB
-from ._common import design, models_of
+from ._common import PAST_MAX, design, models_of, past_max
 
 REAL_MODELS: tuple[str, ...] = ("llama-3-8b", "llama-3-70b", "deepseek-v3", "gpt-oss-120b", "gemma-3-27b")
 
@@ -66,7 +66,8 @@ def attention_designs_table(
     long-context cost; "per conversation" holds `context` tokens. "x smaller than its MHA
     form" compares like with like: a shape row against the shape stored as MHA, a real
     model against the same model stored as MHA (a KV head per query head; for MLA, full
-    keys and values per head), never a model against another model's shape."""
+    keys and values per head), never a model against another model's shape. "past max
+    context" marks a row whose model (or shape's model) was not built for `context`."""
     variants = shape_variants(shape, window=window)
     mha = variants[0].kv_bytes_per_token(kv_dtype)
     rows = []
@@ -83,6 +84,7 @@ def attention_designs_table(
                 "bytes/token (KiB)": bpt / KiB,
                 f"per conversation at {context:,} tokens (GB)": m.kv_bytes(context, kv_dtype) / GB,
                 "x smaller than its MHA form": own_mha / bpt if bpt else float("inf"),
+                PAST_MAX: past_max(m, context),
             }
         )
     return pd.DataFrame(rows)

@@ -10,6 +10,7 @@ from ..api import as_model, offload_vs_recompute
 from ..core.gpus import GPU
 from ..core.model import Model
 from ..core.units import GB
+from ._common import PAST_MAX, past_max
 
 TOKENS: tuple[int, ...] = (1000, 8000, 32_000, 128_000)
 
@@ -26,7 +27,8 @@ def offload_table(
     "x faster than recompute, best cases" compares like with like: the fastest copy
     against the ideal recompute floor, both best cases (setting the slowest copy against
     the ideal floor would make a tier whose fast drives beat recompute look slower than it).
-    Measured prefill is set beside measured copies in notebook 08."""
+    Measured prefill is set beside measured copies in notebook 08. "past max context"
+    marks a length the model was not built for."""
     m = as_model(model)
     rows = []
     for t in tokens:
@@ -43,6 +45,7 @@ def offload_table(
                     "slowest (ms)": o.seconds_high * 1e3,
                     "x faster than recompute, best cases": recompute / o.seconds_low,
                     "source": o.source,
+                    PAST_MAX: past_max(m, t),
                 }
             )
     return pd.DataFrame(rows)

@@ -11,7 +11,7 @@ from ..api import users_that_fit
 from ..core.gpus import GPU, get_gpu
 from ..core.model import Model
 from ..core.units import GB
-from ._common import as_list, models_of
+from ._common import PAST_MAX, as_list, models_of, past_max
 
 GPUS_SHOWN: tuple[str, ...] = ("L4", "L40S", "A100-80GB", "H100-SXM", "H200", "B200", "MI300X")
 CONTEXTS: tuple[int, ...] = (8192, 32_768, 131_072)
@@ -37,7 +37,8 @@ def users_table(
 
     weight_dtype, kv_dtype and num_gpus take one choice or a list of them. "status" is
     "serves", "loads but cannot serve" (weights fit, not one conversation does) or
-    "does not load" (the weights alone pass the usable memory). Memory in GB = 10^9 bytes.
+    "does not load" (the weights alone pass the usable memory). "past max context" is True
+    where the context is longer than the model's maximum. Memory in GB = 10^9 bytes.
     """
     gpu_rows = [get_gpu(g) for g in as_list(gpus, (str, GPU))]
     rows = []
@@ -75,6 +76,7 @@ def users_table(
                 "per conversation (GB)": fit.kv_per_user_bytes / GB,
                 "users": fit.users,
                 "status": status,
+                PAST_MAX: past_max(m, ctx),
             }
         )
     return pd.DataFrame(rows)
@@ -83,9 +85,12 @@ def users_table(
 def users_grid(table: pd.DataFrame) -> pd.DataFrame:
     """users_table pivoted for reading: one row per setup, one column per context.
 
-    Cells are the user count, or the status where nothing can be served.
+    Cells are the user count, or the status where nothing can be served; a count for a
+    context past the model's maximum reads "3 (past max context)".
     """
     cell = table["users"].astype(object).where(table["status"] == SERVES, table["status"])
+    if PAST_MAX in table:
+        cell = cell.where(~table[PAST_MAX], cell.astype(str) + f" ({PAST_MAX})")
     keys = ["model", "GPU", "GPUs", "weight dtype", "KV dtype"]
     grid = table.assign(cell=cell).pivot(index=keys, columns="context (tokens)", values="cell")
     grid.columns = [f"{c:,} tokens" for c in grid.columns]

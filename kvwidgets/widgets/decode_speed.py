@@ -40,6 +40,7 @@ class DecodeSpeed(KVWidget):
         super().__init__(**kwargs)
         self.measured = {
             "model": measured_data.H200_DECODE_MODEL,
+            "models": list(measured_data.H200_DECODE_MODELS),  # presets of the measured shape
             "gpu": measured_data.H200_DECODE_GPU,
             "provenance": measured_data.H200_DECODE_PROVENANCE,
             "rows": [
@@ -74,7 +75,7 @@ class DecodeSpeed(KVWidget):
             for d in [decode_ceiling(m, self.gpu, self.context, b, **opts)]
         }
         result["shows_measured"] = (
-            m.name == measured_data.H200_DECODE_MODEL
+            m.name in measured_data.H200_DECODE_MODELS
             and result["gpu"] == measured_data.H200_DECODE_GPU
             and self.num_gpus == 1
         )

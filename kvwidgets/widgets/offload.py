@@ -19,24 +19,13 @@ import traitlets
 from ..core.decode import prefill_seconds
 from ..core.errors import InputError, check_int
 from ..core.gpus import get_gpu
-from ..core.offload import STORAGE, first_flip, recompute_crossover, reload_seconds, tier_gbps
+from ..core.offload import STORAGE, recompute_crossover, reload_seconds, tier_gbps
 from ..data import measured as measured_data
+from ..data.measured import measured_crossing
 from . import traits
 from .base import KVWidget
 
 SPEEDS = ("low", "typical", "high")
-
-
-def measured_crossing(reload_s_per: Any, rows: list[dict[str, Any]]) -> int | None:
-    """First token count in the measured range where reload(t) and the measured prefill
-    (log-log interpolation) change order; None when they do not. reload_s_per(t) -> seconds."""
-    if not rows:
-        return None
-
-    def reload_first(t: int) -> bool:
-        return reload_s_per(t) < measured_data.interpolate_log(rows, t)
-
-    return first_flip(reload_first, [r["tokens"] for r in rows])
 
 
 class OffloadOrRecompute(KVWidget):
@@ -62,6 +51,7 @@ class OffloadOrRecompute(KVWidget):
         self.storage = {k: dataclasses.asdict(v) for k, v in STORAGE.items()}
         self.measured = {
             "model": measured_data.H200_PREFILL_MODEL,
+            "models": list(measured_data.H200_PREFILL_MODELS),  # presets of the measured shape
             "gpu": measured_data.H200_PREFILL_GPU,
             "provenance": measured_data.H200_PREFILL_PROVENANCE,
             "rows": measured_data.h200_prefill(),
@@ -80,7 +70,7 @@ class OffloadOrRecompute(KVWidget):
         }
         recompute = prefill_seconds(m, g, t, params=params)
         shows_measured = (
-            m.name == measured_data.H200_PREFILL_MODEL and g.name == measured_data.H200_PREFILL_GPU
+            m.name in measured_data.H200_PREFILL_MODELS and g.name == measured_data.H200_PREFILL_GPU
         )
         rows = measured_data.h200_prefill() if shows_measured else []
         measured = measured_data.interpolate_log(rows, t) if rows else None

@@ -215,3 +215,44 @@ def test_all_five_on_one_page_draw_independently(watched, tmp_path):
     after = page.evaluate(plots)
     assert after[0] != first[0] and after[1:] == first[1:]
     watched.assert_clean()
+
+
+@pytest.mark.parametrize("name", ["UsersThatFit", "ContextVsUsers"])
+def test_the_message_says_a_context_is_past_the_models_maximum(watched, tmp_path, name):
+    # The browser's copy of Fit.message says it in the sentence itself, as the core does,
+    # not only in a warning line under it.
+    widget = getattr(kw, name)(model="mistral-7b-v0.1", gpu="H100", context=1_048_576)
+    path = tmp_path / f"{name}.html"
+    widget.to_html(path)
+    open_exported(watched, path)
+    text = watched.page.locator(".kv-text").text_content()
+    core = kw.users_that_fit("mistral-7b-v0.1", "H100", 1_048_576).message
+    assert core in text, (core, text)
+    assert "1,048,576 tokens is past this model's maximum of 32,768" in text
+
+
+def test_the_measured_prefill_is_drawn_for_every_preset_of_the_measured_shape(watched, tmp_path):
+    # Llama 3.1 8B has the measured Llama 3 8B shape and a 128K maximum: the long-context
+    # offload task (notebook 08) runs on it with the measured crosses drawn, as in Python
+    names = {}
+    for model in ("llama-3.1-8b", "qwen3-8b"):
+        widget = kw.OffloadOrRecompute(model=model, gpu="H200", context=32_768)
+        path = tmp_path / f"{model}.html"
+        widget.to_html(path)
+        open_exported(watched, path)
+        names[model] = ([t.get("name") for t in figure(watched.page)[0]], widget.result["shows_measured"])
+    assert "recompute, measured H200 prefill" in names["llama-3.1-8b"][0] and names["llama-3.1-8b"][1]
+    assert "recompute, measured H200 prefill" not in names["qwen3-8b"][0] and not names["qwen3-8b"][1]
+
+
+def test_the_measured_decode_points_are_drawn_for_every_preset_of_the_measured_shape(watched, tmp_path):
+    # notebook 06's long-context task runs on Llama 3.1 8B, the measured shape with a 128K maximum
+    drawn = {}
+    for model in ("llama-3.1-8b", "qwen3-8b"):
+        widget = kw.DecodeSpeed(model=model, gpu="H200")
+        path = tmp_path / f"{model}.html"
+        widget.to_html(path)
+        open_exported(watched, path)
+        names = [t.get("name") for t in figure(watched.page)[0]]
+        drawn[model] = ("measured on an H200 (x)" in names, widget.result["shows_measured"])
+    assert drawn == {"llama-3.1-8b": (True, True), "qwen3-8b": (False, False)}

@@ -16,6 +16,24 @@ def test_a_context_past_the_trained_maximum_is_flagged():
     assert past.users == kw.users_that_fit("llama-3-8b", "H100", context=8_193).users > 0
 
 
+def test_the_message_itself_says_the_context_is_past_the_maximum():
+    # Mistral 7B's sliding window keeps its cache small, so a 1M context "fits" many times:
+    # the sentence a reader sees must say that the model cannot run it
+    past = kw.users_that_fit("mistral-7b-v0.1", "H100", context=1_048_576)
+    assert past.users == 107 and past.past_max_context
+    assert past.message == (
+        "107 conversations of 1,048,576 tokens fit at once, "
+        "but 1,048,576 tokens is past this model's maximum of 32,768."
+    )
+    within = kw.users_that_fit("mistral-7b-v0.1", "H100", context=32_768)
+    assert within.message.endswith("tokens fit at once.") and "maximum" not in within.message
+    # not one fits: the sentence says both
+    none = kw.users_that_fit("llama-3-70b", "H100", context=131_072, weight_dtype="fp8")
+    assert none.message.startswith("Loads but cannot serve") and none.message.endswith(
+        "131,072 tokens is past this model's maximum of 8,192 anyway."
+    )
+
+
 def test_an_architecture_vllm_dropped_is_flagged_in_the_result_and_the_widget_shape():
     config = {
         "architectures": ["MPTForCausalLM"],

@@ -68,9 +68,31 @@ def load(name: str, replace: Sequence[tuple[str, str]] = ()) -> nbformat.Noteboo
     return nb
 
 
-def run(name: str, exprs: Iterable[str] = (), replace: Sequence[tuple[str, str]] = ()) -> dict:
-    """Execute the notebook top to bottom (an error in any cell fails), then evaluate exprs."""
+def printed_text(cell) -> str:
+    """What a code cell shows as text: what it printed, then the plain-text form of a table
+    or value it ends with (what a reader sees under it)."""
+    out = []
+    for o in cell.outputs:
+        if o.get("output_type") == "stream":
+            out.append(o.get("text", ""))
+        elif o.get("output_type") in ("execute_result", "display_data"):
+            out.append(o.get("data", {}).get("text/plain", "") + "\n")
+    return "".join(out)
+
+
+def run(name: str, exprs: Iterable[str] = (), replace: Sequence[tuple[str, str]] = (),
+        printed: Sequence[str] = ()) -> dict:
+    """Execute the notebook top to bottom (an error in any cell fails), then evaluate exprs.
+
+    For each snippet in `printed`, the text the one code cell holding it printed is returned
+    under PRINTED[snippet], so a test can read what the reader sees after a change."""
     nb = load(name, replace)
+    cells = {}
+    for snippet in printed:
+        hits = [c for c in nb.cells if c.cell_type == "code" and snippet in c.source]
+        if len(hits) != 1:
+            raise NotebookRunError(f"{name}: {snippet!r} should occur in one code cell, found {len(hits)}")
+        cells[snippet] = hits[0]
     exprs = list(exprs)
     nb.cells.append(nbformat.v4.new_code_cell(_PROBE % json.dumps(exprs)))
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the kernel inherits it: never contact the Hub
@@ -81,8 +103,12 @@ def run(name: str, exprs: Iterable[str] = (), replace: Sequence[tuple[str, str]]
     except Exception as exc:  # CellExecutionError names the cell and the traceback
         raise NotebookRunError(f"{name} did not run top to bottom:\n{exc}") from None
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("output_type") == "stream")
-    payload = text[text.index("__KVW__") + len("__KVW__"):]
-    return json.loads(payload)
+    payload = json.loads(text[text.index("__KVW__") + len("__KVW__"):])
+    payload[PRINTED] = {snippet: printed_text(cell) for snippet, cell in cells.items()}
+    return payload
+
+
+PRINTED = "__printed__"
 
 
 class Values:

@@ -8,6 +8,10 @@ NB = "01_keys_and_values.ipynb"
 
 # (words in the notebook, expression in the executed kernel, the value they state)
 STATED = [
+    # reuse needs the same preceding text: token 300's key changes from layer 2 on when token 1 differs
+    ("changes the first of the 500 tokens and looks at token 300", "(len(other_start), bool((other_start[1:] == tokens[1:500]).all()), bool((other_start[0] != tokens[0]).any()))", [500, True, True]),
+    ("In the first layer a key depends on its own token only", "same_key[0]", True),
+    ("from the\nsecond layer on it depends on everything before it", "same_key[1:]", [False]),
     ("compares each layer's keys\nand values for the first 500", "unchanged", [True, True]),
     ("compares the result with running all 501 tokens from scratch",
      "bool(np.allclose(h, out_501[-1:], rtol=0, atol=1e-12))", True),
@@ -18,7 +22,8 @@ STATED = [
     ("the reads\nadd up to the same 125,250 per layer", "reads_with_cache", 125_250),
     ("adds exactly one token's worth, 128 KiB", "one_more_token", 131_072),
     ("adds exactly one token's worth, 128 KiB", "kw.fmt_bytes(one_more_token)", "128 KiB"),
-    ("about 262 MB for Llama 3 8B", "round(short_chat / 1e6)", 262),
+    ("about 262 MB, while", "round(short_chat / 1e6)", 262),
+    ("Llama 3.1 8B\n(Llama 3 8B's shape with a 128K window)", "(llama31_8.max_context, llama31_8.kv_bytes_per_token() == llama8.kv_bytes_per_token())", [131_072, True]),
     ("would hold 17.18 GB", "round(full_window / 1e9, 2)", 17.18),
     ("671 B\nparameter MoE model that stores less per token than an 8 B dense one",
      "round(kw.load_model('deepseek-v3').params / 1e9) == 671 and "
@@ -39,6 +44,14 @@ STATED = [
      "[setattr(decode_widget, 'model', 'gpt-oss-20b'), "
      "sorted({g['held_tokens'] for g in decode_widget.result['groups'] if g['kind'] == 'sliding'})][-1]", [128]),
 ]
+
+
+def test_the_note_taker_objectives_and_when_not_to_cache_are_there():
+    text = notebook_text(NB)
+    assert "someone taking notes through a long meeting" in text
+    assert "By the end of this notebook you can" in text
+    assert "### When is a cache not worth keeping?" in text
+    assert "**the same model** and **the same preceding text**" in text
 
 
 @pytest.fixture(scope="module")

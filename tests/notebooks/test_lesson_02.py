@@ -25,16 +25,25 @@ STATED = [
     ("four of them 10 GiB", "4 * one / GiB", 10.0),
     ("(320 KiB per token)", "llama31_70.kv_bytes_per_token() // KiB", 320),
     # the table
-    ("Llama 3 8B at 128K is\n17.2 GB", "round(per_conversation.loc['llama-3-8b', '128K tokens (GB)'], 1)", 17.2),
+    ("Llama 3.1 8B at 128K is\n17.2 GB", "round(per_conversation.loc['llama-3.1-8b', '128K tokens (GB)'], 1)", 17.2),
+    ("The Llamas are the 3.1 releases, the same shapes as Llama 3 with a 128K maximum",
+     "[(kw.load_model(a).kv_bytes_per_token(), kw.load_model(b).max_context) for a, b in (('llama-3-8b', 'llama-3.1-8b'), ('llama-3-70b', 'llama-3.1-70b'))]",
+     [[131_072, 131_072], [327_680, 131_072]]),
+    ("names the columns that go beyond it", "per_conversation['past max context'].tolist()", ["1M"] * 4),
+    ("No model here reaches 1M", "bool((per_conversation['max context (tokens)'] < 1_048_576).all())", True),
     ("The cache of **one** conversation", "all(per_conversation.loc[n, f'{l} tokens (GB)'] == kw.load_model(n).kv_bytes_per_token() * t / GB "
-     "for n in ['llama-3-8b', 'llama-3-70b', 'deepseek-v3'] for l, t in {'1K': 1024, '8K': 8192, '32K': 32768, '128K': 131072}.items())", True),
+     "for n in ['llama-3.1-8b', 'llama-3.1-70b', 'deepseek-v3'] for l, t in {'1K': 1024, '8K': 8192, '32K': 32768, '128K': 131072}.items())", True),
     ("gpt-oss-120b keeps half its layers", "per_conversation.loc['gpt-oss-120b', 'bytes/token (KiB)'] * KiB", 36_864.0),
-    ("released with an 8,192-token window", "[int(per_conversation.loc[n, 'max context (tokens)']) for n in ('llama-3-8b', 'llama-3-70b')]", [8_192, 8_192]),
-    ("with the same attention shape and a 128K window", "kw.load_model('llama-3.1-8b').kv_bytes_per_token()", 131_072),
+    ("released with an 8,192-token window", "[kw.load_model(n).max_context for n in ('llama-3-8b', 'llama-3-70b')]", [8_192, 8_192]),
+    ("its row names 32K,\n128K and 1M", "cache_per_conversation_table(['llama-3-8b'])['past max context'].iloc[0]", "32K, 128K, 1M"),
+    ("was built for 40,960 tokens", "(kw.load_model('qwen3-32b').max_context, cache_per_conversation_table(['qwen3-32b'])['past max context'].iloc[0])", [40_960, "128K, 1M"]),
     # a busy server
-    ("need 671 GB of cache", "round(busy_70b / GB)", 671),
-    ("more\nthan the 640 GB of memory", "(round(server / GB), busy_70b > server)", [640, True]),
-    ("needs 67 GB", "round(busy_8b / GB)", 67),
+    ("Sixty-four users of Llama 3.1 70B holding 32,000 tokens each need 671 GB of cache",
+     "busy.loc[0, ['model', 'users at once', 'tokens each']].tolist() + [round(busy.loc[0, 'cache (GB)'])]", ["llama-3.1-70b", 64, 32_000, 671]),
+    ("more\nthan the 640 GB of memory", "(round(server / GB), busy.loc[0, 'share of an 8x H100 server'] > 1)", [640, True]),
+    ("needs 67 GB", "busy.loc[3, ['model', 'users at once', 'tokens each']].tolist() + [round(busy.loc[3, 'cache (GB)'])]", ["llama-3.1-8b", 64, 8_000, 67]),
+    ("The table counts the cache alone", "bool((busy['cache (GB)'] * GB == busy['users at once'] * busy['tokens each'] * "
+     "busy['model'].map(lambda n: kw.load_model(n).kv_bytes_per_token())).all())", True),
     # the config dict
     ("(the shape of Mistral 7B v0.3)", "mine.kv_bytes_per_token()", 2 * 32 * 8 * 128 * 2),
 ]

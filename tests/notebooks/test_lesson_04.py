@@ -31,8 +31,20 @@ STATED = [
      "engine.loc[131_072, 'users (window-aware)'] >= 3 * max(1, engine.loc[131_072, 'users (windows ignored)']) and "
      "bool((engine['users (window-aware)'] >= engine['users (windows ignored)']).all())", True),
     ("the sliding part is a\nconstant 4.7 MB", "oss.kv_bytes(1_024) - full_part * 1_024", 4_718_592),
-    ("below the window both parts grow", "(oss.kv_bytes(64), oss.kv_bytes(128))", [36 * 64 * 2_048, 36 * 128 * 2_048]),
+    ("lowest stop (1,024), so every context on the slider is past it", "min(int(c) for c in hybrid_widget.result['per_context'])", 1_024),
+    # the box takes a context below the slider's lowest stop: the widget set as the text says
+    ("type\n64 in the box beside the slider",
+     "[setattr(hybrid_widget, 'model', 'gpt-oss-120b'), setattr(hybrid_widget, 'context', 64), "
+     "(hybrid_widget.error, hybrid_widget.result['context'], hybrid_widget.result['kv_bytes_by_kind'])][-1]",
+     ["", 64, {"sliding": 2_359_296, "full": 2_359_296}]),
+    ("the two halves hold the same\n2.36 MB each", "round(oss.kv_bytes(64) / 2 / 1e6, 2)", 2.36),
+    ("both grow until the window fills at 128", "(oss.kv_bytes(64), oss.kv_bytes(128))", [36 * 64 * 2_048, 36 * 128 * 2_048]),
 ]
+
+
+def test_retracted_claims_stay_out():
+    # the box beside the slider takes contexts below 1,024, so not every context one can pick is past the window
+    assert "every context you can pick is already past it" not in notebook_text(NB)
 
 
 @pytest.fixture(scope="module")

@@ -29,9 +29,17 @@ STATED = [
     ("inside the range the paper measured",
      "reported.RESERVED_WASTE_SHARE[0] <= summary.loc['reserve max length', 'wasted share'] <= reported.RESERVED_WASTE_SHARE[1]", True),
     ("and paging 0.07%", "round(100 * summary.loc['paged, 16-token blocks', 'wasted share'], 2)", 0.07),
-    # idle
-    ("53 conversations of\n8,000 tokens fill the pool", "cmp.users_paged", 53),
-    ("about 28 GB", "round(idle_bytes / GB)", 28),
+    # between turns: a finished request holds nothing; its cache is freed or only evictable
+    ("53 conversations of 8,000 tokens fill the pool", "(cmp.users_paged, cmp.used_tokens)", [53, 8_000]),
+    ("**None of their own.**", "held_between_turns", 0),
+    ("About 27 GB of them (26 histories of 8,000 tokens)", "(round(reading_bytes / GB), reading)", [27, 26]),
+    ("this task uses **Llama 3.1 8B**", "(llama31_8.name, llama31_8.max_context, "
+     "llama31_8.kv_bytes_per_token() == kw.load_model('llama-3-8b').kv_bytes_per_token())", ["llama-3.1-8b", 131_072, True]),
+    ("Llama 3 8B stops at 8,192", "kw.load_model('llama-3-8b').max_context", 8_192),
+    # every context in the notebook within its model's maximum
+    ("a 131,072-token maximum where",
+     "(llama31_8.past_max_context(cmp.reserved_tokens), llama31_8.past_max_context(max(lengths)), llama31_8.past_max_context(max_len), "
+     "reserve_widget.model, paged_blocks.model)", [False, False, False, "llama-3.1-8b", "llama-3-8b"]),
     # the PagedBlocks task (the widget is set as the task says)
     ("2 MiB (16 × 128 KiB;", "(paged_blocks.result['block_bytes'], paged_blocks.result['block_size'])", [2_097_152, 16]),
     ("room for 26,674 of them", "paged_blocks.result['total_blocks']", 26_674),
@@ -49,6 +57,19 @@ STATED = [
      "round(paged_blocks.result['users_paged'] / paged_blocks.result['users_reserved']), short_reply.users_reserved, short_reply.users_paged)",
      [52, 423, 8, 52, 423]),
 ]
+
+
+# Claims issue 16 found wrong, which must not come back.
+RETRACTED = [
+    "still holds all of",  # an idle conversation holds no blocks of its own in vLLM
+    "holds caches nobody is using",
+]
+
+
+def test_retracted_claims_stay_out():
+    text = notebook_text(NB)
+    for words in RETRACTED:
+        assert words not in text, f"{NB} says {words!r} again"
 
 
 @pytest.fixture(scope="module")

@@ -2,38 +2,55 @@
 
 import pytest
 
-from .executed import check_stated, executed, notebook_text, run
+from kvwidgets.lessons import MISTAKE_QUESTIONS
+
+from .executed import check_stated, code_cells, executed, notebook_text, run
 
 NB = "10_mistakes.ipynb"
 
+
+def ans(q: str) -> str:
+    """The package's answer to question q, as the notebook's check compares with it."""
+    return f"kw.lessons.mistake_answer({q!r})[0]"
+
+
+L8 = "kw.load_model('llama-3-8b')"
+L31_8 = "kw.load_model('llama-3.1-8b')"
+L31_70 = "kw.load_model('llama-3.1-70b')"
+FIT5 = "kw.users_that_fit('llama-3-70b', 'H200', 8_000, weight_dtype='fp8', params=70_000_000_000)"
+
 STATED = [
-    ("**8 times.**", "expected_1", 8.0),
+    ("**8 times.**", ans("1"), 8.0),
     ("65,536 ÷ 8,192 = 8", "65_536 / 8_192", 8.0),
-    ("**About 67 GB.**", "round(expected_2)", 67),
-    ("= 67.1 GB", "round(expected_2, 1)", 67.1),
+    ("Llama 3.1 8B (built for up to 128K tokens)", f"({L31_8}.max_context, {L31_8}.past_max_context(65_536))", [131_072, False]),
+    ("**About 67 GB.**", f"round({ans('2')})", 67),
+    ("= 67.1 GB", f"round({ans('2')}, 1)", 67.1),
     ("**False.** MLA stores 70,272 B per token for DeepSeek-V3, against 131,072 B for Llama 3 8B",
-     "(expected_3, deepseek.kv_bytes_per_token(), llama8.kv_bytes_per_token())", [False, 70_272, 131_072]),
-    ("**512 KiB**, four times the true 128 KiB", "(expected_4, expected_4 / (llama8.kv_bytes_per_token() / KiB))", [512.0, 4.0]),
+     f"({ans('3')}, kw.load_model('deepseek-v3').kv_bytes_per_token(), {L8}.kv_bytes_per_token())", [False, 70_272, 131_072]),
+    ("**512 KiB**, four times the true 128 KiB", f"({ans('4')}, {ans('4')} / ({L8}.kv_bytes_per_token() / 1024))", [512.0, 4.0]),
     ("2 × 32 × 32 × 128 × 2 = 524,288 B", "2 * 32 * 32 * 128 * 2", 524_288),
-    ("**21.**", "expected_5", 21),
-    ("126.9 − 70 = 56.9 GB for the cache", "round(fit.kv_budget_bytes / GB, 1)", 56.9),
-    ("327,680 B × 8,000 = 2.62 GB", "round(fit.kv_per_user_bytes / GB, 2)", 2.62),
+    ("**21.**", ans("5"), 21),
+    ("126.9 − 70 = 56.9 GB for the cache", f"round({FIT5}.kv_budget_bytes / 1e9, 1)", 56.9),
+    ("327,680 B × 8,000 = 2.62 GB", f"round({FIT5}.kv_per_user_bytes / 1e9, 2)", 2.62),
     ("Switch the cache to FP8 as well and 43 fit",
      "kw.users_that_fit('llama-3-70b', 'H200', 8_000, weight_dtype='fp8', kv_dtype='fp8', params=70_000_000_000).users", 43),
-    ("**About 2 times** (2.05)", "round(expected_6, 2)", 2.05),
-    ("the weights are 16.06 GB", "round(llama8.weight_bytes() / GB, 2)", 16.06),
-    ("16.06 + 0.13 GB at 1K but 16.06 + 17.18 GB at 128K", "(round(llama8.kv_bytes(1_024) / GB, 2), round(llama8.kv_bytes(131_072) / GB, 2))", [0.13, 17.18]),
-    ("(2.5 GiB apiece, 20 GiB in all)", "(llama31_70.kv_bytes(8_192) / GiB, 8 * llama31_70.kv_bytes(8_192) == budget)", [2.5, True]),
-    ("**7a: 320 MiB**", "expected_7a", 320.0),
-    ("**7b: 22.5 GiB**", "expected_7b", 22.5),
-    ("**7c: False**", "expected_7c", False),
+    ("**About 2 times** (2.05)", f"round({ans('6')}, 2)", 2.05),
+    ("Llama 3.1 8B (Llama 3 8B's shape, built for 128K)",
+     f"({L31_8}.kv_bytes_per_token() == {L8}.kv_bytes_per_token(), {L31_8}.params == {L8}.params)", [True, True]),
+    ("the weights are 16.06 GB", f"round({L31_8}.weight_bytes() / 1e9, 2)", 16.06),
+    ("16.06 + 0.13 GB at 1K but 16.06 + 17.18 GB at 128K", f"(round({L31_8}.kv_bytes(1_024) / 1e9, 2), round({L31_8}.kv_bytes(131_072) / 1e9, 2))", [0.13, 17.18]),
+    ("(2.5 GiB apiece, 20 GiB in all)", f"({L31_70}.kv_bytes(8_192) / 2**30, 8 * {L31_70}.kv_bytes(8_192) == 20 * 2**30)", [2.5, True]),
+    ("**7a: 320 MiB**", ans("7a"), 320.0),
+    ("**7b: 22.5 GiB**", ans("7b"), 22.5),
+    ("**7c: False**", ans("7c"), False),
 ]
+
+CHECKS = "[check(1, 8), check(1, 9), check(3, False), check(2, 'lots'), check('7c', True), check(6, None)]"
 
 
 @pytest.fixture(scope="module")
 def nb():
-    return executed(NB, [e for _, e, _ in STATED] + [
-        "[check(1, 8, expected_1), check(1, 9, expected_1), check(3, False, expected_3), check(2, 'lots', expected_2)]"])
+    return executed(NB, [e for _, e, _ in STATED] + [CHECKS])
 
 
 @pytest.mark.parametrize("claim, expr, expected", STATED, ids=[c[:50] for c, _, _ in STATED])
@@ -42,8 +59,26 @@ def test_stated(nb, claim, expr, expected):
 
 
 def test_check_says_right_wrong_and_never_raises(nb):
-    assert nb["[check(1, 8, expected_1), check(1, 9, expected_1), check(3, False, expected_3), check(2, 'lots', expected_2)]"] == \
-        [True, False, True, None]
+    assert nb[CHECKS] == [True, False, True, None, False, None]
+
+
+def test_the_reader_meets_no_answer_or_test_code():
+    # every question cell is the reader's answer and one check line: no expected_* values,
+    # no checking function written out in the notebook
+    code = "\n".join(code_cells(NB))
+    assert "expected" not in code and "def " not in code and "tolerance" not in code
+    for cell in code_cells(NB)[1:]:
+        assert all(line.startswith(("answer_", "check(")) for line in cell.splitlines()), cell
+
+
+def test_the_answers_live_in_the_package():
+    import kvwidgets as kw
+    from kvwidgets.core.errors import InputError
+
+    assert MISTAKE_QUESTIONS == ("1", "2", "3", "4", "5", "6", "7a", "7b", "7c")
+    assert kw.lessons.mistake_answer(1) == kw.lessons.mistake_answer("1")
+    with pytest.raises(InputError, match="question must be one of"):
+        kw.lessons.mistake_answer("8")
 
 
 def test_every_right_answer_is_accepted():
@@ -53,8 +88,24 @@ def test_every_right_answer_is_accepted():
                ("answer_5 = None", "answer_5 = 21"), ("answer_6 = None", "answer_6 = 2"),
                ("answer_7a = None", "answer_7a = 320"), ("answer_7b = None", "answer_7b = 22.5"),
                ("answer_7c = None", "answer_7c = False")]
-    got = run(NB, ["[check(q, a, e, t) for q, a, e, t in [(1, answer_1, expected_1, 0.01), (2, answer_2, expected_2, 0.01), "
-                   "(3, answer_3, expected_3, 0.01), (4, answer_4, expected_4, 0.01), (5, answer_5, expected_5, 0), "
-                   "(6, answer_6, expected_6, 0.05), ('7a', answer_7a, expected_7a, 0.01), ('7b', answer_7b, expected_7b, 0.01), "
-                   "('7c', answer_7c, expected_7c, 0.01)]]"], replace=answers)
-    assert list(got.values())[0]["value"] == [True] * 9
+    printed = ["answer_1 = ", "answer_2 = ", "answer_3 = ", "answer_4 = ", "answer_5 = ", "answer_6 = ", "answer_7a = "]
+    got = run(NB, ["[check(q, a) for q, a in [(1, answer_1), (2, answer_2), (3, answer_3), (4, answer_4), (5, answer_5), "
+                   "(6, answer_6), ('7a', answer_7a), ('7b', answer_7b), ('7c', answer_7c)]]"], replace=answers, printed=printed)
+    values = [v for k, v in got.items() if k != "__printed__"]
+    assert values[0]["value"] == [True] * 9
+    # and each cell told the reader so
+    said = "".join(got["__printed__"].values())
+    assert said.count(": right.") == 9 and "not yet" not in said
+
+
+RETRACTED = ["Only if memory were free and time\n  were not"]  # inverted: compute would have to be free
+
+
+def test_retracted_claims_stay_out():
+    text = notebook_text(NB)
+    for words in RETRACTED:
+        assert words not in text, f"{NB} says {words!r} again"
+    # the right way round: recomputing would win only if arithmetic were free and memory scarce
+    assert "Only if arithmetic cost nothing\n  while memory was scarce" in text
+    # when not to cache (seed: no useful reuse, or an experiment that needs recomputation)
+    assert "**When is a cache not worth keeping?** When nothing reuses it" in text

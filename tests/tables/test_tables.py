@@ -112,7 +112,8 @@ def test_cache_per_conversation_table(m8, m70, hybrid):
     df = tables.cache_per_conversation_table([m8, m70, hybrid])
     cols = ["1K tokens (GB)", "8K tokens (GB)", "32K tokens (GB)", "128K tokens (GB)", "1M tokens (GB)"]
     assert [c for c in df.columns if c.endswith("tokens (GB)")] == cols
-    assert df.shape == (3, 4 + len(cols))
+    # model, KV dtype, bytes/token, max context, the contexts columns, past max context
+    assert df.shape == (3, 5 + len(cols))
     for m, (_, row) in zip([m8, m70, hybrid], df.iterrows()):
         for col, ctx in zip(cols, [1024, 8192, 32_768, 131_072, 1_048_576]):
             assert row[col] * GB == pytest.approx(m.kv_bytes(ctx), rel=1e-15)
@@ -287,6 +288,7 @@ def test_every_column_names_its_unit_or_is_a_label(m8):
         "option",
         "source",
         "fits in memory",
+        "past max context",
     }
     for df in frames:
         assert isinstance(df, pd.DataFrame) and len(df) > 0
@@ -309,3 +311,35 @@ def test_default_tables_cover_every_design_with_the_seed_numbers():
     # Like with like: each real model against its own MHA form (DeepSeek-V3: 4,997,120 / 70,272).
     assert round(d.loc["deepseek-v3", "x smaller than its MHA form"]) == 71
     assert d.loc["llama-3-70b", "x smaller than its MHA form"] == 8
+
+
+def test_every_table_with_a_context_marks_a_context_past_the_models_maximum():
+    # Llama 3 8B was built for 8,192 tokens, Llama 3.1 8B (same shape) for 131,072
+    per_conv = tables.cache_per_conversation_table(["llama-3-8b", "llama-3.1-8b", "qwen3-32b"]).set_index(
+        "model"
+    )
+    assert per_conv["past max context"].to_dict() == {
+        "llama-3-8b": "32K, 128K, 1M",
+        "llama-3.1-8b": "1M",
+        "qwen3-32b": "128K, 1M",  # max 40,960
+    }
+    users = tables.users_table(["llama-3-8b", "llama-3.1-8b"], ["H100-SXM"], [8_192, 131_072])
+    assert users.set_index(["model", "context (tokens)"])["past max context"].to_dict() == {
+        ("llama-3-8b", 8_192): False,
+        ("llama-3-8b", 131_072): True,
+        ("llama-3.1-8b", 8_192): False,
+        ("llama-3.1-8b", 131_072): False,
+    }
+    grid = tables.users_grid(users)
+    assert grid.loc[("llama-3-8b", "H100-SXM", 1, "bf16", "bf16"), "131,072 tokens"] == "3 (past max context)"
+    assert grid.loc[("llama-3.1-8b", "H100-SXM", 1, "bf16", "bf16"), "131,072 tokens"] == 3
+    decode = tables.decode_table("llama-3-8b", "H100", contexts=[8_192, 8_193], batches=[1])
+    assert decode["past max context"].tolist() == [False, True]
+    offload = tables.offload_table("llama-3-8b", "H200", tokens=[8_192, 32_768])
+    assert set(offload.groupby("tokens")["past max context"].unique().map(tuple)) == {(False,), (True,)}
+    assert not tables.offload_table("llama-3.1-8b", "H200", tokens=[32_768])["past max context"].any()
+    designs = tables.attention_designs_table("llama-3-8b", ["llama-3-8b", "llama-3.1-8b"], context=131_072)
+    assert designs.set_index("model")["past max context"][["llama-3-8b", "llama-3.1-8b"]].tolist() == [
+        True,
+        False,
+    ]

@@ -312,8 +312,11 @@ def build(
         )
         expect = None
         if fit is not None:
-            # warnings are the widgets' limit lines (calc/model.js limitLines, the "limits" vectors)
-            expect = _ints({k: v for k, v in dataclasses.asdict(fit).items() if k != "warnings"})
+            # warnings are the widgets' limit lines (calc/model.js limitLines, the "limits" vectors);
+            # max_context is the model's, which the widgets read from the shape
+            expect = _ints(
+                {k: v for k, v in dataclasses.asdict(fit).items() if k not in ("warnings", "max_context")}
+            )
             expect["weights_fit"] = fit.weights_fit
         message = None if fit is None else fit.message  # calc/budget.js fitMessage, word for word
         out["users"].append({**case, "expect": expect, "error": err, "message": message})

@@ -411,7 +411,9 @@
       kv_per_user_bytes: kvUser,
       kv_used_bytes: users * kvUser,
       left_over_bytes: leftOver > 0n ? leftOver : 0n,
-      weights_fit: b.kv_budget_bytes >= 0n
+      weights_fit: b.kv_budget_bytes >= 0n,
+      max_context: shape.max_context ?? null
+      // the message says when context is past it
     };
   }
   function maxContext(shape, gpu, users, o, limit = 2 ** 40) {
@@ -485,13 +487,16 @@
     return { x: xs, users: ys, exactFrom };
   }
   function fitMessage(f) {
+    const n = (x) => Number(x).toLocaleString("en-US");
+    const past = f.max_context !== null && f.max_context !== void 0 && Number(f.context) > Number(f.max_context);
     if (!f.weights_fit) {
       return `The weights (${fmtGB(f.weights_bytes, 1)} GB) do not fit in the usable ${fmtGB(f.usable_bytes, 1)} GB: the model does not even load.`;
     }
     if (f.users === 0n) {
-      return `Loads but cannot serve: ${fmtGB(f.kv_budget_bytes, 2)} GB is left after the weights, less than one ${Number(f.context).toLocaleString("en-US")}-token conversation needs (${fmtGB(f.kv_per_user_bytes, 2)} GB).`;
+      return `Loads but cannot serve: ${fmtGB(f.kv_budget_bytes, 2)} GB is left after the weights, less than one ${n(f.context)}-token conversation needs (${fmtGB(f.kv_per_user_bytes, 2)} GB).` + (past ? ` ${n(f.context)} tokens is past this model's maximum of ${n(f.max_context)} anyway.` : "");
     }
-    return `${Number(f.users).toLocaleString("en-US")} conversations of ${Number(f.context).toLocaleString("en-US")} tokens fit at once.`;
+    const fit = f.users === 1n ? `1 conversation of ${n(f.context)} tokens fits at once` : `${n(f.users)} conversations of ${n(f.context)} tokens fit at once`;
+    return past ? `${fit}, but ${n(f.context)} tokens is past this model's maximum of ${n(f.max_context)}.` : `${fit}.`;
   }
 
   // kvwidgets/widgets/js/calc/decode.js
@@ -1271,7 +1276,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "26eb1f11e308407c";
+  var LIBRARY_HASH = "123de0109a2865df";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -89,6 +89,7 @@ export function usersThatFit(shape, gpu, context, o) {
     kv_used_bytes: users * kvUser,
     left_over_bytes: leftOver > 0n ? leftOver : 0n,
     weights_fit: b.kv_budget_bytes >= 0n,
+    max_context: shape.max_context ?? null,  // the message says when context is past it
   };
 }
 
@@ -176,12 +177,18 @@ export function usersStaircase(shape, gpu, o, lo = 1024, hi = 1048576, exactBelo
 
 /** core.budget.Fit.message, word for word (the golden vectors check it). */
 export function fitMessage(f) {
+  const n = (x) => Number(x).toLocaleString("en-US");
+  const past = f.max_context !== null && f.max_context !== undefined && Number(f.context) > Number(f.max_context);
   if (!f.weights_fit) {
     return `The weights (${fmtGB(f.weights_bytes, 1)} GB) do not fit in the usable ${fmtGB(f.usable_bytes, 1)} GB: the model does not even load.`;
   }
   if (f.users === 0n) {
     return `Loads but cannot serve: ${fmtGB(f.kv_budget_bytes, 2)} GB is left after the weights, less than one ` +
-      `${Number(f.context).toLocaleString("en-US")}-token conversation needs (${fmtGB(f.kv_per_user_bytes, 2)} GB).`;
+      `${n(f.context)}-token conversation needs (${fmtGB(f.kv_per_user_bytes, 2)} GB).` +
+      (past ? ` ${n(f.context)} tokens is past this model's maximum of ${n(f.max_context)} anyway.` : "");
   }
-  return `${Number(f.users).toLocaleString("en-US")} conversations of ${Number(f.context).toLocaleString("en-US")} tokens fit at once.`;
+  const fit = f.users === 1n
+    ? `1 conversation of ${n(f.context)} tokens fits at once`
+    : `${n(f.users)} conversations of ${n(f.context)} tokens fit at once`;
+  return past ? `${fit}, but ${n(f.context)} tokens is past this model's maximum of ${n(f.max_context)}.` : `${fit}.`;
 }

@@ -152,7 +152,7 @@ function render({ model, el }) {
     const chosen = { x: Math.log10(context), y: Math.log10(d.tokens_per_s_per_user), xref: "x", yref: "y", text: "\u25EF",
       showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * app.scale() } };
     const meas = model.get("measured") || {};
-    const showMeasured = meas.rows && shape.name === meas.model && gpu.name === meas.gpu && o.numGpus === 1;
+    const showMeasured = meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu && o.numGpus === 1;
     if (showMeasured) {
       // measured points for the batches drawn, so each has its line's colour
       const rows = meas.rows.filter((r) => batches.includes(r.batch));

@@ -36,7 +36,7 @@ function interpolateMeasured(rows, t) {
   return null;
 }
 
-/** widgets/offload.py measured_crossing: first token count where reload and measured prefill change order. */
+/** data/measured.py measured_crossing: first token count where reload and measured prefill change order. */
 function measuredCrossing(reload, rows) {
   if (!rows.length) return null;
   const first = (t) => reload(t) < interpolateMeasured(rows, t);
@@ -117,7 +117,7 @@ function render({ model, el }) {
     traces.push({ type: "scatter", mode: "lines", name: `recompute, ideal ${gpu.name} (${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS)`,
       x: xs, y: recompute, line: { color: t.fg, width: 2.5, dash: "dash" }, hovertemplate: "ideal recompute, %{x:,} tokens: %{y:.3s} s<extra></extra>" });
     const meas = model.get("measured") || {};
-    const showMeasured = Boolean(meas.rows && shape.name === meas.model && gpu.name === meas.gpu);
+    const showMeasured = Boolean(meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu);
     const rows = showMeasured ? meas.rows : [];
     if (showMeasured) {
       traces.push({ type: "scatter", mode: "lines+markers", name: "recompute, measured H200 prefill", x: rows.map((r) => r.tokens), y: rows.map((r) => r.seconds),
