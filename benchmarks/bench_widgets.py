@@ -364,15 +364,18 @@ def compare_redraws(other: Path, names: list[str], moves: int, rounds: int) -> i
     print(
         f"exported-page redraw, ms (median over {rounds} alternating rounds of the median of {moves} moves)"
     )
-    print(f"{'widget':<18} {'other':>8} {'this':>8} {'this/other':>10}")
-    ratios = []
+    # paired: the two pages of one round ran next to each other, under the same load
+    print(f"{'widget':<18} {'other':>8} {'this':>8} {'this/other':>10} {'paired':>8}")
+    ratios, paired = [], []
     for name in names:
         a = statistics.median(times[(name, "other")])
         b = statistics.median(times[(name, "this")])
+        pair = statistics.median(y / x for x, y in zip(times[(name, "other")], times[(name, "this")]))
         ratios.append(b / a)
-        print(f"{name:<18} {a:>8.2f} {b:>8.2f} {b / a:>10.3f}")
+        paired.append(pair)
+        print(f"{name:<18} {a:>8.2f} {b:>8.2f} {b / a:>10.3f} {pair:>8.3f}")
     geo = statistics.geometric_mean(ratios)
-    print(f"{'geometric mean':<18} {'':>8} {'':>8} {geo:>10.3f}")
+    print(f"{'geometric mean':<18} {'':>8} {'':>8} {geo:>10.3f} {statistics.geometric_mean(paired):>8.3f}")
     return 0
 
 
