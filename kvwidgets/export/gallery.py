@@ -82,8 +82,8 @@ def _states() -> dict[str, list[State]]:
             State("MLA (DeepSeek-V3)", {"model": "deepseek-v3", "generated": 3}),
             State("recurrent layers (Qwen3-Next)", {"model": "qwen3-next-80b-a3b", "generated": 3}),
             State(
-                "a long prompt (8,192 tokens, Llama 3 8B)",
-                {"model": "llama-3-8b", "prompt_tokens": 8192, "generated": 20},
+                "a long prompt (4,096 tokens, Llama 3 8B)",
+                {"model": "llama-3-8b", "prompt_tokens": 4096, "generated": 20},
             ),
         ],
         "PagedBlocks": [
