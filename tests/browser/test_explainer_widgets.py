@@ -608,6 +608,7 @@ def test_decode_step_grows_on_a_fixed_axis_and_draws_attention(watched, exported
     assert "MLA" not in page.locator(".kv-text").text_content()
     page.locator('[data-kv="model"]').select_option("deepseek-v3")
     assert "(MLA: one latent" in page.locator(".kv-text").text_content()
+    page.locator('[data-kv="attention_layer"]').select_option("windowed")
     att = page.evaluate(
         "[document.querySelector('.kv-dst-attention').dataset.kind, !!document.querySelector('.kv-dst-instead')]"
     )
