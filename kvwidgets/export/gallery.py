@@ -76,14 +76,28 @@ def _states() -> dict[str, list[State]]:
         ],
         "DecodeStep": [
             State("default"),
-            State("after 40 steps", {"generated": 40}),
+            State("after 5 steps: the window drops its first row", {"generated": 5}),
+            State("after 40 steps: the axis has doubled its room", {"generated": 40}),
+            State("a full layer's attention", {"generated": 40, "attention_layer": "full"}),
             State("MLA (DeepSeek-V3)", {"model": "deepseek-v3", "generated": 3}),
             State("recurrent layers (Qwen3-Next)", {"model": "qwen3-next-80b-a3b", "generated": 3}),
+            State(
+                "a long prompt (4,096 tokens, Llama 3 8B)",
+                {"model": "llama-3-8b", "prompt_tokens": 4096, "generated": 20},
+            ),
         ],
         "PagedBlocks": [
             State("default"),
-            State("a long prefix shared by 50 users", {"users": 50, "prefix_tokens": 4000}),
-            State("nothing fits (70B in BF16 on one H100)", {"model": "llama-3.1-70b"}),
+            State(
+                "a long prefix shared by 50 users",
+                {"users": 50, "prefix_tokens": 4000, "used_tokens": 8000},
+            ),
+            State("1,000 of 131,072 tokens", {"context": 131_072}),
+            State("conflicting inputs (prefix longer than the tokens used)", {"prefix_tokens": 4000}),
+            State(
+                "no request fits (500K tokens of Llama 3 8B)", {"context": 1_048_576, "used_tokens": 500_000}
+            ),
+            State("does not load (70B in BF16 on one H100)", {"model": "llama-3.1-70b"}),
         ],
         "OffloadOrRecompute": [
             State("default"),

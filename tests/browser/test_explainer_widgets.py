@@ -41,6 +41,7 @@ MOVES = {
             ("prompt_tokens", "type", "200", "prompt_tokens", 200),
             ("step", "click", None, "generated", 1),
             ("step", "click", None, "generated", 2),
+            ("attention_layer", "select", "full", "attention_layer", "full"),
             ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
         ],
     ),
@@ -90,6 +91,7 @@ NAMES = {
     "block_size": "Block size",
     "params": "parameters in billions, 0 = the model's own count",
     "more": "More",
+    "attention_layer": "Attention in",
 }
 # the same hook named differently in one widget
 NAMES_IN = {"OffloadOrRecompute": {"speed": "Copy speed"}}
@@ -222,7 +224,7 @@ def test_play_advances_and_pause_stops(watched, exported, name):
     dropped = page.evaluate(
         "[...document.querySelectorAll('.kv-dst-layer')].map(g => [g.dataset.kind, +g.dataset.dropped])"
     )
-    assert ["sliding", 200 - 128] in dropped, dropped  # 100 prompt + 100 generated, window 128
+    assert ["sliding", 225 - 128] in dropped, dropped  # 125 prompt + 100 generated, window 128
     assert all(d == 0 for k, d in dropped if k == "full")
     assert page.locator(".kv-dst-query").count() == len(dropped)  # every drawn layer shows its unkept query
     # Reset stops playing too
@@ -478,9 +480,9 @@ def test_decode_step_draws_any_layer_kind(watched, exported):
     layers = page.evaluate(
         "[...document.querySelectorAll('.kv-dst-layer')].map(g => [g.dataset.kind, +g.dataset.held, +g.dataset.dropped])"
     )
-    assert layers == [
-        ["mystery-attn", 16, 114],
-        ["mystery-attn", 16, 114],
+    assert layers == [  # the default prompt (125) + 30 steps, a window of 16
+        ["mystery-attn", 16, 139],
+        ["mystery-attn", 16, 139],
         ["linear-state", 0, 0],
         ["linear-state", 0, 0],
         ["no-cache", 0, 0],
@@ -551,4 +553,124 @@ def test_decode_speed_draws_a_few_lines_and_the_chosen_batch(watched, tmp_path):
     assert "batch 32" in page.evaluate(legend) and "batch 32" in page.evaluate(
         measured
     )  # its measured points too
+    watched.assert_clean()
+
+
+DST_JS = """() => {
+    const header = document.querySelector('.kv-dst-header');
+    const layer = document.querySelector('.kv-dst-layer[data-kind="sliding"]');
+    const cell = layer.querySelector('.kv-dst-row');
+    const att = document.querySelector('.kv-dst-attention');
+    return { span: +header.dataset.span, dropped: +layer.dataset.dropped, cellWidth: +cell.getAttribute('width'),
+             newX: +layer.querySelector('.kv-dst-new').getAttribute('x'),
+             attention: att ? [att.dataset.kind, +att.dataset.scored] : null,
+             weights: att ? +att.querySelector('.kv-dst-weights').dataset.bins : 0,
+             parts: att ? ['.kv-dst-scoring', '.kv-dst-q', '.kv-dst-weighted rect', '.kv-dst-sum', '.kv-dst-out', '.kv-dst-next']
+                 .map(q => att.querySelectorAll(q).length > 0) : [],
+             labels: [...layer.querySelectorAll('.kv-dst-strip-label')].map(e => e.textContent) };
+}"""
+
+
+def test_decode_step_grows_on_a_fixed_axis_and_draws_attention(watched, exported):
+    """Each step adds a row at the same scale (the axis spans prompt + a horizon that doubles
+    only when passed); the default drops a sliding row at the 4th step; K and V are labelled;
+    the chosen layer's query scores the keys it holds (the window's only), its weights, the
+    weighted values, their sum and the arrow to the next layer are drawn."""
+    page = watched.page
+    open_exported(watched, exported["DecodeStep"])
+    step = page.locator('[data-kv="step"]')
+    seen = []
+    for _ in range(4):
+        step.click()
+        seen.append(page.evaluate(DST_JS))
+    spans = {d["span"] for d in seen}
+    assert spans == {125 + 32}, spans  # a 125-token prompt and room for 32 steps
+    assert len({d["cellWidth"] for d in seen}) == 1  # rows keep their width...
+    xs = [d["newX"] for d in seen]
+    assert all(
+        b - a == pytest.approx(seen[0]["cellWidth"], rel=1e-6) for a, b in zip(xs, xs[1:])
+    )  # ...and the new one moves one on
+    assert [d["dropped"] for d in seen] == [0, 0, 0, 1]  # the window (128) passed at token 129
+    assert seen[-1]["labels"] == ["K", "V"]
+    assert seen[-1]["attention"] == ["sliding", 128] and seen[-1]["weights"] > 0
+    assert all(seen[-1]["parts"])
+    assert "illustrative" in page.locator(".kv-dst-attention").text_content()
+    assert "layer n+1" in page.locator(".kv-dst-attention").text_content()
+    assert page.locator('[data-kv-out="scored"]').text_content() == "128 of 129 in a sliding window layer"
+    page.locator('[data-kv="attention_layer"]').select_option("full")
+    assert page.evaluate(DST_JS)["attention"] == ["full", 129]
+    # past the horizon the axis doubles its room once, not every step
+    page.evaluate(f"{MODEL}.set('generated', 33)")
+    assert page.evaluate(DST_JS)["span"] == 125 + 64
+    page.evaluate(f"{MODEL}.set('generated', 60)")
+    assert page.evaluate(DST_JS)["span"] == 125 + 64
+    # the note about one latent is for MLA models only
+    assert "MLA" not in page.locator(".kv-text").text_content()
+    page.locator('[data-kv="model"]').select_option("deepseek-v3")
+    assert "(MLA: one latent" in page.locator(".kv-text").text_content()
+    page.locator('[data-kv="attention_layer"]').select_option("windowed")
+    att = page.evaluate(
+        "[document.querySelector('.kv-dst-attention').dataset.kind, !!document.querySelector('.kv-dst-instead')]"
+    )
+    assert att == ["mla", True]  # no windowed layer: a full one, and the figure says so
+    watched.assert_clean()
+
+
+PB_JS = """() => {
+    const t = document.querySelector('.kv-pb-table');
+    const z = document.querySelector('.kv-pb-zoom');
+    return { physical: t ? JSON.parse(t.dataset.physical) : null, logical: t ? +t.dataset.logical : 0,
+             zoomBlocks: z ? z.querySelectorAll('.kv-pb-block').length : 0,
+             zoomWidth: z ? +z.querySelector('.kv-pb-block').getAttribute('width') : 0,
+             users: document.querySelectorAll('.kv-pb-user').length,
+             none: document.querySelector('.kv-pb-none') ? document.querySelector('.kv-pb-none').textContent : null,
+             failed: document.querySelector('.kv-widget').classList.contains('kv-failed'),
+             panel: document.querySelector('.kv-failure').textContent,
+             invalid: [...document.querySelectorAll('[aria-invalid="true"]')].map(e => e.dataset.kv) };
+}"""
+
+
+def test_paged_blocks_block_table_magnified_blocks_and_failures(watched, tmp_path):
+    page = watched.page
+    kw.PagedBlocks(model="llama-3-8b", gpu="H100").to_html(tmp_path / "pb.html")
+    open_exported(watched, tmp_path / "pb.html")
+    d = page.evaluate(PB_JS)
+    # two requests' logical blocks 0..3, each mapped to a different physical block, not in order
+    a, b = d["physical"]
+    assert d["logical"] == 4 and len(a) == len(b) == 4 and len(set(a + b)) == 8
+    assert a != sorted(a) or b != sorted(b)
+    # 1,000 tokens of 8,192: blocks are 1.2 px on the true scale; the magnified strip draws all 63
+    assert d["zoomBlocks"] == 63 and d["zoomWidth"] >= 5
+    assert not d["failed"] and d["users"] == 4 and d["invalid"] == []
+    # two inputs that conflict: flagged at both controls, the figure replaced by the reason
+    box = page.locator('[data-kv="prefix_tokens"]')
+    box.fill("4000")
+    box.press("Tab")
+    d = page.evaluate(PB_JS)
+    assert d["failed"] and sorted(d["invalid"]) == ["prefix_tokens", "used_tokens"]
+    assert "shared prefix (4,000 tokens) must be shorter than the tokens used (1,000)" in d["panel"]
+    assert not page.locator(".kv-diagram").is_visible()
+    box.fill("500")
+    box.press("Tab")
+    d = page.evaluate(PB_JS)
+    assert not d["failed"] and d["invalid"] == [] and page.locator(".kv-diagram").is_visible()
+    # a request longer than the maximum length
+    used = page.locator('[data-kv="used_tokens"]')
+    used.fill("9000")
+    used.press("Tab")
+    d = page.evaluate(PB_JS)
+    assert d["failed"] and sorted(d["invalid"]) == ["context", "context-box", "used_tokens"]
+    # no request fits: no users drawn sharing a prefix, a sentence instead
+    box = page.locator('[data-kv="context-box"]')
+    box.fill("1048576")
+    box.press("Tab")
+    used.fill("500000")
+    used.press("Tab")
+    d = page.evaluate(PB_JS)
+    assert not d["failed"] and d["users"] == 0 and d["none"].startswith("No request of 500,000 tokens fits")
+    assert d["zoomBlocks"] < 31_250  # the first blocks, a gap, the last two
+    # a model that does not load: the failure panel, not a figure of 0 blocks
+    page.locator('[data-kv="model"]').select_option("llama-3.1-70b")
+    d = page.evaluate(PB_JS)
+    assert d["failed"] and "do not fit in one H100" in d["panel"]
     watched.assert_clean()

@@ -33,7 +33,14 @@ def test_decode_step_result_is_the_core_step():
 
 
 @pytest.mark.parametrize(
-    "name,value", [("model", "deepseek-v3"), ("kv_dtype", "fp8"), ("prompt_tokens", 4096), ("generated", 12)]
+    "name,value",
+    [
+        ("model", "deepseek-v3"),
+        ("kv_dtype", "fp8"),
+        ("prompt_tokens", 4096),
+        ("generated", 12),
+        ("attention_layer", "full"),
+    ],
 )
 def test_decode_step_inputs_are_synced_and_change_the_result(name, value):
     w = kw.DecodeStep()
@@ -59,6 +66,7 @@ def test_decode_step_speed_is_synced_and_checked():
         ("generated", -3, "generated must be a whole number >= 0"),
         ("model", "llama-9", "unknown model 'llama-9'"),
         ("kv_dtype", "fp7", "unknown kv_dtype 'fp7'"),
+        ("attention_layer", "middle", "attention_layer must be 'windowed' or 'full', got 'middle'"),
     ],
 )
 def test_decode_step_bad_input_is_a_message(name, value, words):
@@ -68,6 +76,32 @@ def test_decode_step_bad_input_is_a_message(name, value, words):
     assert words in w.error and w.result == good
     setattr(w, name, w.initial[name])
     assert w.error == "" and w.result == good
+
+
+def test_decode_step_default_drops_sliding_rows_within_a_few_steps():
+    """The default (gpt-oss-20b, a 125-token prompt) fills its 128-token window at the 3rd
+    step and drops a row at the 4th, so the window shows before a reader tires of Play."""
+    w = kw.DecodeStep()
+    sliding = lambda: next(g for g in w.result["groups"] if g["kind"] == "sliding")  # noqa: E731
+    w.generated = 3
+    assert (sliding()["held_tokens"], sliding()["dropped_tokens"]) == (128, 0)
+    w.generated = 4
+    assert (sliding()["held_tokens"], sliding()["dropped_tokens"]) == (128, 1)
+
+
+def test_decode_step_attention_layer_picks_a_windowed_or_a_full_layer():
+    w = kw.DecodeStep(generated=10)  # 135 tokens; gpt-oss-20b: sliding (128) and full layers
+    assert (w.result["attention_kind"], w.result["attention_scored"]) == ("sliding", 128)
+    w.attention_layer = "full"
+    assert (w.result["attention_kind"], w.result["attention_scored"]) == ("full", 135)
+    w.model = "llama-3-8b"  # no windowed layer: a full one either way
+    w.attention_layer = "windowed"
+    assert (w.result["attention_kind"], w.result["attention_scored"]) == ("full", 135)
+    w.model = "deepseek-v3"
+    assert (w.result["attention_kind"], w.result["attention_scored"]) == ("mla", 135)
+    only_state = Model("state-only", (LayerGroup(RecurrentStateSpec(1000), 4),), 10**9)
+    w.model = only_state
+    assert w.error == "" and (w.result["attention_kind"], w.result["attention_scored"]) == (None, 0)
 
 
 def test_decode_step_loaded_model_with_a_recurrent_state():
@@ -93,9 +127,9 @@ def test_decode_step_warns_past_the_model_maximum():
 
 def test_decode_step_reset_goes_back_to_the_prefill():
     w = kw.DecodeStep(generated=0)
-    w.generated, w.speed = 50, 100
+    w.generated, w.speed, w.attention_layer = 50, 100, "full"
     w.reset()
-    assert (w.generated, w.speed) == (0, 5) and w.result["phase"] == "prefill"
+    assert (w.generated, w.speed, w.attention_layer) == (0, 5, "windowed") and w.result["phase"] == "prefill"
 
 
 def test_decode_step_state_is_small_and_the_page_exports(tmp_path):

@@ -57,7 +57,9 @@ def test_the_library_module_exports_what_the_render_code_calls(tmp_path):
 def test_each_widget_esm_is_its_own_code_and_the_loader(cls, tmp_path):
     esm = cls._esm
     size = len(esm.encode())
-    assert size < 30_000, f"{cls.__name__}._esm is {size:,} bytes"
+    # the widget's own code only: DecodeStep, two diagrams, is about 33 KB; the library
+    # (over 45 KB) bundled in would pass 40 KB
+    assert size < 40_000, f"{cls.__name__}._esm is {size:,} bytes"
     assert LIBRARY_MARK not in esm and "function kvBytes(" not in esm
     assert f'LIBRARY_HASH = "{front_end.library_hash()}";' in esm
     # The library's names are bound at the first render: the module itself must evaluate

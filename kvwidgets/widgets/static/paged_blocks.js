@@ -290,6 +290,19 @@ function widgetModule(render2) {
 
 // kvwidgets/widgets/js/widgets/paged_blocks.js
 var USERS_DRAWN = 6;
+function wrap(text, chars) {
+  const lines = [""];
+  for (const word of text.split(" ")) {
+    const cur = lines[lines.length - 1];
+    if (cur && cur.length + 1 + word.length > chars) lines.push(word);
+    else lines[lines.length - 1] = cur ? `${cur} ${word}` : word;
+  }
+  return lines;
+}
+function jitter(j) {
+  const x = Math.sin((j + 1) * 78.233) * 43758.5453;
+  return x - Math.floor(x);
+}
 function render({ model, el }) {
   const app = createApp({ model, el }, "Memory in blocks: reserving vs paging, and a shared prefix");
   modelSelect(app);
@@ -307,32 +320,65 @@ function render({ model, el }) {
   const outUsers = app.readout("users_fit", "Requests that fit:");
   const outShare = app.readout("sharing", "Shared prefix:");
   const stopWatch = diagramBox(app);
+  const flag = (names) => {
+    for (const c of app.root.querySelectorAll(".kv-controls [data-kv]")) {
+      const kv = (
+        /** @type {HTMLElement} */
+        c.dataset.kv || ""
+      );
+      if (names.includes(kv)) c.setAttribute("aria-invalid", "true");
+      else c.removeAttribute("aria-invalid");
+    }
+  };
+  const blank = () => {
+    for (const o of [outBlocks, outWaste, outUsers, outShare]) o.textContent = "—";
+  };
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
+    const n = (x) => Number(x).toLocaleString("en-US");
+    const used = model.get("used_tokens");
+    const prefix = model.get("prefix_tokens");
+    const maxLen = model.get("context");
+    const conflicts = [];
+    const whole = (v) => Number.isInteger(v) && v >= 0;
+    if (whole(used) && whole(prefix) && prefix >= used) {
+      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (${n(prefix)} tokens) must be shorter than the tokens used (${n(used)}): each user adds tokens of its own after it.`]);
+    }
+    if (whole(used) && whole(maxLen) && used > maxLen) {
+      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (${n(used)}) must fit in the maximum length (${n(maxLen)}) a reservation holds.`]);
+    }
+    flag(conflicts.flatMap((c) => c[0]));
+    if (conflicts.length) {
+      app.failure(conflicts.map((c) => c[1]).join(" "));
+      app.say([]);
+      blank();
+      return;
+    }
     const o = {
       numGpus: 1,
       weightBits: L.weightBits(),
       kvBits: L.bits("kv_dtype"),
       utilization: 0.9,
-      usedTokens: model.get("used_tokens"),
-      reservedTokens: model.get("context"),
+      usedTokens: used,
+      reservedTokens: maxLen,
       blockSize: model.get("block_size"),
       users: model.get("users"),
-      prefixTokens: model.get("prefix_tokens")
+      prefixTokens: prefix
     };
     const p = blockPlan(shape, gpu, o);
-    const n = (x) => Number(x).toLocaleString("en-US");
     const pct = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
-    const plural = (k, word) => `${n(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
+    const plural = (k2, word) => `${n(k2)} ${word}${Number(k2) === 1 ? "" : "s"}`;
     const t = app.theme();
     const s = app.scale();
     const W = diagramWidth(app);
     const fs = 12 * s;
+    const small = fs * 0.9;
     const cKV = conceptColor("kv");
     const cShared = conceptColor("shared");
     const cEmpty = conceptColor("waste");
+    const cOther = conceptColor("other");
     const bs = p.block_size;
     const parts = [];
     let y = 0;
@@ -341,12 +387,12 @@ function render({ model, el }) {
       parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, text }));
       y += fs * 0.6;
     };
-    const label = (x, yy, text, extra = {}) => svgElement("text", { x, y: yy, "font-size": fs * 0.9, fill: t.fg2, ...extra, text });
+    const label = (x, yy, text, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text });
     const labelW = 150 * s;
     const x0 = labelW;
     const barW = Math.max(120, W - x0 - 4);
-    heading(`One request: ${n(p.used_tokens)} tokens used, up to ${n(p.reserved_tokens)} allowed`);
     const h = 20 * s;
+    heading(`One request: ${n(p.used_tokens)} tokens used, up to ${n(p.reserved_tokens)} allowed`);
     const scale = barW / (p.reserved_blocks * bs);
     const resRow = svgElement("g", { class: "kv-pb-reserved", "data-blocks": p.reserved_blocks });
     resRow.append(
@@ -365,19 +411,47 @@ function render({ model, el }) {
       label(0, y + h * 0.7, "paged"),
       svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
     );
-    if (blockW >= 3) {
+    if (blockW >= 4 * s) {
       for (let i = 0; i < p.paged_blocks; i++) {
         pageRow.append(svgElement("rect", { x: x0 + i * blockW, y, width: blockW, height: h, fill: "none", stroke: t.bg, "stroke-width": 1 }));
       }
     }
-    const endX = x0 + p.paged_blocks * blockW;
+    const endX = x0 + Math.max(1, p.paged_blocks * blockW);
     pageRow.append(svgElement("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
     if (x0 + barW - endX > 150 * s) pageRow.append(label(endX + 6 * s, y + h * 0.7, "free for other requests", { fill: t.fg }));
     parts.push(pageRow);
-    y += h + 8 * s;
+    y += h;
+    const zoom = svgElement("g", { class: "kv-pb-zoom", "data-blocks": p.paged_blocks });
+    const minCell = 5 * s;
+    const cellZ = Math.min(24 * s, barW / p.paged_blocks);
+    const fits = cellZ >= minCell;
+    const cz = fits ? cellZ : minCell;
+    const tail = 2;
+    const head = fits ? p.paged_blocks : Math.max(1, Math.floor((barW - 3 * minCell) / minCell) - tail);
+    const zoomW = fits ? p.paged_blocks * cz : (head + 3 + tail) * cz;
+    const zTop = y + 12 * s;
+    zoom.append(
+      svgElement("path", { d: `M ${x0} ${y} L ${x0} ${zTop} M ${endX} ${y} L ${x0 + zoomW} ${zTop}`, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}`, fill: "none" }),
+      label(0, zTop + h * 0.7, `magnified: ${plural(p.paged_blocks, "block")}`)
+    );
+    const lastShare = p.last_block_tokens / bs;
+    const block = (i, x) => {
+      const part = i === p.paged_blocks - 1 ? lastShare : 1;
+      zoom.append(
+        svgElement("rect", { class: "kv-pb-block", x, y: zTop, width: cz, height: h, fill: cEmpty, "fill-opacity": 0.5, stroke: t.bg, "stroke-width": 1 }),
+        svgElement("rect", { x, y: zTop, width: cz * part, height: h, fill: cKV, stroke: t.bg, "stroke-width": 1 })
+      );
+    };
+    for (let i = 0; i < head; i++) block(i, x0 + i * cz);
+    if (!fits) {
+      zoom.append(label(x0 + (head + 1.5) * cz, zTop + h * 0.7, "…", { "text-anchor": "middle", fill: t.fg }));
+      for (let k2 = 0; k2 < tail; k2++) block(p.paged_blocks - tail + k2, x0 + (head + 3 + k2) * cz);
+    }
+    parts.push(zoom);
+    y = zTop + h + 8 * s;
     const slotW = Math.min(22 * s, (barW - 10) / bs);
     const lastRow = svgElement("g", { class: "kv-pb-last", "data-filled": p.last_block_tokens });
-    lastRow.append(label(0, y + h * 0.7, `last block (#${n(p.paged_blocks)})`));
+    lastRow.append(label(0, y + h * 0.7, `last block (no. ${n(p.paged_blocks)})`));
     for (let i = 0; i < bs; i++) {
       const filled = i < p.last_block_tokens;
       lastRow.append(svgElement("rect", {
@@ -391,11 +465,81 @@ function render({ model, el }) {
       }));
     }
     const lastText = `${p.last_block_tokens} of ${bs} slots used: paging wastes ${pct(p.paged_waste)}`;
-    const besides = x0 + bs * slotW + 8 * s + lastText.length * fs * 0.5 < W;
+    const besides = x0 + bs * slotW + 8 * s + lastText.length * small * 0.56 < W;
     if (besides) lastRow.append(label(x0 + bs * slotW + 8 * s, y + h * 0.7, lastText, { fill: t.fg }));
     else lastRow.append(label(x0, y + h + fs * 1.1, lastText, { fill: t.fg }));
     parts.push(lastRow);
     y += h + (besides ? 6 * s : fs * 1.6);
+    heading("The block table: each request's blocks lie wherever a block was free");
+    const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
+    const cw = barW / M;
+    const k = Math.max(1, Math.min(p.paged_blocks, Math.floor((M - 2) / 3), 4));
+    const perm = Array.from({ length: M }, (_, j) => j).sort((a, b) => jitter(a) - jitter(b));
+    const owner = new Array(M).fill("");
+    const physA = perm.slice(0, k);
+    const physB = perm.slice(k, 2 * k);
+    physA.forEach((q, i) => {
+      owner[q] = `A${i}`;
+    });
+    physB.forEach((q, i) => {
+      owner[q] = `B${i}`;
+    });
+    for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
+    const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
+    const shade = { A: 1, B: 0.55 };
+    const reqRow = (name, phys, yy) => {
+      table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
+      phys.forEach((_, i) => {
+        table.append(
+          svgElement("rect", { x: x0 + i * cw + 1, y: yy, width: cw - 2, height: h, fill: cKV, "fill-opacity": shade[name] }),
+          label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg })
+        );
+      });
+      const more = p.paged_blocks > k ? " …" : "";
+      table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((q, i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
+    };
+    const aY = y;
+    const memY = aY + h + 26 * s;
+    const bY = memY + h + 26 * s;
+    reqRow("A", physA, aY);
+    table.append(label(0, memY + h * 0.7, "GPU memory"));
+    for (let q = 0; q < M; q++) {
+      const who = owner[q];
+      const mine = who === "" || who === "other" ? null : who[0];
+      const fill = who === "" ? "none" : mine ? cKV : cOther;
+      table.append(svgElement("rect", {
+        class: "kv-pb-phys",
+        "data-owner": who,
+        x: x0 + q * cw + 1,
+        y: memY,
+        width: cw - 2,
+        height: h,
+        fill,
+        "fill-opacity": mine ? shade[mine] : 0.35,
+        stroke: who === "" ? t.fg2 : "none",
+        "stroke-dasharray": who === "" ? `${2 * s} ${2 * s}` : null
+      }));
+      table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
+    }
+    const link = (i, q, fromY, toY, dash) => table.append(svgElement("line", {
+      x1: x0 + (i + 0.5) * cw,
+      y1: fromY,
+      x2: x0 + (q + 0.5) * cw,
+      y2: toY,
+      stroke: t.fg,
+      "stroke-width": 1.2 * s,
+      "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null
+    }));
+    physA.forEach((q, i) => link(i, q, aY + h, memY, false));
+    reqRow("B", physB, bY);
+    physB.forEach((q, i) => link(i, q, bY, memY + h, true));
+    parts.push(table);
+    y = bY + h + 4 * s;
+    for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; grey: other requests' blocks, dashed: free. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
+      parts.push(label(0, y + small, line));
+      y += small * 1.3;
+    }
+    y += small * 0.3;
     heading(`Cache memory of one ${gpu.name}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`);
     const memRow = (cls, name, users, blocks, usedShare) => {
       const g = svgElement("g", { class: cls, "data-users": String(users) });
@@ -423,56 +567,66 @@ function render({ model, el }) {
           );
         }
       }
-      g.append(label(x0 + 6 * s, y + h + fs * 1.1, `${n(users)} request${u === 1 ? "" : "s"} fit`, { fill: t.fg, "font-weight": 600 }));
+      g.append(label(x0 + 6 * s, y + h + fs * 1.1, `${plural(users, "request")} fit`, { fill: t.fg, "font-weight": 600 }));
       parts.push(g);
       y += h + fs * 1.6;
     };
     memRow("kv-pb-mem-reserved", "reserving", p.users_reserved, p.reserved_blocks, p.used_tokens / (p.reserved_blocks * bs));
     memRow("kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * bs));
-    heading(`${n(p.users)} user${p.users === 1 ? "" : "s"} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
-    const rowBlocks = p.shared_blocks + p.own_blocks;
-    const cell = Math.min(14 * s, barW / rowBlocks);
-    const drawBlocks = (g, x, yy, count, color, lastFill) => {
-      if (count <= 0) return;
-      if (cell >= 3) {
-        for (let i = 0; i < count; i++) {
-          const part = i === count - 1 && lastFill !== void 0 ? lastFill : 1;
-          g.append(
-            svgElement("rect", { x: x + i * cell, y: yy, width: cell - 1, height: h, fill: "none", stroke: color, "stroke-width": 1 }),
-            svgElement("rect", { x: x + i * cell, y: yy, width: (cell - 1) * part, height: h, fill: color })
-          );
+    heading(`${plural(p.users, "user")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
+    if (p.users_paged === 0n || p.users_sharing === 0n) {
+      parts.push(label(
+        0,
+        y + fs,
+        `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no users share it here.`,
+        { fill: t.fg, class: "kv-pb-none" }
+      ));
+      y += fs * 1.6;
+    } else {
+      const rowBlocks = p.shared_blocks + p.own_blocks;
+      const cell = Math.min(14 * s, barW / rowBlocks);
+      const drawBlocks = (g, x, yy, count, color, lastFill) => {
+        if (count <= 0) return;
+        if (cell >= 3) {
+          for (let i = 0; i < count; i++) {
+            const part = i === count - 1 && lastFill !== void 0 ? lastFill : 1;
+            g.append(
+              svgElement("rect", { x: x + i * cell, y: yy, width: cell - 1, height: h, fill: "none", stroke: color, "stroke-width": 1 }),
+              svgElement("rect", { x: x + i * cell, y: yy, width: (cell - 1) * part, height: h, fill: color })
+            );
+          }
+        } else {
+          g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
         }
-      } else {
-        g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
+      };
+      const shared = svgElement("g", { class: "kv-pb-shared", "data-blocks": p.shared_blocks });
+      shared.append(label(0, y + h * 0.7, `shared: ${plural(p.shared_blocks, "block")}`));
+      drawBlocks(shared, x0, y, p.shared_blocks, cShared);
+      if (p.shared_blocks === 0) shared.append(label(x0, y + h * 0.7, `no full block to share (the prefix is shorter than ${bs} tokens)`, { fill: t.fg }));
+      parts.push(shared);
+      const sharedBottom = y + h;
+      y += h + 6 * s;
+      const ownStart = x0 + p.shared_blocks * cell;
+      const ownTokens = p.used_tokens - p.shared_blocks * bs;
+      const lastOwn = (ownTokens - (p.own_blocks - 1) * bs) / bs;
+      const drawnUsers = Math.min(p.users, USERS_DRAWN);
+      for (let u = 0; u < drawnUsers; u++) {
+        const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
+        g.append(
+          label(0, y + h * 0.7, `user ${u + 1}: ${n(p.own_blocks)} own`),
+          // a thin line back to the shared blocks: the user's request reads them, it does not copy them
+          svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` })
+        );
+        drawBlocks(g, ownStart, y, p.own_blocks, cKV, lastOwn);
+        parts.push(g);
+        y += h + 4 * s;
       }
-    };
-    const shared = svgElement("g", { class: "kv-pb-shared", "data-blocks": p.shared_blocks });
-    shared.append(label(0, y + h * 0.7, `shared: ${plural(p.shared_blocks, "block")}`));
-    drawBlocks(shared, x0, y, p.shared_blocks, cShared);
-    if (p.shared_blocks === 0) shared.append(label(x0, y + h * 0.7, `no full block to share (the prefix is shorter than ${bs} tokens)`, { fill: t.fg }));
-    parts.push(shared);
-    const sharedBottom = y + h;
-    y += h + 6 * s;
-    const ownStart = x0 + p.shared_blocks * cell;
-    const ownTokens = p.used_tokens - p.shared_blocks * bs;
-    const lastOwn = (ownTokens - (p.own_blocks - 1) * bs) / bs;
-    const drawnUsers = Math.min(p.users, USERS_DRAWN);
-    for (let u = 0; u < drawnUsers; u++) {
-      const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
-      g.append(
-        label(0, y + h * 0.7, `user ${u + 1}: ${n(p.own_blocks)} own`),
-        // a thin line back to the shared blocks: the user's request reads them, it does not copy them
-        svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` })
-      );
-      drawBlocks(g, ownStart, y, p.own_blocks, cKV, lastOwn);
-      parts.push(g);
-      y += h + 4 * s;
+      if (p.users > drawnUsers) {
+        parts.push(label(0, y + fs * 0.8, `+ ${n(p.users - drawnUsers)} more users like these`));
+        y += fs * 1.4;
+      }
+      parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
     }
-    if (p.users > drawnUsers) {
-      parts.push(label(0, y + fs * 0.8, `+ ${n(p.users - drawnUsers)} more users like these`));
-      y += fs * 1.4;
-    }
-    parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
     y += 4 * s;
     const legendY = y + 4 * s;
     const legend = svgElement("g", { class: "kv-pb-legend" });
@@ -502,9 +656,10 @@ function render({ model, el }) {
     }, parts);
     const lines = [
       { text: `reserving: ${n(p.reserved_blocks)} blocks per request, ${pct(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
-      { text: `paging:    ${n(p.paged_blocks)} blocks per request, ${pct(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
-      { text: `sharing:   ${n(p.shared_blocks)} shared + ${n(p.users)} x ${n(p.own_blocks)} own = ${n(p.blocks_shared)} blocks instead of ${n(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
-      { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${model.get("kv_dtype").toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each user's own.`, cls: "kv-note" }
+      { text: `paging: ${n(p.paged_blocks)} blocks per request, ${pct(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
+      { text: `sharing: ${n(p.shared_blocks)} shared + ${n(p.users)} x ${n(p.own_blocks)} own = ${n(p.blocks_shared)} blocks instead of ${n(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
+      { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${model.get("kv_dtype").toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each user's own.`, cls: "kv-note" },
+      { text: "The block table: each request keeps a list of its blocks' numbers in memory, so its blocks need not lie together. vLLM's block pool hands a request the blocks at the head of its queue of free blocks, and a finished request's blocks rejoin that queue, so once the engine has run a while a request's blocks are scattered. The numbers drawn are an illustration of that, not a trace.", cls: "kv-note" }
     ];
     if (shape.groups.some((g) => g.cap !== null && g.cap !== void 0)) {
       lines.push({ text: `${shape.name} has windowed layers: blocks are counted as if every layer kept every token, the most paging can need; an engine frees a window's blocks once they slide out.`, cls: "kv-note" });
@@ -513,7 +668,9 @@ function render({ model, el }) {
       lines.push({ text: `A maximum length of ${n(p.reserved_tokens)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(shape.max_context)}).`, cls: "kv-warn" });
     }
     if (p.kv_budget_bytes < 0n) {
-      lines.push({ text: `The weights do not fit in one ${gpu.name} at 90% utilization: no memory is left for the cache. Try FP8 weights or a larger GPU.`, cls: "kv-warn" });
+      app.failure(`The weights of ${shape.name} do not fit in one ${gpu.name} at 90% utilization: no memory is left for the cache, so no request fits. Try FP8 weights or a larger GPU.`);
+    } else if (p.users_paged === 0n) {
+      lines.push({ text: `Not even one request of ${n(p.used_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
     } else if (p.users_reserved === 0n) {
       lines.push({ text: `Not even one reservation of ${n(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
     }
@@ -521,7 +678,7 @@ function render({ model, el }) {
     outBlocks.textContent = `${n(p.paged_blocks)} paged, ${n(p.reserved_blocks)} reserved`;
     outWaste.textContent = `paged ${pct(p.paged_waste)}, reserved ${pct(p.reserved_waste)}`;
     outUsers.textContent = `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
-    outShare.textContent = `${n(p.blocks_shared)} blocks for ${n(p.users)} users (${n(p.blocks_unshared)} unshared)`;
+    outShare.textContent = `${n(p.blocks_shared)} blocks for ${plural(p.users, "user")} (${n(p.blocks_unshared)} unshared)`;
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };

@@ -1,11 +1,20 @@
 // DecodeStep: one conversation's cache filling token by token, drawn as a mechanism.
-// Each drawn layer is a strip of rows, one per token it holds (a key strip above a value
-// strip for attention layers, one latent strip for MLA, a fixed box for a recurrent
-// state). The prompt's rows arrive together (prefill); each decode step appends one row
-// per strip, outlines everything the step reads, and shows the query, which is used once
-// and not kept. Sliding and chunked layers keep only their last `cap` rows: the older
-// ones are drawn as dropped. Up to two layers per layer group are drawn; the counters
-// and the per-group lines count every layer (calc/step.js decodeStepBytes).
+// Each drawn layer is a strip of rows, one per token it holds (a K strip above a V strip
+// for attention layers, one latent strip for MLA, a fixed box for a recurrent state), on
+// a token axis that stays put while the conversation grows: its end is the prompt plus a
+// horizon that doubles only when the conversation passes it, so each step adds a row and
+// Play makes the strips longer, not the rows thinner. The prompt's rows arrive together
+// (prefill); each decode step appends one row per strip, outlines everything the step
+// reads, and shows the query, which is used once and not kept. Sliding and chunked layers
+// keep only their last `cap` rows: the older ones are drawn as dropped. Up to two layers
+// per layer group are drawn; the counters and the per-group lines count every layer
+// (calc/step.js decodeStepBytes).
+//
+// Under the cache, for one layer the reader picks (windowed or full), what attention does
+// with it: the new token's query scored against every key the layer holds (only the
+// window's keys in a sliding layer), the softmax weights as bars, the values weighted by
+// them, their sum (one row), passed to the next layer. The widget knows the cache's sizes,
+// not the model's numbers, so the weights are a fixed illustrative pattern, and say so.
 
 import { KVInputError, checkInt } from "../calc/errors.js";
 import { groupBytesPerToken } from "../calc/layers.js";
@@ -23,7 +32,8 @@ import { widgetModule } from "../loader/widget_module.js";
  */
 
 const KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", mla: "MLA latent", recurrent: "recurrent state" };
-const MAX_CELLS = 160;    // up to this many tokens each row is its own cell
+const MIN_CELL = 3;       // px: narrower token cells are drawn as one block per run
+const HORIZON = 32;       // decode steps the token axis has room for at first (it doubles when passed)
 const MAX_TOKENS = 2 ** 20;
 const TICK_MS = 50;       // at most 20 advances a second; faster speeds take several steps a tick
 
@@ -36,7 +46,7 @@ function stripsOf(g) {
   if (g.kv_heads !== undefined) {
     return [{ name: "K", numbers: g.kv_heads * g.head_k }, { name: "V", numbers: g.kv_heads * g.head_v }];
   }
-  if (g.latent !== undefined) return [{ name: "latent", numbers: g.latent }];
+  if (g.latent !== undefined) return [{ name: "c", numbers: g.latent }];
   return [];
 }
 
@@ -52,8 +62,58 @@ function rowLabel(g) {
 }
 
 function stripHeight(numbers, s) {
-  // 2,048 numbers per token (Gemma 3's 16 heads x 128) draws 28 px: heights compare across models
-  return Math.max(4, Math.min(36, (28 * numbers) / 2048)) * s;
+  // 2,048 numbers per token (Gemma 3's 16 heads x 128) draws 28 px: heights compare across
+  // models; at least 11 px, so that the strip's K / V label fits beside it
+  return Math.max(11, Math.min(36, (28 * numbers) / 2048)) * s;
+}
+
+/**
+ * Tokens the axis spans: the prompt plus a horizon of decode steps (a quarter of the
+ * prompt's power of two, at least HORIZON) that doubles whenever the conversation passes
+ * it. It depends on the prompt and the length only, so a step adds a row at the same
+ * scale, and the scale changes in a few big jumps.
+ */
+function tokenSpan(prompt, tokens) {
+  let horizon = Math.max(HORIZON, 2 ** Math.ceil(Math.log2(prompt)) / 4);
+  while (prompt + horizon < tokens) horizon *= 2;
+  return prompt + horizon;
+}
+
+/** A fixed pseudo-random number in [0, 1) for token i: the same on every draw. */
+function jitter(i) {
+  const x = Math.sin((i + 1) * 12.9898) * 43758.5453;
+  return x - Math.floor(x);
+}
+
+/**
+ * Illustrative attention weights of the newest token (index T - 1) over the keys first..T-1:
+ * a softmax of made-up scores (the first token as a sink, the last few tokens, a few
+ * scattered ones), the same for a token on every draw. Returned per bin of `per` tokens
+ * (its largest weight), with the largest weight overall.
+ */
+function illustrativeWeights(first, T, per) {
+  const n = T - first;
+  const stride = Math.max(1, Math.ceil(n / 65536)); // past 64K keys, a sample stands for the rest
+  const bins = new Float64Array(Math.ceil(n / per));
+  let sum = 0;
+  let max = 0;
+  for (let i = first; i < T; i += stride) {
+    const score = (i === 0 ? 1.8 : 0) + 2.4 * Math.exp(-(T - 1 - i) / 6) + 2.6 * jitter(i) ** 8;
+    const e = Math.exp(score) * stride;
+    sum += e;
+    const b = Math.floor((i - first) / per);
+    if (e > bins[b]) bins[b] = e;
+  }
+  for (let b = 0; b < bins.length; b++) {
+    bins[b] /= sum;
+    if (bins[b] > max) max = bins[b];
+  }
+  return { bins, max };
+}
+
+/** Rough width of a text at font size `size` (for placing labels; the test measures the real ones). */
+function textWidth(text, size) {
+  return text.length * size * 0.56;
 }
 
 function groupLine(g, step, bits, T) {
@@ -82,11 +142,13 @@ function render({ model, el }) {
   const play = element("button", { type: "button", class: "kv-play", "data-kv": "play", "aria-pressed": "false", text: "Play" });
   const stepBtn = element("button", { type: "button", class: "kv-step", "data-kv": "step", text: "Step" });
   app.controls.append(play, stepBtn);
+  selectControl(app, "attention_layer", "Attention in", () => [["windowed", "a windowed layer"], ["full", "a full layer"]]);
   const reset = resetButton(app);
   const outTokens = app.readout("tokens", "Tokens so far:");
   const outStored = app.readout("stored_bytes", "Stored:");
   const outRead = app.readout("read_bytes", "Read by this step:");
   const outWritten = app.readout("written_bytes", "Written by this step:");
+  const outScored = app.readout("scored", "Keys the query scores:");
   const stopWatch = diagramBox(app);
 
   // ---- playing: a timer that takes steps; the `generated` trait is the position ------
@@ -142,49 +204,80 @@ function render({ model, el }) {
     const P = checkInt("prompt_tokens", model.get("prompt_tokens"), 1);
     const G = checkInt("generated", model.get("generated"), 0);
     if (P > MAX_TOKENS) throw new KVInputError(`prompt_tokens must be at most ${MAX_TOKENS.toLocaleString("en-US")}, got ${P.toLocaleString("en-US")}`);
+    const want = String(model.get("attention_layer"));
+    if (want !== "windowed" && want !== "full") throw new KVInputError(`attention_layer must be 'windowed' or 'full', got '${want}'`);
     const st = decodeStepBytes(shape, P, G, bits);
     const T = st.tokens;
     const decoding = st.phase === "decode";
     const perGroup = Number(axisValues(app, "layers_per_group")[0]) || 2;
+    const n = (x) => Number(x).toLocaleString("en-US");
     const t = app.theme();
     const s = app.scale();
     const W = diagramWidth(app);
     const fs = 12 * s;
+    const small = fs * 0.85;
     // labels beside the strips when there is room, above them when narrow (scale 1.5, a phone)
-    const stacked = W < 760 * s;
-    const labelW = stacked ? 0 : 230 * s;
-    const qW = 64 * s;
-    const x0 = labelW;
-    const x1 = W - qW - 14 * s;
+    const stacked = W < 700 * s;
+    const labelW = stacked ? 0 : 190 * s;
+    const gutter = 22 * s;  // the strip's own label: K, V or c
+    const qW = 64 * s;      // the query's column
+    const x0 = labelW + gutter;
+    const x1 = W - qW;
     const stripW = Math.max(40, x1 - x0);
-    const cellW = stripW / T;
+    const span = tokenSpan(P, T);
+    const cellW = stripW / span;
     const xOf = (i) => x0 + i * cellW;
+    const xT = xOf(T);
     const accent = accentColor(app);
+    const cQuery = conceptColor("query");
+    const cKV = conceptColor("kv");
+    const text = (x, yy, str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
 
-    // -- rows: every group, up to perGroup layers of it ----------------------------------
+    /** One strip's rows first..T-1 on the fixed axis: a cell per token when cells are wide enough. */
+    const drawRows = (g, first, y, h, color) => {
+      if (cellW >= MIN_CELL) {
+        for (let i = first; i < T; i++) {
+          g.append(svgElement("rect", { class: i === T - 1 && decoding ? "kv-dst-new" : "kv-dst-row", x: xOf(i), y, width: cellW, height: h,
+            fill: color, "fill-opacity": i < P ? 0.55 : 0.95, stroke: t.bg, "stroke-width": 1 }));
+        }
+      } else {
+        const promptEnd = Math.max(first, Math.min(P, T));
+        if (promptEnd > first) g.append(svgElement("rect", { class: "kv-dst-row", x: xOf(first), y, width: xOf(promptEnd) - xOf(first), height: h, fill: color, "fill-opacity": 0.55 }));
+        if (T > promptEnd) g.append(svgElement("rect", { class: "kv-dst-row", x: xOf(promptEnd), y, width: xOf(T) - xOf(promptEnd), height: h, fill: color, "fill-opacity": 0.95 }));
+        if (decoding) {
+          const w = Math.max(3 * s, cellW);
+          g.append(svgElement("rect", { class: "kv-dst-new", x: xT - w, y, width: w, height: h, fill: color }));
+        }
+      }
+      if (decoding) {
+        // the row this step appended
+        g.append(svgElement("rect", { x: xT - Math.max(3 * s, cellW), y, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
+      }
+    };
+
+    // -- the token axis: fixed while the conversation grows ------------------------------
     const parts = [];
-    let y = 0;
-    const header = svgElement("g", { class: "kv-dst-header" });
-    // token axis: where the prompt ends and the generated tokens begin
-    // token axis: token 1 .. T above a bar, where the prompt ends and the generated tokens begin below it
-    const axisY = 14 * s;
+    const header = svgElement("g", { class: "kv-dst-header", "data-span": span });
+    const axisY = fs;
     const barY = axisY + 6 * s;
+    const firstLabel = "token 1";
+    const newLabel = `token ${n(T)}${decoding ? " (new)" : ""}`;
+    const gap = 10 * s;
+    const newX = Math.min(W - qW, Math.max(xT, x0 + textWidth(firstLabel, small) + gap + textWidth(newLabel, small)));
+    header.append(text(x0, axisY, firstLabel), text(newX, axisY, newLabel, { "text-anchor": "end", fill: t.fg }));
+    const endLabel = n(span);
+    if (x1 - textWidth(endLabel, small) > newX + gap) header.append(text(x1, axisY, endLabel, { "text-anchor": "end" }));
     header.append(
-      svgElement("text", { x: x0, y: axisY, "font-size": fs, fill: t.fg2, text: "token 1" }),
-      svgElement("text", { x: x1, y: axisY, "font-size": fs, fill: t.fg2, "text-anchor": "end", text: `token ${T.toLocaleString("en-US")}` }),
       svgElement("line", { x1: x0, x2: xOf(P), y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 3 * s }),
-      svgElement("text", { x: x0, y: barY + fs * 1.2, "font-size": fs, fill: t.fg, text: `prompt: ${P.toLocaleString("en-US")} (prefill)` }),
+      svgElement("line", { x1: xT, x2: x1, y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${3 * s}` }),
+      text(x0, barY + fs * 1.2, `prompt: ${n(P)} tokens (prefill)${G > 0 ? `, then ${n(G)} generated` : ""}`, { fill: t.fg }),
+      text(x1 + 8 * s, axisY, "query"),
     );
-    if (G > 0) {
-      header.append(
-        svgElement("line", { x1: xOf(P), x2: x1, y1: barY, y2: barY, stroke: accent, "stroke-width": 3 * s }),
-        svgElement("text", { x: x1, y: barY + fs * 1.2, "font-size": fs, fill: t.fg, "text-anchor": "end", text: `+ ${G.toLocaleString("en-US")} generated` }),
-      );
-    }
-    header.append(svgElement("text", { x: x1 + 8 * s, y: axisY, "font-size": fs, fill: t.fg2, text: "query" }));
+    if (G > 0) header.append(svgElement("line", { x1: xOf(P), x2: xT, y1: barY, y2: barY, stroke: accent, "stroke-width": 3 * s }));
     parts.push(header);
-    y = barY + fs * 2;
+    let y = barY + fs * 2;
 
+    // -- the cache: every group, up to perGroup layers of it -------------------------------
     shape.groups.forEach((g, gi) => {
       const gs = st.groups[gi];
       const color = conceptColor(g.kind);
@@ -194,117 +287,218 @@ function render({ model, el }) {
         const row = svgElement("g", { class: "kv-dst-layer", "data-kind": g.kind, "data-held": gs.held_tokens, "data-dropped": gs.dropped_tokens });
         const rowTop = y;
         row.append(
-          svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600, text: `${kindName(g.kind)} ${li + 1} of ${g.count.toLocaleString("en-US")}` }),
-          svgElement("text", { x: 0, y: y + 2.15 * fs, "font-size": fs * 0.85, fill: t.fg2, text: rowLabel(g) }),
+          svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600, text: `${kindName(g.kind)} ${li + 1} of ${n(g.count)}` }),
+          text(0, y + 2.15 * fs, rowLabel(g)),
         );
         const labelH = 2.5 * fs;
         if (stacked) y += labelH;
         if (strips.length) {
           const stripsH = strips.reduce((a, st2) => a + stripHeight(st2.numbers, s) + 3 * s, 0);
           if (!stacked) y += Math.max(0, (labelH - stripsH) / 2);
+          const stripsTop = y;
           const first = T - gs.held_tokens; // index of the oldest row still held
           for (const strip of strips) {
             const h = stripHeight(strip.numbers, s);
+            // the axis's room to grow, outlined faintly
+            row.append(svgElement("rect", { x: x0, y, width: stripW, height: h, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+              text(x0 - 6 * s, y + h / 2 + small * 0.35, strip.name, { "text-anchor": "end", "font-weight": 600, class: "kv-dst-strip-label" }));
             if (first > 0) {
               // the rows the window let go: an empty dashed outline
-              row.append(svgElement("rect", { class: "kv-dst-dropped", x: xOf(0), y, width: Math.max(1, xOf(first) - xOf(0)), height: h,
+              row.append(svgElement("rect", { class: "kv-dst-dropped", x: x0, y, width: Math.max(1, xOf(first) - x0), height: h,
                 fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
             }
-            if (T <= MAX_CELLS) {
-              for (let i = first; i < T; i++) {
-                row.append(svgElement("rect", { class: i === T - 1 && decoding ? "kv-dst-new" : "kv-dst-row", x: xOf(i), y, width: Math.max(1, cellW), height: h,
-                  fill: color, "fill-opacity": i < P ? 0.55 : 0.95, stroke: t.bg, "stroke-width": cellW > 4 ? 1 : 0 }));
-              }
-            } else {
-              const promptEnd = Math.max(first, Math.min(P, T));
-              if (promptEnd > first) {
-                row.append(svgElement("rect", { class: "kv-dst-row", x: xOf(first), y, width: xOf(promptEnd) - xOf(first), height: h, fill: color, "fill-opacity": 0.55 }));
-              }
-              if (T > promptEnd) {
-                row.append(svgElement("rect", { class: "kv-dst-row", x: xOf(promptEnd), y, width: xOf(T) - xOf(promptEnd), height: h, fill: color, "fill-opacity": 0.95 }));
-              }
-              if (decoding) {
-                const w = Math.max(3 * s, cellW);
-                row.append(svgElement("rect", { class: "kv-dst-new", x: xOf(T) - w, y, width: w, height: h, fill: color, stroke: t.fg, "stroke-width": 1.5 * s }));
-              }
-            }
-            if (decoding && T <= MAX_CELLS) {
-              row.append(svgElement("rect", { x: xOf(T - 1), y, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
-            }
+            drawRows(row, first, y, h, color);
             y += h + 3 * s;
           }
-          const stripsTop = stacked ? rowTop + labelH : rowTop + Math.max(0, (labelH - stripsH) / 2);
-          const rowH = y - stripsTop;
+          const rowH = y - stripsTop - 3 * s;
           if (decoding) {
             // everything this step reads: the rows still held
-            row.append(svgElement("rect", { class: "kv-dst-read", x: xOf(first) - 2, y: stripsTop - 2, width: xOf(T) - xOf(first) + 4, height: rowH - 3 * s + 4,
+            row.append(svgElement("rect", { class: "kv-dst-read", x: xOf(first) - 2, y: stripsTop - 2, width: xT - xOf(first) + 4, height: rowH + 4,
               fill: "none", stroke: accent, "stroke-width": 1.5 * s, rx: 2 }));
           }
           // the query of this step: computed, used against every row held, not stored
-          row.append(svgElement("rect", { class: "kv-dst-query", x: x1 + 8 * s, y: stripsTop, width: 22 * s, height: Math.max(8 * s, rowH - 3 * s),
-            fill: "none", stroke: color, "stroke-dasharray": `${3 * s} ${2 * s}`, "stroke-width": 1.5 * s }));
-          row.append(svgElement("text", { x: x1 + 34 * s, y: stripsTop + Math.max(8 * s, rowH - 3 * s) / 2 + fs * 0.35, "font-size": fs * 0.85, fill: t.fg2, text: "q" }));
-          if (first > 0 && xOf(first) - xOf(0) > 70 * s) {
-            row.append(svgElement("text", { x: (xOf(0) + xOf(first)) / 2, y: stripsTop + (rowH - 3 * s) / 2 + fs * 0.35, "font-size": fs * 0.85, fill: t.fg2, "text-anchor": "middle", text: "dropped" }));
+          row.append(svgElement("rect", { class: "kv-dst-query", x: x1 + 8 * s, y: stripsTop, width: 22 * s, height: Math.max(8 * s, rowH),
+            fill: "none", stroke: cQuery, "stroke-dasharray": `${3 * s} ${2 * s}`, "stroke-width": 1.5 * s }));
+          row.append(text(x1 + 34 * s, stripsTop + Math.max(8 * s, rowH) / 2 + small * 0.35, "q"));
+          if (first > 0 && xOf(first) - x0 > textWidth("dropped", small) + 12 * s) {
+            row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", { "text-anchor": "middle" }));
           }
           if (!stacked) y = Math.max(y, rowTop + labelH);
         } else if (Number(g.fixed_bytes || 0) > 0) {
           const h = 22 * s;
-          row.append(svgElement("rect", { class: "kv-dst-state", x: x0, y, width: Math.min(stripW, 90 * s), height: h, fill: color, "fill-opacity": decoding ? 0.95 : 0.55,
+          const boxW = Math.min(stripW, 90 * s);
+          row.append(svgElement("rect", { class: "kv-dst-state", x: x0, y, width: boxW, height: h, fill: color, "fill-opacity": decoding ? 0.95 : 0.55,
             stroke: decoding ? accent : "none", "stroke-width": 1.5 * s }));
-          row.append(svgElement("text", { x: x0 + Math.min(stripW, 90 * s) + 8 * s, y: y + h / 2 + fs * 0.35, "font-size": fs * 0.85, fill: t.fg2,
-            text: `fixed state, ${fmtBytes(Number(g.fixed_bytes))}: ${decoding ? "read and rewritten" : "written"} every step, never grows` }));
+          row.append(text(x0 + boxW + 8 * s, y + h / 2 + small * 0.35,
+            `fixed state, ${fmtBytes(Number(g.fixed_bytes))}: ${decoding ? "read and rewritten" : "written"} every step, never grows`));
           y += (stacked ? h : Math.max(h, labelH)) + 3 * s;
         } else {
-          row.append(svgElement("text", { x: x0, y: y + fs, "font-size": fs * 0.85, fill: t.fg2, text: "stores nothing per token" }));
+          row.append(text(x0, y + fs, "stores nothing per token"));
           y += stacked ? fs * 1.4 : labelH;
         }
         parts.push(row);
         y += 8 * s;
       }
       if (g.count > drawn) {
-        parts.push(svgElement("text", { class: "kv-dst-more", x: 0, y: y + fs * 0.2, "font-size": fs * 0.85, fill: t.fg2,
-          text: `+ ${(g.count - drawn).toLocaleString("en-US")} more ${kindName(g.kind)} layers like these (counted in every total)` }));
+        parts.push(text(0, y + fs * 0.2, `+ ${n(g.count - drawn)} more ${kindName(g.kind)} layers like these (counted in every total)`, { class: "kv-dst-more" }));
         y += fs * 1.4;
       }
       y += 6 * s;
     });
-    // legend: what the marks mean
-    let legendY = y + 6 * s;
+
+    // -- attention in one layer: score every held key, weight the values, pass the sum on --
+    const keyed = shape.groups.map((g, gi) => ({ g, gs: st.groups[gi] })).filter(({ g }) => stripsOf(g).length > 0);
+    const isWindowed = ({ g }) => Number(g.cap) > 0;
+    const windowed = keyed.filter(isWindowed);
+    const full = keyed.filter((k) => !isWindowed(k));
+    const pick = want === "windowed" ? windowed[0] || full[0] : full[0] || windowed[0];
+    if (pick) {
+      const { g, gs } = pick;
+      const color = conceptColor(g.kind);
+      const strips = stripsOf(g);
+      const kStrip = strips[0];
+      const vStrip = strips[strips.length - 1];
+      const latent = strips.length === 1;
+      const first = T - gs.held_tokens;
+      const held = gs.held_tokens;
+      const panel = svgElement("g", { class: "kv-dst-attention", "data-kind": g.kind, "data-scored": held });
+      const missing = want === "windowed" && !windowed.length ? `${shape.name} has no windowed layer: a full one is shown`
+        : want === "full" && !full.length ? `every layer of ${shape.name} has a window: a windowed one is shown` : "";
+      y += 4 * s;
+      panel.append(svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600,
+        text: `Attention in ${kindName(g.kind)} 1, for token ${n(T)}` }));
+      y += fs * 1.5;
+      if (missing) {
+        panel.append(text(0, y + small, missing, { fill: t.fg, class: "kv-dst-instead" }));
+        y += small * 1.4;
+      }
+      panel.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
+      y += small * 1.6;
+      const rowLabels = (yy, a, b) => {
+        if (stacked) return;
+        panel.append(text(0, yy + small, a, { fill: t.fg }));
+        if (b) panel.append(text(0, yy + small * 2.2, b));
+      };
+      const stackedLabel = (a) => {
+        if (!stacked) return;
+        panel.append(text(0, y + small, a, { fill: t.fg }));
+        y += small * 1.4;
+      };
+      // 1. the query scores each key held: a bracket from q over the keys
+      const scoreText = held < T
+        ? `q · k for each of the ${n(held)} keys in the window; the ${n(T - held)} older ones are not scored`
+        : `q · k for every one of the ${n(held)} keys held`;
+      panel.append(text(W, y + small, scoreText, { "text-anchor": "end" }));
+      y += small * 1.5;
+      const qX = x1 + 8 * s;
+      const qBox = 22 * s;
+      panel.append(svgElement("path", { class: "kv-dst-scoring", fill: "none", stroke: cQuery, "stroke-width": 1.5 * s,
+        d: `M ${xOf(first)} ${y + 6 * s} V ${y} H ${qX + qBox / 2} V ${y + 6 * s} M ${xT} ${y} V ${y + 6 * s}` }));
+      y += 8 * s;
+      stackedLabel(latent ? "latent c, as the keys" : "the keys held (K)");
+      const hK = stripHeight(kStrip.numbers, s);
+      rowLabels(y - small * 0.3, latent ? "latent c, as the keys" : "the keys held (K)");
+      panel.append(svgElement("rect", { x: x0, y, width: stripW, height: hK, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+        text(x0 - 6 * s, y + hK / 2 + small * 0.35, kStrip.name, { "text-anchor": "end", "font-weight": 600 }));
+      if (first > 0) {
+        panel.append(svgElement("rect", { x: x0, y, width: Math.max(1, xOf(first) - x0), height: hK, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
+      }
+      drawRows(panel, first, y, hK, color);
+      panel.append(svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
+        text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q"));
+      y += hK + 6 * s;
+      // 2. the weights: a softmax of the scores, one bar per key (per bin of keys when narrow)
+      const per = Math.max(1, Math.ceil((2 * s) / cellW));
+      const { bins, max } = illustrativeWeights(first, T, per);
+      const barH = 34 * s;
+      stackedLabel("weights: softmax of the scores");
+      rowLabels(y + barH / 2 - small, "weights", "softmax of the scores");
+      const base = y + barH;
+      let d = "";
+      for (let b = 0; b < bins.length; b++) {
+        const h = Math.max(0.5, (bins[b] / max) * barH);
+        const bx = xOf(first + b * per);
+        const bw = Math.max(0.5, Math.min(per, T - first - b * per) * cellW - (cellW * per >= 3 ? 1 : 0));
+        d += `M ${bx} ${base} v ${-h} h ${bw} v ${h} z `;
+      }
+      panel.append(svgElement("line", { x1: x0, x2: x1, y1: base, y2: base, stroke: t.grid, "stroke-width": 1 }),
+        svgElement("path", { class: "kv-dst-weights", d, fill: cQuery, "data-bins": bins.length }));
+      if (first > 0 && xOf(first) - x0 > textWidth("not scored", small) + 12 * s) {
+        panel.append(text((x0 + xOf(first)) / 2, base - small * 0.4, "not scored", { "text-anchor": "middle" }));
+      }
+      y = base + 6 * s;
+      // 3. the values, each weighted by its key's weight
+      const hV = stripHeight(vStrip.numbers, s);
+      stackedLabel(latent ? "latent c, as the values, x weights" : "the values (V) x weights");
+      rowLabels(y - small * 0.3, latent ? "latent c, as the values," : "the values (V)", "each times its weight");
+      panel.append(svgElement("rect", { x: x0, y, width: stripW, height: hV, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+        text(x0 - 6 * s, y + hV / 2 + small * 0.35, vStrip.name, { "text-anchor": "end", "font-weight": 600 }));
+      const weighted = svgElement("g", { class: "kv-dst-weighted" });
+      for (let b = 0; b < bins.length; b++) {
+        const bx = xOf(first + b * per);
+        const bw = Math.min(per, T - first - b * per) * cellW;
+        weighted.append(svgElement("rect", { x: bx, y, width: bw, height: hV, fill: color, "fill-opacity": (0.12 + 0.88 * Math.sqrt(bins[b] / max)).toFixed(3) }));
+      }
+      panel.append(weighted, svgElement("rect", { x: xOf(first), y, width: xT - xOf(first), height: hV, fill: "none", stroke: color, "stroke-width": 1 }));
+      const vBottom = y + hV;
+      y = vBottom + 22 * s;
+      // 4. their sum: one row, this layer's output for the new token, passed to the next layer
+      stackedLabel("their sum: one row, the output");
+      rowLabels(y - small * 0.3, "their sum: one row,", "this layer's output");
+      const outY = y;
+      panel.append(
+        svgElement("path", { class: "kv-dst-sum", d: `M ${xOf(first)} ${vBottom} L ${xT} ${vBottom} L ${qX + qBox} ${outY} L ${qX} ${outY + hV} Z`,
+          fill: color, "fill-opacity": 0.18, stroke: "none" }),
+        svgElement("rect", { class: "kv-dst-out", x: qX, y: outY, width: qBox, height: hV, fill: color, stroke: t.fg, "stroke-width": 1 }),
+        svgElement("path", { class: "kv-dst-next", d: `M ${qX + qBox + 2 * s} ${outY + hV / 2} H ${W - 3 * s} m ${-5 * s} ${-4 * s} l ${5 * s} ${4 * s} l ${-5 * s} ${4 * s}`,
+          fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }),
+        text(W, outY + hV + small * 1.3, "layer n+1", { "text-anchor": "end", fill: t.fg }),
+      );
+      y = outY + hV + small * 1.8;
+      parts.push(panel);
+    }
+
+    // -- legend: what the marks mean -------------------------------------------------------
+    let legendY = y + 8 * s;
     const legend = svgElement("g", { class: "kv-dst-legend" });
     let lx = 0;
-    const item = (mark, text) => {
-      const w = 18 * s + text.length * fs * 0.5;
+    const item = (mark, str) => {
+      const w = 18 * s + textWidth(str, small);
       if (lx > 0 && lx + w > W) {  // wrap onto the next line
         lx = 0;
         legendY += 20 * s;
       }
-      legend.append(mark(lx), svgElement("text", { x: lx + 18 * s, y: legendY + 10 * s, "font-size": fs * 0.85, fill: t.fg2, text }));
+      legend.append(mark(lx), text(lx + 18 * s, legendY + 10 * s, str));
       lx += w + 16 * s;
     };
     const sw = 12 * s;
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: t.fg2, "fill-opacity": 0.55 }), "prompt rows (prefill)");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: t.fg2, "fill-opacity": 0.95 }), "generated rows");
+    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cKV, "fill-opacity": 0.55 }), "prompt rows (prefill)");
+    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cKV, "fill-opacity": 0.95 }), "generated rows");
     item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "not kept (query, dropped rows)");
+    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
+    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
     const H = legendY + 22 * s;
     const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
-      "aria-label": `${shape.name}: ${T.toLocaleString("en-US")} tokens, ${fmtBytes(st.stored_bytes)} stored` }, [...parts, legend]);
+      "aria-label": `${shape.name}: ${n(T)} tokens, ${fmtBytes(st.stored_bytes)} stored` }, [...parts, legend]);
 
     // -- text lines: every group exactly, and the limits -----------------------------------
     const lines = shape.groups.map((g, gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
+    const hasLatent = shape.groups.some((g) => g.latent !== undefined);
     lines.push({ text: decoding
-      ? "This step: every layer computes the new token's query, key and value (MLA: one latent); the new rows are kept, the query is used against every row held, then dropped."
-      : `Prefill: the keys and values of all ${P.toLocaleString("en-US")} prompt tokens are computed and stored at once. Play or Step to decode.`, cls: "kv-note" });
+      ? `This step: every layer computes the new token's query, key and value${hasLatent ? " (MLA: one latent in place of the key and value)" : ""}; the new rows are kept, the query is scored against every row held, then dropped.`
+      : `Prefill: the keys and values of all ${n(P)} prompt tokens are computed and stored at once. Play or Step to decode.`, cls: "kv-note" });
+    lines.push({ text: `The token axis runs to token ${n(span)}: the prompt and room for ${n(span - P)} decode steps, doubled whenever the conversation passes it.`, cls: "kv-note" });
+    lines.push({ text: "Attention (under the cache): the new token's query is scored against each key the layer holds (a sliding layer: only the keys in its window), the softmax turns the scores into weights that sum to 1, and the weighted sum of the values is one row, the layer's output, which the next layer takes as its input. The weights drawn are a fixed made-up pattern: the widget knows the cache's sizes, not the model's numbers.", cls: "kv-note" });
     if (shape.max_context && T > shape.max_context) {
-      lines.push({ text: `${T.toLocaleString("en-US")} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${shape.max_context.toLocaleString("en-US")}).`, cls: "kv-warn" });
+      lines.push({ text: `${n(T)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(shape.max_context)}).`, cls: "kv-warn" });
     }
     // Everything is computed: now touch the page.
     app.say(lines);
-    outTokens.textContent = `${T.toLocaleString("en-US")} (${P.toLocaleString("en-US")} prompt + ${G.toLocaleString("en-US")} generated)`;
+    outTokens.textContent = `${n(T)} (${n(P)} prompt + ${n(G)} generated)`;
     outStored.textContent = fmtBytes(st.stored_bytes);
     outRead.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
     outWritten.textContent = fmtBytes(st.written_bytes);
+    outScored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in a ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };
