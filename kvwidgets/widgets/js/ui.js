@@ -173,6 +173,7 @@ function kvPosToContext(pos) {
 
 function kvApp({ model, el }, title) {
   const root = kvEl("div", { class: "kv-widget" });
+  if (model.get("compact")) root.classList.add("kv-compact"); // slide layout (widget.css)
   root.setAttribute("data-kv-theme", kvThemeSource(getComputedStyle(root)));
   const controls = kvEl("div", { class: "kv-controls" });
   const readouts = kvEl("div", { class: "kv-readouts" });
@@ -521,6 +522,7 @@ function kvPlot(app, data, layout, dataKey) {
   const Plotly = window.Plotly;
   if (!Plotly) throw new Error(`plotly.js did not load: ${kvPlotlyProblem || "window.Plotly is missing"}`);
   const full = kvLayout(app, layout);
+  if (app.root.classList.contains("kv-compact")) full.height = Math.round(0.7 * full.height); // a slide's figure
   full.datarevision = dataKey === undefined ? `draw ${++app.revision}` : JSON.stringify([dataKey, app.scale(), app.theme()]);
   return Plotly.react(app.plot, data, full, { displayModeBar: false, responsive: true });
 }
