@@ -15,7 +15,7 @@ import struct
 from fractions import Fraction
 from pathlib import Path
 
-from ..core.dtypes import dtype_bytes
+from ..core.dtypes import dtype_bytes, weight_format
 from ..core.errors import ModelSourceError
 
 MAX_HEADER = 100_000_000  # a header larger than this is not a safetensors file
@@ -40,12 +40,18 @@ def safetensors_params(path: str | Path) -> dict[str, int]:
     return counts
 
 
-def index_params(path: str | Path, weight_dtype: str) -> tuple[int, str]:
-    """(approximate params, how) from a model.safetensors.index.json's total_size."""
+def index_params(path: str | Path, weight_dtype: str) -> tuple[int, str] | None:
+    """(approximate params, how) from a model.safetensors.index.json's total_size.
+
+    None for a mixed weight format (mxfp4), whose total_size cannot be split into parameters.
+    """
     data = json.loads(Path(path).read_text(encoding="utf-8"))
     total = data.get("metadata", {}).get("total_size")
     if not isinstance(total, int) or total <= 0:
         raise ModelSourceError(f"{path}: no metadata.total_size in the safetensors index")
+    if weight_format(weight_dtype, "weight_dtype").mixed:
+        # total_size mixes two formats whose split is not in the index: no honest count.
+        return None
     per = dtype_bytes(weight_dtype, "weight_dtype")
     params = int(Fraction(total) / per)
     return params, (

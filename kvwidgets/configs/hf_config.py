@@ -311,7 +311,7 @@ QUANT_WEIGHT_DTYPE = {
     "fp8": "fp8",
     "fbgemm_fp8": "fp8",
     "compressed-tensors": None,  # decided by its bits below
-    "mxfp4": "int4",  # 4-bit experts (attention, embeddings and router stay 16-bit)
+    "mxfp4": "mxfp4",  # 4.25-bit experts; attention, embeddings and router stay bf16 (core.dtypes)
     "awq": "int4",
     "gptq": None,
     "bitsandbytes": None,
@@ -333,7 +333,7 @@ def weight_dtype(view: ConfigView) -> str:
             dtype = "int4" if bits == 4 else "int8"
         if dtype:
             note = (
-                " (4-bit MoE experts; attention, embeddings and router stay 16-bit)"
+                " (MoE experts at 4.25 bits with their scales; attention, embeddings and router in bf16)"
                 if method == "mxfp4"
                 else ""
             )

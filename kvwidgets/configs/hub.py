@@ -165,6 +165,8 @@ def hub_params(
         return sum(counts.values()), f"header of the cached model.safetensors of {repo_id} (exact)"
     index = huggingface_hub.try_to_load_from_cache(repo_id, "model.safetensors.index.json", revision=revision)
     if isinstance(index, str):
-        params, how = index_params(index, weight_dtype)
-        return params, f"{how} (cached index of {repo_id})"
+        found = index_params(index, weight_dtype)
+        if found:
+            params, how = found
+            return params, f"{how} (cached index of {repo_id})"
     return None

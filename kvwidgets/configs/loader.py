@@ -144,8 +144,8 @@ def _from_path(path: Path, *, name: str | None) -> Model:
     if single.is_file():
         counts = safetensors_params(single)
         params, params_source = sum(counts.values()), f"header of {single} (exact)"
-    elif index.is_file():
-        params, params_source = index_params(index, weight_dtype(ConfigView(config, source)))
+    elif index.is_file() and (found := index_params(index, weight_dtype(ConfigView(config, source)))):
+        params, params_source = found
     label = name or config.get("_name_or_path") or (folder.name if folder.name else None)
     return model_from_config(config, source=source, name=label, params=params, params_source=params_source)
 

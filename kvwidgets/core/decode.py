@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from .dtypes import dtype_bits
 from .errors import check_int, check_positive
 from .gpus import GPU, get_gpu
 from .model import Model
@@ -62,8 +61,7 @@ def decode_ceiling(
     bw_gbps = g.bandwidth_gbps if bandwidth_gbps is None else check_positive("bandwidth_gbps", bandwidth_gbps)
     if model.num_experts:
         # A mixture of experts reads only the experts its batch routed to (expected value).
-        bits = dtype_bits(weight_dtype, "weight_dtype")
-        weights = model.decode_weight_params(batch, params) * bits / 8 / n
+        weights = model.decode_weight_bytes(batch, weight_dtype, params) / n
     else:
         weights = model.weight_bytes(weight_dtype, params) / n
     kv_seq = model.kv_bytes(context, kv_dtype, tp=n)

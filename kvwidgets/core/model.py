@@ -6,8 +6,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .dtypes import dtype_bits, dtype_name
-from .errors import ConfigError, check_int
+from .dtypes import WeightFormat, dtype_bits, weight_format, weight_format_name
+from .errors import ConfigError, InputError, check_int
 from .layers import CrossAttentionSpec, FullAttentionSpec, LayerGroup, LayerSpec, MLASpec, SlidingWindowSpec
 
 
@@ -52,7 +52,7 @@ class Model:
         object.__setattr__(self, "engine_notes", tuple(self.engine_notes))
         if self.max_context is not None:
             check_int("max_position_embeddings", self.max_context, minimum=1)
-        object.__setattr__(self, "weight_dtype", dtype_name(self.weight_dtype, "weight_dtype"))
+        object.__setattr__(self, "weight_dtype", weight_format_name(self.weight_dtype, "weight_dtype"))
         if self.num_experts:
             check_int("num_experts", self.num_experts, minimum=1)
             check_int("experts_per_token", self.experts_per_token, minimum=1)
@@ -154,11 +154,49 @@ class Model:
             "max_model_len unless told otherwise, so treat this figure as arithmetic only"
         )
 
+    def weight_format(self, weight_dtype: str | None = None) -> WeightFormat:
+        """The weight format asked for (default: the checkpoint's own), checked against the model.
+
+        A mixed format such as 'mxfp4' stores routed experts in one format and the rest in
+        another, so it means nothing for a model without routed experts: that is an error,
+        not a silent 16-bit figure.
+        """
+        fmt = weight_format(weight_dtype or self.weight_dtype, "weight_dtype")
+        if fmt.mixed and not (self.num_experts and self.routed_expert_params):
+            raise InputError(
+                f"weight_dtype {fmt.name!r} stores the routed experts of a mixture of experts in "
+                f"{float(fmt.routed_bits):g} bits and every other weight in {float(fmt.other_bits):g}; "
+                f"{self.name} has no routed experts, so pick one format for all weights "
+                "(for example 'int4' or 'fp8')"
+            )
+        return fmt
+
     def weight_bytes(self, weight_dtype: str | None = None, params: int | None = None) -> int:
-        """Parameters x bytes per parameter (the series' convention)."""
-        p = self.params if params is None else check_int("params", params, minimum=1)
-        bits = dtype_bits(weight_dtype or self.weight_dtype, "weight_dtype")
-        return -(-p * bits // 8)  # whole bytes, rounded up as _whole_bytes does (int4 on an odd count)
+        """Parameters x bytes per parameter, each part in its own format (whole bytes, rounded up).
+
+        With a plain dtype every parameter has the same size (the series' convention); with a
+        mixed format ('mxfp4') the routed experts and the rest are counted apart.
+        """
+        fmt = self.weight_format(weight_dtype)
+        p, routed = self._routed(params)
+        return fmt.total_bytes(p, routed)
+
+    def decode_weight_bytes(
+        self, batch: int, weight_dtype: str | None = None, params: int | None = None
+    ) -> float:
+        """Bytes of weights one decode step of `batch` sequences reads (expected value).
+
+        decode_weight_params in bytes: with a mixed format, the shared part at its own size
+        and the routed experts the batch picked at theirs. The operation order is the
+        browser's (kvcalc.js decodeWeightBytes), so both give the same double.
+        """
+        fmt = self.weight_format(weight_dtype)
+        read = self.decode_weight_params(batch, params)
+        if not fmt.mixed:
+            return read * float(fmt.routed_bits) / 8
+        p, routed = self._routed(params)
+        shared = p - routed
+        return shared * float(fmt.other_bits) / 8 + (read - shared) * float(fmt.routed_bits) / 8
 
     def _routed(self, params: int | None) -> tuple[int, int]:
         """(total params, routed-expert params) with an override of the total applied."""

@@ -118,6 +118,8 @@ class KVWidget(anywidget.AnyWidget):
     shapes = traitlets.Dict().tag(sync=True)  # model name -> Model.shape()
     gpus = traitlets.Dict().tag(sync=True)  # GPU name -> row
     dtypes = traitlets.Dict().tag(sync=True)  # dtype -> bits
+    # mixed weight formats (mxfp4) -> bits of routed experts and of the rest, as [p, q]
+    weight_formats = traitlets.Dict().tag(sync=True)
     presets = traitlets.List().tag(sync=True)  # preset names, menu order
     initial = traitlets.Dict().tag(sync=True)  # input values the reset button restores
     scale = traitlets.Float(1.0).tag(sync=True)  # 1.5 for a lecture hall
@@ -145,6 +147,7 @@ class KVWidget(anywidget.AnyWidget):
             self.shapes = self.default_shapes()
         self.gpus = state.gpu_rows()
         self.dtypes = state.dtype_bits()
+        self.weight_formats = state.weight_formats()
         self.presets = list(state.preset_names())
         self.axes = {k: list(v) for k, v in self._axes.items()}
         self.initial = {name: getattr(self, name) for name in self._inputs}

@@ -54,7 +54,7 @@ LECTURE_SCENES: dict[str, dict[str, Any]] = {
 
 def _check_scene_value(key: str, value: Any, models: Mapping[str, Model]) -> Any:
     """The value a scene will set, checked now with the error the core would give."""
-    from ..core.dtypes import dtype_name
+    from ..core.dtypes import dtype_name, weight_format_name
     from ..core.errors import check_int, check_positive
     from ..core.gpus import get_gpu
     from . import state
@@ -65,7 +65,9 @@ def _check_scene_value(key: str, value: Any, models: Mapping[str, Model]) -> Any
         return check_int(key, value, minimum=0)
     if key == "gpu":
         return get_gpu(value).name
-    if key in ("weight_dtype", "kv_dtype"):
+    if key == "weight_dtype":
+        return weight_format_name(value, key)
+    if key == "kv_dtype":
         return dtype_name(value, key)
     if key == "utilization":
         u = check_positive(key, value)

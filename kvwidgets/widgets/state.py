@@ -12,6 +12,7 @@ from typing import Any
 
 from .. import configs
 from ..core import DTYPE_BITS, GPUS
+from ..core.dtypes import MIXED_WEIGHT_FORMATS
 from ..core.model import Model
 
 # The two presets the temporary loader knows; used only while kvwidgets.configs has no
@@ -106,3 +107,14 @@ def gpu_rows() -> dict[str, dict[str, Any]]:
 
 def dtype_bits() -> dict[str, int]:
     return dict(DTYPE_BITS)
+
+
+def weight_formats() -> dict[str, dict[str, list[int]]]:
+    """Mixed weight formats as the browser reads them: bits as [numerator, denominator]."""
+    return {
+        name: {
+            "routed": [routed.numerator, routed.denominator],
+            "other": [other.numerator, other.denominator],
+        }
+        for name, (routed, other) in MIXED_WEIGHT_FORMATS.items()
+    }

@@ -92,7 +92,12 @@ def test_seed_gpt_oss_120b():
     m = kw.load_model("gpt-oss-120b")
     assert m.kv_bytes_per_token() == 36_864
     assert m.bytes_by_kind(200_000)["sliding"] == 4_718_592
-    assert m.weight_dtype == "int4" and "mxfp4" in m.provenance["weight_dtype"]
+    assert m.weight_dtype == "mxfp4" and "mxfp4" in m.provenance["weight_dtype"]
+    # MXFP4 experts at 4.25 bits (4-bit values, one 8-bit scale per 32), the rest in bf16:
+    # about 61 GiB, where counting every parameter at 4 bits gives 54 GiB
+    routed, rest = m.routed_expert_params, m.params - m.routed_expert_params
+    assert m.weight_bytes() == routed * 17 // 32 + rest * 2 == 65_190_340_224
+    assert round(m.weight_bytes() / 2**30, 1) == 60.7
 
 
 def test_seed_gemma3_27b():

@@ -36,12 +36,15 @@ from kvwidgets.core import (
     reload_seconds,
     users_that_fit,
 )
+from kvwidgets.core.dtypes import MIXED_WEIGHT_FORMATS
 from kvwidgets.core.errors import KVWidgetsError
 from kvwidgets.core.model import Model, uniform_model
 from kvwidgets.widgets import designs, state
 
 MAX_SAFE = 2**53 - 1
 DTYPES = sorted(DTYPE_BITS)
+# weights also take the mixed formats (mxfp4), which models without routed experts refuse
+WEIGHT_DTYPES = DTYPES + sorted(MIXED_WEIGHT_FORMATS)
 TPS = (1, 2, 3, 4, 8, 16, 32, 64)
 UTILIZATIONS = (0.9, 0.5, 0.85, 0.95, 1.0, 0.333, 0.123456789, 1e-07, 0.7000000000000001)
 
@@ -184,6 +187,7 @@ def build(
         "shapes": all_shapes(),
         "gpus": gpus,
         "dtypes": dict(DTYPE_BITS),
+        "weight_formats": state.weight_formats(),
         "kv": [],
         "per_token": [],
         "users": [],
@@ -282,7 +286,7 @@ def build(
             "gpu": gpu,
             "context": rng.choice(contexts_for(ms[name]) + [rng.randint(1, 2**20)]),
             "num_gpus": rng.choice(TPS),
-            "weight_dtype": rng.choice(DTYPES),
+            "weight_dtype": rng.choice(WEIGHT_DTYPES),
             "kv_dtype": rng.choice(DTYPES),
         }
 

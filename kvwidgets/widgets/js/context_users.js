@@ -57,7 +57,7 @@ function render({ model, el }) {
     if (yScale !== "log" && yScale !== "linear") throw new KVInputError(`y_scale must be 'log' or 'linear', got '${yScale}'`);
     const o = {
       numGpus: model.get("num_gpus"),
-      weightBits: L.bits("weight_dtype"),
+      weightBits: L.weightBits(),
       utilization: model.get("utilization"),
       params: kvParams(app),
     };

@@ -69,7 +69,7 @@ function render({ model, el }) {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
-    const o = { numGpus: model.get("num_gpus"), weightBits: L.bits("weight_dtype"), kvBits: L.bits("kv_dtype"), params: kvParams(app) };
+    const o = { numGpus: model.get("num_gpus"), weightBits: L.weightBits(), kvBits: L.bits("kv_dtype"), params: kvParams(app) };
     const context = model.get("context");
     const batch = model.get("batch");
     const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
@@ -152,7 +152,7 @@ function render({ model, el }) {
       // the crossover readout, said in words: weights are read once per step, caches once per sequence
       const kvSeq = d.kv_bytes_per_step / batch;
       // against all the weights, as the readout (a MoE batch that large touches every expert)
-      const allW = Number(weightBytes(o.params ?? shape.params, o.weightBits)) / o.numGpus;
+      const allW = Number(modelWeightBytes(shape, o.params, o.weightBits)) / o.numGpus;
       lines.push({ text: `KV reads pass the weights at batch ${d.crossover_batch.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" });
     }
     lines.push(...kvLimitLines(shape, { context, weights: true, params: o.params }));

@@ -161,6 +161,29 @@ export function weightBytes(params, bits) {
   return ceilDiv(big(params) * BigInt(bits), B8);
 }
 
+/**
+ * A weight format as the widgets pass it: bits per parameter (a plain dtype) or, for a mixed
+ * format such as mxfp4, {name, routed: [p, q], other: [p, q]}: bits as fractions for the
+ * routed experts and for every other parameter (core.dtypes.WeightFormat).
+ */
+function routedParams(shape, p, wb) {
+  const routed = shape.moe ? BigInt(Math.min(shape.moe.routed_params, Number(p))) : 0n;
+  if (!routed) {
+    const [rp, rq] = wb.routed, [op, oq] = wb.other;
+    throw new KVInputError(`weight_dtype '${wb.name}' stores the routed experts of a mixture of experts in ${rp / rq} bits and every other weight in ${op / oq}; ${shape.name} has no routed experts, so pick one format for all weights (for example 'int4' or 'fp8')`);
+  }
+  return routed;
+}
+
+/** core.model.Model.weight_bytes: whole bytes, each part in its own format. */
+export function modelWeightBytes(shape, params, wb) {
+  const p = big(params ?? shape.params);
+  if (typeof wb === "number") return weightBytes(p, wb);
+  const routed = routedParams(shape, p, wb);
+  const [rp, rq] = wb.routed.map(BigInt), [op, oq] = wb.other.map(BigInt);
+  return ceilDiv(routed * rp * oq + (p - routed) * op * rq, rq * oq * B8);
+}
+
 // ---- memory budget and users (core/budget.py) ----------------------------------------
 
 /** A number's shortest decimal as an exact fraction {p, q}: 0.9 -> 9/10 (like Fraction(repr(x))). */
@@ -203,7 +226,7 @@ export function memoryBudget(shape, gpu, o) {
   const { p, q } = utilizationFraction(o.utilization);
   const working = BigInt(checkInt("working_bytes", o.workingBytes || 0, 0));
   const mem = gpuMemory(gpu, o.memory || "marketed");
-  const weights = weightBytes(o.params ?? shape.params, o.weightBits);
+  const weights = modelWeightBytes(shape, o.params, o.weightBits);
   const N = BigInt(n);
   const num = mem * p * N - weights * q - working * q * N;
   const usable = floorDiv(mem * p * N, q);
@@ -356,15 +379,24 @@ export function decodeWeightParams(shape, batch, params) {
   return p - routed * untouched;
 }
 
+/** core.model.Model.decode_weight_bytes: weight bytes a decode step reads, same operation order. */
+export function decodeWeightBytes(shape, batch, params, wb) {
+  const read = decodeWeightParams(shape, batch, params);
+  if (typeof wb === "number") return read * wb / 8;
+  const p = exactDouble("params", big(params ?? shape.params));
+  const shared = p - Number(routedParams(shape, p, wb));
+  return shared * (wb.other[0] / wb.other[1]) / 8 + (read - shared) * (wb.routed[0] / wb.routed[1]) / 8;
+}
+
 /** Bandwidth ceiling of one decode step, same operation order as core.decode.decode_ceiling. */
 export function decodeCeiling(shape, gpu, context, batch, o) {
   context = checkInt("context", context, 1);
   batch = checkInt("batch", batch, 1);
   const n = checkInt("num_gpus", o.numGpus, 1);
   const bw = gpu.bandwidth_gbps;
-  const allWeights = exactDouble("weights", weightBytes(o.params ?? shape.params, o.weightBits)) / n;
+  const allWeights = exactDouble("weights", modelWeightBytes(shape, o.params, o.weightBits)) / n;
   // A mixture of experts reads only the experts its batch routed to (Model.decode_weight_params).
-  const weights = shape.moe ? decodeWeightParams(shape, batch, o.params) * o.weightBits / 8 / n : allWeights;
+  const weights = shape.moe ? decodeWeightBytes(shape, batch, o.params, o.weightBits) / n : allWeights;
   const kvSeq = exactDouble("kv per sequence", kvBytes(shape, context, o.kvBits, n));
   const kv = exactDouble("kv per step", BigInt(batch) * BigInt(kvSeq));
   const step = (weights + kv) / (bw * 1e9);

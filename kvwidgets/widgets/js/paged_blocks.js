@@ -31,7 +31,7 @@ function render({ model, el }) {
     const shape = L.shape();
     const gpu = L.gpu();
     const o = {
-      numGpus: 1, weightBits: L.bits("weight_dtype"), kvBits: L.bits("kv_dtype"), utilization: 0.9,
+      numGpus: 1, weightBits: L.weightBits(), kvBits: L.bits("kv_dtype"), utilization: 0.9,
       usedTokens: model.get("used_tokens"), reservedTokens: model.get("context"), blockSize: model.get("block_size"),
       users: model.get("users"), prefixTokens: model.get("prefix_tokens"),
     };

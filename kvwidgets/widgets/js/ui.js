@@ -152,6 +152,12 @@ function kvLookup(app) {
     bits(field) {
       return dtypeBits(dtypes, m.get(field), field);
     },
+    /** The weight format: bits of a plain dtype, or a mixed format's parts (kvcalc modelWeightBytes). */
+    weightBits() {
+      const name = m.get("weight_dtype");
+      const mixed = (m.get("weight_formats") || {})[name];
+      return mixed ? { name, ...mixed } : dtypeBits(dtypes, name, "weight_dtype");
+    },
     dtypes,
   };
 }
@@ -410,8 +416,10 @@ function kvGpuCount(app) {
 }
 
 function kvDtypeSelect(app, name, labelText) {
-  const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4" };
-  return kvSelect(app, name, labelText, () => Object.keys(app.model.get("dtypes") || names).map((d) => [d, names[d] || d]), ["dtypes"]);
+  const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4", mxfp4: "MXFP4 experts" };
+  // weights also take the mixed formats (mxfp4: 4.25-bit experts, the rest 16-bit)
+  const options = () => [...Object.keys(app.model.get("dtypes") || names), ...(name === "weight_dtype" ? Object.keys(app.model.get("weight_formats") || {}) : [])];
+  return kvSelect(app, name, labelText, () => options().map((d) => [d, names[d] || d]), ["dtypes", "weight_formats"]);
 }
 
 function kvUtilization(app) {
@@ -529,7 +537,7 @@ function kvPlot(app, data, layout, dataKey) {
 
 /** Wire the model's changes to redraws; return anywidget's cleanup function. */
 function kvStart(app) {
-  for (const t of [...kvInputs(app), "shapes", "gpus", "dtypes", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
+  for (const t of [...kvInputs(app), "shapes", "gpus", "dtypes", "weight_formats", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
   app.on("change:error", () => app.showError());
   app.on("change:scale", () => {
     app.root.style.setProperty("--kv-scale", String(app.scale()));

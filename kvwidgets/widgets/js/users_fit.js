@@ -116,7 +116,7 @@ function render({ model, el }) {
     const gpu = L.gpu();
     const o = {
       numGpus: model.get("num_gpus"),
-      weightBits: L.bits("weight_dtype"),
+      weightBits: L.weightBits(),
       kvBits: L.bits("kv_dtype"),
       utilization: model.get("utilization"),
       workingBytes: model.get("working_bytes"),

@@ -17,6 +17,8 @@ const path = process.env.KV_GOLDEN;
 if (!path) throw new Error("set KV_GOLDEN to a golden-vector file (tests/widgets/golden.py writes one)");
 const G = JSON.parse(readFileSync(path, "utf8"));
 const bits = (d) => G.dtypes[d];
+// a weight format: a dtype's bits, or a mixed format's parts (as the widgets' L.weightBits())
+const weightBits = (d) => (G.weight_formats[d] ? { name: d, ...G.weight_formats[d] } : G.dtypes[d]);
 const shape = (n) => G.shapes[n];
 
 function outcome(fn) {
@@ -76,7 +78,7 @@ test("kv bytes per token while every window is still filling", () => {
 });
 
 const opts = (c) => ({
-  numGpus: c.num_gpus, weightBits: bits(c.weight_dtype), kvBits: bits(c.kv_dtype),
+  numGpus: c.num_gpus, weightBits: weightBits(c.weight_dtype), kvBits: bits(c.kv_dtype),
   utilization: c.utilization, workingBytes: c.working_bytes || 0, memory: c.memory || "marketed",
   params: c.params ?? undefined,  // the widgets' params input; absent = the model's own count
 });
