@@ -146,13 +146,13 @@ LECTURE_STATED = [
     ),
     # paging and prefix sharing
     (
-        "Reserving 128K for every request: 3 users; paging 8,192 used tokens: 52",
+        "Reserving 128K: 3 users; paging 8,192 tokens: 52",
         f"[{PAGED}.users_reserved, {PAGED}.users_paged, paged.result['users_reserved'], paged.result['users_paged']]",
         [3, 52, 3, 52],
     ),
     ("one request reserved at 128K is 94% empty", "round(100 * paged.result['reserved_waste'])", 94),
     (
-        "is 26 GB copied, 0.5 GB shared",
+        "for 50 users is 26 GB copied, 0.5 GB shared",
         "(round(kw.prefix_sharing('llama-3-8b', users=50, prefix_tokens=4_000).unshared_bytes / 1e9), "
         "round(kw.prefix_sharing('llama-3-8b', users=50, prefix_tokens=4_000).shared_bytes / 1e9, 1))",
         [26, 0.5],
