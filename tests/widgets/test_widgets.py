@@ -322,7 +322,7 @@ def test_compact_is_synced_and_off_by_default(cls):
     assert synced_state(cls())["compact"] is False
     assert synced_state(cls(compact=True))["compact"] is True
     # the class the JS puts on the root has its rules in the widget's CSS
-    assert ".kv-widget.kv-compact .kv-readouts" in cls._css
+    assert ".kv-compact .kv-readouts" in cls._css
 
 
 # ---- payload and speed --------------------------------------------------------------------
