@@ -87,7 +87,7 @@ LECTURE_STATED = [
     ),
     # speed: 8B at 128K
     (
-        "At 128K\none conversation's cache outweighs the 8B model's weights",
+        "At 128K one\nconversation's cache outweighs the 8B weights",
         "kw.load_model('llama-3.1-8b').kv_bytes(131_072) > kw.load_model('llama-3.1-8b').weight_bytes()",
         True,
     ),
@@ -194,7 +194,7 @@ LECTURE_STATED = [
         "[scenario.show('70B on an H200'), speed.reset(), (fit.model, fit.gpu, fit.context, fit.weight_dtype, fit.result['users'])][-1]",
         ["llama-3-8b", "H100-SXM", 8_192, "bf16", 52],
     ),
-    ("every linked widget follows", "sorted({w.scale for w in widgets.values()})", [1.1]),
+    ("every linked widget follows", "sorted({w.scale for w in widgets.values()})", [1.05]),
     (
         "Twelve slides",
         "len([c for c in __import__('json').load(open('lecture.ipynb'))['cells'] "
