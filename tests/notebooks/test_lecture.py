@@ -169,6 +169,16 @@ LECTURE_STATED = [
         12,
     ),
     ("one 8,192-token conversation", "(offload.context, h200_prefill()[2]['tokens'])", [8_192, 8_192]),
+    (
+        "(the crosses are prefills measured on an\nH200)",
+        "(offload.gpu, offload.result['shows_measured'])",
+        ["H200", True],
+    ),
+    (
+        "(Set the GPU to H200 for steps measured there.)",
+        "[scenario.reset(), speed.result['shows_measured'], speed.__setattr__('gpu', 'H200'), speed.result['shows_measured'], scenario.reset()][1::2]",
+        [False, True],
+    ),
     # the vLLM log
     ("**GPU KV cache size: 426,784 tokens**", "log.gpu_kv_cache_tokens", 426_784),
     (
