@@ -140,9 +140,11 @@ def executed_notebook(notebook: Path, timeout: int = 600):
 def write_deck(folder, notebook=DEFAULT_NOTEBOOK, *, tarballs=None, cache=None, timeout: int = 600) -> Path:
     """Write the deck as folder/<notebook name>.html, with the scripts and reveal.js beside
     it; return the page's path. ``tarballs`` / ``cache`` as for offline_assets."""
-    from nbconvert import SlidesExporter
-    from traitlets.config import Config
-
+    try:
+        from nbconvert import SlidesExporter
+        from traitlets.config import Config
+    except ImportError as exc:
+        raise ExportError(f"the deck needs nbconvert and nbclient (pip install nbconvert): {exc}") from None
     try:
         source = Path(notebook).expanduser()
     except TypeError as exc:
