@@ -1,7 +1,8 @@
 """How long vLLM's accounting takes: one report, and a from-tokens back-solve.
 
 A script, not a test: `python3 benchmarks/bench_vllm.py [--repeat N]`. For a full-attention,
-a sliding-hybrid, an MLA and a mamba-hybrid model it prints the median (min / max) time of
+a sliding-hybrid, an MLA (alone, and with an MTP draft under decode context parallel 8)
+and a mamba-hybrid model it prints the median (min / max) time of
   report       vllm_kv_report from a given pool (groups, blocks, tokens, concurrency)
   from tokens  vllm_report_from_tokens (a binary search over block counts)
   explain      report.explain()
@@ -50,18 +51,31 @@ def main() -> None:
             80 * 10**9,
         ),
     }
+    deepseek = models["deepseek-v3 (MLA)"]
+    engine = {
+        "deepseek-v3 (MLA, MTP, DCP 8)": dict(
+            num_gpus=8, decode_context_parallel_size=8, draft=kw.mtp_draft(deepseek), num_speculative_tokens=1
+        )
+    }
+    models["deepseek-v3 (MLA, MTP, DCP 8)"] = deepseek
     for name, m in models.items():
+        flags = engine.get(name, {})
         for version in ("0.11", "0.33"):
 
-            def report(m=m, version=version):
+            def report(m=m, version=version, flags=flags):
                 return kw.vllm_kv_report(
-                    m, "H100", max_model_len=32_768, kv_cache_memory_bytes=40 * GiB, vllm_version=version
+                    m,
+                    "H100",
+                    max_model_len=32_768,
+                    kv_cache_memory_bytes=40 * GiB,
+                    vllm_version=version,
+                    **flags,
                 )
 
             r = report()
             print(f"{name:32s} {version}  report      {timed(report, args.repeat)}")
             print(
-                f"{name:32s} {version}  from tokens {timed(lambda m=m, r=r, version=version: kw.vllm_report_from_tokens(m, r.gpu_kv_cache_tokens, max_model_len=32_768, vllm_version=version, gpu='H100'), args.repeat)}"
+                f"{name:32s} {version}  from tokens {timed(lambda m=m, r=r, version=version, flags=flags: kw.vllm_report_from_tokens(m, r.gpu_kv_cache_tokens, max_model_len=32_768, vllm_version=version, gpu='H100', **flags), args.repeat)}"
             )
             print(f"{name:32s} {version}  explain     {timed(r.explain, args.repeat)}")
 

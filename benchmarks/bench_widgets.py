@@ -5,9 +5,9 @@ Per widget it prints, beside the targets:
 
   state     bytes JupyterLab receives for the widget itself when it is displayed: the
             JSON of its synced state (ESM and CSS included, as anywidget sends them)
-            plus any binary buffers. plotly.js and the shared library (kvcalc.js +
-            ui.js) are not in it: they travel once per kernel in the shared
-            PlotlyBundle model, printed on its own line
+            plus any binary buffers. plotly.js and the shared library
+            (static/library.js) are not in it: they travel once per kernel in
+            the SharedAssets model, printed on its own line
                                                                 target <= 0.5 MB
   kernel    Python time of one input-trait change (the observer recomputing with
             kvwidgets.core and the update message JSON-encoded as the kernel would
@@ -322,6 +322,60 @@ def browser_ms(names: list[str], moves: int) -> dict[str, tuple[float, float, di
     return out
 
 
+def write_pages(checkout: Path, folder: Path, names: list[str]) -> None:
+    """Exported pages of each widget, written by the kvwidgets of `checkout` (its own process)."""
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import kvwidgets as kw\n"
+        "for n in sys.argv[3:]: getattr(kw, n)().to_html(f'{sys.argv[2]}/{n}.html')"
+    )
+    env = {**os.environ, "PYTHONPATH": str(checkout)}
+    subprocess.run([sys.executable, "-c", code, str(checkout), str(folder), *names], check=True, env=env)
+
+
+def compare_redraws(other: Path, names: list[str], moves: int, rounds: int) -> int:
+    """Slider redraws on the exported pages of this checkout and of `other`, alternately in
+    one browser: per round and widget, both pages (which one first alternates by round),
+    the median of `moves` redraws each; printed as the median over rounds."""
+    from playwright.sync_api import sync_playwright
+
+    here = Path(__file__).resolve().parent.parent
+    times: dict[tuple[str, str], list[float]] = {}
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as pw:
+        dirs = {"other": Path(folder) / "other", "this": Path(folder) / "this"}
+        for key, checkout in (("other", other), ("this", here)):
+            dirs[key].mkdir()
+            write_pages(checkout, dirs[key], names)
+        browser = launch(pw)
+        for r in range(rounds):
+            for name in names:
+                for key in ("other", "this") if r % 2 == 0 else ("this", "other"):
+                    page = browser.new_page(viewport={"width": 1200, "height": 900})
+                    page.goto((dirs[key] / f"{name}.html").as_uri())
+                    page.wait_for_selector("html[data-kvw-export='ready']", state="attached")
+                    if name in SVG_REDRAW:
+                        control, how = SVG_REDRAW[name]
+                        arg = {"moves": moves, "stops": list(SLIDER_STOPS), "control": control, "how": how}
+                        ms = page.evaluate(REDRAW_SVG_JS, arg)
+                    else:
+                        ms = page.evaluate(REDRAW_JS, {"moves": moves, "stops": list(SLIDER_STOPS)})
+                    times.setdefault((name, key), []).append(statistics.median(ms))
+                    page.close()
+        browser.close()
+    print(
+        f"exported-page redraw, ms (median over {rounds} alternating rounds of the median of {moves} moves)"
+    )
+    print(f"{'widget':<18} {'other':>8} {'this':>8} {'this/other':>10}")
+    ratios = []
+    for name in names:
+        a = statistics.median(times[(name, "other")])
+        b = statistics.median(times[(name, "this")])
+        ratios.append(b / a)
+        print(f"{name:<18} {a:>8.2f} {b:>8.2f} {b / a:>10.3f}")
+    geo = statistics.geometric_mean(ratios)
+    print(f"{'geometric mean':<18} {'':>8} {'':>8} {geo:>10.3f}")
+    return 0
+
+
 def run_nbconvert(cells: list[str], folder: Path, name: str, to: str) -> Path:
     """Execute a notebook of `cells` with nbconvert (widget state stored) into folder/name.<ext>."""
     import nbformat
@@ -491,9 +545,20 @@ def main() -> int:
     parser.add_argument(
         "--no-lab", action="store_true", help="skip the first-plot timing in a live JupyterLab"
     )
+    parser.add_argument(
+        "--compare-with",
+        metavar="CHECKOUT",
+        help="only time exported-page redraws, of this checkout and of CHECKOUT (another "
+        "kvwidgets checkout, e.g. a git worktree of main) alternately in one browser",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="alternating rounds for --compare-with (default 5)"
+    )
     args = parser.parse_args()
 
     print(machine())
+    if args.compare_with:
+        return compare_redraws(Path(args.compare_with).resolve(), WIDGETS, args.moves, args.rounds)
     print(
         f"kvwidgets {kw.__version__}; {args.changes} changes per trait; {args.moves} slider moves per widget\n"
     )
@@ -531,11 +596,11 @@ def main() -> int:
             f"{'all, 1 page':<17} exported page drawn after {browser['all'][1]:,.0f} ms (median of 3 loads; "
             f"plotly.js started once)"
         )
-    from kvwidgets.widgets.plotly_bundle import shared_bundle
+    from kvwidgets.widgets.shared_assets import shared_assets
 
-    bundle = len(json.dumps(shared_bundle().get_state()).encode())
+    bundle = len(json.dumps(shared_assets().get_state()).encode())
     print(
-        f"{'shared model':<17} {bundle / 1000:>10,.1f}        (the PlotlyBundle: plotly.js + kvcalc.js + ui.js, "
+        f"{'shared model':<17} {bundle / 1000:>10,.1f}        (SharedAssets: plotly.js + the library, "
         "once per kernel and page)"
     )
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from .api import (
+    allocator_trace,
     as_model,
     decode_ceiling,
+    kv_slots_for,
     max_context,
     memory_budget,
     offload_vs_recompute,
@@ -27,10 +29,14 @@ from .core import (
     Model,
     ModelSourceError,
     UnknownNameError,
+    VLLMSettings,
     fmt_bytes,
     fmt_tokens,
     get_gpu,
+    mtp_draft,
     parse_vllm_log,
+    sample_requests,
+    sharing_saving,
     uniform_model,
 )
 

@@ -36,3 +36,15 @@ prefix_sharing = _takes_any_model(core.prefix_sharing)
 paged_vs_reserved = _takes_any_model(core.paged_vs_reserved)
 vllm_kv_report = _takes_any_model(core.vllm_kv_report)
 vllm_report_from_tokens = _takes_any_model(core.vllm_report_from_tokens)
+
+
+@functools.wraps(core.allocator_trace)
+def allocator_trace(requests="sharegpt", *, model=None, **kwargs):
+    # The model is a keyword here (a trace may be sized in kv_slots alone); any name
+    # load_model takes works, as elsewhere.
+    return core.allocator_trace(requests, model=None if model is None else as_model(model), **kwargs)
+
+
+@functools.wraps(core.kv_slots_for)
+def kv_slots_for(model, gpu, **kwargs):
+    return core.kv_slots_for(as_model(model), gpu, **kwargs)

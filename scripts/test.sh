@@ -25,6 +25,9 @@ source scripts/_venv.sh
 # Notebooks are stored without outputs or widget state.
 "$VENV/bin/nbstripout" --verify notebooks/*.ipynb
 
+# esbuild, eslint and tsc for the JavaScript build and checks (tests/js), from package-lock.json
+bash scripts/js.sh install
+
 export KVW_CHROMIUM="${KVW_CHROMIUM:-$(command -v chromium)}"
 # The tests never contact the real Hugging Face Hub (this machine cannot reach it, and
 # a test should not depend on it): Hub loading is tested against a prepared local cache

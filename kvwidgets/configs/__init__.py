@@ -6,9 +6,12 @@
 
 Modules: fields (reading a config with provenance), defaults (library defaults per
 model_type), layer_plan (which layers are full / sliding / chunked / recurrent),
-recurrent (state-size estimate), params (parameter estimate), checkpoint (exact counts
-from safetensors headers), hf_config (dict -> Model), presets, hub (the only place
-huggingface_hub is imported), loader (load_model).
+recurrent (state-size estimate), families (architectures read their own way: Kimi
+Linear, MiMo-V2, Nemotron NAS, Zamba2, Mamba, LFM2, RecurrentGemma, MiniMax, MiniCPM3),
+cache_fields (the config fields that decide the cache, and the check that each one present
+was read), params (parameter estimate), checkpoint (exact counts from safetensors
+headers), hf_config (dict -> Model), presets, hub (the only place huggingface_hub is
+imported), loader (load_model).
 """
 
 from __future__ import annotations

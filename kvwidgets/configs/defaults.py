@@ -146,6 +146,8 @@ TEXT_MODEL_TYPE = {
     "qwen3_5": "qwen3_5_text",
     "qwen3_5_moe": "qwen3_5_moe_text",
     "mllama": "mllama_text_model",
+    # Kimi-K3 wraps a kimi_linear text model (and may repeat its layer count at the top)
+    "kimi_k3": "kimi_linear",
 }
 
 

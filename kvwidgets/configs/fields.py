@@ -26,7 +26,16 @@ MISSING = object()
 NAMES: dict[str, tuple[str, ...]] = {
     "num_hidden_layers": ("num_hidden_layers", "n_layer", "num_layers", "n_layers"),
     "num_attention_heads": ("num_attention_heads", "n_head", "num_heads", "n_heads"),
-    "num_key_value_heads": ("num_key_value_heads", "num_kv_heads", "n_head_kv", "num_query_groups"),
+    # vLLM 0.33.0 vllm/transformers_utils/config.py, CONFIG_FIELD_ALIASES["total_num_kv_heads"]
+    # adds ChatGLM's multi_query_group_num and Step3p5's num_attention_groups
+    "num_key_value_heads": (
+        "num_key_value_heads",
+        "num_kv_heads",
+        "n_head_kv",
+        "num_query_groups",
+        "multi_query_group_num",
+        "num_attention_groups",
+    ),
     "hidden_size": ("hidden_size", "n_embd", "d_model", "model_dim"),
     "head_dim": ("head_dim", "kv_channels"),
     "intermediate_size": ("intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim"),
@@ -48,6 +57,34 @@ NAMES: dict[str, tuple[str, ...]] = {
 }
 
 
+class ReadTracker(Mapping):
+    """A read-only view of a config dict that remembers which keys were looked at.
+
+    Every lookup (cfg[k], cfg.get(k), k in cfg) marks the key as read, so after a Model
+    is built cache_fields.check_read can tell which cache-relevant fields no code path
+    consulted: the fields kvwidgets does not understand for this model.
+    """
+
+    def __init__(self, data: Mapping[str, Any]):
+        self.data = data
+        self.read: set[str] = set()
+
+    def __getitem__(self, key: str) -> Any:
+        self.read.add(key)
+        return self.data[key]
+
+    def __contains__(self, key: object) -> bool:
+        if isinstance(key, str):
+            self.read.add(key)
+        return key in self.data
+
+    def __iter__(self):
+        return iter(self.data)
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+
 class ConfigView:
     """A config dict plus where it came from (used in every provenance string)."""
 
@@ -64,18 +101,23 @@ class ConfigView:
         self.source = source
         self.top = config
         text = config.get("text_config")
+        text = text if isinstance(text, Mapping) else {}
         # Multimodal wrappers (Gemma 3, Llama 4, Mistral 3...) keep the language model in
         # text_config; the KV cache is the language model's.
-        if isinstance(text, Mapping) and not any(n in config for n in NAMES["num_hidden_layers"]):
-            self.cfg: Mapping[str, Any] = text
+        layers = NAMES["num_hidden_layers"]
+        wrapper = config.get("model_type") in TEXT_MODEL_TYPE and any(n in text for n in layers)
+        if text and (wrapper or not any(n in config for n in layers)):
+            self.cfg: Mapping[str, Any] = ReadTracker(text)
             self.prefix = "text_config."
             outer = config.get("model_type")
             self.model_type = text.get("model_type") or TEXT_MODEL_TYPE.get(outer, outer)
         else:
-            self.cfg = config
+            self.cfg = ReadTracker(config)
             self.prefix = ""
             self.model_type = config.get("model_type")
         self.provenance: dict[str, str] = {}
+        # sentences a reader must see beside any figure of this model (Model.engine_notes)
+        self.warnings: list[str] = []
 
     # ---- lookups ---------------------------------------------------------------------
     def where(self, name: str) -> str:
@@ -145,6 +187,16 @@ class ConfigView:
     def flag(self, key: str, names: Sequence[str] | None = None, default: bool = False) -> bool:
         value = self.get(key, names, default=default)
         return bool(value) if value is not MISSING else default
+
+    def warn(self, text: str) -> None:
+        """A caveat on the reading, shown wherever the model's figures are (describe(),
+        Fit.warnings, the widgets)."""
+        if text not in self.warnings:
+            self.warnings.append(text)
+
+    @property
+    def read_keys(self) -> set[str]:
+        return self.cfg.read if isinstance(self.cfg, ReadTracker) else set(self.cfg)
 
     def note(self, key: str, text: str) -> None:
         """Provenance for a value derived from several fields or estimated."""

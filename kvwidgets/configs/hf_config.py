@@ -31,6 +31,7 @@ from ..core.layers import (
     SlidingWindowSpec,
 )
 from ..core.model import Model
+from .cache_fields import check_all_read, structural, unread_cache_fields, unread_error
 from .engine_support import engine_notes
 from .fields import MISSING, NAMES, ConfigView
 from .layer_plan import kv_shared_layers, layer_plan
@@ -70,7 +71,9 @@ def read_dims(view: ConfigView) -> Dims:
             "kv_lora_rank": view.integer("kv_lora_rank", ("kv_lora_rank",)),
             "qk_rope_head_dim": view.integer("qk_rope_head_dim", ("qk_rope_head_dim",), minimum=0),
             "qk_nope_head_dim": view.integer("qk_nope_head_dim", ("qk_nope_head_dim",), minimum=0),
-            "v_head_dim": view.integer("v_head_dim", ("v_head_dim",)),
+            "v_head_dim": view.integer(
+                "v_head_dim", ("v_head_dim",), default=mla_v_default(view, hidden, heads)
+            ),
         }
         q_lora = view.raw("q_lora_rank")
         if q_lora is not None:
@@ -81,6 +84,8 @@ def read_dims(view: ConfigView) -> Dims:
             # index_head_dim FP8 keys plus a float32 scale per 128 of them for every token and
             # layer (deepseek_v2.py, Indexer: head_dim + head_dim // quant_block_size * 4, uint8)
             dim = view.integer("index_head_dim", ("index_head_dim",), default=128)
+            # index_n_heads only shapes the indexer's queries: its cache is one key per token
+            view.raw("index_n_heads")
             mla["index_bytes"] = dim + dim // 128 * 4
             view.note(
                 "index_bytes",
@@ -97,7 +102,14 @@ def read_dims(view: ConfigView) -> Dims:
         )
 
     head_dim = view.get("head_dim")
-    if head_dim is None or head_dim is MISSING:
+    if (head_dim is None or head_dim is MISSING) and mla is not None:
+        # an MLA layer caches the latent, never head_dim-sized heads; the key width stands in
+        # for head_dim (Kimi-K3's 7168 / 96 does not divide, and need not)
+        head_dim = mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"]
+        view.note(
+            "head_dim", f"qk_nope_head_dim + qk_rope_head_dim = {head_dim} (MLA; no head_dim in the config)"
+        )
+    elif head_dim is None or head_dim is MISSING:
         if hidden is None:
             raise ConfigError(
                 f"{view.source}: neither head_dim nor hidden_size is given "
@@ -150,9 +162,15 @@ def read_dims(view: ConfigView) -> Dims:
     plan = layer_plan(view, layers)
     vocab = view.integer("vocab_size", required=False) or 0
     inter = view.get("intermediate_size", default=None)
+    if isinstance(inter, list) and inter:
+        # a width per layer (Gemma 3n): it sizes weights, never the cache; the parameter
+        # estimate uses the mean width, which gives the same total MLP size
+        widths = [view.check_int("intermediate_size", w) for w in inter]
+        inter = round(sum(widths) / len(widths))
+        view.note("intermediate_size", f"{view.where('intermediate_size')}: per layer, mean {inter:,}")
     inter = view.check_int("intermediate_size", inter) if inter is not None else None
     tied = bool(view.get("tie_word_embeddings", ("tie_word_embeddings",), default=True))
-    experts = view.get("num_experts", default=None)
+    experts = per_layer_moe(view, "num_experts", view.get("num_experts", default=None))
     experts = view.check_int("num_experts", experts) if experts else None
     return Dims(
         layers,
@@ -173,12 +191,36 @@ def read_dims(view: ConfigView) -> Dims:
     )
 
 
+def per_layer_moe(view: ConfigView, key: str, value: Any) -> Any:
+    """MoE routing given per layer (Hunyuan-A13B's moe_topk list): it sets the weights a token
+    reads, never the cache. One value for every layer is that value; differing values are
+    not modelled, so the model is treated as dense for active-parameter figures (noted)."""
+    if not isinstance(value, list):
+        return value
+    if value and all(v == value[0] for v in value):
+        view.note(key, f"{view.provenance.get(key)}: the same {value[0]!r} for every layer")
+        return value[0]
+    view.note(key, f"{view.provenance.get(key)} differs per layer; routing not modelled (weights only)")
+    return None
+
+
+def mla_v_default(view: ConfigView, hidden: int | None, heads: int) -> Any:
+    """MiniCPM3's config.json names no v_head_dim: transformers MiniCPM3Config.__post_init__
+    sets it to hidden_size // num_attention_heads. Other MLA models must give it."""
+    if view.model_type != "minicpm3" or hidden is None:
+        return MISSING
+    view.note("v_head_dim", f"hidden_size // num_attention_heads = {hidden} // {heads} (MiniCPM3Config)")
+    return hidden // heads
+
+
 def read_kv_heads(view: ConfigView, heads: int) -> int:
     """KV heads as vLLM counts them (ModelConfig.get_total_num_kv_heads)."""
     cfg = view.cfg
     falcon = view.model_type in ("falcon", "RefinedWeb", "RefinedWebModel")
     if falcon and cfg.get("new_decoder_architecture", False):
-        # Falcon-40B/180B: grouped KV heads in num_kv_heads (n_head_kv in older configs)
+        # Falcon-40B/180B: grouped KV heads in num_kv_heads (n_head_kv in older configs);
+        # multi_query is not consulted by this architecture
+        view.raw("multi_query")
         return view.integer("num_key_value_heads", ("num_kv_heads", "n_head_kv"))
     if falcon or "multi_query" in cfg:
         if view.get("multi_query", ("multi_query",), default=False):
@@ -284,6 +326,18 @@ def image_tokens(view: ConfigView) -> int:
     return tokens
 
 
+def read_layout(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
+    """The dims and layer groups: an architecture's own reader when it has one
+    (families.py), else the attention reader above."""
+    from .families import FAMILY_LAYOUTS  # families build on the readers in this module
+
+    reader = FAMILY_LAYOUTS.get(view.model_type or "")
+    if reader is not None:
+        return reader(view)
+    d = read_dims(view)
+    return d, group_layers(view, d)
+
+
 def group_layers(view: ConfigView, d: Dims) -> tuple[LayerGroup, ...]:
     """Group the per-layer plan into LayerGroups of identical specs, first-seen order."""
     counts: dict[LayerSpec, int] = {}
@@ -363,8 +417,17 @@ def model_from_config(
 ) -> Model:
     """Build a Model from a config.json dict. Without params, the count is estimated."""
     view = ConfigView(config, source)
-    d = read_dims(view)
-    groups = group_layers(view, d)
+    try:
+        d, groups = read_layout(view)
+    except ConfigError as e:
+        # a field the reader does not understand is the real reason more often than the
+        # symptom it caused (Kimi-K3's heads do not divide hidden_size because its KDA
+        # layers are sized by linear_attn_config)
+        unread = structural(unread_cache_fields(view))
+        if unread:
+            raise unread_error(view, unread, e) from e
+        raise
+    check_all_read(view)
 
     extra: dict[str, Any] = {
         "model_type": view.model_type,
@@ -376,6 +439,7 @@ def model_from_config(
     if d.mla is not None:
         extra["mla_key_dim"] = d.mla["qk_nope_head_dim"] + d.mla["qk_rope_head_dim"]
         extra["mla_value_dim"] = d.mla["v_head_dim"]
+        extra["mla_nope_dim"] = d.mla["qk_nope_head_dim"]  # the paper's d_h (Model.as_mha)
         view.note(
             "mla_key_dim",
             f"qk_nope_head_dim + qk_rope_head_dim ({view.where('qk_nope_head_dim')}, "
@@ -385,7 +449,7 @@ def model_from_config(
     moe: dict[str, int] = {}
     if d.num_experts:
         extra["num_experts"] = d.num_experts  # changes the weights, never the cache
-        k = view.get("experts_per_token", default=None)
+        k = per_layer_moe(view, "experts_per_token", view.get("experts_per_token", default=None))
         if k:
             # Which experts a token uses sets prefill FLOPs and small-batch decode reads.
             moe = dict(
@@ -414,13 +478,13 @@ def model_from_config(
     view.note("params", params_source or "given")
 
     label = name or config.get("_name_or_path") or view.model_type or "model"
-    notes = engine_notes(view)
+    notes = (*engine_notes(view), *view.warnings)
     return Model(
         name=str(label),
         groups=groups,
         params=params,
         params_source=params_source or "given",
-        num_query_heads=d.heads,
+        num_query_heads=d.heads if {"full", "sliding", "chunked", "cross", "hybrid"} & set(d.plan) else None,
         weight_dtype=wdtype,
         max_context=max_ctx,
         provenance=dict(view.provenance),

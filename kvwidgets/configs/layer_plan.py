@@ -31,6 +31,7 @@ they read an earlier layer's cache and store nothing (see kv_shared_layers below
 from __future__ import annotations
 
 from ..core.errors import ConfigError
+from .cache_fields import settle_state_fields
 from .fields import MISSING, ConfigView
 
 LAYER_TYPE_TAGS = {
@@ -70,6 +71,9 @@ BLOCK_TYPE_TAGS = {
     "mlp": "none",
 }
 
+# config fields that list every layer's kind one by one
+EXPLICIT_LISTS = ("layer_types", "layers_block_type", "hybrid_override_pattern")
+
 # model_types that use chunked local attention (see rule 4 in the module doc)
 CHUNKED_ATTENTION_MODEL_TYPES = ("llama4_text",)
 
@@ -80,6 +84,9 @@ PATTERN_TAGS = {"M": "recurrent", "*": "full", "-": "none", "E": "none"}
 def layer_plan(view: ConfigView, num_layers: int) -> list[str]:
     """One tag per layer; records provenance under 'layer_types'."""
     plan = base_plan(view, num_layers)
+    explicit = any(view.raw(k) is not None for k in EXPLICIT_LISTS)
+    if explicit and not {"recurrent", "hybrid"} & set(plan):
+        settle_state_fields(view)
     if view.model_type == "gemma4_text" and plan and plan[-1] == "sliding":
         # transformers configuration_gemma4.py, Gemma4TextConfig.__post_init__: "Last layer
         # must use `full_attention`" - it forces the last layer to full attention
@@ -90,7 +97,12 @@ def layer_plan(view: ConfigView, num_layers: int) -> list[str]:
             + "; Gemma4TextConfig forces the last layer to full attention",
         )
     plan = cross_attention_overlay(view, plan)
-    return kv_shared_overlay(view, plan)
+    plan = kv_shared_overlay(view, plan)
+    if "sliding" not in plan:
+        # the plan has no sliding layer, so a sliding_window in the config caps nothing
+        # (Nemotron-H and Llama 4 configs carry one their engines never use)
+        view.raw("sliding_window")
+    return plan
 
 
 def base_plan(view: ConfigView, num_layers: int) -> list[str]:
@@ -177,6 +189,19 @@ def base_plan(view: ConfigView, num_layers: int) -> list[str]:
         view.note("layer_types", view.where("hybrid_override_pattern") + " (M = Mamba, * = attention)")
         return [PATTERN_TAGS[c] for c in pattern]
 
+    indices = cfg.get("attn_layer_indices")
+    if isinstance(indices, list):
+        # Bamba: transformers configuration_bamba.py, BambaConfig.layers_block_type makes the
+        # listed layers attention and every other layer Mamba-2; vLLM 0.22.0 bamba.py
+        # (BambaModel) builds its layers from that list (vLLM 0.23 dropped Bamba)
+        bad = [i for i in indices if not (isinstance(i, int) and 0 <= i < num_layers)]
+        if bad:
+            raise ConfigError(
+                f"attn_layer_indices {bad} are not layer indices 0..{num_layers - 1} ({view.where('attn_layer_indices')})"
+            )
+        view.note("layer_types", view.where("attn_layer_indices") + " (the other layers are Mamba-2)")
+        return ["full" if i in indices else "recurrent" for i in range(num_layers)]
+
     if view.model_type == "jamba" or "attn_layer_period" in cfg:
         period = view.integer("attn_layer_period", ("attn_layer_period",))
         offset = view.integer("attn_layer_offset", ("attn_layer_offset",), minimum=0)
@@ -230,6 +255,7 @@ def base_plan(view: ConfigView, num_layers: int) -> list[str]:
     use = view.get("use_sliding_window", ("use_sliding_window",), default=MISSING)
     if use is not MISSING:
         if not use or window is None:
+            view.raw("max_window_layers")  # only counts when use_sliding_window is true
             view.note(
                 "layer_types",
                 f"{view.provenance['use_sliding_window']} = {use!r}: every layer full "

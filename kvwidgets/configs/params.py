@@ -30,13 +30,19 @@ LAYERNORM_WITH_BIAS = {"gpt2", "falcon", "gpt_bigcode", "gpt_neox", "opt", "phi"
 QK_NORM = {"qwen3", "qwen3_moe", "gemma3_text", "qwen3_next"}
 # Families with biases on the Q, K, V projections (but not the output projection).
 QKV_BIAS = {"qwen2", "qwen2_moe"}
-# Families with biases on every linear layer.
-ALL_BIAS = {"gpt2"}
+# Families with biases on every linear layer (OPT: enable_bias, true in every release).
+ALL_BIAS = {"gpt2", "opt"}
+# Learned position tables: model_type -> (config field, its default, extra rows). OPT keeps
+# two rows more than max_position_embeddings (transformers modeling_opt.py,
+# OPTLearnedPositionalEmbedding: offset = 2).
+LEARNED_POSITIONS = {"gpt2": ("n_positions", 1024, 0), "opt": ("max_position_embeddings", 2048, 2)}
 
 
 def estimate_params(view: ConfigView, d: Dims) -> int:
     cfg = view.cfg
     mt = view.model_type or ""
+    if mt == "nemotron-nas" and isinstance(cfg.get("block_configs"), list):
+        return nas_params(view, d)
     h = d.hidden
     all_bias = mt in ALL_BIAS or bool(cfg.get("bias", False)) and mt == "falcon"
     attn_bias = all_bias or bool(cfg.get("attention_bias", False))
@@ -101,8 +107,9 @@ def estimate_params(view: ConfigView, d: Dims) -> int:
     mixers = attn_layers * attention + recurrent_layers * 3 * h * 2 * h
 
     embeddings = d.vocab * h
-    if mt == "gpt2":
-        embeddings += (view.get("n_positions", ("n_positions",), default=1024) or 1024) * h
+    if mt in LEARNED_POSITIONS:
+        field, default, extra = LEARNED_POSITIONS[mt]
+        embeddings += ((view.get(field, (field,), default=default) or default) + extra) * h
     lm_head = 0 if d.tied else d.vocab * h
     final_norm = norm
     return embeddings + mixers + mlp_total + d.num_layers * layer_norms + final_norm + lm_head
@@ -141,3 +148,30 @@ def routed_expert_params(view: ConfigView, d: Dims) -> int:
         return 0
     layers, expert = moe_shape(view, d)
     return layers * d.num_experts * expert
+
+
+def _multiple_of_256(n: int) -> int:
+    return n if n % 256 == 0 else n + 256 - n % 256
+
+
+def nas_params(view: ConfigView, d: Dims) -> int:
+    """Llama-Nemotron (DeciLM): every layer's attention and MLP as its block_configs entry
+    builds them (vLLM 0.33.0 nemotron_nas.py, DeciLMDecoderLayer: a no-op attention or MLP
+    has no weights and no norm; an MLP's width is ffn_mult x 2 x hidden / 3 rounded up to a
+    multiple of 256, _ffn_mult_to_intermediate_size), untied embeddings and lm_head."""
+    h = d.hidden
+    total = d.vocab * h * (1 if d.tied else 2) + h  # + the final norm
+    for block in view.cfg["block_configs"]:
+        att, ffn = block.get("attention") or {}, block.get("ffn") or {}
+        if not (att.get("no_op") or att.get("replace_with_linear")):
+            kv = d.heads // att["n_heads_in_group"]
+            total += 2 * h * d.heads * d.head_dim + 2 * h * kv * d.head_dim + h
+        elif att.get("replace_with_linear"):
+            total += h * h
+        if not ffn.get("no_op"):
+            if ffn.get("replace_with_linear"):
+                total += h * h
+            else:
+                width = ffn.get("intermediate_size") or _multiple_of_256(int(2 * ffn["ffn_mult"] * h / 3))
+                total += 3 * h * width + h
+    return total

@@ -142,18 +142,39 @@ def recurrent_state(view: ConfigView, hidden: int) -> RecurrentState:
                 d_inner = view.integer("mamba_expand", ("mamba_expand",), default=2) * hidden
             else:
                 d_inner = view.check_int("mamba_d_ssm", d_ssm)
+                view.raw("mamba_expand")  # only used when mamba_d_ssm is null
             head_dim = (
                 d_inner // heads if raw_head in (None, "auto") else view.check_int("mamba_head_dim", raw_head)
             )
         else:
-            # vLLM nemotron_h.py: intermediate_size = mamba_num_heads x mamba_head_dim
-            head_dim = view.integer("mamba_head_dim", ("mamba_head_dim", "mamba_d_head"))
-            d_inner = heads * head_dim
+            # vLLM nemotron_h.py: intermediate_size = mamba_num_heads x mamba_head_dim;
+            # granitemoehybrid.py and bamba.py take mamba_expand x hidden_size instead, and
+            # BambaConfig's mamba_d_head "auto" is that // mamba_n_heads
+            expand = view.get("mamba_expand", ("mamba_expand",), default=None)
+            view.raw("expand")  # NemotronHConfig carries one; vLLM nemotron_h.py does not use it
+            if expand is not None and view.model_type != "nemotron_h":
+                d_inner = view.check_int("mamba_expand", expand) * hidden
+                auto = raw_head in (None, "auto")
+                head_dim = d_inner // heads if auto else view.check_int("mamba_head_dim", raw_head)
+            else:
+                head_dim = view.integer("mamba_head_dim", ("mamba_head_dim", "mamba_d_head"))
+                d_inner = heads * head_dim
         conv, ssm = (d_inner + 2 * groups * state) * (kernel - 1), heads * head_dim * state
         formula = (
             f"Mamba-2: conv ({d_inner} + 2x{groups}x{state}) x ({kernel} - 1); ssm {heads}x{head_dim}x{state}"
         )
     else:
+        if view.model_type != "jamba" and not any(
+            k in cfg for k in ("mamba_expand", "mamba_d_state", "mamba_d_conv", "expand", "state_size")
+        ):
+            # no field says how big this state is: Mamba-1 defaults would be a guess (LFM2's
+            # short-conv layers came out 19x too large that way)
+            raise ConfigError(
+                f"{view.source}: the layer plan ({view.provenance.get('layer_types', 'layer_types')}) has "
+                f"recurrent layers, but model_type {view.model_type!r} gives no field kvwidgets can size "
+                "their state from (Gated DeltaNet linear_*, Mamba-2 mamba_num_heads / mamba_head_dim, "
+                "Mamba-1 mamba_expand / mamba_d_state)"
+            )
         expand = view.integer("mamba_expand", ("mamba_expand", "expand"), default=2)
         state = view.integer("mamba_d_state", ("mamba_d_state", "state_size", "ssm_state_size"), default=16)
         kernel = view.integer("mamba_d_conv", ("mamba_d_conv", "conv_kernel"), default=4)

@@ -4,6 +4,7 @@ Everything a widget, table or notebook shows is computed here from a Model (laye
 specs with counts) and a GPU row; nothing re-derives heads or windows elsewhere.
 """
 
+from .allocator_trace import POLICIES, AllocatorTrace, PolicyRun, allocator_trace, kv_slots_for
 from .budget import Budget, Fit, max_context, memory_budget, users_that_fit, utilization_fraction
 from .decode import Decode, decode_ceiling, prefill_seconds
 from .dtypes import DTYPE_BITS, dtype_bytes, dtype_name
@@ -32,9 +33,12 @@ from .offload import (
     tier_gbps,
 )
 from .paging import BlockPlan, PagedVsReserved, block_plan, blocks_for, paged_vs_reserved
+from .request_lengths import LengthFit, get_length_fit, length_fits, sample_requests
+from .sampling_sharing import SharingSaving, sharing_saving
 from .sharing import PrefixSharing, prefix_sharing
 from .step import GroupStep, StepBytes, decode_step_bytes
 from .units import GB, GiB, KiB, MiB, fmt_bytes, fmt_tokens
-from .vllm import VLLMReport, parse_vllm_log, vllm_kv_report, vllm_report_from_tokens
+from .vllm import VLLMReport, mtp_draft, parse_vllm_log, vllm_kv_report, vllm_report_from_tokens
+from .vllm_settings import VLLMSettings
 
 __all__ = [name for name in dir() if not name.startswith("_")]

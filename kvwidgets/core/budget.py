@@ -113,7 +113,8 @@ class Fit:
     kv_used_bytes: int  # users x kv_per_user
     left_over_bytes: int  # budget the users leave unused (0 if weights do not fit)
     # limits the number alone would hide: a context past the model's max_position_embeddings,
-    # an architecture serving engines no longer run (Model.context_warning, Model.engine_notes)
+    # an architecture serving engines no longer run or a caveat on how its config was read
+    # (Model.context_warning, Model.engine_notes), weights from an estimated parameter count
     warnings: tuple[str, ...] = ()
 
     @property
@@ -186,7 +187,21 @@ def users_that_fit(
         kv_per_user_bytes=kv_user,
         kv_used_bytes=users * kv_user,
         left_over_bytes=max(0, b.kv_budget_bytes - users * kv_user),
-        warnings=tuple(w for w in (model.context_warning(context), *model.engine_notes) if w),
+        warnings=tuple(
+            w
+            for w in (model.context_warning(context), *model.engine_notes, params_warning(model, params))
+            if w
+        ),
+    )
+
+
+def params_warning(model: Model, params: int | None) -> str | None:
+    """A sentence when the weights come from a parameter count the loader estimated."""
+    if params is not None or not model.params_estimated:
+        return None
+    return (
+        f"{model.name}'s weights are sized from an estimated parameter count ({model.params:,}, "
+        "counted from its config, not read from a checkpoint); pass params= if you have a published one"
     )
 
 

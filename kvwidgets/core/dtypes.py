@@ -111,3 +111,54 @@ def weight_format(name: str, field: str = "weight_dtype") -> WeightFormat:
         return WeightFormat(key, routed, other)
     bits = Fraction(DTYPE_BITS[key])
     return WeightFormat(key, bits, bits)
+
+
+# ---- packed KV-cache formats below 8 bits (engine-specific) -----------------------------
+# These are not plain number formats: each head vector of d numbers is stored as packed
+# data plus its own scale bytes, so a size is per head, not per number, and they are kept
+# apart from DTYPE_BITS (the widgets' dtype menu). Only formats a released engine offers
+# are listed, each with the version whose source gives its layout.
+
+
+@dataclass(frozen=True)
+class PackedKVFormat:
+    """A KV format that packs each head vector of d numbers into
+    d * data_bits / 8 bytes (floored, as the engine computes it) plus scale bytes:
+    `scale_bytes` fixed bytes per vector, plus one `group_scale_bytes` for every
+    `group` numbers."""
+
+    name: str
+    data_bits: int
+    scale_bytes: int
+    group: int
+    group_scale_bytes: int
+    source: str
+
+    def head_bytes(self, d: int) -> int:
+        """Bytes one head vector of d numbers (a key or a value) takes."""
+        groups = d // self.group if self.group else 0
+        return d * self.data_bits // 8 + self.scale_bytes + groups * self.group_scale_bytes
+
+
+# vLLM 0.33.0 vllm/config/cache.py CacheDType lists these (0.11.0 offers none below 8 bits:
+# its CacheDType is auto, bfloat16, fp8, fp8_e4m3, fp8_e5m2, fp8_inc).
+PACKED_KV_FORMATS: dict[str, PackedKVFormat] = {
+    # nvfp4_kv_cache_full_dim(d) = d // 2 + d // 16: fp4 data and one fp8 scale per 16
+    # numbers (0.33.0 utils/torch_utils.py; FlashInferBackend.customize_spec in
+    # v1/attention/backends/flashinfer.py stores K and V as two such slots per KV head).
+    "nvfp4": PackedKVFormat("nvfp4", 4, 0, 16, 1, "vLLM 0.33 FlashInfer, fp4 + fp8 scale per 16"),
+    # the same layout, scales chosen between max/6 and max/4 (0.33.0 config/cache.py)
+    "nvfp4_4over6": PackedKVFormat("nvfp4_4over6", 4, 0, 16, 1, "vLLM 0.33 FlashInfer, as nvfp4"),
+    # two int4 per byte plus one float32 scale per head vector (0.33.0
+    # v1/attention/backends/triton_attn.py TritonAttentionBackend.customize_spec)
+    "int4_per_token_head": PackedKVFormat(
+        "int4_per_token_head", 4, 4, 0, 0, "vLLM 0.33 Triton, int4 + fp32 scale per head"
+    ),
+    # the 8-bit per-token-head formats, same rule: d bytes + one float32 scale
+    "int8_per_token_head": PackedKVFormat(
+        "int8_per_token_head", 8, 4, 0, 0, "vLLM 0.33 Triton, int8 + fp32 scale per head"
+    ),
+    "fp8_per_token_head": PackedKVFormat(
+        "fp8_per_token_head", 8, 4, 0, 0, "vLLM 0.33 Triton, fp8 + fp32 scale per head"
+    ),
+}

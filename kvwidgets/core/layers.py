@@ -249,12 +249,15 @@ class RecurrentStateSpec(LayerSpec):
     ssm_bytes, when given, are its two tensors as vLLM allocates them (mamba_utils.py:
     a convolution window in the model dtype, the SSM / delta-rule state in
     mamba_ssm_cache_dtype) and add up to state_bytes; ssm_dtype names the latter.
+    conv_kernel, when given, is the convolution's width: conv_bytes holds conv_kernel - 1
+    rows, and an engine running draft tokens keeps one more row per draft token.
     """
 
     state_bytes: int
     conv_bytes: int | None = None
     ssm_bytes: int | None = None
     ssm_dtype: str | None = None
+    conv_kernel: int | None = None
     kind = "recurrent"
 
     def __post_init__(self) -> None:
@@ -264,6 +267,8 @@ class RecurrentStateSpec(LayerSpec):
         if self.conv_bytes is not None:
             check_int("conv_bytes", self.conv_bytes, minimum=0)
             check_int("ssm_bytes", self.ssm_bytes, minimum=0)
+            if self.conv_kernel is not None:
+                check_int("conv_kernel", self.conv_kernel, minimum=2)
             if self.conv_bytes + self.ssm_bytes != self.state_bytes:
                 raise InputError(
                     f"conv_bytes {self.conv_bytes:,} + ssm_bytes {self.ssm_bytes:,} must equal "

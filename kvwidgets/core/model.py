@@ -26,8 +26,10 @@ class Model:
     max_context       max_position_embeddings: the longest context the model was built
                       for; past_max_context() / context_warning() say when a figure is
                       asked for beyond it (the arithmetic still answers)
-    engine_notes      serving engines that no longer run this architecture, one sentence
-                      each (see kvwidgets/configs/engine_support.py for the rule)
+    engine_notes      sentences to show beside every figure of this model: serving engines
+                      that no longer run its architecture (kvwidgets/configs/engine_support.py)
+                      and caveats on how its config was read (ConfigView.warn); Fit.warnings,
+                      describe() and the widgets all show them
     """
 
     name: str
@@ -261,15 +263,24 @@ class Model:
             groups=tuple(LayerGroup(s, c) for s, c in groups.items()),
         )
 
-    def as_mha(self, name: str | None = None) -> Model:
+    def as_mha(self, name: str | None = None, *, mla_form: str = "expanded") -> Model:
         """Same model stored as plain multi-head attention: one K and V per query head.
 
-        GQA/MQA layers get num_query_heads KV heads (windows kept). MLA layers are
-        expanded to what a plain MHA cache of the same model would hold: one key of
-        qk_nope_head_dim + qk_rope_head_dim and one value of v_head_dim per query head
-        (the loader keeps those in extra["mla_key_dim"] / extra["mla_value_dim"]).
-        Recurrent state is left as it is.
+        GQA/MQA layers get num_query_heads KV heads (windows kept). MLA layers become a
+        plain MHA cache of the same model; mla_form says which head sizes:
+          "expanded"  (default) keys of qk_nope_head_dim + qk_rope_head_dim and values of
+                      v_head_dim: the keys and values MLA's up-projections produce, what an
+                      engine holds if it caches them whole (DeepSeek-V3: 192 + 128; the
+                      series' 4,997,120 B per token)
+          "paper"     keys and values of the attention head size d_h = qk_nope_head_dim,
+                      no decoupled RoPE key: the MHA the DeepSeek-V2 paper compares MLA
+                      with (its Table 1: 2 n_h d_h l elements per token; V2-Lite
+                      2 x 16 x 128 x 27 = 110,592)
+        The loader keeps those sizes in extra["mla_key_dim"], extra["mla_value_dim"] and
+        extra["mla_nope_dim"]. Recurrent state is left as it is.
         """
+        if mla_form not in ("expanded", "paper"):
+            raise ConfigError(f"mla_form must be 'expanded' or 'paper', got {mla_form!r}")
         if not self.num_query_heads:
             raise ConfigError(
                 f"model {self.name!r} has no num_query_heads (num_attention_heads), "
@@ -283,10 +294,13 @@ class Model:
                 spec = replace(spec, num_kv_heads=heads)
             elif isinstance(spec, MLASpec):
                 key, value = self.extra.get("mla_key_dim"), self.extra.get("mla_value_dim")
+                if mla_form == "paper":
+                    key = value = self.extra.get("mla_nope_dim")
                 if not key or not value:
                     raise ConfigError(
                         f"model {self.name!r} is MLA but has no extra['mla_key_dim'] / "
-                        "extra['mla_value_dim'] (qk_nope_head_dim + qk_rope_head_dim, v_head_dim)"
+                        "extra['mla_value_dim'] / extra['mla_nope_dim'] (qk_nope_head_dim + "
+                        "qk_rope_head_dim, v_head_dim, qk_nope_head_dim)"
                     )
                 spec = FullAttentionSpec(heads, key, value)
             groups[spec] = groups.get(spec, 0) + g.count
@@ -297,17 +311,32 @@ class Model:
         )
 
     # ---- description ---------------------------------------------------------------------
+    @property
+    def params_estimated(self) -> bool:
+        """True when params was estimated from the config, not read from a checkpoint or given."""
+        return "ESTIMATE" in str(self.params_source)
+
     def describe(self) -> str:
+        """One line per model, then one per engine note / reading caveat (the same sentences
+        Fit.warnings and the widgets show)."""
         parts = [f"{g.count} x {g.spec.describe()}" for g in self.groups]
-        return f"{self.name}: " + "; ".join(parts) + f"; {self.params / 1e9:,.2f} B params"
+        estimate = " (estimate)" if self.params_estimated else ""
+        line = f"{self.name}: " + "; ".join(parts) + f"; {self.params / 1e9:,.2f} B params{estimate}"
+        return "\n".join([line, *(f"  note: {n}" for n in self.engine_notes)])
 
     def shape(self) -> dict[str, Any]:
         """The compact JSON the widgets' JavaScript evaluates (numbers, not bytes:
-        the dtype is applied in the browser so a dtype menu needs no kernel)."""
+        the dtype is applied in the browser so a dtype menu needs no kernel).
+
+        A group leaves out what is the default in kvcalc.js: "cap" when the layer keeps
+        every token (null), "fixed_bytes" when it holds no fixed state (0). Every widget
+        ships one shape per preset, so the bytes count."""
         groups = []
         for g in self.groups:
             s = g.spec
-            entry: dict[str, Any] = {"kind": s.kind, "count": g.count, "cap": s.token_cap}
+            entry: dict[str, Any] = {"kind": s.kind, "count": g.count}
+            if s.token_cap is not None:
+                entry["cap"] = s.token_cap
             if isinstance(s, FullAttentionSpec):
                 entry.update(kv_heads=s.num_kv_heads, head_k=s.head_size, head_v=s.v_size)
                 if isinstance(s, CrossAttentionSpec):
@@ -316,7 +345,8 @@ class Model:
                 entry.update(latent=s.kv_lora_rank + s.qk_rope_head_dim)
                 if s.index_bytes:
                     entry["index_bytes"] = s.index_bytes  # per token, fixed FP8 format
-            entry["fixed_bytes"] = s.fixed_bytes(1)
+            if s.fixed_bytes(1):
+                entry["fixed_bytes"] = s.fixed_bytes(1)
             groups.append(entry)
         return {
             "name": self.name,
@@ -337,7 +367,7 @@ class Model:
         }
 
     def __repr__(self) -> str:  # a one-liner a notebook can print
-        return f"<Model {self.describe()}>"
+        return f"<Model {self.describe().splitlines()[0]}>"
 
 
 def uniform_model(

@@ -26,18 +26,15 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 
 from .budget import memory_budget
+from .dtypes import PACKED_KV_FORMATS
 from .errors import InputError, check_int
-from .gpus import GPU, get_gpu
+from .gpus import GPU
+from .layers import LayerGroup
 from .model import Model
 from .vllm_groups import KVCacheGroup, Plan, plan_kv_cache
-from .vllm_rules import (
-    MAMBA_KINDS,
-    VersionRules,
-    default_max_num_batched_tokens,
-    mamba_checkpoint,
-    version_rules,
-)
-from .vllm_specs import gib, layer_cache_specs
+from .vllm_rules import VersionRules, mamba_checkpoint
+from .vllm_settings import ResolvedSettings, VLLMSettings, merge_settings
+from .vllm_specs import IndexerCache, MambaCache, MLACache, gib, layer_cache_specs
 
 
 @dataclass(frozen=True)
@@ -66,6 +63,8 @@ class VLLMReport:
     memory_source: str = ""
     flat_tokens: int = 0  # memory / bytes a token takes in every attention layer (no groups, no windows)
     notes: tuple[str, ...] = field(default=())
+    decode_context_parallel_size: int = 1
+    mamba_cache_mode: str = ""  # the mode the state pages were counted in ("" : no state layers)
 
     @property
     def starts(self) -> bool:
@@ -98,6 +97,11 @@ class VLLMReport:
             f"vLLM {self.vllm_version} accounting for {self.model_name or 'the model'}: "
             f"{self.kv_dtype} cache, max_model_len {self.max_model_len:,}"
             + (f", tensor parallel {self.num_gpus} (figures per GPU)" if self.num_gpus > 1 else "")
+            + (
+                f", decode context parallel {self.decode_context_parallel_size}"
+                if self.decode_context_parallel_size > 1
+                else ""
+            )
             + ".",
             f"Memory for the cache: {self.available_bytes:,} B = {gib(self.available_bytes):.2f} GiB "
             f"({self.memory_source}).",
@@ -145,9 +149,12 @@ class VLLMReport:
             f"= {self.max_concurrency:.2f}x."
         )
         if self.vllm_version == "0.11":
+            dcp = self.decode_context_parallel_size
             out.append(
                 f"GPU KV cache size = num_blocks // {n} group{'s' if n > 1 else ''} x "
-                f"{self._min_block()} = {self.gpu_kv_cache_tokens:,} tokens (0.11 counts one group's blocks)."
+                f"{self._min_block()}"
+                + (f" x {dcp} DCP ranks" if dcp > 1 else "")
+                + f" = {self.gpu_kv_cache_tokens:,} tokens (0.11 counts one group's blocks)."
             )
         else:
             out.append(
@@ -189,10 +196,9 @@ class VLLMReport:
 
 def _mamba_kind(model: Model, given: str | None) -> str | None:
     """Mamba-1, Mamba-2 or Gated DeltaNet: given, carried by the layer spec, or named in the
-    provenance the config loader writes for the state size; None when nothing says."""
+    provenance the config loader writes for the state size; None when nothing says. (A given
+    kind was checked against MAMBA_KINDS when the settings were resolved.)"""
     if given is not None:
-        if given not in MAMBA_KINDS:
-            raise InputError(f"mamba_kind must be one of {', '.join(MAMBA_KINDS)} (or None), got {given!r}")
         return given
     for g in model.groups:
         kind = getattr(g.spec, "mamba_type", None)
@@ -212,7 +218,12 @@ def _model_notes(
 ) -> tuple[str, ...]:
     """What vLLM would do or refuse for this model and these settings, beyond the arithmetic."""
     notes = list(getattr(model, "engine_notes", ()) or ())
-    if rules.version == "0.11" and kv_dtype != "fp8" and any(s.kind == "indexer" for s, _ in specs):
+    packed = PACKED_KV_FORMATS.get(str(kv_dtype).strip().lower())
+    if packed is not None:
+        d = next((g.spec.head_size for g in model.groups if getattr(g.spec, "head_size", None)), None)
+        size = f" ({packed.head_bytes(d)} B a key or value of {d} numbers)" if d else ""
+        notes.append(f"KV format {packed.name}: {packed.source}{size}.")
+    if rules.version == "0.11" and kv_dtype != "fp8" and any(isinstance(s, IndexerCache) for s, _ in specs):
         notes.append(
             "vLLM 0.11 stores DeepSeek-V3.2's cache as fp8_ds_mla (656 B a token) unless "
             "--kv-cache-dtype bfloat16 is given (model_executor/models/config.py, DeepseekV32ForCausalLM); "
@@ -223,7 +234,7 @@ def _model_notes(
             f"max_model_len {max_model_len:,} is past the model's context ({model.max_context:,}): vLLM "
             "refuses it unless VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 (config/model.py, _get_and_verify_max_len)."
         )
-    if any(s.kind == "mla" for s, _ in specs) and block_size % 64:
+    if any(type(s) is MLACache for s, _ in specs) and block_size % 64:
         # 0.11.0 platforms/cuda.py sets 64 (FlashMLA, sparse) or 128 (CUTLASS MLA); 0.33.0's
         # FlashMLA takes multiples of 64 (get_supported_kernel_block_sizes) and picks 64.
         notes.append(
@@ -233,62 +244,158 @@ def _model_notes(
     return tuple(notes)
 
 
-def _plan(
-    model: Model,
-    rules: VersionRules,
-    *,
-    max_model_len,
-    kv_dtype,
-    block_size,
-    num_gpus,
-    max_num_batched_tokens,
-    hybrid_kv_cache_manager,
-    async_scheduling,
-    mamba_cache_mode,
-    mamba_kind=None,
-    gpu_name=None,
-) -> tuple[Plan, int]:
+def mtp_draft(model: Model, layers: int = 1, *, params: int | None = None) -> Model:
+    """The draft vLLM runs for a model's own next-token-prediction layers (MTP:
+    DeepSeek-V3's num_nextn_predict_layers, Qwen3-Next, GLM-4.5, MiMo): `layers` decoder
+    layers whose attention is the target's full-attention (or MLA) layer
+    (0.33.0 model_executor/models/deepseek_mtp.py builds a DeepseekV2DecoderLayer,
+    qwen3_next_mtp.py a full-attention Qwen3NextDecoderLayer, per MTP layer).
+
+    params: the draft's weights for the memory budget; by default the target's parameters
+    per layer times `layers`, marked as an estimate (params_source)."""
+    layers = check_int("layers", layers, minimum=1)
+    spec = next(
+        (g.spec for g in model.groups if g.spec.token_cap is None and g.spec.numbers_per_token(1) > 0), None
+    )
+    if spec is None:
+        raise InputError(f"model {model.name!r} has no full-attention or MLA layer for an MTP draft to copy")
+    total = sum(g.count for g in model.groups)
+    source = "given"
+    if params is None:
+        params, source = (
+            max(1, model.params * layers // total),
+            "estimated: the target's parameters per layer",
+        )
+    return Model(
+        f"{model.name} MTP x{layers}",
+        (LayerGroup(spec, layers),),
+        check_int("params", params, minimum=1),
+        params_source=source,
+        max_context=model.max_context,
+    )
+
+
+def _draft_specs(model: Model, draft: Model, r: ResolvedSettings, target: list) -> tuple[list, str]:
+    """The target's specs with the draft's joined to them, and a note saying how many.
+
+    vLLM collects every attention layer in the static forward context, the drafter's
+    included, into one dict of specs (0.11.0 v1/worker/gpu_model_runner.py get_kv_cache_spec;
+    0.33.0 the same, with KVCacheSpec.is_draft excluded from equality "so it never affects
+    grouping"): a draft layer shaped like a target layer joins its group, any other makes a
+    group of its own, and all of them draw blocks from the one pool."""
+    draft_specs = layer_cache_specs(
+        draft,
+        kv_dtype=r.kv_dtype,
+        tp=r.num_gpus,
+        block_size=r.block_size,
+        version=r.rules.version,
+        num_spec=r.num_speculative_tokens,
+    )
+    merged: dict = dict(target)
+    for s, n in draft_specs:
+        merged[s] = merged.get(s, 0) + n
+    layers = sum(n for _, n in draft_specs)
+    joined = sum(1 for s, _ in draft_specs if s in dict(target))
+    how = (
+        "shaped like the target's, so they join its groups"
+        if joined == len(draft_specs)
+        else "their own spec, so they add a KV cache group"
+        if joined == 0
+        else "some shaped like the target's layers, some with their own group"
+    )
+    note = (
+        f"Speculative decoding: the draft {draft.name!r} adds {layers} attention layer{'s' if layers != 1 else ''} "
+        f"to the pool ({how}); {r.num_speculative_tokens} speculative token{'s' if r.num_speculative_tokens != 1 else ''}."
+    )
+    return list(merged.items()), note
+
+
+def _plan(model: Model, r: ResolvedSettings) -> tuple[Plan, int]:
     """The groups, and the bytes a token takes across every attention layer (for the flat count)."""
-    specs = layer_cache_specs(model, kv_dtype=kv_dtype, tp=num_gpus, block_size=block_size)
-    if mamba_cache_mode not in ("none", "align"):
-        raise InputError(f"mamba_cache_mode must be 'none' or 'align', got {mamba_cache_mode!r}")
-    kind = _mamba_kind(model, mamba_kind)
+    rules = r.rules
+    specs = layer_cache_specs(
+        model,
+        kv_dtype=r.kv_dtype,
+        tp=r.num_gpus,
+        block_size=r.block_size,
+        version=rules.version,
+        num_spec=r.num_speculative_tokens,
+    )
+    target_specs = specs
+    draft_note = ""
+    if r.draft is not None:
+        specs, draft_note = _draft_specs(model, r.draft, r, specs)
+    kind = _mamba_kind(model, r.mamba_kind)
     extra, grid, why = 0, 1, ""
-    if any(s.kind == "mamba" for s, _ in specs):
-        extra, grid, why = mamba_checkpoint(rules, mamba_cache_mode, kind, gpu_name)
-        if kind is None and rules.version != "0.11" and mamba_cache_mode == "align":
+    spec_blocks = 0
+    has_state = any(isinstance(s, MambaCache) for s, _ in specs)
+    if has_state:
+        extra, grid, why = mamba_checkpoint(rules, r.mamba_cache_mode, kind, r.gpu_name)
+        if kind is None and rules.version != "0.11" and r.mamba_cache_mode == "align":
             why = (
                 "The kind of state layer is not known (pass mamba_kind='mamba2' or 'gdn'): counted without "
                 "the prefill-checkpoint page those layers keep."
             )
-        specs = [(replace(s, checkpoint=extra) if s.kind == "mamba" else s, n) for s, n in specs]
+        specs = [(replace(s, checkpoint=extra) if isinstance(s, MambaCache) else s, n) for s, n in specs]
+        # MambaSpec.num_speculative_blocks = num_speculative_tokens: one more state page a draft
+        # token, counted by 0.33.0 max_memory_usage_bytes (model_executor/layers/mamba/abstract.py
+        # get_kv_cache_spec); 0.11.0's MambaSpec.max_memory_usage_bytes counts one page whatever it is
+        spec_blocks = r.num_speculative_tokens if rules.version != "0.11" else 0
     plan = plan_kv_cache(
         specs,
         rules,
-        max_model_len=max_model_len,
-        block_size=block_size,
-        hybrid=hybrid_kv_cache_manager,
-        max_num_batched_tokens=max_num_batched_tokens,
-        async_scheduling=async_scheduling,
-        mamba_cache_mode=mamba_cache_mode,
+        max_model_len=r.max_model_len,
+        block_size=r.block_size,
+        hybrid=r.hybrid_kv_cache_manager,
+        max_num_batched_tokens=r.max_num_batched_tokens,
+        async_scheduling=r.async_scheduling,
+        mamba_cache_mode=r.mamba_cache_mode,
         checkpoint_grid=grid,
+        dcp=r.dcp,
+        speculative_blocks=spec_blocks,
     )
-    if why:
-        plan = replace(plan, notes=(why,) + plan.notes)
+    lead = tuple(x for x in (why,) if x) + r.assumed
+    if draft_note:
+        lead += (draft_note,)
+    if has_state and r.num_speculative_tokens and rules.version == "0.11":
+        lead += (
+            "vLLM 0.11 runs speculative decoding with mamba layers for Qwen3-Next only (gpu_model_runner.py "
+            "get_kv_cache_spec), and counts one state page a request whatever the draft tokens.",
+        )
+    if r.dcp > 1:
+        lead += (
+            f"Decode context parallel over {r.dcp} ranks: each GPU keeps every {r.dcp}th token of a request, so a "
+            "full-attention request needs cdiv(max_model_len, dcp) tokens of blocks on each"
+            + (
+                f"; vLLM 0.11 logs 'Multiplying the GPU KV cache size by the dcp_world_size {r.dcp}.' "
+                "(v1/core/kv_cache_utils.py get_kv_cache_config_from_groups)."
+                if rules.version == "0.11"
+                else "."
+            ),
+        )
     notes = _model_notes(
-        model, rules, specs, kv_dtype=kv_dtype, block_size=block_size, max_model_len=max_model_len
+        model,
+        rules,
+        target_specs,
+        kv_dtype=r.kv_dtype,
+        block_size=r.block_size,
+        max_model_len=r.max_model_len,
     )
-    if notes:
-        plan = replace(plan, notes=notes + plan.notes)
+    plan = replace(plan, notes=notes + lead + plan.notes)
     per_token = sum(n * s.per_token for s, n in specs)
     return plan, per_token
 
 
-def _tokens(rules: VersionRules, plan: Plan, num_blocks: int, max_model_len: int) -> tuple[int, float, int]:
+def _tokens(
+    rules: VersionRules, plan: Plan, num_blocks: int, max_model_len: int, dcp: int = 1
+) -> tuple[int, float, int]:
     per_request = sum(g.blocks_per_request for g in plan.groups)
     concurrency = num_blocks / per_request
     if rules.tokens_rule == "blocks_per_group":
         tokens = num_blocks // len(plan.groups) * min(g.block_size for g in plan.groups)
+        # "Multiplying the GPU KV cache size by the dcp_world_size" (0.11.0 v1/core/kv_cache_utils.py
+        # get_kv_cache_config_from_groups); 0.33's concurrency x length already counts the split
+        tokens *= dcp
     else:
         tokens = int(concurrency * max_model_len)
     return tokens, concurrency, per_request
@@ -296,28 +403,24 @@ def _tokens(rules: VersionRules, plan: Plan, num_blocks: int, max_model_len: int
 
 def _build(
     model: Model,
-    rules: VersionRules,
+    r: ResolvedSettings,
     plan: Plan,
     *,
     num_blocks: int,
     available: int,
-    max_model_len: int,
-    kv_dtype: str,
-    num_gpus: int,
-    batched: int,
     source: str,
     per_token: int,
     extra_notes: tuple[str, ...] = (),
 ) -> VLLMReport:
-    tokens, concurrency, per_request = _tokens(rules, plan, num_blocks, max_model_len)
+    tokens, concurrency, per_request = _tokens(r.rules, plan, num_blocks, r.max_model_len, r.dcp)
     return VLLMReport(
         kv_cache_bytes=num_blocks * plan.bytes_per_block,
         num_blocks=num_blocks,
         block_size=plan.block_size,
         gpu_kv_cache_tokens=tokens,
-        max_model_len=max_model_len,
+        max_model_len=r.max_model_len,
         max_concurrency=concurrency,
-        vllm_version=rules.version,
+        vllm_version=r.rules.version,
         available_bytes=available,
         groups=plan.groups,
         page_size_bytes=plan.page_size,
@@ -328,60 +431,15 @@ def _build(
         layout=plan.layout,
         blocks_per_request=per_request,
         needed_bytes=plan.needed_bytes,
-        max_num_batched_tokens=batched,
+        max_num_batched_tokens=r.max_num_batched_tokens,
         model_name=model.name,
-        num_gpus=num_gpus,
-        kv_dtype=kv_dtype,
+        num_gpus=r.num_gpus,
+        kv_dtype=r.kv_dtype,
         memory_source=source,
         flat_tokens=available // per_token if per_token else 0,
         notes=plan.notes + extra_notes,
-    )
-
-
-def _settings(
-    model,
-    gpu,
-    rules,
-    *,
-    max_model_len,
-    block_size,
-    num_gpus,
-    max_num_batched_tokens,
-    async_scheduling,
-    mamba_cache_mode,
-):
-    """Checked inputs and the version's defaults for what was not given."""
-    block_size = check_int("block_size", block_size, minimum=1)
-    num_gpus = check_int("num_gpus", num_gpus, minimum=1)
-    if max_model_len is None:
-        if not model.max_context:
-            raise InputError(
-                f"max_model_len: {model.name} has no max_position_embeddings to default to; "
-                "give --max-model-len"
-            )
-        max_model_len = model.max_context  # vLLM derives it from the config when not given
-    max_model_len = check_int("max_model_len", max_model_len, minimum=1)
-    if max_num_batched_tokens is None:
-        g = get_gpu(gpu) if gpu is not None else None
-        device = (g.device_bytes or g.memory_bytes) if g is not None else None
-        max_num_batched_tokens = default_max_num_batched_tokens(rules, g.name if g else None, device)
-    max_num_batched_tokens = check_int("max_num_batched_tokens", max_num_batched_tokens, minimum=1)
-    if async_scheduling is None:
-        async_scheduling = rules.async_scheduling_default
-    if mamba_cache_mode is None:
-        # prefix caching (hence "align") is on for hybrid models only: an attention-free model
-        # has it off (0.33.0 config/model.py is_prefix_caching_supported), so its mode is "none"
-        attention = any(g.spec.numbers_per_token(1) > 0 for g in model.groups)
-        mamba_cache_mode = rules.mamba_cache_mode_default if attention else "none"
-    gpu_name = get_gpu(gpu).name if gpu is not None else None
-    return (
-        max_model_len,
-        block_size,
-        num_gpus,
-        max_num_batched_tokens,
-        async_scheduling,
-        mamba_cache_mode,
-        gpu_name,
+        decode_context_parallel_size=r.dcp,
+        mamba_cache_mode=r.mamba_cache_mode if any(g.kind == "mamba" for g in plan.groups) else "",
     )
 
 
@@ -405,61 +463,68 @@ def vllm_kv_report(
     async_scheduling: bool | None = None,
     mamba_cache_mode: str | None = None,
     mamba_kind: str | None = None,
+    settings: VLLMSettings | None = None,
+    enable_prefix_caching: bool | None = None,
+    decode_context_parallel_size: int = 1,
+    draft: Model | None = None,
+    num_speculative_tokens: int = 0,
 ) -> VLLMReport:
     """What the named vLLM version would log, per GPU under tensor parallelism `num_gpus`.
 
-    The cache memory is exactly `kv_cache_memory_bytes` when given (vLLM's
+    The engine flags come as keywords or as one VLLMSettings (settings=), not both (a
+    keyword left at its default counts as not given). The
+    cache memory is exactly `kv_cache_memory_bytes` when given (vLLM's
     --kv-cache-memory-bytes, per GPU), else the GPU's budget: memory x utilization - weights
-    - working area (kvwidgets' convention; vLLM 0.33's own default utilization is 0.92).
-    max_model_len defaults to the model's context, as vLLM's does. Defaults follow the
-    version: max_num_batched_tokens as `vllm serve` picks it for the GPU, async scheduling
-    (0.33), mamba cache mode ("align" in 0.33, prefix caching being on), and the hybrid
-    allocator switched off for chunked local attention. mamba_kind ("mamba1", "mamba2", "gdn";
-    read from the model when it says) decides 0.33's prefill-checkpoint page and block grid
-    for state layers. vLLM also switches the allocator off for a KV
-    connector (--kv-transfer-config), for KV events (0.11) and off NVIDIA/AMD GPUs: pass
-    hybrid_kv_cache_manager=False for those. `.explain()` says how it came out.
+    (the draft's too) - working area (kvwidgets' convention; vLLM 0.33's own default
+    utilization is 0.92). max_model_len defaults to the model's context, as vLLM's does.
+    Defaults follow the version: max_num_batched_tokens as `vllm serve` picks it for the GPU,
+    async scheduling (0.33), prefix caching and so mamba cache mode "align" (0.33; a note
+    says so where a model has state layers), and the hybrid allocator switched off for
+    chunked local attention. mamba_kind ("mamba1", "mamba2", "gdn"; read from the model when
+    it says) decides 0.33's prefill-checkpoint page and block grid for state layers.
+    decode_context_parallel_size splits each request's tokens over that many of the TP
+    ranks. draft (a Model: an EAGLE head, or MTP layers, see mtp_draft) adds its attention
+    layers to the pool, and num_speculative_tokens adds state pages in 0.33. vLLM also
+    switches the allocator off for a KV connector (--kv-transfer-config), for KV events
+    (0.11) and off NVIDIA/AMD GPUs: pass hybrid_kv_cache_manager=False for those.
+    `.explain()` says how it came out.
 
-    Not modelled: speculative decoding's draft layers, pipeline parallelism,
-    --num-gpu-blocks-override, decode context parallelism, and 0.33's multimodal reservation
-    taken after the memory line is logged.
+    Not modelled: pipeline parallelism, --num-gpu-blocks-override, the window a
+    multi-module MTP keeps past a sliding window (0.33 extra_retained_tokens), and 0.33's
+    multimodal reservation taken after the memory line is logged.
     """
-    rules = version_rules(vllm_version)
-    max_model_len, block_size, num_gpus, batched, async_scheduling, mamba_cache_mode, gpu_name = _settings(
-        model,
-        gpu,
-        rules,
-        max_model_len=max_model_len,
-        block_size=block_size,
-        num_gpus=num_gpus,
-        max_num_batched_tokens=max_num_batched_tokens,
-        async_scheduling=async_scheduling,
-        mamba_cache_mode=mamba_cache_mode,
-    )
-    plan, per_token = _plan(
-        model,
-        rules,
+    s = merge_settings(
+        settings,
+        vllm_version=vllm_version,
         max_model_len=max_model_len,
         kv_dtype=kv_dtype,
         block_size=block_size,
         num_gpus=num_gpus,
-        max_num_batched_tokens=batched,
+        max_num_batched_tokens=max_num_batched_tokens,
         hybrid_kv_cache_manager=hybrid_kv_cache_manager,
         async_scheduling=async_scheduling,
         mamba_cache_mode=mamba_cache_mode,
         mamba_kind=mamba_kind,
-        gpu_name=gpu_name,
+        enable_prefix_caching=enable_prefix_caching,
+        decode_context_parallel_size=decode_context_parallel_size,
+        draft=draft,
+        num_speculative_tokens=num_speculative_tokens,
     )
+    r = s.resolve(model, gpu)
+    plan, per_token = _plan(model, r)
     if kv_cache_memory_bytes is not None:
         available = check_int("kv_cache_memory_bytes", kv_cache_memory_bytes)
         source = "kv_cache_memory_bytes, per GPU"
     else:
         if gpu is None:
             raise InputError("gpu: give a GPU (its memory budget sizes the cache) or kv_cache_memory_bytes")
+        if r.draft is not None:
+            # the drafter's weights are loaded beside the target's before the cache is sized
+            params = (params if params is not None else model.params) + r.draft.params
         b = memory_budget(
             model,
             gpu,
-            num_gpus=num_gpus,
+            num_gpus=r.num_gpus,
             weight_dtype=weight_dtype,
             utilization=utilization,
             working_bytes=working_bytes,
@@ -469,22 +534,19 @@ def vllm_kv_report(
         available = max(0, math.floor(b.per_gpu_kv_budget))
         source = (
             f"{b.gpu.name} budget: {memory} memory x {utilization} - weights"
+            + (
+                ""
+                if r.draft is None
+                else " (target + draft)"
+                if r.draft.params_source == "given"
+                else " (target + draft, the draft's estimated)"
+            )
             + (" - working area" if working_bytes else "")
-            + (f", over {num_gpus} GPUs" if num_gpus > 1 else "")
+            + (f", over {r.num_gpus} GPUs" if r.num_gpus > 1 else "")
         )
     num_blocks = available // plan.bytes_per_block
     return _build(
-        model,
-        rules,
-        plan,
-        num_blocks=num_blocks,
-        available=available,
-        max_model_len=max_model_len,
-        kv_dtype=kv_dtype,
-        num_gpus=num_gpus,
-        batched=batched,
-        source=source,
-        per_token=per_token,
+        model, r, plan, num_blocks=num_blocks, available=available, source=source, per_token=per_token
     )
 
 
@@ -492,7 +554,7 @@ def vllm_report_from_tokens(
     model: Model,
     gpu_kv_cache_tokens: int,
     *,
-    max_model_len: int,
+    max_model_len: int | None = None,
     kv_dtype: str = "bf16",
     block_size: int = 16,
     num_gpus: int = 1,
@@ -503,41 +565,43 @@ def vllm_report_from_tokens(
     mamba_cache_mode: str | None = None,
     gpu: str | GPU | None = None,
     mamba_kind: str | None = None,
+    settings: VLLMSettings | None = None,
+    enable_prefix_caching: bool | None = None,
+    decode_context_parallel_size: int = 1,
+    draft: Model | None = None,
+    num_speculative_tokens: int = 0,
 ) -> VLLMReport:
     """Work back from a logged token count: the fewest blocks that log it, and what follows
     (bytes, concurrency). Several block counts can log the same tokens (0.11 floors by the
-    group count); the range is in the notes."""
+    group count, and multiplies by the DCP size); the range is in the notes. The engine
+    flags are those of vllm_kv_report; max_model_len must be given (here or in settings)."""
     tokens = check_int("gpu_kv_cache_tokens", gpu_kv_cache_tokens, minimum=1)
-    block_size = check_int("block_size", block_size, minimum=1)
-    rules = version_rules(vllm_version)
-    max_model_len, block_size, num_gpus, batched, async_scheduling, mamba_cache_mode, gpu_name = _settings(
-        model,
-        gpu,
-        rules,
-        max_model_len=check_int("max_model_len", max_model_len, minimum=1),
-        block_size=block_size,
-        num_gpus=num_gpus,
-        max_num_batched_tokens=max_num_batched_tokens,
-        async_scheduling=async_scheduling,
-        mamba_cache_mode=mamba_cache_mode,
-    )
-    plan, per_token = _plan(
-        model,
-        rules,
+    s = merge_settings(
+        settings,
+        vllm_version=vllm_version,
         max_model_len=max_model_len,
         kv_dtype=kv_dtype,
         block_size=block_size,
         num_gpus=num_gpus,
-        max_num_batched_tokens=batched,
+        max_num_batched_tokens=max_num_batched_tokens,
         hybrid_kv_cache_manager=hybrid_kv_cache_manager,
         async_scheduling=async_scheduling,
         mamba_cache_mode=mamba_cache_mode,
         mamba_kind=mamba_kind,
-        gpu_name=gpu_name,
+        enable_prefix_caching=enable_prefix_caching,
+        decode_context_parallel_size=decode_context_parallel_size,
+        draft=draft,
+        num_speculative_tokens=num_speculative_tokens,
     )
+    if s.max_model_len is None:
+        raise InputError("max_model_len: give the length the log's concurrency line names")
+    check_int("max_model_len", s.max_model_len, minimum=1)
+    check_int("block_size", s.block_size, minimum=1)
+    r = s.resolve(model, gpu)
+    plan, per_token = _plan(model, r)
 
     def logged(nb: int) -> int:
-        return _tokens(rules, plan, nb, max_model_len)[0]
+        return _tokens(r.rules, plan, nb, r.max_model_len, r.dcp)[0]
 
     def first_at_least(t: int) -> int:  # logged() never falls as blocks grow
         lo, hi = 0, 1
@@ -564,14 +628,10 @@ def vllm_report_from_tokens(
         note = f"Only {low:,} blocks log {tokens:,} tokens."
     return _build(
         model,
-        rules,
+        r,
         plan,
         num_blocks=low,
         available=low * plan.bytes_per_block,
-        max_model_len=max_model_len,
-        kv_dtype=kv_dtype,
-        num_gpus=num_gpus,
-        batched=batched,
         source="worked back from the logged token count (num_blocks x bytes per block)",
         per_token=per_token,
         extra_notes=(note,),
@@ -583,6 +643,8 @@ _CONC = re.compile(r"Maximum concurrency for\s*([\d,]+)\s*tokens per request:\s*
 _AVAILABLE = re.compile(r"Available KV cache memory:\s*([\d.]+)\s*GiB")
 _PADDING = re.compile(r"Add (\d+) padding layers")
 _BLOCK = re.compile(r"Setting attention block size to (\d+) tokens")
+_MAMBA_MODE = re.compile(r"Mamba cache mode is set to '(\w+)'")
+_DCP = re.compile(r"Multiplying the GPU KV cache size by the dcp_world_size (\d+)")
 
 
 def parse_vllm_log(text: str) -> dict:
@@ -590,8 +652,10 @@ def parse_vllm_log(text: str) -> dict:
 
     Returns gpu_kv_cache_tokens, and where present max_model_len, max_concurrency,
     available_kv_cache_gib (logged to 2 decimals: +-0.005 GiB), padding_layers (the hybrid
-    allocator's "Add N padding layers" warnings, summed) and attention_block_size (the block
-    size a mamba hybrid's attention was raised to).
+    allocator's "Add N padding layers" warnings, summed), attention_block_size (the block
+    size a mamba hybrid's attention was raised to), mamba_cache_mode (0.33's "Mamba cache
+    mode is set to ..." line) and decode_context_parallel_size (0.11's "Multiplying the GPU
+    KV cache size by the dcp_world_size N").
     """
     m = _TOKENS.search(text or "")
     if not m:
@@ -610,4 +674,10 @@ def parse_vllm_log(text: str) -> dict:
     b = _BLOCK.search(text)
     if b:
         out["attention_block_size"] = int(b.group(1))
+    mode = _MAMBA_MODE.search(text)
+    if mode:
+        out["mamba_cache_mode"] = mode.group(1)
+    dcp = _DCP.search(text)
+    if dcp:
+        out["decode_context_parallel_size"] = int(dcp.group(1))
     return out

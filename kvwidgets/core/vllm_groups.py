@@ -21,7 +21,15 @@ from dataclasses import dataclass, replace
 
 from .errors import InputError
 from .vllm_rules import VersionRules
-from .vllm_specs import CacheSpec, attention_page_per_token, cdiv, with_block_size
+from .vllm_specs import (
+    CacheSpec,
+    ChunkedLocalCache,
+    MambaCache,
+    RequestDemand,
+    attention_page_per_token,
+    cdiv,
+    with_block_size,
+)
 
 
 @dataclass(frozen=True)
@@ -52,67 +60,45 @@ class Plan:
     notes: tuple[str, ...]  # what vLLM logs or decides on the way, in words
 
 
-def _request_blocks(
-    spec: CacheSpec,
-    *,
-    max_model_len: int,
-    in_flight: int,
-    mamba_mode: str,
-    in_flight_words: str,
-    batched: int,
-) -> tuple[int, str]:
-    """Blocks one request at max_model_len needs in a layer of this spec (max_memory_usage_bytes
-    / page_size_bytes of the spec; v1/kv_cache_interface.py of both versions)."""
-    bs, L = spec.block_size, max_model_len
-    if spec.kind == "mamba":
-        # MambaSpec.max_memory_usage_bytes: 1 page ("none"), 2 + prefill checkpoints ("align")
-        n = 2 + spec.checkpoint if mamba_mode == "align" else 1
-        return n, (f"{n} state page{'s' if n > 1 else ''} (mamba cache mode '{mamba_mode}')")
-    if spec.kind == "sliding":
-        t = min(spec.span - 1 + in_flight, L)
-        return cdiv(t, bs) + 1, (
-            f"cdiv(min({spec.span:,} - 1 + {in_flight_words}, {L:,}), {bs}) + 1 = "
-            f"{cdiv(t, bs) + 1:,} (window, tokens in flight, 1 block for a window "
-            "starting mid-block)"
-        )
-    if spec.kind == "chunked":
-        t = min(spec.span + in_flight, L)
-        return cdiv(t, bs), f"cdiv(min({spec.span:,} + {in_flight_words}, {L:,}), {bs}) = {cdiv(t, bs):,}"
-    if spec.kind == "cross":
-        # sized for scheduler_config.max_num_encoder_input_tokens, which both versions set to
-        # max_num_batched_tokens (config/scheduler.py), not for the encoder tokens a request has
-        return cdiv(batched, bs), (
-            f"cdiv({batched:,} encoder tokens the scheduler allows, {bs}) = "
-            f"{cdiv(batched, bs):,} (a request holds {spec.span:,})"
-        )
-    return cdiv(L, bs), f"cdiv({L:,}, {bs}) = {cdiv(L, bs):,}"
-
-
 def _align_mamba(
     specs, rules: VersionRules, block_size: int, max_model_len: int, mamba_mode: str, checkpoint_grid: int = 1
 ):
     """Step 1: attention block size raised so one attention page holds the mamba state; the
     state page padded to the attention page. Returns (specs, block_size, notes)."""
     notes: list[str] = []
-    mamba = [s for s, _ in specs if s.kind == "mamba"]
-    attention = [s for s, _ in specs if s.kind != "mamba"]
+    mamba = [s for s, _ in specs if isinstance(s, MambaCache)]
+    attention = [s for s, _ in specs if not isinstance(s, MambaCache)]
     # a mamba spec's block_size: max_model_len in mode "none", the attention block size in
     # "align" (0.11.0 v1/worker/gpu_model_runner.py; 0.33.0 MambaModelConfig mamba_block_size)
     if not mamba or not attention:
         mamba_bs = max_model_len if mamba_mode == "none" else block_size
         return (
-            [(replace(s, block_size=mamba_bs) if s.kind == "mamba" else s, n) for s, n in specs],
+            [(replace(s, block_size=mamba_bs) if isinstance(s, MambaCache) else s, n) for s, n in specs],
             block_size,
             notes,
         )
     a1, is_mla = attention_page_per_token(specs)
     state = max(s.state for s in mamba)
+    if is_mla and rules.version == "0.11":
+        # 0.11.0 HybridAttentionMambaModelConfig sizes the attention page as a FullAttentionSpec
+        # (K and V: 2 x the MLA latent a token), so the padded state page would be twice an MLA
+        # page, and 0.11 has no rule for pages of two sizes; no 0.11.0 model pairs MLA with state layers
+        raise InputError(
+            "vLLM 0.11 cannot run MLA with mamba / linear-attention layers: it sizes the attention page as "
+            "full attention (twice the MLA latent), and the pages would not match "
+            "(model_executor/models/config.py HybridAttentionMambaModelConfig); use vllm_version='0.33'"
+        )
     if rules.version == "0.11":
         k = rules.mamba_block_alignment
         needed = k * cdiv(state, k * a1)
     else:
         # kernel alignment: the backend's smallest kernel block (16 for FlashAttention /
-        # FlashInfer) but never below --block-size; 128 for MLA; then a multiple of 16
+        # FlashInfer) but never below --block-size; then a multiple of 16.
+        # An MLA hybrid (Kimi-Linear: MLA + KDA) aligns to 128: "TRTLLM/FlashInfer MLA decode
+        # kernels require the physical number of kernel blocks to be aligned to 128 /
+        # kernel_block_size" (0.33.0 platforms/interface.py _align_hybrid_block_size), with the
+        # MLA page a token as MLAAttentionSpec(block_size=1) sizes it: the latent, one "head".
+        # FlashMLA's own smallest block (64) divides 128, so its rounding changes nothing.
         k = max(rules.mamba_block_alignment, block_size)
         if is_mla:
             k = max(k, rules.mla_mamba_block_alignment)
@@ -131,7 +117,7 @@ def _align_mamba(
     mamba_bs = max_model_len if mamba_mode == "none" else block_size
     out = []
     for s, n in specs:
-        if s.kind == "mamba":
+        if isinstance(s, MambaCache):
             s = replace(s, block_size=mamba_bs, padded=page if page > s.state else None)
         out.append((s, n))
     if page > state:
@@ -150,12 +136,7 @@ def _promote_local(specs):
     families = {s.family for s, _ in specs}
     if "full" not in families or not ({"sliding", "chunked"} & families):
         return specs, False
-    out = []
-    for s, n in specs:
-        if s.kind in ("sliding", "chunked"):
-            s = replace(s, kind="full", full_from=s.kind, span=None)
-        out.append((s, n))
-    return out, True
+    return [(s.sized_as_full(), n) for s, n in specs], True
 
 
 def _merge_equal(specs):
@@ -185,14 +166,9 @@ def _one_type(specs, rules: VersionRules) -> bool:
     block size, one family, and for sliding / chunked one window; 0.33 also wants one mamba
     page size (MambaSpec.is_uniform_with_collection)."""
     kinds = [s for s, _ in specs]
-    if len({s.block_size for s in kinds}) > 1 or len({s.family for s in kinds}) > 1:
+    if len({s.block_size for s in kinds}) > 1:
         return False
-    fam = kinds[0].family
-    if fam in ("sliding", "chunked"):
-        return len({s.span for s in kinds}) == 1
-    if fam == "mamba" and rules.version != "0.11":
-        return len({s.page for s in kinds}) == 1
-    return True
+    return kinds[0].one_type_with(kinds, rules.version)
 
 
 def _unify_pages(specs, rules: VersionRules):
@@ -212,7 +188,7 @@ def _unify_pages(specs, rules: VersionRules):
     for s, n in specs:
         if s.page == top:
             out.append((s, n))
-        elif s.kind == "mamba":
+        elif isinstance(s, MambaCache):
             out.append((replace(s, padded=top), n))
             notes.append(f"{s.label()}: state page padded to {top:,} B.")
         elif top % s.page == 0:
@@ -222,7 +198,7 @@ def _unify_pages(specs, rules: VersionRules):
                 f"{s.label()}: block size raised x{r} to {s.block_size * r} tokens so its page "
                 f"matches the largest ({top:,} B)."
             )
-        elif s.kind not in ("mla", "indexer"):
+        elif s.paddable:
             out.append((replace(s, padded=top), n))
             notes.append(f"{s.label()}: page padded from {s.page:,} B to {top:,} B.")
         else:
@@ -245,8 +221,19 @@ def plan_kv_cache(
     async_scheduling: bool,
     mamba_cache_mode: str,
     checkpoint_grid: int = 1,
+    dcp: int = 1,
+    speculative_blocks: int = 0,
 ) -> Plan:
     notes: list[str] = []
+    if dcp > 1 and rules.version == "0.11":
+        # 0.11.0 v1/core/single_type_kv_cache_manager.py: "DCP not support chunked local attn now",
+        # "DCP not support mamba now" (asserts in ChunkedLocalAttentionManager / MambaManager)
+        for s, _ in specs:
+            if isinstance(s, (ChunkedLocalCache, MambaCache)):
+                raise InputError(
+                    f"decode_context_parallel_size={dcp}: vLLM 0.11 does not run {s.kind} layers under decode "
+                    "context parallelism (single_type_kv_cache_manager.py)"
+                )
     in_flight = max_num_batched_tokens * (2 if async_scheduling and rules.version != "0.11" else 1)
     in_flight_words = (
         f"2 x {max_num_batched_tokens:,} in flight"
@@ -265,7 +252,7 @@ def plan_kv_cache(
     # (0.11.0 config/__init__.py VllmConfig.__post_init__; 0.33.0 config/vllm.py, "latency regression
     # when using chunked local attention with the hybrid KV cache manager").
     if hybrid is None:
-        hybrid = not any(s.kind == "chunked" for s, _ in specs)
+        hybrid = not any(isinstance(s, ChunkedLocalCache) for s, _ in specs)
         if not hybrid:
             notes.append(
                 "Hybrid KV cache manager switched off: the model uses chunked local attention "
@@ -282,15 +269,18 @@ def plan_kv_cache(
     specs = _merge_equal(specs)
     total_layers = sum(n for _, n in specs)
 
+    demand = RequestDemand(
+        max_model_len=max_model_len,
+        in_flight=in_flight,
+        in_flight_words=in_flight_words,
+        batched=max_num_batched_tokens,
+        mamba_mode=mamba_cache_mode,
+        dcp=dcp,
+        speculative_blocks=speculative_blocks,
+    )
+
     def blocks(s: CacheSpec) -> tuple[int, str]:
-        return _request_blocks(
-            s,
-            max_model_len=max_model_len,
-            in_flight=in_flight,
-            mamba_mode=mamba_cache_mode,
-            in_flight_words=in_flight_words,
-            batched=max_num_batched_tokens,
-        )
+        return s.blocks_per_request(demand)
 
     def needed_011() -> int:
         # check_enough_kv_cache_memory (0.11.0): every layer's own max usage, no padding layers

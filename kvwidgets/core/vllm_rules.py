@@ -137,6 +137,17 @@ def mamba_checkpoint(
     prefill checkpoints; (0, 1, "") where there are none."""
     if rules.version == "0.11" or mode != "align" or kind in (None, "mamba1"):
         return 0, 1, ""
+    if kind not in MAMBA_KINDS:
+        # e.g. KDA (Kimi-Linear) exports checkpoints only on its FlashKDA prefill
+        # (0.33.0 model_executor/layers/mamba/kda_checkpoint.py), lightning attention never
+        return (
+            0,
+            1,
+            (
+                f"State layers of kind {kind!r}: counted without a prefill-checkpoint page (kvwidgets has read "
+                "that rule for Mamba-2 and Gated DeltaNet only)."
+            ),
+        )
     if kind == "mamba2":
         return (
             1,

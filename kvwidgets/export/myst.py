@@ -16,7 +16,7 @@ or URL as its argument, the stylesheet as ``:css:`` and the model's starting sta
 JSON5/JSON body, which must be inline: the .json file holds the same text for whoever
 builds pages another way. On the page MyST's model (@myst-theme/anywidget MystAnyModel)
 keeps state in the browser only: there is no kernel, and its save_changes() and off()
-throw "not implemented"; kvwidgets' widgets expect that (ui.js kvTry) and redraw on
+throw "not implemented"; kvwidgets' widgets expect that (js/ui/host.js tryModelCall) and redraw on
 the page. A local path as the ESM needs a myst-theme release with PR 824; older
 themes need the files served at a URL (give ``url_prefix``).
 """

@@ -62,7 +62,7 @@ def to_html(
     return page
 
 
-# Controls a kvwidgets widget draws besides its input traits (ui.js, widgets/README.md):
+# Controls a kvwidgets widget draws besides its input traits (js/ui/controls.js, widgets/README.md):
 # control -> the input it comes with.
 _EXTRA_CONTROLS = {"context-box": "context", "play": "generated", "step": "generated"}
 

@@ -20,16 +20,20 @@ from .decode import decode_table
 from .designs import attention_designs_table, shape_variants
 from .offload import offload_table
 from .per_token import bytes_per_token_table
+from .trace import allocator_series, allocator_table, sharing_table
 from .users import users_grid, users_table
 from .vllm import vllm_groups_table
 
 __all__ = [
+    "allocator_series",
+    "allocator_table",
     "attention_designs_table",
     "bytes_per_token_table",
     "cache_per_conversation_table",
     "decode_table",
     "offload_table",
     "shape_variants",
+    "sharing_table",
     "users_grid",
     "users_table",
     "vllm_groups_table",

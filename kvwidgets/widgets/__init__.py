@@ -1,4 +1,5 @@
-"""The five explainer widgets and the Scenario that drives several of them.
+"""The eight widgets (five calculators, three explainers of the mechanism) and the Scenario
+that drives several of them.
 
 Each is an anywidget: inputs are synced traitlets named as in the API contract, the
 browser draws with a vendored plotly.js partial bundle from compact model shapes (no

@@ -6,7 +6,7 @@ its query once and keeps nothing of it, and reads every row still held. Sliding 
 let their oldest rows go once the window is full; a recurrent layer rewrites a fixed
 state. The browser draws a readable sample of the layers (up to two per layer group)
 and plays the steps; every total counts all the layers (core.step.decode_step_bytes,
-kvcalc.decodeStepBytes).
+js/calc/step.js decodeStepBytes).
 """
 
 from __future__ import annotations

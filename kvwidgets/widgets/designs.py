@@ -10,7 +10,7 @@ import traitlets
 from ..core.errors import InputError, check_int
 from ..core.layers import FullAttentionSpec, LayerGroup, MLASpec, SlidingWindowSpec
 from ..core.model import Model
-from . import state, traits
+from . import browser_data, traits
 from .base import KVWidget
 
 # The one shape every design is drawn on: Llama 3 8B (32 layers, 32 query heads,
@@ -65,8 +65,8 @@ class AttentionDesigns(KVWidget):
         super().__init__(**kwargs)
 
     def default_shapes(self) -> dict[str, Any]:
-        shapes = {label: state.model_shape(m) for label, m in self._design_models.items()}
-        presets = state.preset_shapes()
+        shapes = {label: browser_data.model_shape(m) for label, m in self._design_models.items()}
+        presets = browser_data.preset_shapes()
         real = [n for n in REAL_MODELS if n in presets]
         shapes.update({n: presets[n] for n in real})
         self.real = real

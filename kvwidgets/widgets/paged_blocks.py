@@ -1,6 +1,6 @@
 """PagedBlocks: GPU memory cut into blocks of 16 tokens (PagedAttention).
 
-Two pictures of the same arithmetic (core.paging.block_plan, kvcalc.blockPlan): one
+Two pictures of the same arithmetic (core.paging.block_plan, js/calc/paging.js blockPlan): one
 request reserved at its maximum length against the same request paged block by block
 (its last block part-empty), with the requests that fit in the cache either way; and
 N users whose requests start with the same P-token prefix, its full blocks stored once

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..core.errors import check_int
-from . import state, traits
+from . import browser_data, traits
 from .base import KVWidget
 
 # The conversation lengths the bar chart always shows (plus the chosen context).
@@ -41,7 +41,7 @@ class PerTokenBytes(KVWidget):
             "mha_bytes_per_token": None,
             "mha_ratio": None,
         }
-        mha = state.mha_model(m)
+        mha = browser_data.mha_model(m)
         if mha is not None:
             # Measured while the windows fill: past them a sliding-everywhere model costs 0
             # either way, which would hide the mistake (Mistral 7B: 512 KiB, 4x).

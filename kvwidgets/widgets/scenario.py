@@ -71,7 +71,7 @@ def _check_scene_value(key: str, value: Any, models: Mapping[str, Model]) -> Any
     from ..core.dtypes import dtype_name, weight_format_name
     from ..core.errors import check_int, check_positive
     from ..core.gpus import get_gpu
-    from . import state
+    from . import browser_data
 
     if key in ("num_gpus", "context", "batch"):
         return check_int(key, value, minimum=1)
@@ -95,8 +95,12 @@ def _check_scene_value(key: str, value: Any, models: Mapping[str, Model]) -> Any
     if key == "model":
         if isinstance(value, Model):
             return value
-        if value not in state.preset_names() and value not in models and value not in traits.LOADED_MODELS:
-            raise unknown_name("model", value, [*state.preset_names(), *models])
+        if (
+            value not in browser_data.preset_names()
+            and value not in models
+            and value not in traits.LOADED_MODELS
+        ):
+            raise unknown_name("model", value, [*browser_data.preset_names(), *models])
         return value
     return value
 

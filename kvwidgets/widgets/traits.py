@@ -13,7 +13,7 @@ import traitlets
 
 from ..core import dtype_name, get_gpu
 from ..core.model import Model
-from . import state
+from . import browser_data
 
 # Models given to any widget or Scenario in this kernel, by name, so that a name arriving
 # through traitlets.link from another widget can be drawn here too. Preset names are
@@ -37,7 +37,11 @@ class ModelName(traitlets.Unicode):
             obj.register_model(value)
             return value.name
         value = super().validate(obj, value)
-        if value in LOADED_MODELS and value not in obj.known_models() and value not in state.preset_names():
+        if (
+            value in LOADED_MODELS
+            and value not in obj.known_models()
+            and value not in browser_data.preset_names()
+        ):
             obj.register_model(LOADED_MODELS[value])
         return value
 

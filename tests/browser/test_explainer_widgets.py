@@ -325,7 +325,7 @@ def test_jupyterlab_dark_recolours_the_diagram(watched, exported):
 
 
 def test_offload_crossings_on_the_page_are_the_kernels(watched, tmp_path):
-    """The crossings the page marks (kvcalc / offload.js) are the ones Python's result holds."""
+    """The crossings the page marks (js/calc/offload.js, js/widgets/offload.js) are the ones Python's result holds."""
     page = watched.page
     cases = [dict(model="llama-3-8b", speed="low"), dict(model="gemma-3-27b", speed="typical")]
     for i, kwargs in enumerate(cases):

@@ -2,9 +2,9 @@
 
 A notebook shows two widgets of different classes (their ESMs differ). Checked: both
 draw, and the page imported plotly.js once (one Blob of more than 1 MB: the shared
-bundle model's text; before, each widget class's ESM carried its own copy). Then the
+SharedAssets model's text; before, each widget class's ESM carried its own copy). Then the
 notebook is saved with JupyterLab's "save widget state" setting on: the file holds the
-bundle and the shared library (kvcalc.js + ui.js) once, both widgets name that one
+bundle and the shared library (static/library.js) once, both widgets name that one
 model, and the whole file stays under 1.5 MB.
 """
 
@@ -14,8 +14,7 @@ import json
 
 import pytest
 
-from kvwidgets.widgets.library import library_source
-from kvwidgets.widgets.plotly_bundle import bundle_source
+from kvwidgets.widgets.front_end import library_source, plotly_source
 
 from .conftest import PageWatch
 from .jupyterlab import LabServer
@@ -25,7 +24,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 NOTEBOOK = "two_widgets.ipynb"
 CELLS = ["import kvwidgets as kw", "kw.UsersThatFit()", "kw.DecodeSpeed()"]
 MARK = "window.Plotly = Plotly"  # the bundle's last statement: once per copy
-LIBRARY_MARK = "function kvApp("  # ui.js's frame builder: once per copy of the shared library
+LIBRARY_MARK = "function createApp("  # the widget frame's builder (js/ui/app.js): once per library copy
 
 # Counts Blob URLs made from more than 1 MB of text (plotly.js imports), from page start.
 COUNT_BIG_BLOBS = """(() => {
@@ -82,12 +81,12 @@ def test_two_widgets_one_plotly_load_and_one_saved_copy(browser, lab):
         models = nb["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
         holders = [mid for mid, m in models.items() if MARK in json.dumps(m)]
         assert len(holders) == 1
-        refs = [m["state"]["_plotly"] for m in models.values() if m["state"].get("_plotly")]
+        refs = [m["state"]["_shared_assets"] for m in models.values() if m["state"].get("_shared_assets")]
         assert refs == [f"IPY_MODEL_{holders[0]}"] * 2
         assert [mid for mid, m in models.items() if LIBRARY_MARK in json.dumps(m)] == holders
         size = saved.stat().st_size
         # the shared texts once, then each widget's own state (~40 KB, its _esm under 30 KB)
-        shared = len(bundle_source().encode()) + len(library_source().encode())
+        shared = len(plotly_source().encode()) + len(library_source().encode())
         assert size < 1_500_000 and size < shared + 2 * 60_000 + 50_000, f"{size:,} bytes"
 
         watch.assert_clean()

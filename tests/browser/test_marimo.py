@@ -1,7 +1,7 @@
 """kvwidgets in a live marimo app (`marimo run`), Chromium reaching only the app's server.
 
 Two widgets of different classes in one app (mo.ui.anywidget): both get plotly.js from
-the kernel's one shared bundle model and draw; moving a slider redraws its widget only,
+the kernel's one SharedAssets model and draw; moving a slider redraws its widget only,
 and the new value reaches Python (the app shows the kernel's value in another cell).
 """
 

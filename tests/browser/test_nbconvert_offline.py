@@ -5,8 +5,8 @@ with NBCONVERT_FLAGS, once with nbconvert's CDN addresses rewritten by localize_
 
 The folder is served on 127.0.0.1 and Chromium reaches nothing else. Checked: the
 widgets draw from the saved widget state through require.js, the html-manager and
-anywidget loaded from the folder; plotly.js and the shared library (kvcalc.js + ui.js)
-are stored once on the page (the shared bundle model) and evaluated once; moving a slider redraws its widget only. MathJax,
+anywidget loaded from the folder; plotly.js and the shared library (static/library.js)
+are stored once on the page (the SharedAssets model) and evaluated once; moving a slider redraws its widget only. MathJax,
 which nbconvert's template always asks a CDN for, is the one request allowed to fail.
 """
 
@@ -23,8 +23,7 @@ import pytest
 
 from kvwidgets.export import localize_page, offline_assets
 from kvwidgets.export.offline import NBCONVERT_FLAGS
-from kvwidgets.widgets.library import library_hash, library_source
-from kvwidgets.widgets.plotly_bundle import bundle_source
+from kvwidgets.widgets.front_end import library_hash, library_source, plotly_source
 
 from .conftest import PageWatch
 from .jupyterlab import notebook
@@ -94,10 +93,10 @@ def test_the_page_holds_plotly_js_and_the_library_once(site):
     page = (site / "three.html").read_text(encoding="utf-8")
     # the widget state is in the page; the bundle and library texts only in the shared model
     assert "application/vnd.jupyter.widget-state+json" in page
-    assert page.count("window.Plotly = Plotly") == 1 and page.count("function kvApp(") == 1
+    assert page.count("window.Plotly = Plotly") == 1 and page.count("function createApp(") == 1
     # nbconvert's template (its CSS) is about 280 KB; each widget's own state about 40 KB
     # (an _esm under 30 KB: the loader and its render code)
-    shared = len(bundle_source().encode()) + len(library_source().encode())
+    shared = len(plotly_source().encode()) + len(library_source().encode())
     assert len(page.encode()) < shared + 300_000 + 3 * 50_000
     assert 'src="require.js"' in page and "'embed-amd.js'" in page
 

@@ -19,7 +19,7 @@ import pytest
 import kvwidgets as kw
 from kvwidgets.export import to_html
 from kvwidgets.export.page import script_safe_json
-from kvwidgets.widgets.library import library_source
+from kvwidgets.widgets.front_end import library_source
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +45,7 @@ class Model {{
   save_changes() {{}}
   send(msg) {{
     if (data.door !== "kernel") throw new Error("no kernel here");
-    setTimeout(() => {{ for (const [e, f] of this.handlers) if (e === "msg:custom") f({{ kvw: "plotly-source", ...data.shared }}); }}, 10);
+    setTimeout(() => {{ for (const [e, f] of this.handlers) if (e === "msg:custom") f({{ kvw: "shared-assets", ...data.shared }}); }}, 10);
   }}
 }}
 const bundle = new Model({{ ...data.shared }});
@@ -69,12 +69,12 @@ document.documentElement.dataset.done = "yes";
 
 def write_page(tmp_path, door: str):
     widgets = [kw.UsersThatFit(), kw.DecodeSpeed()]
-    shared = widgets[0]._plotly.get_state()
+    shared = widgets[0]._shared_assets.get_state()
     data = {
         "door": door,
-        "shared": {k: shared[k] for k in ("source", "version", "library", "library_hash")},
+        "shared": {k: shared[k] for k in ("plotly", "plotly_version", "library", "library_hash")},
         "library_bytes": len(library_source().encode()),
-        "bundle_id": widgets[0]._plotly.model_id,
+        "bundle_id": widgets[0]._shared_assets.model_id,
         "widgets": [
             {"esm": w._esm, "state": {k: v for k, v in w.get_state().items() if k not in ("_esm", "_css")}}
             for w in widgets
@@ -131,7 +131,7 @@ def test_without_plotly_js_the_widgets_render_and_say_why(watched, tmp_path):
     path = write_page(tmp_path, "manager")
     html = path.read_text(encoding="utf-8").replace(
         "const bundle = new Model({ ...data.shared });",
-        'const bundle = new Model({ ...data.shared, source: "throw new Error(\\"plotly broke\\")" });',
+        'const bundle = new Model({ ...data.shared, plotly: "throw new Error(\\"plotly broke\\")" });',
     )
     path.write_text(html, encoding="utf-8")
     page = watched.page

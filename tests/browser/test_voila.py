@@ -1,7 +1,7 @@
 """kvwidgets in a live Voila app, Chromium reaching only Voila's server.
 
 Voila runs the notebook and shows its outputs with JupyterLab's widget manager: two
-widgets of different classes get plotly.js from the kernel's one shared bundle model
+widgets of different classes get plotly.js from the kernel's one SharedAssets model
 (imported once on the page) and draw, and a slider redraws its widget only. Voila's
 page template asks a CDN for Font Awesome; that request is the only one allowed to fail.
 """

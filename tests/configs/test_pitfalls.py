@@ -592,3 +592,59 @@ def test_deepseek_v3_preset_fp8_weights_bf16_cache():
 
 def test_torch_dtype_float16_recorded():
     assert kw.load_model({**LLAMA3_8B, "torch_dtype": "float16"}).weight_dtype == "fp16"
+
+
+DEEPSEEK_V2_LITE = {
+    # deepseek-ai/DeepSeek-V2-Lite sizes (the DeepSeek-V2 paper's appendix model)
+    "model_type": "deepseek_v2",
+    "hidden_size": 2048,
+    "num_hidden_layers": 27,
+    "num_attention_heads": 16,
+    "num_key_value_heads": 16,
+    "kv_lora_rank": 512,
+    "q_lora_rank": None,
+    "qk_nope_head_dim": 128,
+    "qk_rope_head_dim": 64,
+    "v_head_dim": 128,
+    "vocab_size": 102400,
+}
+
+
+def test_as_mha_paper_form_counts_2_nh_dh_l_like_the_deepseek_v2_paper():
+    m = kw.load_model(DEEPSEEK_V2_LITE)
+    paper = m.as_mha(mla_form="paper")
+    # bf16: 2 bytes per element; the paper's MHA: 2 x n_h x d_h x l = 2 x 16 x 128 x 27
+    assert paper.kv_bytes_per_token() // 2 == 2 * 16 * 128 * 27 == 110_592
+    # the default keeps the expanded 192-wide key: 16 x (192 + 128) x 27
+    assert m.as_mha().kv_bytes_per_token() // 2 == 16 * 320 * 27 == 138_240
+
+
+def test_as_mha_form_is_checked():
+    import pytest
+
+    with pytest.raises(kw.ConfigError, match="mla_form"):
+        kw.load_model(DEEPSEEK_V2_LITE).as_mha(mla_form="latent")
+
+
+def opt(hidden, layers, ffn, heads):
+    return {
+        "model_type": "opt",
+        "hidden_size": hidden,
+        "num_hidden_layers": layers,
+        "ffn_dim": ffn,
+        "num_attention_heads": heads,
+        "vocab_size": 50272,
+        "max_position_embeddings": 2048,
+        "word_embed_proj_dim": hidden,
+        "enable_bias": True,
+    }
+
+
+def test_opt_estimate_counts_biases_and_the_two_extra_position_rows():
+    # facebook/opt-125m holds 125,239,296 parameters
+    assert kw.load_model(opt(768, 12, 3072, 12)).params == 125_239_296
+    # OPT-175B by hand: per layer Q, K, V, O and the two MLP matrices with their biases and two
+    # LayerNorms; tied embeddings, 2,048 + 2 learned positions, a final LayerNorm
+    h, f = 12288, 49152
+    per_layer = 4 * h * h + 4 * h + 2 * h * f + f + h + 4 * h
+    assert kw.load_model(opt(h, 96, f, 96)).params == 96 * per_layer + 50272 * h + 2050 * h + 2 * h

@@ -1,7 +1,7 @@
 """users_that_fit says the limits its number alone would hide (issue 9: never a silent number)."""
 
 import kvwidgets as kw
-from kvwidgets.widgets import state
+from kvwidgets.widgets import browser_data
 
 
 def test_a_context_past_the_trained_maximum_is_flagged():
@@ -31,4 +31,14 @@ def test_an_architecture_vllm_dropped_is_flagged_in_the_result_and_the_widget_sh
     fit = kw.users_that_fit(model, "H100", context=1_024)
     assert any("no longer runs MPTForCausalLM" in w for w in fit.warnings)
     # the widgets draw their limit lines from the shape Python sends
-    assert state.model_shape(model)["engine_notes"] == list(model.engine_notes) != []
+    assert browser_data.model_shape(model)["engine_notes"] == list(model.engine_notes) != []
+
+
+def test_weights_from_an_estimated_parameter_count_are_flagged_unless_params_is_given():
+    model = kw.load_model("falcon-7b")  # its bundled count is the loader's estimate
+    assert model.params_estimated
+    fit = kw.users_that_fit(model, "H100", context=1_024)
+    assert any("estimated parameter count" in w for w in fit.warnings)
+    given = kw.users_that_fit(model, "H100", context=1_024, params=7_000_000_000)
+    assert not any("estimated parameter count" in w for w in given.warnings)
+    assert not kw.users_that_fit("llama-3-8b", "H100", context=1_024).warnings  # a checkpoint count

@@ -47,9 +47,9 @@ def test_stated(nb, claim, expr, expected):
 
 def test_the_slider_starts_at_gemmas_window():
     # The task relies on it: "Gemma 3 27B's window is 1,024 tokens, the lowest context the
-    # slider reaches". The context slider maps position 0 to 2 ** 10 (widgets/js/ui.js).
+    # slider reaches". The context slider maps position 0 to 2 ** 10 (widgets/js/ui/controls.js).
     from .executed import ROOT
 
-    ui = (ROOT / "kvwidgets/widgets/js/ui.js").read_text(encoding="utf-8")
-    assert "const k = 10 + Math.floor(pos / KV_CONTEXT_STEPS);" in ui and "return 2 ** k +" in ui
+    ui = (ROOT / "kvwidgets/widgets/js/ui/controls.js").read_text(encoding="utf-8")
+    assert "const k = 10 + Math.floor(pos / CONTEXT_STEPS);" in ui and "return 2 ** k +" in ui
     assert "1,024 tokens, the lowest context the slider reaches" in notebook_text(NB)

@@ -34,12 +34,15 @@ def hybrid():
 
 def test_exports():
     assert set(tables.__all__) == {
+        "allocator_series",
+        "allocator_table",
         "attention_designs_table",
         "bytes_per_token_table",
         "cache_per_conversation_table",
         "decode_table",
         "offload_table",
         "shape_variants",
+        "sharing_table",
         "users_grid",
         "users_table",
         "vllm_groups_table",

@@ -2,7 +2,7 @@
 edges and the 1M end included) with the outputs kvwidgets.core gives for them.
 
 tests/widgets/test_kvcalc_node.py writes them fresh and runs tests/widgets/js/kvcalc.test.mjs
-under Node, which must reproduce every one with kvwidgets/widgets/js/kvcalc.js: integers
+under Node, which must reproduce every one with kvwidgets/widgets/js/calc/: integers
 exactly (as decimal strings, compared with BigInt), doubles to the last bit, and the same
 error where the core refuses an input. Run as a script to write them somewhere:
     python3 -m tests.widgets.golden /tmp/golden.json
@@ -39,7 +39,8 @@ from kvwidgets.core import (
 from kvwidgets.core.dtypes import MIXED_WEIGHT_FORMATS
 from kvwidgets.core.errors import KVWidgetsError
 from kvwidgets.core.model import Model, uniform_model
-from kvwidgets.widgets import designs, state
+from kvwidgets.core.units import fmt_bytes, fmt_tokens
+from kvwidgets.widgets import browser_data, designs
 
 MAX_SAFE = 2**53 - 1
 DTYPES = sorted(DTYPE_BITS)
@@ -108,14 +109,14 @@ def synthetic_models() -> list[Model]:
 
 
 def all_shapes() -> dict[str, dict[str, Any]]:
-    shapes = dict(state.preset_shapes())
+    shapes = dict(browser_data.preset_shapes())
     for m in [*synthetic_models(), *designs.design_models().values()]:
-        shapes[m.name] = state.model_shape(m)
+        shapes[m.name] = browser_data.model_shape(m)
     return shapes
 
 
 def models() -> dict[str, Model]:
-    out = {n: state.preset_model(n) for n in state.preset_shapes()}
+    out = {n: browser_data.preset_model(n) for n in browser_data.preset_shapes()}
     for m in [*synthetic_models(), *designs.design_models().values()]:
         out[m.name] = m
     return out
@@ -147,7 +148,7 @@ def staircase_expect(
     m: Model, case: dict[str, Any], lo: int = 1024, hi: int = 1 << 20, exact_below: int = 256
 ) -> dict[str, Any]:
     """First context at which each user count <= exact_below (and the first <= it) is gone:
-    max_context(u) + 1, with the users there. kvcalc.usersStaircase must draw these steps."""
+    max_context(u) + 1, with the users there. calc/budget.js usersStaircase must draw these steps."""
     opts = dict(
         num_gpus=case["num_gpus"],
         weight_dtype=case["weight_dtype"],
@@ -182,12 +183,12 @@ def build(
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     ms = models()
-    gpus = state.gpu_rows()
+    gpus = browser_data.gpu_rows()
     out: dict[str, Any] = {
         "shapes": all_shapes(),
         "gpus": gpus,
         "dtypes": dict(DTYPE_BITS),
-        "weight_formats": state.weight_formats(),
+        "weight_formats": browser_data.weight_formats(),
         "kv": [],
         "per_token": [],
         "users": [],
@@ -197,6 +198,8 @@ def build(
         "step": [],
         "blocks": [],
         "offload": [],
+        "limits": [],
+        "units": [],
         "storage": {k: dataclasses.asdict(v) for k, v in STORAGE.items()},
     }
 
@@ -309,10 +312,11 @@ def build(
         )
         expect = None
         if fit is not None:
-            # warnings are sentences the widgets build themselves (ui.js kvLimitLines), not arithmetic
+            # warnings are the widgets' limit lines (calc/model.js limitLines, the "limits" vectors)
             expect = _ints({k: v for k, v in dataclasses.asdict(fit).items() if k != "warnings"})
             expect["weights_fit"] = fit.weights_fit
-        out["users"].append({**case, "expect": expect, "error": err})
+        message = None if fit is None else fit.message  # calc/budget.js fitMessage, word for word
+        out["users"].append({**case, "expect": expect, "error": err, "message": message})
 
     for _ in range(n_max):
         case = pick()
@@ -467,6 +471,58 @@ def build(
                 "fits_error": fit_err,
             }
         )
+    # Bytes and tokens as core.units writes them, and Fit.message's GB figures: Python rounds
+    # a float's exact value half to even (2.675 GB prints 2.67, 1.125 GB prints 1.12).
+    counts = [0, 1, 1023, 1024, 1025, 1536, 1048575, 1048576, 999_999_999, 10**9, 10**12 - 1, 10**12]
+    counts += [k * 10**6 + 5 * 10**s for k in (1, 2, 3, 1125, 2675, 1005, 3005) for s in (3, 4, 5)]
+    counts += [1_125_000_000, 2_675_000_000, 1_005_000_000, 3_005_000_000, 12_345_678_901_234]
+    counts += [rng.randint(0, 10 ** rng.randint(1, 15)) for _ in range(3000)]
+    for n in counts:
+        unit = rng.choice([None, None, "B", "KiB", "MiB", "GiB", "KB", "MB", "GB", "TB"])
+        digits = rng.choice([0, 1, 2, 2, 3])
+        out["units"].append(
+            {
+                "n": n,
+                "unit": unit,
+                "digits": digits,
+                "bytes": fmt_bytes(n),
+                "bytes_as": fmt_bytes(n, unit, digits),
+                "gb1": f"{n / 1e9:,.1f}",  # core.budget.Fit.message
+                "gb2": f"{n / 1e9:,.2f}",
+                "tokens": fmt_tokens(n),
+            }
+        )
+
+    # Which limit lines a widget shows beside its numbers (calc/model.js limitLines): the
+    # rules read from the core's model (past_max_context, engine_notes) and its shape.
+    shapes = out["shapes"]
+    for name, m in ms.items():
+        shape = shapes[name]
+        for context in {1024, 8192, 8193, 131072, 1_048_576} | (
+            {m.max_context, m.max_context + 1} if m.max_context else set()
+        ):
+            for weights, params in ((False, None), (True, None), (True, 7_000_000_000)):
+                kinds = []
+                if m.past_max_context(context):
+                    kinds.append("past_max_context")
+                if m.max_context and any(
+                    g.get("kv_heads") is not None and (g.get("cap") or 0) >= m.max_context
+                    for g in shape["groups"]
+                ):
+                    kinds.append("window_never_slides")
+                kinds += ["engine_note"] * len(m.engine_notes)
+                if weights and shape["params_estimated"] and not params:
+                    kinds.append("params_estimated")
+                out["limits"].append(
+                    {
+                        "shape": name,
+                        "context": context,
+                        "weights": weights,
+                        "params": params,
+                        "kinds": kinds,
+                        "engine_notes": list(m.engine_notes),
+                    }
+                )
     return out
 
 

@@ -281,20 +281,18 @@ def test_shapes_say_the_maximum_context_and_whether_params_are_estimated():
 
 
 def test_colours_are_defined_in_one_place():
-    """Render files take colours from ui.js (the theme, KV_CONCEPT_COLORS): none writes its own."""
+    """Render files take colours from js/ui (the theme, CONCEPT_COLORS): none writes its own."""
     import re
     from pathlib import Path
 
     import kvwidgets.widgets
 
     js = Path(kvwidgets.widgets.__file__).parent / "js"
-    for path in js.glob("*.js"):
-        if path.name in ("ui.js", "kvcalc.js"):
-            continue
+    for path in [*js.glob("widgets/*.js"), *js.glob("calc/*.js"), *js.glob("loader/*.js")]:
         found = re.findall(r"#[0-9a-fA-F]{6}\b|#[0-9a-fA-F]{3}\b|rgba?\(", path.read_text(encoding="utf-8"))
         assert not found, f"{path.name} writes colours of its own: {found}"
-    ui = (js / "ui.js").read_text(encoding="utf-8")
-    block = ui[ui.index("const KV_CONCEPT_COLORS = {") :]
+    ui = (js / "ui" / "colours.js").read_text(encoding="utf-8")
+    block = ui[ui.index("const CONCEPT_COLORS = {") :]
     block = block[: block.index("};")]
     colours = dict(re.findall(r'"?([\w-]+)"?:\s*"(#[0-9a-f]{6})"', block))
     needed = {

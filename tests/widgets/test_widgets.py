@@ -12,10 +12,7 @@ import traitlets
 
 import kvwidgets as kw
 from kvwidgets.data import measured
-from kvwidgets.widgets import designs, state
-from kvwidgets.widgets.base import inlined_bundle
-from kvwidgets.widgets.library import library_code, loader_header
-from kvwidgets.widgets.plotly_bundle import bundle_source, bundle_version
+from kvwidgets.widgets import browser_data, designs, front_end
 
 WIDGETS = [kw.PerTokenBytes, kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed, kw.AttentionDesigns]
 
@@ -74,7 +71,7 @@ def test_every_input_is_synced_and_changes_the_result(cls):
 def test_every_listed_preset_is_in_the_model_menu():
     # state skips a preset that fails to load (so one bad file cannot break every widget);
     # this is where such a failure shows up
-    names = set(state.preset_names())
+    names = set(browser_data.preset_names())
     assert names == set(kw.PerTokenBytes().shapes)
     assert {"llama-3-8b", "llama-3-70b", "deepseek-v3", "gpt-oss-120b", "gemma-3-27b"} <= names
 
@@ -205,7 +202,7 @@ def test_attention_designs_on_the_llama_shape():
     assert hybrid["long"] == 16 * 131072 * 4096 + 16 * 1024 * 4096  # sliding half capped
     for name in w.real:
         assert w.result["models"][name]["long"] == kw.load_model(name).kv_bytes(131072)
-    assert set(w.real) == set(designs.REAL_MODELS) & set(state.preset_shapes())
+    assert set(w.real) == set(designs.REAL_MODELS) & set(browser_data.preset_shapes())
     w.window = 128
     assert "Sliding hybrid 128" in w.result["designs"]
 
@@ -331,28 +328,25 @@ def test_compact_is_synced_and_off_by_default(cls):
 @pytest.mark.parametrize("cls", WIDGETS, ids=lambda c: c.__name__)
 def test_synced_state_is_at_most_0_5_mb_with_plotly_js_shared(cls):
     """Each widget's own state (its ESM and CSS included) leaves plotly.js and the shared
-    library to the one bundle model it names; the standalone ESM carries both itself."""
+    library to the one SharedAssets model it names; the standalone ESM carries both itself."""
     w = cls()
     state = w.get_state()
     size = len(json.dumps(state).encode())
     assert size <= 100_000, f"{cls.__name__}: {size:,} bytes"
     assert "window.Plotly = Plotly" not in json.dumps(state)
-    assert state["_plotly"] == f"IPY_MODEL_{w._plotly.model_id}"
+    assert state["_shared_assets"] == f"IPY_MODEL_{w._shared_assets.model_id}"
     standalone = cls.standalone_esm()
-    # the standalone variant: bundle first, then the same loader with both flags set, the
-    # library inline, and the same wrapped render code and default export
-    assert standalone.startswith(
-        inlined_bundle() + "\n;\n" + loader_header(plotly_inlined=True, library_inlined=True)
+    # the standalone variant: plotly.js first, then the library put on the page, then the
+    # very module the widget's _esm is
+    assert standalone == (
+        front_end.plotly_prelude() + front_end.read_built("standalone_prelude.js") + ";\n" + w._esm
     )
-    assert w._esm.startswith(loader_header(plotly_inlined=False, library_inlined=False))
-    assert library_code() in standalone and library_code() not in w._esm
-    tail = w._esm[w._esm.index("function kvWidgetCode(") :]
-    assert standalone.endswith(tail)
-    # the bundle runs only when this plotly.js is not on the page already
-    assert inlined_bundle() == (
-        f'if (!(globalThis.Plotly && globalThis.Plotly.version === "{bundle_version()}")) {{\n'
-        + bundle_source()
-        + "\n}"
+    assert front_end.library_source() not in w._esm
+    # plotly.js runs only when this version is not on the page already
+    assert front_end.plotly_prelude() == (
+        f'if (!(globalThis.Plotly && globalThis.Plotly.version === "{front_end.plotly_version()}")) {{\n'
+        + front_end.plotly_source()
+        + "\n}\n"
     )
 
 
@@ -391,7 +385,7 @@ def shared_users_widget():
 
 @settings(max_examples=150, deadline=None)
 @given(
-    model=st.sampled_from(sorted(state.preset_shapes())),
+    model=st.sampled_from(sorted(browser_data.preset_shapes())),
     gpu=st.sampled_from(sorted(kw.GPUS)),
     num_gpus=st.sampled_from([1, 2, 3, 4, 8, 16, 0, -1]),
     context=st.integers(min_value=-10, max_value=2_000_000),

@@ -1,4 +1,4 @@
-// The browser's closed forms (kvwidgets/widgets/js/kvcalc.js) against kvwidgets.core.
+// The browser's closed forms (kvwidgets/widgets/js/calc/) against kvwidgets.core.
 // Run by tests/widgets/test_kvcalc_node.py, which writes the golden vectors fresh from
 // Python and passes their path in KV_GOLDEN. Integers are compared exactly (BigInt, as
 // decimal strings), doubles to the last bit (Object.is), errors by their message.
@@ -8,9 +8,9 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
 
-// KV_CALC: the kvcalc.js the widgets actually load (the installed package's); the
-// repository's copy otherwise.
-const calc = process.env.KV_CALC || new URL("../../../kvwidgets/widgets/js/kvcalc.js", import.meta.url).pathname;
+// KV_CALC: the calc/index.js of the package the widgets actually load (the installed
+// package's); the repository's copy otherwise.
+const calc = process.env.KV_CALC || new URL("../../../kvwidgets/widgets/js/calc/index.js", import.meta.url).pathname;
 const kv = await import(pathToFileURL(calc).href);
 
 const path = process.env.KV_GOLDEN;
@@ -92,6 +92,31 @@ test("users that fit, with the whole breakdown in bytes", () => {
       const v = got.value[k];
       assert.equal(typeof v === "bigint" || typeof v === "number" && typeof want === "string" ? v.toString() : v, want, `${what}: ${k}`);
     }
+    assert.equal(kv.fitMessage(got.value), c.message, `${what}: Fit.message`);
+  }
+});
+
+test("bytes, tokens and GB figures written as core.units and Fit.message write them", () => {
+  assert.ok(G.units.length > 3000);
+  for (const c of G.units) {
+    const what = `units ${JSON.stringify(c)}`;
+    assert.equal(kv.fmtBytes(c.n), c.bytes, what);
+    assert.equal(kv.fmtBytes(BigInt(c.n), c.unit, c.digits), c.bytes_as, what);
+    assert.equal(kv.fmtGB(BigInt(c.n), 1), c.gb1, what);
+    assert.equal(kv.fmtGB(c.n, 2), c.gb2, what);
+    assert.equal(kv.fmtTokens(c.n), c.tokens, what);
+  }
+});
+
+test("limit lines: the rules that fire are the core's, engine notes word for word", () => {
+  assert.ok(G.limits.some((c) => c.kinds.includes("past_max_context")), "a context past the maximum");
+  assert.ok(G.limits.some((c) => c.kinds.includes("params_estimated")), "an estimated parameter count");
+  for (const c of G.limits) {
+    const what = `limitLines ${JSON.stringify(c)}`;
+    const lines = kv.limitLines(shape(c.shape), { context: c.context, weights: c.weights, params: c.params ?? undefined });
+    assert.deepEqual(lines.map((l) => l.kind), c.kinds, what);
+    assert.deepEqual(lines.filter((l) => l.kind === "engine_note").map((l) => l.text), c.engine_notes, what);
+    assert.ok(lines.every((l) => l.cls === "kv-warn" && l.text.length > 0), what);
   }
 });
 
@@ -182,7 +207,7 @@ test("one decode step: stored, read, written and each group's rows, any layer ki
     if (checkError(got, c, what)) continue;
     const norm = (o) => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, typeof v === "bigint" || typeof v === "number" ? String(v) : v]));
     const { groups, ...top } = got.value;
-    assert.deepEqual(norm(top), c.expect === null ? null : (({ groups: _g, ...rest }) => rest)(c.expect), what);
+    assert.deepEqual(norm(top), c.expect === null ? null : (({ groups: _groups, ...rest }) => rest)(c.expect), what);
     assert.deepEqual(groups.map(norm), c.expect.groups, what);
     for (const g of groups) if (g.dropped_tokens > 0) kinds.add(g.kind);
   }

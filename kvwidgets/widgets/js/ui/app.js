@@ -1,0 +1,270 @@
+// The widget's frame and its redraw scheduler (createApp), and the wiring of model changes,
+// theme changes and layout changes to redraws (startApp).
+//
+// Every control change sets the trait and calls save_changes() (so Python's `result`
+// follows when a kernel is there) AND redraws at once from the synced shapes (so it
+// never waits for one). Each widget's draw() computes everything before it touches the
+// page, so bad input leaves the last good figure and shows a message in .kv-error.
+// Per-widget state lives on the `app` object: module-level state is shared by every
+// widget of the page (the library is one instance per page).
+
+import { dtypeBits } from "../calc/dtypes.js";
+import { KVInputError } from "../calc/errors.js";
+import { element } from "./dom.js";
+import { tryModelCall } from "./host.js";
+import { readTheme, themeKey, themeSource } from "./theme.js";
+
+/**
+ * Look-ups with the core's error messages, shared by every draw().
+ * @param {App} app
+ */
+export function makeLookup(app) {
+  const m = app.model;
+  const shapes = m.get("shapes") || {};
+  const name = m.get("model");
+  const gpus = m.get("gpus") || {};
+  const dtypes = m.get("dtypes") || {};
+  return {
+    shape(n = name) {
+      const s = shapes[n];
+      if (!s) throw new KVInputError(`unknown model '${n}'. Known models: ${Object.keys(shapes).sort().join(", ")}.`);
+      return s;
+    },
+    gpu(n = m.get("gpu")) {
+      const g = gpus[n];
+      if (!g) throw new KVInputError(`unknown GPU '${n}'. Known GPUs: ${Object.keys(gpus).sort().join(", ")}.`);
+      return g;
+    },
+    bits(field) {
+      return dtypeBits(dtypes, m.get(field), field);
+    },
+    /** The weight format: bits of a plain dtype, or a mixed format's parts (calc/model.js modelWeightBytes). */
+    weightBits() {
+      const format = m.get("weight_dtype");
+      const mixed = (m.get("weight_formats") || {})[format];
+      return mixed ? { name: format, ...mixed } : dtypeBits(dtypes, format, "weight_dtype");
+    },
+    dtypes,
+  };
+}
+
+/**
+ * @typedef {import("@anywidget/types").AnyModel} AnyModel
+ * @typedef {{ model: AnyModel, el: HTMLElement, host?: any }} RenderContext
+ * @typedef {ReturnType<typeof createApp>} App
+ */
+
+/**
+ * The widget's frame (title, controls, readouts, text, plot, error line) in `el`, and the
+ * object every control and draw works on.
+ * @param {RenderContext} ctx
+ * @param {string} title
+ */
+export function createApp({ model, el }, title) {
+  const root = element("div", { class: "kv-widget" });
+  if (model.get("compact")) root.classList.add("kv-compact"); // slide layout (widget.css)
+  root.setAttribute("data-kv-theme", themeSource(getComputedStyle(root)));
+  const controls = element("div", { class: "kv-controls" });
+  const readouts = element("div", { class: "kv-readouts" });
+  const text = element("div", { class: "kv-text" });
+  const plot = element("div", { class: "kv-plot" });
+  const error = element("div", { class: "kv-error", role: "alert", "aria-live": "polite" });
+  root.append(element("div", { class: "kv-title", text: title }), controls, readouts, text, plot, error);
+  el.append(root);
+
+  const app = {
+    model, el, root, controls, readouts, text, plot, error,
+    localError: "",
+    holding: false, // true while several traits are set at once (reset): draw once after
+    drawn: false,   // set by redraw(), so set() knows whether a change event already drew
+    // While a slider is dragged, at most one draw per animation frame: the first move
+    // draws at once (no added latency), later moves before the next frame (input events
+    // queued behind a slow draw) only mark the figure stale and the next frame draws it
+    // once with the latest value. Discrete changes (menus, typed boxes, reset) always
+    // draw at once, so the page is current as soon as their event has run.
+    continuous: false,
+    frameBusy: false,
+    stale: false,
+    revision: 0,    // plotly layout.datarevision: bumped on every draw
+    /** @type {() => void} the widget's drawing, set by its render function */
+    draw: () => {},
+    /** @type {Array<() => void>} bring each control in line with the model before a draw */
+    syncers: [],
+    /** @type {Array<[string, (...args: any[]) => void]>} */
+    listeners: [],
+    /** @type {HTMLElement | null} a diagram's place instead of the plot (diagram.js) */
+    diagram: null,
+    drawnWidth: 0, // the width the diagram was last laid out in
+    /** @type {Record<string, string> | null} PerTokenBytes: the formula's factors last drawn */
+    formulaValues: null,
+    /**
+     * @param {string} event
+     * @param {(...args: any[]) => void} fn
+     */
+    on(event, fn) {
+      model.on(event, fn);
+      app.listeners.push([event, fn]);
+    },
+    /** Set a trait from a control: save it for Python and redraw from the shape now.
+     *  model.set fires change:<name> synchronously, whose handler redraws; draw here only
+     *  when it did not (same value, or a model that does not echo its own sets). */
+    set(name, value, { continuous = false } = {}) {
+      app.drawn = false;
+      app.continuous = continuous;
+      try {
+        model.set(name, value);
+        tryModelCall(model, "save_changes");
+        if (!app.drawn) app.redraw();
+      } finally {
+        app.continuous = false;
+      }
+    },
+    fail(message) {
+      app.localError = message;
+      app.showError();
+    },
+    showError() {
+      const msg = app.localError || model.get("error") || "";
+      error.textContent = msg;
+      error.style.display = msg ? "" : "none";
+    },
+    redraw() {
+      if (app.holding) return;
+      app.drawn = true;
+      if (!app.continuous) {
+        app.stale = false;  // this draw is the latest: a pending frame has nothing left to do
+        app.drawNow();
+        return;
+      }
+      if (app.frameBusy) {
+        app.stale = true;
+        return;
+      }
+      app.drawNow();
+      app.frameBusy = true;
+      const tick = () => {
+        if (!app.stale) {
+          app.frameBusy = false;
+          return;
+        }
+        app.stale = false;
+        app.drawNow();
+        requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    },
+    drawNow() {
+      for (const s of app.syncers) s();
+      try {
+        app.draw();
+        app.localError = "";
+      } catch (e) {
+        app.localError = e && e.message ? e.message : String(e);
+        if (!(e instanceof KVInputError)) console.error(e);
+      }
+      app.showError();
+    },
+    theme() {
+      return readTheme(root);
+    },
+    scale() {
+      const s = Number(model.get("scale"));
+      return s > 0 ? s : 1;
+    },
+    readout(name, label) {
+      const value = element("span", { class: "kv-value", "data-kv-out": name });
+      readouts.append(element("span", { class: "kv-readout" }, [element("span", { class: "kv-label", text: label + " " }), value]));
+      return value;
+    },
+    lookup() {
+      return makeLookup(app);
+    },
+  };
+  return app;
+}
+
+/**
+ * The widget's input trait names: Python sends their starting values in `initial`.
+ * @param {App} app
+ */
+export function inputNames(app) {
+  return Object.keys(app.model.get("initial") || {});
+}
+
+/**
+ * Ticks and series Python chose for this widget (e.g. the batch sizes drawn), from `axes`.
+ * @param {App} app
+ */
+export function axisValues(app, name) {
+  const axes = app.model.get("axes") || {};
+  if (!(name in axes)) throw new Error(`axes.${name} is missing from the widget state`);
+  return axes[name];
+}
+
+/**
+ * Wire the model's changes to redraws; return anywidget's cleanup function.
+ * @param {App} app
+ */
+export function startApp(app) {
+  for (const t of [...inputNames(app), "shapes", "gpus", "dtypes", "weight_formats", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
+  app.on("change:error", () => app.showError());
+  app.on("change:scale", () => {
+    app.root.style.setProperty("--kv-scale", String(app.scale()));
+    app.redraw();
+  });
+  app.root.style.setProperty("--kv-scale", String(app.scale()));
+  // Colours are read when drawing; remember what they were drawn with so a re-colour
+  // happens once, and only when something that decides them changed.
+  const colours = () => themeKey(app);
+  let drawnWith = colours();
+  const recolour = () => {
+    drawnWith = colours();
+    app.redraw();
+  };
+  const recolourIfChanged = () => {
+    if (colours() !== drawnWith) recolour();
+  };
+  // Hosts switch theme by changing the page: JupyterLab flips data-jp-theme-* on <body>
+  // (its new variables may land after the flip, so that always redraws); marimo sets
+  // body.dark and data-theme; VS Code rewrites <html>'s style (its --vscode-* values)
+  // and the body class; Colab sets <html theme="dark">; MyST toggles html.dark.
+  const themeWatch = new MutationObserver((records) => {
+    if (records.some((r) => (r.attributeName || "").startsWith("data-jp-theme"))) recolour();
+    else recolourIfChanged();
+  });
+  const watched = ["class", "style", "theme", "data-theme", "data-mode", "data-jp-theme-light", "data-jp-theme-name"];
+  for (const node of [document.body, document.documentElement]) {
+    if (node) themeWatch.observe(node, { attributes: true, attributeFilter: watched });
+  }
+  // Without host variables the colours follow the reader's light/dark preference, which
+  // can change while the page is open.
+  const darkQuery = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  if (darkQuery) darkQuery.addEventListener("change", recolourIfChanged);
+  // JupyterLab renders a widget into a node not yet in the page, where no CSS variable
+  // resolves and nothing has a width, so the first draw gets readTheme's last-resort light
+  // colours (dark text on JupyterLab Dark) and plotly's default 700 px width (plotly's
+  // `responsive` only follows window resizes). Once the widget is laid out in the page,
+  // and whenever its width changes (a sidebar opens), fix whichever is off.
+  const onLayout = () => {
+    if (!app.root.isConnected) return;
+    recolourIfChanged();
+    const full = app.plot._fullLayout;
+    const width = app.plot.clientWidth;
+    // A fresh plot rather than Plots.resize, which also takes the div's (min-)height
+    // in place of the layout's height. Happens on attach and on a width change only.
+    if (window.Plotly && full && width > 0 && Math.abs(full.width - width) > 1) {
+      window.Plotly.purge(app.plot);
+      app.redraw();
+    }
+  };
+  const layoutWatch = typeof ResizeObserver === "function" ? new ResizeObserver(onLayout) : null;
+  if (layoutWatch) layoutWatch.observe(app.root);
+  app.redraw();
+  return () => {
+    themeWatch.disconnect();
+    if (layoutWatch) layoutWatch.disconnect();
+    if (darkQuery) darkQuery.removeEventListener("change", recolourIfChanged);
+    for (const [event, fn] of app.listeners) tryModelCall(app.model, "off", event, fn);
+    if (window.Plotly) window.Plotly.purge(app.plot);
+  };
+}

@@ -1,0 +1,37 @@
+// Making HTML and SVG elements, and the widget's text lines.
+
+// Elements that take keys. JupyterLab and Notebook 7 bind keys such as ArrowRight to
+// notebook commands in command mode and call preventDefault before a focused control
+// sees them; Lumino skips its shortcut handling for an event whose target carries
+// data-lm-suppress-shortcuts="true". Lumino reads it on the event's target only, so it
+// must be on each control: on the widget's root element it has no effect.
+export const KEYED_TAGS = new Set(["INPUT", "SELECT", "BUTTON", "TEXTAREA", "SUMMARY"]);
+
+export function element(tag, attrs = {}, children = []) {
+  const e = document.createElement(tag);
+  if (KEYED_TAGS.has(e.tagName)) e.setAttribute("data-lm-suppress-shortcuts", "true");
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "text") e.textContent = v;
+    else if (k === "class") e.className = v;
+    else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c);
+  return e;
+}
+
+export function setTextLines(node, lines) {
+  node.replaceChildren(...lines.map((l) => element("div", { class: l.cls || "kv-line", text: l.text ?? l })));
+}
+
+export const SVG_NS = "http://www.w3.org/2000/svg";
+
+export function svgElement(tag, attrs = {}, children = []) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null) continue;
+    if (k === "text") e.textContent = v;
+    else e.setAttribute(k, String(v));
+  }
+  for (const c of children) e.append(c);
+  return e;
+}

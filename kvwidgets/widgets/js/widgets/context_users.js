@@ -1,0 +1,163 @@
+// ContextVsUsers: conversations that fit against their length (log axis 1K..1M) for a
+// 16-bit and an FP8 cache, 8K / 32K / 128K marked and labelled on the 16-bit line, the
+// chosen point highlighted. The users axis is log by default (800 at 1K and 3 at 128K
+// are both readable) with a linear choice.
+
+import { fitMessage, maxContext, usersStaircase, usersThatFit } from "../calc/budget.js";
+import { dtypeBits } from "../calc/dtypes.js";
+import { KVInputError, checkInt } from "../calc/errors.js";
+import { limitLines } from "../calc/model.js";
+import { fmtTokens } from "../calc/units.js";
+import { axisValues, createApp, startApp } from "../ui/app.js";
+import { dtypeColor } from "../ui/colours.js";
+import { contextControl, dtypeSelect, gpuCount, gpuSelect, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
+import { setTextLines } from "../ui/dom.js";
+import { drawPlot } from "../ui/plot.js";
+import { widgetModule } from "../loader/widget_module.js";
+
+/**
+ * @typedef {import("../ui/app.js").App} App
+ * @typedef {import("../ui/app.js").RenderContext} RenderContext
+ */
+
+const LO = 1024;
+const HI = 1048576;
+
+/**
+ * The two step lines depend on neither the context nor the y scale: keep the last ones
+ * so dragging the context slider only moves the marker.
+ * @param {App} app
+ */
+function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
+  const key = JSON.stringify([shape, gpu, o, lines, dtypes]);  // the shape itself: a reloaded model may keep its name
+  if (cache.key !== key) {
+    cache.lines = lines.map(([dt]) => usersStaircase(shape, gpu, { ...o, kvBits: dtypeBits(dtypes, dt) }, LO, HI));
+    cache.key = key;
+  }
+  return cache.lines;
+}
+
+// The mark labels' arrows: from 18 px right and above the point down to it, 2 px wide,
+// with a filled head whose sides run 8.5 px along the axes from the tip. These are the
+// lengths plotly's own annotation arrow had here (ax 18, ay -18, arrowhead 1, width 2).
+const ARROW = 18;
+const ARROW_HEAD = 8.485;
+
+function arrowShapes(x, y, color) {
+  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y };
+  return [
+    { ...at, type: "line", x0: 0, y0: 0, x1: ARROW, y1: ARROW, line: { color, width: 2 } },
+    { ...at, type: "path", path: `M0,0L${ARROW_HEAD},0L0,${ARROW_HEAD}Z`, fillcolor: color, line: { width: 0 } },
+  ];
+}
+
+/**
+ * @param {RenderContext} ctx
+ */
+function render({ model, el }) {
+  const app = createApp({ model, el }, "Context against users");
+  modelSelect(app);
+  gpuSelect(app);
+  gpuCount(app);
+  contextControl(app);
+  dtypeSelect(app, "weight_dtype", "Weights");
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  moreFold(app, () => {
+    utilizationSlider(app);
+    selectControl(app, "y_scale", "Users axis", () => [["log", "log"], ["linear", "linear"]]);
+    paramsBox(app);
+  });
+  resetButton(app);
+  const outUsers = app.readout("users", "Users at this context:");
+  const outMax = app.readout("max_context", "Longest context for one user:");
+  const cache = {};
+
+  app.draw = () => {
+    const L = app.lookup();
+    const shape = L.shape();
+    const gpu = L.gpu();
+    const yScale = model.get("y_scale");
+    if (yScale !== "log" && yScale !== "linear") throw new KVInputError(`y_scale must be 'log' or 'linear', got '${yScale}'`);
+    const o = {
+      numGpus: model.get("num_gpus"),
+      weightBits: L.weightBits(),
+      utilization: model.get("utilization"),
+      params: paramsOverride(app),
+    };
+    const context = checkInt("context", model.get("context"), 1);
+    const here = usersThatFit(shape, gpu, context, { ...o, kvBits: L.bits("kv_dtype") }); // throws on bad input
+    const longest = maxContext(shape, gpu, 1, { ...o, kvBits: L.bits("kv_dtype") });
+    const lines = axisValues(app, "lines");
+    const stairs = stepLines(app, cache, shape, gpu, o, lines, L.dtypes);
+    const t = app.theme();
+    const isLog = yScale === "log";
+    const traces = lines.map(([, name], i) => ({
+      type: "scatter", mode: "lines", name,
+      x: stairs[i].x, y: stairs[i].users.map(Number),
+      line: { color: dtypeColor(lines[i][0]) || t.colors[i], shape: "hv" },  // users hold until the next drop
+      hovertemplate: "from %{x:,} tokens: %{y:,} users<extra>" + name + "</extra>",
+    }));
+    const marks = axisValues(app, "marks");
+    const first = stairs[0];
+    const usersOnFirst = (c) => {
+      let j = 0;
+      while (j + 1 < first.x.length && first.x[j + 1] <= c) j++;
+      return Number(first.users[j]);
+    };
+    const shapes = marks.map((c) => ({
+      type: "line", x0: c, x1: c, yref: "paper", y0: 0, y1: 1, line: { dash: "dot", color: t.fg2, width: 1 },
+    }));
+    const annotations = marks.map((c) => ({
+      x: Math.log10(c), yref: "paper", y: 1, yanchor: "bottom", text: fmtTokens(c), showarrow: false, font: { color: t.fg2 },
+    }));
+    for (const c of marks) {  // the user count at each mark, on the 16-bit line
+      const u = usersOnFirst(c);
+      const onAxis = !isLog || u > 0;  // 0 has no place on a log axis: write it at the bottom
+      // The label sits 18 px right of and above its point, an arrow pointing back to it.
+      // The arrow is two shapes (sized in pixels from the point), not the annotation's own
+      // arrow: plotly measures an annotation arrow's length on every draw, a forced page
+      // layout each, twice per menu change; shapes are placed without measuring.
+      annotations.push({
+        x: Math.log10(c), y: onAxis ? (isLog ? Math.log10(u) : u) : 0, yref: onAxis ? "y" : "paper",
+        text: `${u.toLocaleString("en-US")} user${u === 1 ? "" : "s"}`, showarrow: false,
+        xshift: onAxis ? ARROW : 0, yshift: onAxis ? ARROW : 0, xanchor: "left", yanchor: onAxis ? "middle" : "auto",
+        font: { color: t.fg }, bordercolor: dtypeColor(lines[0][0]) || t.colors[0], bgcolor: t.bg,
+      });
+      if (onAxis) shapes.push(...arrowShapes(c, u, t.fg2));
+    }
+    // The chosen point is a layout annotation (a dot and a label), not a trace: moving the
+    // context then changes no trace and Plotly redraws only the annotations (drawPlot's
+    // dataKey). Annotations sit at log10 positions on log axes, as the marks' labels do.
+    const chosenUsers = Number(here.users);
+    const r = 6 * app.scale();
+    const chosenOnAxis = !isLog || chosenUsers > 0;
+    if (chosenOnAxis) {
+      annotations.push({ x: Math.log10(context), y: isLog ? Math.log10(chosenUsers) : chosenUsers, text: "\u25CF",
+        showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.colors[3], size: 18 * app.scale() } });
+    }
+    annotations.push({
+      x: Math.log10(context), y: chosenOnAxis ? (isLog ? Math.log10(chosenUsers) : chosenUsers) : 0,
+      // below left, so it never sits on a mark's label (those go above right)
+      yref: chosenOnAxis ? "y" : "paper", xanchor: "right", yanchor: "top", xshift: -r, yshift: chosenOnAxis ? -r : 0, showarrow: false,
+      text: `${chosenUsers.toLocaleString("en-US")} users (${model.get("kv_dtype")})`, font: { color: t.fg },
+    });
+    // Everything is computed: now touch the page.
+    const textLines = [{ text: fitMessage(here), cls: here.users > 0n ? "kv-note" : "kv-warn" }];
+    if (isLog && stairs.some((s) => s.users.some((u) => u === 0n))) {
+      textLines.push({ text: "Where no conversation fits (0 users) the line stops: 0 has no place on a log axis.", cls: "kv-note" });
+    }
+    textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
+    setTextLines(app.text, textLines);
+    outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${model.get("kv_dtype")} cache)`;
+    outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;
+    drawPlot(app, traces, {
+      shapes, annotations,
+      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)] },
+      yaxis: isLog ? { type: "log", title: { text: "conversations that fit (log)" } }
+        : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" },
+    }, [cache.key, yScale]);
+  };
+  return startApp(app);
+}
+
+export default widgetModule(render);

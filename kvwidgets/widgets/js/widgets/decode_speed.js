@@ -1,0 +1,207 @@
+// DecodeSpeed: ideal bandwidth ceilings of decoding, per user (top) and in total
+// (bottom), against context for several batch sizes; the bytes one step reads split into
+// weights and KV; the batch at which KV reads pass the weights; measured H200 points.
+
+import { maxContext } from "../calc/budget.js";
+import { decodeCeiling, decodeFits } from "../calc/decode.js";
+import { limitLines, modelWeightBytes } from "../calc/model.js";
+import { fmtBytes, fmtTokens } from "../calc/units.js";
+import { axisValues, createApp, startApp } from "../ui/app.js";
+import { conceptColor } from "../ui/colours.js";
+import { contextControl, dtypeSelect, gpuCount, gpuSelect, intBox, modelSelect, moreFold, paramsBox, paramsOverride, resetButton } from "../ui/controls.js";
+import { element, setTextLines } from "../ui/dom.js";
+import { drawPlot } from "../ui/plot.js";
+import { widgetModule } from "../loader/widget_module.js";
+
+/**
+ * @typedef {import("../ui/app.js").App} App
+ * @typedef {import("../ui/app.js").RenderContext} RenderContext
+ */
+
+const POINTS = 41; // 4 per doubling from 1K to 1M
+
+/**
+ * @param {App} app
+ */
+function splitBar(app) {
+  // The bytes of one step as a plain HTML bar: weights vs the batch's KV.
+  const w = element("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
+  const k = element("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
+  const bar = element("div", { class: "kv-split", role: "img", style: "display:flex;height:1.2em;width:100%;margin:0.3em 0;border-radius:3px;overflow:hidden" }, [w, k]);
+  const caption = element("div", { class: "kv-note", "data-kv-out": "step_split" });
+  app.text.after(caption, bar);
+  return (weights, kv) => {
+    const share = kv / (weights + kv);
+    w.style.width = `${(1 - share) * 100}%`;
+    k.style.width = `${share * 100}%`;
+    w.style.background = conceptColor("weights");
+    k.style.background = conceptColor("kv");
+    const label = `weights ${fmtBytes(weights)} (blue) + KV ${fmtBytes(kv)} (orange) per GPU, ${(share * 100).toFixed(1)}% KV`;
+    bar.setAttribute("aria-label", label);
+    bar.title = label;
+    caption.textContent = `Bytes of one step: ${label}.`;
+  };
+}
+
+/**
+ * Split one batch line at the longest context where `batch` caches fit (core max_context
+ * at utilization 0.9): the solid part fits, the dotted part does not. The boundary is
+ * exact and shared by both parts so the line stays continuous.
+ */
+function lineParts(shape, gpu, xs, batch, o) {
+  const limit = maxContext(shape, gpu, batch, { ...o, utilization: 0.9 });
+  if (limit === null || limit >= xs[xs.length - 1]) return [{ fits: true, xs }];
+  if (limit < xs[0]) return [{ fits: false, xs, only: true }];
+  const below = xs.filter((c) => c < limit);
+  const above = xs.filter((c) => c > limit);
+  return [{ fits: true, xs: [...below, limit] }, { fits: false, xs: [limit, ...above] }];
+}
+
+function fitsText(batch, context, fit) {
+  const n = (x) => Number(x).toLocaleString("en-US");
+  const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n(fit.max_batch)} fit`;
+  return fit.fits
+    ? `batch ${n(batch)} at ${fmtTokens(context)} tokens fits (up to ${n(fit.max_batch)})`
+    : `batch ${n(batch)} at ${fmtTokens(context)} tokens does not fit (${most}): the ceiling assumes caches that cannot be held`;
+}
+
+/**
+ * @param {RenderContext} ctx
+ */
+function render({ model, el }) {
+  const app = createApp({ model, el }, "Decode speed ceiling");
+  modelSelect(app);
+  gpuSelect(app);
+  gpuCount(app);
+  contextControl(app);
+  intBox(app, "batch", "Batch", { min: 1, max: 1 << 20 });
+  dtypeSelect(app, "weight_dtype", "Weights");
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  moreFold(app, () => paramsBox(app));
+  resetButton(app);
+  const outUser = app.readout("tokens_per_s_per_user", "Per user:");
+  const outTotal = app.readout("tokens_per_s_total", "Total:");
+  const outStep = app.readout("step_ms", "Step:");
+  const outCross = app.readout("crossover_batch", "KV reads pass the weights at batch:");
+  const outFits = app.readout("fits", "In memory:");
+  const setSplit = splitBar(app);
+
+  app.draw = () => {
+    const L = app.lookup();
+    const shape = L.shape();
+    const gpu = L.gpu();
+    const o = { numGpus: model.get("num_gpus"), weightBits: L.weightBits(), kvBits: L.bits("kv_dtype"), params: paramsOverride(app) };
+    const context = model.get("context");
+    const batch = model.get("batch");
+    const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
+    const fit = decodeFits(shape, gpu, context, batch, o);
+    const xs = Array.from({ length: POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
+    const axes = model.get("axes") || {};
+    const drawn = axes.lines || axisValues(app, "batches"); // a few lines by default (decode_speed.py LINES)
+    const batches = drawn.includes(batch) ? drawn : [...drawn, batch].sort((a, b) => a - b);
+    const t = app.theme();
+    // One trace per batch and subplot for the part that fits (its own colour and width),
+    // and one dotted trace per subplot holding every batch's part that does not fit,
+    // separated by null gaps: a full redraw costs plotly work per trace, so fewer traces
+    // draw faster (a menu change redraws them all). A batch that fits nowhere keeps a
+    // dotted line in its own colour, or nothing would show which line it is.
+    const traces = [];
+    const over = { x: [], user: [], total: [], text: [] };  // the parts that do not fit
+    const ceilings = (contexts, b) => contexts.map((c) => decodeCeiling(shape, gpu, c, b, o));
+    const batchTraces = (b, contexts, ds, line, note, showlegend) => {
+      const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: contexts, line };
+      return [
+        { ...common, showlegend, xaxis: "x", yaxis: "y", y: ds.map((x) => x.tokens_per_s_per_user),
+          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per user${note}<extra></extra>` },
+        { ...common, showlegend: false, xaxis: "x2", yaxis: "y2", y: ds.map((x) => x.tokens_per_s_total),
+          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total${note}<extra></extra>` },
+      ];
+    };
+    const NOTE = " (does not fit in memory)";
+    batches.forEach((b, i) => {
+      const color = t.colors[i % t.colors.length];
+      for (const part of lineParts(shape, gpu, xs, b, o)) {
+        const ds = ceilings(part.xs, b);
+        if (part.fits) {
+          traces.push(...batchTraces(b, part.xs, ds, { color, width: b === batch ? 3 : 1.5 }, "", true));
+        } else if (part.only) {
+          // past the memory limit the line is what the bandwidth would allow, not what runs
+          traces.push(...batchTraces(b, part.xs, ds, { color, width: 1, dash: "dot" }, NOTE, true)
+            .map((tr) => ({ ...tr, opacity: 0.55 })));
+        } else {
+          if (over.x.length) for (const a of Object.values(over)) a.push(null);
+          over.x.push(...part.xs);
+          over.user.push(...ds.map((x) => x.tokens_per_s_per_user));
+          over.total.push(...ds.map((x) => x.tokens_per_s_total));
+          over.text.push(...part.xs.map(() => `batch ${b}`));
+        }
+      }
+    });
+    // The dotted parts, which also name the style in the legend once.
+    const dotted = { type: "scatter", mode: "lines", name: "does not fit in memory", legendgroup: "nofit",
+      x: over.x.length ? over.x : [null], text: over.text, line: { color: t.fg2, width: 1, dash: "dot" } };
+    traces.push(
+      { ...dotted, xaxis: "x", yaxis: "y", y: over.x.length ? over.user : [null],
+        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.1f} tok/s per user${NOTE}<extra></extra>` },
+      { ...dotted, showlegend: false, xaxis: "x2", yaxis: "y2", y: over.x.length ? over.total : [null],
+        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.0f} tok/s total${NOTE}<extra></extra>` },
+    );
+    // The chosen point is a layout annotation (a ring), not a trace: moving the context then
+    // changes no trace, so Plotly redraws the annotation alone (see drawPlot's dataKey).
+    // Annotations sit at log10 positions on log axes.
+    const chosen = { x: Math.log10(context), y: Math.log10(d.tokens_per_s_per_user), xref: "x", yref: "y", text: "\u25EF",
+      showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * app.scale() } };
+    const meas = model.get("measured") || {};
+    const showMeasured = meas.rows && shape.name === meas.model && gpu.name === meas.gpu && o.numGpus === 1;
+    if (showMeasured) {
+      // measured points for the batches drawn, so each has its line's colour
+      const rows = meas.rows.filter((r) => batches.includes(r.batch));
+      const color = (b) => t.colors[Math.max(0, batches.indexOf(b)) % t.colors.length];
+      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", x: rows.map((r) => r.context),
+        y: rows.map((r) => r.tokens_per_s_per_user), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
+        text: rows.map((r) => `batch ${r.batch}`), xaxis: "x", yaxis: "y",
+        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per user<extra></extra>" });
+      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", showlegend: false, x: rows.map((r) => r.context),
+        y: rows.map((r) => r.tokens_per_s_total), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
+        text: rows.map((r) => `batch ${r.batch}`), xaxis: "x2", yaxis: "y2",
+        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>" });
+    }
+    // Everything is computed: now touch the page.
+    const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
+    if (showMeasured) lines.push({ text: `x marks: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
+    if (d.crossover_batch !== null) {
+      // the crossover readout, said in words: weights are read once per step, caches once per sequence
+      const kvSeq = d.kv_bytes_per_step / batch;
+      // against all the weights, as the readout (a MoE batch that large touches every expert)
+      const allW = Number(modelWeightBytes(shape, o.params, o.weightBits)) / o.numGpus;
+      lines.push({ text: `KV reads pass the weights at batch ${d.crossover_batch.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" });
+    }
+    lines.push(...limitLines(shape, { context, weights: true, params: o.params }));
+    setTextLines(app.text, lines);
+    setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
+    const num = (x, dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });
+    outUser.textContent = `${num(d.tokens_per_s_per_user, 1)} tok/s`;
+    outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
+    outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;
+    outCross.textContent = d.crossover_batch === null ? "never" : d.crossover_batch.toLocaleString("en-US");
+    outFits.textContent = fitsText(batch, context, fit);
+    outFits.className = fit.fits ? "kv-value" : "kv-value kv-warn";
+    const xaxis = { type: "log", range: [Math.log10(900), Math.log10(1.2e6)] };
+    const dataKey = [shape, gpu.name, o, batch, showMeasured];
+    drawPlot(app, traces, {
+      annotations: [chosen],
+      height: Math.round(520 * app.scale()),
+      grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
+      xaxis: { ...xaxis, matches: "x2", showticklabels: false },
+      xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" } },
+      yaxis: { type: "log", title: { text: "tok/s per user" } },
+      yaxis2: { type: "log", title: { text: "tok/s total" } },
+      // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
+      // into the title. Every length scales with `scale`, so one fraction fits all.
+      legend: { orientation: "h", yanchor: "top", y: -0.19, font: { color: t.fg } },
+    }, dataKey);
+  };
+  return startApp(app);
+}
+
+export default widgetModule(render);

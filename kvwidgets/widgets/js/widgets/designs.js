@@ -1,0 +1,152 @@
+// AttentionDesigns: bytes per token of MHA, GQA, MQA, MLA and a sliding hybrid on the
+// Llama 3 8B shape, and real models' cache per conversation at a short and a long context.
+
+import { KVInputError, checkInt } from "../calc/errors.js";
+import { kvBytes, kvBytesPerToken } from "../calc/model.js";
+import { fmtBytes, fmtTokens } from "../calc/units.js";
+import { axisValues, createApp, startApp } from "../ui/app.js";
+import { conceptColor } from "../ui/colours.js";
+import { contextControl, dtypeSelect, moreFold, resetButton, selectControl } from "../ui/controls.js";
+import { diagramWidth } from "../ui/diagram.js";
+import { element, setTextLines, svgElement } from "../ui/dom.js";
+import { drawPlot } from "../ui/plot.js";
+import { widgetModule } from "../loader/widget_module.js";
+
+/**
+ * @typedef {import("../ui/app.js").App} App
+ * @typedef {import("../ui/app.js").RenderContext} RenderContext
+ */
+
+/**
+ * Head sharing: for MHA, GQA, MQA and MLA on the designs' shape, the query heads (dots, top)
+ * and what each one reads its keys and values from (bottom): its own KV head (MHA), a KV
+ * head shared by a group (GQA), one KV head for all (MQA), or one latent per token from
+ * which every head's K and V are rebuilt (MLA). Drawn from the synced shapes.
+ * @param {App} app
+ */
+function headSharing(app, L, labels, perToken, W) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 11.5 * s;
+  const designs = labels.slice(0, 4).map((label, i) => ({ label, shape: L.shape(label), bpt: perToken[i] }));
+  const cols = W >= 760 * s ? 4 : 2;
+  const gap = 14 * s;
+  const pw = (W - gap * (cols - 1)) / cols;
+  const ph = 136 * s;
+  const parts = [];
+  designs.forEach((d, i) => {
+    const x = (i % cols) * (pw + gap);
+    const y = Math.floor(i / cols) * (ph + 8 * s);
+    const g0 = d.shape.groups[0];
+    const q = d.shape.query_heads || 0;
+    const latent = g0.latent !== undefined;
+    const kv = latent ? 1 : g0.kv_heads;
+    const panel = svgElement("g", { class: "kv-heads-panel", "data-design": d.label.split(" ")[0], "data-query-heads": q, "data-kv-heads": latent ? 0 : kv });
+    const title = latent ? `${d.label}: one latent per token` : `${d.label}: ${kv} KV head${kv === 1 ? "" : "s"}`;
+    panel.append(svgElement("text", { x, y: y + fs, "font-size": fs, "font-weight": 600, fill: t.fg, text: title }));
+    const qy = y + fs * 2.1;
+    const ky = y + ph - fs * 4.3;
+    const step = pw / Math.max(1, q);
+    const r = Math.max(1.2, Math.min(4 * s, step * 0.35));
+    const kvColor = conceptColor(latent ? "latent" : "kv");
+    const boxes = [];
+    if (latent) {
+      boxes.push([x + pw * 0.15, pw * 0.7]);
+    } else {
+      const kstep = pw / kv;
+      for (let k = 0; k < kv; k++) boxes.push([x + k * kstep + kstep * 0.15, Math.max(2, kstep * 0.7)]);
+    }
+    for (let h = 0; h < q; h++) {
+      const cx = x + step * (h + 0.5);
+      const [bx, bw] = latent ? boxes[0] : boxes[Math.floor(h / (q / kv))];
+      const tx = latent ? bx + bw * ((h + 0.5) / q) : bx + bw / 2;
+      panel.append(svgElement("line", { x1: cx, y1: qy + r, x2: tx, y2: ky, stroke: t.fg2, "stroke-width": 0.8 * s, "stroke-opacity": 0.7 }));
+    }
+    for (let h = 0; h < q; h++) {
+      panel.append(svgElement("circle", { class: "kv-heads-query", cx: x + step * (h + 0.5), cy: qy, r, fill: t.fg }));
+    }
+    for (const [bx, bw] of boxes) {
+      panel.append(svgElement("rect", { class: "kv-heads-kv", x: bx, y: ky, width: bw, height: 10 * s, fill: kvColor, rx: 1.5 }));
+    }
+    const n = (v) => Number(v).toLocaleString("en-US");
+    const numbers = latent ? `${n(g0.latent)} numbers/layer` : `2 x ${kv} x ${g0.head_k} = ${n(2 * kv * g0.head_k)} numbers/layer`;
+    const sharing = !q ? "" : latent ? "each head rebuilds K, V from it" : kv === q ? "one per query head" : kv === 1 ? `all ${q} query heads share it` : `${q / kv} query heads per KV head`;
+    panel.append(
+      svgElement("text", { x, y: ky + 10 * s + fs * 1.1, "font-size": fs * 0.9, fill: t.fg2, text: sharing }),
+      svgElement("text", { x, y: ky + 10 * s + fs * 2.2, "font-size": fs * 0.9, fill: t.fg, text: numbers }),
+      svgElement("text", { x, y: ky + 10 * s + fs * 3.3, "font-size": fs * 0.9, fill: t.fg, "font-weight": 600,
+        text: `${fmtBytes(d.bpt)} per token (${g0.count} layers)` }),
+    );
+    parts.push(panel);
+  });
+  const rows = Math.ceil(designs.length / cols);
+  const H = rows * ph + (rows - 1) * 8 * s + 4 * s;
+  return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
+    "aria-label": "query heads and the KV heads they read, for MHA, GQA, MQA and MLA" }, parts);
+}
+
+/**
+ * @param {RenderContext} ctx
+ */
+function render({ model, el }) {
+  const app = createApp({ model, el }, "Attention designs and their cache");
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  contextControl(app, "Long context (tokens)");
+  selectControl(app, "window", "Hybrid window", () => axisValues(app, "windows").map((w) => [w, w.toLocaleString("en-US")]));
+  moreFold(app, () => selectControl(app, "x_scale", "Bar axis", () => [["log", "log"], ["linear", "linear"]]));
+  resetButton(app);
+  const outDesign = app.readout("designs", "Per token:");
+  // the head-sharing diagram sits between the text and the bars
+  const heads = element("div", { class: "kv-diagram kv-heads" });
+  app.plot.before(heads);
+
+  app.draw = () => {
+    const L = app.lookup();
+    const bits = L.bits("kv_dtype");
+    const long = checkInt("context", model.get("context"), 1);
+    const short = checkInt("short_context", model.get("short_context"), 1);
+    const win = model.get("window");
+    const xScale = model.get("x_scale");
+    if (xScale !== "log" && xScale !== "linear") throw new KVInputError(`x_scale must be 'log' or 'linear', got '${xScale}'`);
+    const labels = axisValues(app, "designs").map((l) => l.replace("{window}", win));
+    const shapes = labels.map((l) => L.shape(l));
+    const real = (model.get("real") || []).map((n) => [n, L.shape(n)]);
+    const perToken = shapes.map((s) => kvBytesPerToken(s, bits));
+    const names = [...labels, ...real.map(([n]) => n)];
+    const all = [...shapes, ...real.map(([, s]) => s)];
+    const t = app.theme();
+    const at = (tokens, i, name) => ({
+      type: "bar", name, orientation: "h", y: names,
+      x: all.map((s) => Number(kvBytes(s, tokens, bits)) / 1e9),
+      marker: { color: t.colors[i] },
+      hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>",
+    });
+    const traces = [at(short, 0, `${fmtTokens(short)} tokens`), at(long, 1, `${fmtTokens(long)} tokens`)];
+    const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
+    for (const [n, s] of real) {
+      const capped = s.groups.some((g) => g.cap !== null && g.cap !== undefined);
+      lines.push({ text: `${n.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
+    }
+    lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
+    const headsSvg = headSharing(app, L, labels, perToken, diagramWidth(app));
+    // Everything is computed: now touch the page.
+    setTextLines(app.text, lines);
+    heads.replaceChildren(headsSvg);
+    outDesign.textContent = labels.map((l, i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
+    // The bars' names are long ("Sliding hybrid 1024", model names) and there is no
+    // automargin (ui/plot.js plotLayout says why): size the left margin from the longest one,
+    // about 0.62 em per character of the 12 px (x scale) tick font.
+    const sc = app.scale();
+    const longest = Math.max(...names.map((n) => String(n).length));
+    drawPlot(app, traces, {
+      barmode: "group",
+      margin: { l: Math.round((longest * 0.62 * 12 + 16) * sc), r: 20 * sc, t: 30 * sc, b: 56 * sc },
+      height: Math.round(420 * app.scale()),
+      xaxis: { type: xScale, title: { text: `KV cache per conversation (GB, ${xScale} scale)` } },
+      yaxis: { type: "category", autorange: "reversed" },
+    });
+  };
+  return startApp(app);
+}
+
+export default widgetModule(render);

@@ -1,0 +1,445 @@
+// Built by scripts/build_js.mjs from kvwidgets/widgets/js: edit those files, not this one (DEVELOP.md).
+
+// kvwidgets-library:library_binding
+var CONCEPT_COLORS;
+var CONTEXT_STEPS;
+var KEYED_TAGS;
+var KVInputError;
+var PAGE_DARK;
+var PAGE_LIGHT;
+var SCALE;
+var SVG_NS;
+var accentColor;
+var activeParams;
+var axisValues;
+var big;
+var billionsBox;
+var blockPlan;
+var blocksFor;
+var bytesByKind;
+var ceilDiv;
+var checkInt;
+var conceptColor;
+var contextControl;
+var contextGrid;
+var contextToPosition;
+var createApp;
+var decimalFraction;
+var decodeCeiling;
+var decodeFits;
+var decodeStepBytes;
+var decodeWeightBytes;
+var decodeWeightParams;
+var diagramBox;
+var diagramWidth;
+var drawPlot;
+var dtypeBits;
+var dtypeColor;
+var dtypeSelect;
+var element;
+var exactDouble;
+var fitMessage;
+var fixed;
+var fixedBytes;
+var floatSlider;
+var floorDiv;
+var fmtBytes;
+var fmtGB;
+var fmtTokens;
+var gpuCount;
+var gpuMemory;
+var gpuSelect;
+var groupBits;
+var groupBytesPerToken;
+var grows;
+var inputNames;
+var intBox;
+var isFocused;
+var kvBytes;
+var kvBytesPerToken;
+var kvBytesPerTokenWithinWindows;
+var kvHeadsPerGpu;
+var labelled;
+var limitLines;
+var makeLookup;
+var maxContext;
+var memoryBudget;
+var modelSelect;
+var modelWeightBytes;
+var moreFold;
+var notePlotlyProblem;
+var numbersPerToken;
+var pageScheme;
+var paramsBox;
+var paramsOverride;
+var perTokenReadouts;
+var plotLayout;
+var positionToContext;
+var prefillSeconds;
+var readTheme;
+var recomputeCrossover;
+var reloadSeconds;
+var resetButton;
+var selectControl;
+var setTextLines;
+var startApp;
+var svgElement;
+var themeKey;
+var themeSource;
+var tierGbps;
+var tokenBits;
+var tokensHeld;
+var tryModelCall;
+var usersStaircase;
+var usersThatFit;
+var utilizationFraction;
+var utilizationSlider;
+var weightBytes;
+var LIBRARY_HASH = "771a34c4ab4e75a5";
+var inlinedLibrary = null;
+function bindLibrary(lib) {
+  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+}
+
+// kvwidgets/widgets/js/loader/page_slots.js
+var PLOTLY_SLOT = "__kvwidgetsPlotly";
+var LIBRARY_SLOT = "__kvwidgetsLibrary";
+function once(table, slot, start) {
+  if (!table[slot]) {
+    table[slot] = start().catch((e) => {
+      delete table[slot];
+      throw e;
+    });
+  }
+  return table[slot];
+}
+function plotlyOnce(start) {
+  return once(
+    /** @type {any} */
+    globalThis,
+    PLOTLY_SLOT,
+    start
+  );
+}
+function libraryOnce(hash, start) {
+  const g = (
+    /** @type {any} */
+    globalThis
+  );
+  const table = g[LIBRARY_SLOT] = g[LIBRARY_SLOT] || {};
+  return once(table, hash, start);
+}
+
+// kvwidgets/widgets/js/loader/shared_assets.js
+var WAIT_MS = 15e3;
+var MODEL_REF = "IPY_MODEL_";
+function within(ms, promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} gave no answer within ${ms / 1e3} s`)), ms);
+  });
+  return (
+    /** @type {Promise<T>} */
+    Promise.race([promise, late]).finally(() => clearTimeout(timer))
+  );
+}
+async function sharedAssetsModel(model, host) {
+  const ref = model.get("_shared_assets");
+  if (typeof ref !== "string" || !ref.startsWith(MODEL_REF)) {
+    throw new Error("the widget's state names no shared assets model (_shared_assets)");
+  }
+  const manager = (
+    /** @type {any} */
+    model.widget_manager
+  );
+  if (manager && typeof manager.get_model === "function") {
+    return within(WAIT_MS, Promise.resolve(manager.get_model(ref.slice(MODEL_REF.length))), "the widget manager");
+  }
+  if (host && typeof host.getModel === "function") return within(WAIT_MS, host.getModel(ref), "anywidget's host");
+  throw new Error("this page gives widgets no access to other widget models");
+}
+function textsFromKernel(model) {
+  return within(WAIT_MS, new Promise((resolve) => {
+    const onMsg = (msg) => {
+      if (!msg || msg.kvw !== "shared-assets") return;
+      if (typeof model.off === "function") {
+        try {
+          model.off("msg:custom", onMsg);
+        } catch {
+        }
+      }
+      resolve(msg);
+    };
+    model.on("msg:custom", onMsg);
+    model.send({ kvw: "shared-assets" });
+  }), "the kernel");
+}
+var sharedTexts = /* @__PURE__ */ new WeakMap();
+function fetchShared(model, host) {
+  let texts = sharedTexts.get(model);
+  if (!texts) {
+    texts = (async () => {
+      let firstProblem;
+      try {
+        const shared = await sharedAssetsModel(model, host);
+        const t = {};
+        for (const k of ["plotly", "plotly_version", "library", "library_hash"]) t[k] = shared.get(k);
+        if (t.plotly && t.library) return (
+          /** @type {SharedTexts} */
+          t
+        );
+        firstProblem = new Error("the shared assets model is empty");
+      } catch (e) {
+        firstProblem = e;
+      }
+      try {
+        return await textsFromKernel(model);
+      } catch (e) {
+        throw new Error(`${errorText(firstProblem)}; ${errorText(e)}`, { cause: e });
+      }
+    })();
+    texts.catch(() => sharedTexts.delete(model));
+    sharedTexts.set(model, texts);
+  }
+  return texts;
+}
+function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+async function importText(source) {
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  try {
+    return await import(url);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+async function evaluatePlotly(texts) {
+  const page = (
+    /** @type {any} */
+    window
+  );
+  if (page.Plotly && texts.plotly_version && page.Plotly.version === texts.plotly_version) return page.Plotly;
+  if (!texts.plotly) throw new Error("the shared assets model holds no plotly.js");
+  await importText(texts.plotly);
+  if (!page.Plotly) throw new Error("the plotly.js bundle ran but did not set window.Plotly");
+  return page.Plotly;
+}
+function evaluateLibrary(texts) {
+  if (texts.library_hash !== LIBRARY_HASH) {
+    return Promise.reject(new Error(`the kernel holds kvwidgets code ${texts.library_hash || "(none)"}, this widget was built with ${LIBRARY_HASH}: restart the kernel and run the cell again`));
+  }
+  return importText(
+    /** @type {string} */
+    texts.library
+  );
+}
+async function libraryReady({ model, host }) {
+  if (inlinedLibrary) return inlinedLibrary;
+  const lib = await libraryOnce(LIBRARY_HASH, () => fetchShared(model, host).then(evaluateLibrary));
+  bindLibrary(lib);
+  return lib;
+}
+async function plotlyReady({ model, host }) {
+  try {
+    await plotlyOnce(() => fetchShared(model, host).then(evaluatePlotly));
+    return "";
+  } catch (e) {
+    console.error("[kvwidgets] plotly.js could not be loaded:", e);
+    return errorText(e);
+  }
+}
+
+// kvwidgets/widgets/js/loader/widget_module.js
+async function ready(ctx) {
+  const [lib, plotlyProblem] = await Promise.all([libraryReady(ctx), plotlyReady(ctx)]);
+  lib.notePlotlyProblem(plotlyProblem);
+}
+function cannotRender({ el }, e) {
+  const why = e instanceof Error ? e.message : String(e);
+  console.error("[kvwidgets] the widget's shared code could not be loaded:", e);
+  const box = document.createElement("div");
+  box.className = "kv-widget";
+  const line = document.createElement("div");
+  line.className = "kv-error";
+  line.textContent = `kvwidgets could not load its shared code: ${why}`;
+  box.append(line);
+  el.replaceChildren(box);
+}
+function widgetModule(render2) {
+  return {
+    /** @param {{ model: AnyModel }} ctx */
+    initialize(ctx) {
+      ready(ctx).catch(() => {
+      });
+    },
+    /** @param {RenderContext} ctx */
+    async render(ctx) {
+      try {
+        await ready(ctx);
+      } catch (e) {
+        return cannotRender(ctx, e);
+      }
+      return render2(ctx);
+    }
+  };
+}
+
+// kvwidgets/widgets/js/widgets/context_users.js
+var LO = 1024;
+var HI = 1048576;
+function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
+  const key = JSON.stringify([shape, gpu, o, lines, dtypes]);
+  if (cache.key !== key) {
+    cache.lines = lines.map(([dt]) => usersStaircase(shape, gpu, { ...o, kvBits: dtypeBits(dtypes, dt) }, LO, HI));
+    cache.key = key;
+  }
+  return cache.lines;
+}
+var ARROW = 18;
+var ARROW_HEAD = 8.485;
+function arrowShapes(x, y, color) {
+  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y };
+  return [
+    { ...at, type: "line", x0: 0, y0: 0, x1: ARROW, y1: ARROW, line: { color, width: 2 } },
+    { ...at, type: "path", path: `M0,0L${ARROW_HEAD},0L0,${ARROW_HEAD}Z`, fillcolor: color, line: { width: 0 } }
+  ];
+}
+function render({ model, el }) {
+  const app = createApp({ model, el }, "Context against users");
+  modelSelect(app);
+  gpuSelect(app);
+  gpuCount(app);
+  contextControl(app);
+  dtypeSelect(app, "weight_dtype", "Weights");
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  moreFold(app, () => {
+    utilizationSlider(app);
+    selectControl(app, "y_scale", "Users axis", () => [["log", "log"], ["linear", "linear"]]);
+    paramsBox(app);
+  });
+  resetButton(app);
+  const outUsers = app.readout("users", "Users at this context:");
+  const outMax = app.readout("max_context", "Longest context for one user:");
+  const cache = {};
+  app.draw = () => {
+    const L = app.lookup();
+    const shape = L.shape();
+    const gpu = L.gpu();
+    const yScale = model.get("y_scale");
+    if (yScale !== "log" && yScale !== "linear") throw new KVInputError(`y_scale must be 'log' or 'linear', got '${yScale}'`);
+    const o = {
+      numGpus: model.get("num_gpus"),
+      weightBits: L.weightBits(),
+      utilization: model.get("utilization"),
+      params: paramsOverride(app)
+    };
+    const context = checkInt("context", model.get("context"), 1);
+    const here = usersThatFit(shape, gpu, context, { ...o, kvBits: L.bits("kv_dtype") });
+    const longest = maxContext(shape, gpu, 1, { ...o, kvBits: L.bits("kv_dtype") });
+    const lines = axisValues(app, "lines");
+    const stairs = stepLines(app, cache, shape, gpu, o, lines, L.dtypes);
+    const t = app.theme();
+    const isLog = yScale === "log";
+    const traces = lines.map(([, name], i) => ({
+      type: "scatter",
+      mode: "lines",
+      name,
+      x: stairs[i].x,
+      y: stairs[i].users.map(Number),
+      line: { color: dtypeColor(lines[i][0]) || t.colors[i], shape: "hv" },
+      // users hold until the next drop
+      hovertemplate: "from %{x:,} tokens: %{y:,} users<extra>" + name + "</extra>"
+    }));
+    const marks = axisValues(app, "marks");
+    const first = stairs[0];
+    const usersOnFirst = (c) => {
+      let j = 0;
+      while (j + 1 < first.x.length && first.x[j + 1] <= c) j++;
+      return Number(first.users[j]);
+    };
+    const shapes = marks.map((c) => ({
+      type: "line",
+      x0: c,
+      x1: c,
+      yref: "paper",
+      y0: 0,
+      y1: 1,
+      line: { dash: "dot", color: t.fg2, width: 1 }
+    }));
+    const annotations = marks.map((c) => ({
+      x: Math.log10(c),
+      yref: "paper",
+      y: 1,
+      yanchor: "bottom",
+      text: fmtTokens(c),
+      showarrow: false,
+      font: { color: t.fg2 }
+    }));
+    for (const c of marks) {
+      const u = usersOnFirst(c);
+      const onAxis = !isLog || u > 0;
+      annotations.push({
+        x: Math.log10(c),
+        y: onAxis ? isLog ? Math.log10(u) : u : 0,
+        yref: onAxis ? "y" : "paper",
+        text: `${u.toLocaleString("en-US")} user${u === 1 ? "" : "s"}`,
+        showarrow: false,
+        xshift: onAxis ? ARROW : 0,
+        yshift: onAxis ? ARROW : 0,
+        xanchor: "left",
+        yanchor: onAxis ? "middle" : "auto",
+        font: { color: t.fg },
+        bordercolor: dtypeColor(lines[0][0]) || t.colors[0],
+        bgcolor: t.bg
+      });
+      if (onAxis) shapes.push(...arrowShapes(c, u, t.fg2));
+    }
+    const chosenUsers = Number(here.users);
+    const r = 6 * app.scale();
+    const chosenOnAxis = !isLog || chosenUsers > 0;
+    if (chosenOnAxis) {
+      annotations.push({
+        x: Math.log10(context),
+        y: isLog ? Math.log10(chosenUsers) : chosenUsers,
+        text: "●",
+        showarrow: false,
+        xanchor: "center",
+        yanchor: "middle",
+        font: { color: t.colors[3], size: 18 * app.scale() }
+      });
+    }
+    annotations.push({
+      x: Math.log10(context),
+      y: chosenOnAxis ? isLog ? Math.log10(chosenUsers) : chosenUsers : 0,
+      // below left, so it never sits on a mark's label (those go above right)
+      yref: chosenOnAxis ? "y" : "paper",
+      xanchor: "right",
+      yanchor: "top",
+      xshift: -r,
+      yshift: chosenOnAxis ? -r : 0,
+      showarrow: false,
+      text: `${chosenUsers.toLocaleString("en-US")} users (${model.get("kv_dtype")})`,
+      font: { color: t.fg }
+    });
+    const textLines = [{ text: fitMessage(here), cls: here.users > 0n ? "kv-note" : "kv-warn" }];
+    if (isLog && stairs.some((s) => s.users.some((u) => u === 0n))) {
+      textLines.push({ text: "Where no conversation fits (0 users) the line stops: 0 has no place on a log axis.", cls: "kv-note" });
+    }
+    textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
+    setTextLines(app.text, textLines);
+    outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${model.get("kv_dtype")} cache)`;
+    outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;
+    drawPlot(app, traces, {
+      shapes,
+      annotations,
+      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)] },
+      yaxis: isLog ? { type: "log", title: { text: "conversations that fit (log)" } } : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" }
+    }, [cache.key, yScale]);
+  };
+  return startApp(app);
+}
+var context_users_default = widgetModule(render);
+export {
+  context_users_default as default
+};

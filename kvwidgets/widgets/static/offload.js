@@ -1,0 +1,483 @@
+// Built by scripts/build_js.mjs from kvwidgets/widgets/js: edit those files, not this one (DEVELOP.md).
+
+// kvwidgets-library:library_binding
+var CONCEPT_COLORS;
+var CONTEXT_STEPS;
+var KEYED_TAGS;
+var KVInputError;
+var PAGE_DARK;
+var PAGE_LIGHT;
+var SCALE;
+var SVG_NS;
+var accentColor;
+var activeParams;
+var axisValues;
+var big;
+var billionsBox;
+var blockPlan;
+var blocksFor;
+var bytesByKind;
+var ceilDiv;
+var checkInt;
+var conceptColor;
+var contextControl;
+var contextGrid;
+var contextToPosition;
+var createApp;
+var decimalFraction;
+var decodeCeiling;
+var decodeFits;
+var decodeStepBytes;
+var decodeWeightBytes;
+var decodeWeightParams;
+var diagramBox;
+var diagramWidth;
+var drawPlot;
+var dtypeBits;
+var dtypeColor;
+var dtypeSelect;
+var element;
+var exactDouble;
+var fitMessage;
+var fixed;
+var fixedBytes;
+var floatSlider;
+var floorDiv;
+var fmtBytes;
+var fmtGB;
+var fmtTokens;
+var gpuCount;
+var gpuMemory;
+var gpuSelect;
+var groupBits;
+var groupBytesPerToken;
+var grows;
+var inputNames;
+var intBox;
+var isFocused;
+var kvBytes;
+var kvBytesPerToken;
+var kvBytesPerTokenWithinWindows;
+var kvHeadsPerGpu;
+var labelled;
+var limitLines;
+var makeLookup;
+var maxContext;
+var memoryBudget;
+var modelSelect;
+var modelWeightBytes;
+var moreFold;
+var notePlotlyProblem;
+var numbersPerToken;
+var pageScheme;
+var paramsBox;
+var paramsOverride;
+var perTokenReadouts;
+var plotLayout;
+var positionToContext;
+var prefillSeconds;
+var readTheme;
+var recomputeCrossover;
+var reloadSeconds;
+var resetButton;
+var selectControl;
+var setTextLines;
+var startApp;
+var svgElement;
+var themeKey;
+var themeSource;
+var tierGbps;
+var tokenBits;
+var tokensHeld;
+var tryModelCall;
+var usersStaircase;
+var usersThatFit;
+var utilizationFraction;
+var utilizationSlider;
+var weightBytes;
+var LIBRARY_HASH = "771a34c4ab4e75a5";
+var inlinedLibrary = null;
+function bindLibrary(lib) {
+  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+}
+
+// kvwidgets/widgets/js/loader/page_slots.js
+var PLOTLY_SLOT = "__kvwidgetsPlotly";
+var LIBRARY_SLOT = "__kvwidgetsLibrary";
+function once(table, slot, start) {
+  if (!table[slot]) {
+    table[slot] = start().catch((e) => {
+      delete table[slot];
+      throw e;
+    });
+  }
+  return table[slot];
+}
+function plotlyOnce(start) {
+  return once(
+    /** @type {any} */
+    globalThis,
+    PLOTLY_SLOT,
+    start
+  );
+}
+function libraryOnce(hash, start) {
+  const g = (
+    /** @type {any} */
+    globalThis
+  );
+  const table = g[LIBRARY_SLOT] = g[LIBRARY_SLOT] || {};
+  return once(table, hash, start);
+}
+
+// kvwidgets/widgets/js/loader/shared_assets.js
+var WAIT_MS = 15e3;
+var MODEL_REF = "IPY_MODEL_";
+function within(ms, promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} gave no answer within ${ms / 1e3} s`)), ms);
+  });
+  return (
+    /** @type {Promise<T>} */
+    Promise.race([promise, late]).finally(() => clearTimeout(timer))
+  );
+}
+async function sharedAssetsModel(model, host) {
+  const ref = model.get("_shared_assets");
+  if (typeof ref !== "string" || !ref.startsWith(MODEL_REF)) {
+    throw new Error("the widget's state names no shared assets model (_shared_assets)");
+  }
+  const manager = (
+    /** @type {any} */
+    model.widget_manager
+  );
+  if (manager && typeof manager.get_model === "function") {
+    return within(WAIT_MS, Promise.resolve(manager.get_model(ref.slice(MODEL_REF.length))), "the widget manager");
+  }
+  if (host && typeof host.getModel === "function") return within(WAIT_MS, host.getModel(ref), "anywidget's host");
+  throw new Error("this page gives widgets no access to other widget models");
+}
+function textsFromKernel(model) {
+  return within(WAIT_MS, new Promise((resolve) => {
+    const onMsg = (msg) => {
+      if (!msg || msg.kvw !== "shared-assets") return;
+      if (typeof model.off === "function") {
+        try {
+          model.off("msg:custom", onMsg);
+        } catch {
+        }
+      }
+      resolve(msg);
+    };
+    model.on("msg:custom", onMsg);
+    model.send({ kvw: "shared-assets" });
+  }), "the kernel");
+}
+var sharedTexts = /* @__PURE__ */ new WeakMap();
+function fetchShared(model, host) {
+  let texts = sharedTexts.get(model);
+  if (!texts) {
+    texts = (async () => {
+      let firstProblem;
+      try {
+        const shared = await sharedAssetsModel(model, host);
+        const t = {};
+        for (const k of ["plotly", "plotly_version", "library", "library_hash"]) t[k] = shared.get(k);
+        if (t.plotly && t.library) return (
+          /** @type {SharedTexts} */
+          t
+        );
+        firstProblem = new Error("the shared assets model is empty");
+      } catch (e) {
+        firstProblem = e;
+      }
+      try {
+        return await textsFromKernel(model);
+      } catch (e) {
+        throw new Error(`${errorText(firstProblem)}; ${errorText(e)}`, { cause: e });
+      }
+    })();
+    texts.catch(() => sharedTexts.delete(model));
+    sharedTexts.set(model, texts);
+  }
+  return texts;
+}
+function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+async function importText(source) {
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  try {
+    return await import(url);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+async function evaluatePlotly(texts) {
+  const page = (
+    /** @type {any} */
+    window
+  );
+  if (page.Plotly && texts.plotly_version && page.Plotly.version === texts.plotly_version) return page.Plotly;
+  if (!texts.plotly) throw new Error("the shared assets model holds no plotly.js");
+  await importText(texts.plotly);
+  if (!page.Plotly) throw new Error("the plotly.js bundle ran but did not set window.Plotly");
+  return page.Plotly;
+}
+function evaluateLibrary(texts) {
+  if (texts.library_hash !== LIBRARY_HASH) {
+    return Promise.reject(new Error(`the kernel holds kvwidgets code ${texts.library_hash || "(none)"}, this widget was built with ${LIBRARY_HASH}: restart the kernel and run the cell again`));
+  }
+  return importText(
+    /** @type {string} */
+    texts.library
+  );
+}
+async function libraryReady({ model, host }) {
+  if (inlinedLibrary) return inlinedLibrary;
+  const lib = await libraryOnce(LIBRARY_HASH, () => fetchShared(model, host).then(evaluateLibrary));
+  bindLibrary(lib);
+  return lib;
+}
+async function plotlyReady({ model, host }) {
+  try {
+    await plotlyOnce(() => fetchShared(model, host).then(evaluatePlotly));
+    return "";
+  } catch (e) {
+    console.error("[kvwidgets] plotly.js could not be loaded:", e);
+    return errorText(e);
+  }
+}
+
+// kvwidgets/widgets/js/loader/widget_module.js
+async function ready(ctx) {
+  const [lib, plotlyProblem] = await Promise.all([libraryReady(ctx), plotlyReady(ctx)]);
+  lib.notePlotlyProblem(plotlyProblem);
+}
+function cannotRender({ el }, e) {
+  const why = e instanceof Error ? e.message : String(e);
+  console.error("[kvwidgets] the widget's shared code could not be loaded:", e);
+  const box = document.createElement("div");
+  box.className = "kv-widget";
+  const line = document.createElement("div");
+  line.className = "kv-error";
+  line.textContent = `kvwidgets could not load its shared code: ${why}`;
+  box.append(line);
+  el.replaceChildren(box);
+}
+function widgetModule(render2) {
+  return {
+    /** @param {{ model: AnyModel }} ctx */
+    initialize(ctx) {
+      ready(ctx).catch(() => {
+      });
+    },
+    /** @param {RenderContext} ctx */
+    async render(ctx) {
+      try {
+        await ready(ctx);
+      } catch (e) {
+        return cannotRender(ctx, e);
+      }
+      return render2(ctx);
+    }
+  };
+}
+
+// kvwidgets/widgets/js/widgets/offload.js
+var TIER_NAMES = { "cpu-pinned": "CPU memory (pinned)", "cpu-pageable": "CPU memory (pageable)", "nvme-ssd": "NVMe SSD" };
+function interpolateMeasured(rows, t) {
+  for (const r of rows) if (r.tokens === t) return r.seconds;
+  for (let i = 0; i + 1 < rows.length; i++) {
+    const a = rows[i];
+    const b = rows[i + 1];
+    if (a.tokens < t && t < b.tokens) {
+      const f = (Math.log(t) - Math.log(a.tokens)) / (Math.log(b.tokens) - Math.log(a.tokens));
+      return Math.exp(Math.log(a.seconds) + f * (Math.log(b.seconds) - Math.log(a.seconds)));
+    }
+  }
+  return null;
+}
+function measuredCrossing(reload, rows) {
+  if (!rows.length) return null;
+  const first = (t) => reload(t) < interpolateMeasured(rows, t);
+  const start = first(rows[0].tokens);
+  let prev = rows[0].tokens;
+  for (const r of rows.slice(1)) {
+    if (first(r.tokens) !== start) {
+      let a = prev;
+      let b = r.tokens;
+      while (b - a > 1) {
+        const mid = Math.floor((a + b) / 2);
+        if (first(mid) === start) a = mid;
+        else b = mid;
+      }
+      return b;
+    }
+    prev = r.tokens;
+  }
+  return null;
+}
+function fmtSeconds(x) {
+  if (x === null || x === void 0) return "n/a";
+  if (x < 1e-3) return `${(x * 1e6).toLocaleString("en-US", { maximumFractionDigits: 0 })} µs`;
+  if (x < 1) return `${(x * 1e3).toLocaleString("en-US", { maximumFractionDigits: x < 0.01 ? 2 : 1 })} ms`;
+  return `${x.toLocaleString("en-US", { maximumFractionDigits: 2 })} s`;
+}
+function render({ model, el }) {
+  const app = createApp({ model, el }, "Offload or recompute: getting one conversation's cache back");
+  modelSelect(app);
+  gpuSelect(app);
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  contextControl(app);
+  selectControl(app, "speed", "Copy speed", () => axisValues(app, "speeds").map((v) => [v, v === "low" ? "slow end" : v === "high" ? "fast end" : "typical"]), ["axes"]);
+  moreFold(app, () => paramsBox(app));
+  resetButton(app);
+  const outReload = app.readout("reload", "Reload:");
+  const outRecompute = app.readout("recompute", "Recompute:");
+  const outFastest = app.readout("fastest", "Fastest:");
+  const outCross = app.readout("crossover", "Crossings:");
+  app.draw = () => {
+    const L = app.lookup();
+    const shape = L.shape();
+    const gpu = L.gpu();
+    const bits = L.bits("kv_dtype");
+    const context = checkInt("context", model.get("context"), 1);
+    const speed = model.get("speed");
+    const params = paramsOverride(app);
+    const tiers = model.get("storage") || {};
+    const names = Object.keys(tiers);
+    const xs = contextGrid(1024, 1048576);
+    const t = app.theme();
+    const sc = app.scale();
+    const traces = [];
+    const at = {};
+    names.forEach((name, i) => {
+      const tier = tiers[name];
+      const color = t.colors[(i + 1) % t.colors.length];
+      const label = TIER_NAMES[name] || tier.label || name;
+      const line = (sp) => xs.map((x) => reloadSeconds(shape, x, bits, tierGbps(tier, sp)));
+      const slow = line("low");
+      const fast = line("high");
+      const chosen = line(speed);
+      at[name] = reloadSeconds(shape, context, bits, tierGbps(tier, speed));
+      traces.push({ type: "scatter", mode: "lines", x: xs, y: slow, line: { width: 0, color }, showlegend: false, hoverinfo: "skip", legendgroup: name });
+      traces.push({
+        type: "scatter",
+        mode: "lines",
+        x: xs,
+        y: fast,
+        line: { width: 0, color },
+        fill: "tonexty",
+        fillcolor: color + "33",
+        showlegend: false,
+        hoverinfo: "skip",
+        legendgroup: name
+      });
+      traces.push({
+        type: "scatter",
+        mode: "lines",
+        name: `reload from ${label}`,
+        x: xs,
+        y: chosen,
+        line: { color, width: 2.5 },
+        legendgroup: name,
+        hovertemplate: `${label}, %{x:,} tokens: %{y:.3s} s<extra>${tier.typical_gbps} GB/s typical</extra>`
+      });
+    });
+    const recompute = xs.map((x) => prefillSeconds(shape, gpu, x, params));
+    const recomputeAt = prefillSeconds(shape, gpu, context, params);
+    traces.push({
+      type: "scatter",
+      mode: "lines",
+      name: `recompute, ideal ${gpu.name} (${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS)`,
+      x: xs,
+      y: recompute,
+      line: { color: t.fg, width: 2.5, dash: "dash" },
+      hovertemplate: "ideal recompute, %{x:,} tokens: %{y:.3s} s<extra></extra>"
+    });
+    const meas = model.get("measured") || {};
+    const showMeasured = Boolean(meas.rows && shape.name === meas.model && gpu.name === meas.gpu);
+    const rows = showMeasured ? meas.rows : [];
+    if (showMeasured) {
+      traces.push({
+        type: "scatter",
+        mode: "lines+markers",
+        name: "recompute, measured H200 prefill",
+        x: rows.map((r) => r.tokens),
+        y: rows.map((r) => r.seconds),
+        line: { color: t.fg, width: 1.5, dash: "dot" },
+        marker: { symbol: "x", size: 9 * sc, color: t.fg },
+        hovertemplate: "measured prefill, %{x:,} tokens: %{y:.3s} s<extra></extra>"
+      });
+    }
+    const annotations = [];
+    const crossText = [];
+    names.forEach((name) => {
+      const tier = tiers[name];
+      const label = TIER_NAMES[name] || name;
+      const gbps = tierGbps(tier, speed);
+      const xi = recomputeCrossover(shape, gpu, tier, bits, speed, params);
+      const xm = showMeasured ? measuredCrossing((x) => reloadSeconds(shape, x, bits, gbps), rows) : null;
+      for (const [x, what] of [[xi, "ideal"], [xm, "measured"]]) {
+        if (x === null) continue;
+        const y = reloadSeconds(shape, x, bits, gbps);
+        crossText.push(`${label} = ${what} recompute at ${fmtTokens(x)}`);
+        annotations.push({
+          x: Math.log10(x),
+          y: Math.log10(y),
+          xref: "x",
+          yref: "y",
+          text: "●",
+          showarrow: false,
+          font: { color: t.fg, size: 12 * sc },
+          hovertext: `${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens`
+        });
+      }
+    });
+    const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
+    const options = names.map((n) => [`reload from ${TIER_NAMES[n] || n}`, at[n]]);
+    options.push(["recompute (ideal)", recomputeAt]);
+    const fastest = options.reduce((a, b) => b[1] < a[1] ? b : a);
+    const kvb = kvBytes(shape, context, bits);
+    const shapes = [{ type: "line", xref: "x", yref: "paper", x0: context, x1: context, y0: 0, y1: 1, line: { color: t.fg2, width: 1, dash: "dot" } }];
+    annotations.push({
+      x: Math.log10(context),
+      y: 1,
+      xref: "x",
+      yref: "paper",
+      yanchor: "bottom",
+      text: `${fmtTokens(context)}: ${fmtBytes(kvb)} of cache`,
+      showarrow: false,
+      font: { color: t.fg, size: 11 * sc }
+    });
+    const lines = [
+      { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} line; the band spans each tier's slow to fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" }
+    ];
+    if (showMeasured) lines.push({ text: `Measured: ${meas.provenance}. It grows faster than the ideal because attention's work grows with the square of the tokens.`, cls: "kv-note" });
+    else lines.push({ text: `Measured prefill is drawn for ${meas.model || "llama-3-8b"} on the ${meas.gpu || "H200"} only (the shape that was measured).`, cls: "kv-note" });
+    if (shape.max_context && context > shape.max_context) {
+      lines.push({ text: `${context.toLocaleString("en-US")} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${shape.max_context.toLocaleString("en-US")}).`, cls: "kv-warn" });
+    }
+    setTextLines(app.text, lines);
+    outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}`).join(" · ");
+    outRecompute.textContent = `ideal ${fmtSeconds(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds(measuredAt)}` : "");
+    outFastest.textContent = fastest[0];
+    outCross.textContent = crossText.length ? crossText.join(" · ") : "none from 1K to 1M: one way is cheaper at every length";
+    drawPlot(app, traces, {
+      annotations,
+      shapes,
+      height: Math.round(440 * sc),
+      margin: { l: 72 * sc, r: 20 * sc, t: 34 * sc, b: 56 * sc },
+      xaxis: { type: "log", title: { text: "context of the conversation (tokens)" }, range: [Math.log10(900), Math.log10(12e5)] },
+      yaxis: { type: "log", title: { text: "seconds to get the cache back" } },
+      legend: { orientation: "h", yanchor: "top", y: -0.2, font: { color: t.fg } }
+    }, [shape, gpu.name, bits, speed, params, showMeasured]);
+  };
+  return startApp(app);
+}
+var offload_default = widgetModule(render);
+export {
+  offload_default as default
+};

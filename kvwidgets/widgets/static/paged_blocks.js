@@ -1,0 +1,534 @@
+// Built by scripts/build_js.mjs from kvwidgets/widgets/js: edit those files, not this one (DEVELOP.md).
+
+// kvwidgets-library:library_binding
+var CONCEPT_COLORS;
+var CONTEXT_STEPS;
+var KEYED_TAGS;
+var KVInputError;
+var PAGE_DARK;
+var PAGE_LIGHT;
+var SCALE;
+var SVG_NS;
+var accentColor;
+var activeParams;
+var axisValues;
+var big;
+var billionsBox;
+var blockPlan;
+var blocksFor;
+var bytesByKind;
+var ceilDiv;
+var checkInt;
+var conceptColor;
+var contextControl;
+var contextGrid;
+var contextToPosition;
+var createApp;
+var decimalFraction;
+var decodeCeiling;
+var decodeFits;
+var decodeStepBytes;
+var decodeWeightBytes;
+var decodeWeightParams;
+var diagramBox;
+var diagramWidth;
+var drawPlot;
+var dtypeBits;
+var dtypeColor;
+var dtypeSelect;
+var element;
+var exactDouble;
+var fitMessage;
+var fixed;
+var fixedBytes;
+var floatSlider;
+var floorDiv;
+var fmtBytes;
+var fmtGB;
+var fmtTokens;
+var gpuCount;
+var gpuMemory;
+var gpuSelect;
+var groupBits;
+var groupBytesPerToken;
+var grows;
+var inputNames;
+var intBox;
+var isFocused;
+var kvBytes;
+var kvBytesPerToken;
+var kvBytesPerTokenWithinWindows;
+var kvHeadsPerGpu;
+var labelled;
+var limitLines;
+var makeLookup;
+var maxContext;
+var memoryBudget;
+var modelSelect;
+var modelWeightBytes;
+var moreFold;
+var notePlotlyProblem;
+var numbersPerToken;
+var pageScheme;
+var paramsBox;
+var paramsOverride;
+var perTokenReadouts;
+var plotLayout;
+var positionToContext;
+var prefillSeconds;
+var readTheme;
+var recomputeCrossover;
+var reloadSeconds;
+var resetButton;
+var selectControl;
+var setTextLines;
+var startApp;
+var svgElement;
+var themeKey;
+var themeSource;
+var tierGbps;
+var tokenBits;
+var tokensHeld;
+var tryModelCall;
+var usersStaircase;
+var usersThatFit;
+var utilizationFraction;
+var utilizationSlider;
+var weightBytes;
+var LIBRARY_HASH = "771a34c4ab4e75a5";
+var inlinedLibrary = null;
+function bindLibrary(lib) {
+  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+}
+
+// kvwidgets/widgets/js/loader/page_slots.js
+var PLOTLY_SLOT = "__kvwidgetsPlotly";
+var LIBRARY_SLOT = "__kvwidgetsLibrary";
+function once(table, slot, start) {
+  if (!table[slot]) {
+    table[slot] = start().catch((e) => {
+      delete table[slot];
+      throw e;
+    });
+  }
+  return table[slot];
+}
+function plotlyOnce(start) {
+  return once(
+    /** @type {any} */
+    globalThis,
+    PLOTLY_SLOT,
+    start
+  );
+}
+function libraryOnce(hash, start) {
+  const g = (
+    /** @type {any} */
+    globalThis
+  );
+  const table = g[LIBRARY_SLOT] = g[LIBRARY_SLOT] || {};
+  return once(table, hash, start);
+}
+
+// kvwidgets/widgets/js/loader/shared_assets.js
+var WAIT_MS = 15e3;
+var MODEL_REF = "IPY_MODEL_";
+function within(ms, promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} gave no answer within ${ms / 1e3} s`)), ms);
+  });
+  return (
+    /** @type {Promise<T>} */
+    Promise.race([promise, late]).finally(() => clearTimeout(timer))
+  );
+}
+async function sharedAssetsModel(model, host) {
+  const ref = model.get("_shared_assets");
+  if (typeof ref !== "string" || !ref.startsWith(MODEL_REF)) {
+    throw new Error("the widget's state names no shared assets model (_shared_assets)");
+  }
+  const manager = (
+    /** @type {any} */
+    model.widget_manager
+  );
+  if (manager && typeof manager.get_model === "function") {
+    return within(WAIT_MS, Promise.resolve(manager.get_model(ref.slice(MODEL_REF.length))), "the widget manager");
+  }
+  if (host && typeof host.getModel === "function") return within(WAIT_MS, host.getModel(ref), "anywidget's host");
+  throw new Error("this page gives widgets no access to other widget models");
+}
+function textsFromKernel(model) {
+  return within(WAIT_MS, new Promise((resolve) => {
+    const onMsg = (msg) => {
+      if (!msg || msg.kvw !== "shared-assets") return;
+      if (typeof model.off === "function") {
+        try {
+          model.off("msg:custom", onMsg);
+        } catch {
+        }
+      }
+      resolve(msg);
+    };
+    model.on("msg:custom", onMsg);
+    model.send({ kvw: "shared-assets" });
+  }), "the kernel");
+}
+var sharedTexts = /* @__PURE__ */ new WeakMap();
+function fetchShared(model, host) {
+  let texts = sharedTexts.get(model);
+  if (!texts) {
+    texts = (async () => {
+      let firstProblem;
+      try {
+        const shared = await sharedAssetsModel(model, host);
+        const t = {};
+        for (const k of ["plotly", "plotly_version", "library", "library_hash"]) t[k] = shared.get(k);
+        if (t.plotly && t.library) return (
+          /** @type {SharedTexts} */
+          t
+        );
+        firstProblem = new Error("the shared assets model is empty");
+      } catch (e) {
+        firstProblem = e;
+      }
+      try {
+        return await textsFromKernel(model);
+      } catch (e) {
+        throw new Error(`${errorText(firstProblem)}; ${errorText(e)}`, { cause: e });
+      }
+    })();
+    texts.catch(() => sharedTexts.delete(model));
+    sharedTexts.set(model, texts);
+  }
+  return texts;
+}
+function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+async function importText(source) {
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  try {
+    return await import(url);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+async function evaluatePlotly(texts) {
+  const page = (
+    /** @type {any} */
+    window
+  );
+  if (page.Plotly && texts.plotly_version && page.Plotly.version === texts.plotly_version) return page.Plotly;
+  if (!texts.plotly) throw new Error("the shared assets model holds no plotly.js");
+  await importText(texts.plotly);
+  if (!page.Plotly) throw new Error("the plotly.js bundle ran but did not set window.Plotly");
+  return page.Plotly;
+}
+function evaluateLibrary(texts) {
+  if (texts.library_hash !== LIBRARY_HASH) {
+    return Promise.reject(new Error(`the kernel holds kvwidgets code ${texts.library_hash || "(none)"}, this widget was built with ${LIBRARY_HASH}: restart the kernel and run the cell again`));
+  }
+  return importText(
+    /** @type {string} */
+    texts.library
+  );
+}
+async function libraryReady({ model, host }) {
+  if (inlinedLibrary) return inlinedLibrary;
+  const lib = await libraryOnce(LIBRARY_HASH, () => fetchShared(model, host).then(evaluateLibrary));
+  bindLibrary(lib);
+  return lib;
+}
+async function plotlyReady({ model, host }) {
+  try {
+    await plotlyOnce(() => fetchShared(model, host).then(evaluatePlotly));
+    return "";
+  } catch (e) {
+    console.error("[kvwidgets] plotly.js could not be loaded:", e);
+    return errorText(e);
+  }
+}
+
+// kvwidgets/widgets/js/loader/widget_module.js
+async function ready(ctx) {
+  const [lib, plotlyProblem] = await Promise.all([libraryReady(ctx), plotlyReady(ctx)]);
+  lib.notePlotlyProblem(plotlyProblem);
+}
+function cannotRender({ el }, e) {
+  const why = e instanceof Error ? e.message : String(e);
+  console.error("[kvwidgets] the widget's shared code could not be loaded:", e);
+  const box = document.createElement("div");
+  box.className = "kv-widget";
+  const line = document.createElement("div");
+  line.className = "kv-error";
+  line.textContent = `kvwidgets could not load its shared code: ${why}`;
+  box.append(line);
+  el.replaceChildren(box);
+}
+function widgetModule(render2) {
+  return {
+    /** @param {{ model: AnyModel }} ctx */
+    initialize(ctx) {
+      ready(ctx).catch(() => {
+      });
+    },
+    /** @param {RenderContext} ctx */
+    async render(ctx) {
+      try {
+        await ready(ctx);
+      } catch (e) {
+        return cannotRender(ctx, e);
+      }
+      return render2(ctx);
+    }
+  };
+}
+
+// kvwidgets/widgets/js/widgets/paged_blocks.js
+var USERS_DRAWN = 6;
+function render({ model, el }) {
+  const app = createApp({ model, el }, "Memory in blocks: reserving vs paging, and a shared prefix");
+  modelSelect(app);
+  gpuSelect(app);
+  dtypeSelect(app, "weight_dtype", "Weights");
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  contextControl(app, "Max length (reserved)");
+  intBox(app, "used_tokens", "Tokens used", { min: 1, max: 2 ** 40 });
+  intBox(app, "users", "Users sharing", { min: 1, max: 1 << 20 });
+  intBox(app, "prefix_tokens", "Shared prefix (tokens)", { min: 0, max: 2 ** 40 });
+  selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((b) => [b, `${b} tokens`]), ["axes"]);
+  resetButton(app);
+  const outBlocks = app.readout("blocks_used", "Blocks per request:");
+  const outWaste = app.readout("waste", "Empty slots:");
+  const outUsers = app.readout("users_fit", "Requests that fit:");
+  const outShare = app.readout("sharing", "Shared prefix:");
+  const stopWatch = diagramBox(app);
+  app.draw = () => {
+    const L = app.lookup();
+    const shape = L.shape();
+    const gpu = L.gpu();
+    const o = {
+      numGpus: 1,
+      weightBits: L.weightBits(),
+      kvBits: L.bits("kv_dtype"),
+      utilization: 0.9,
+      usedTokens: model.get("used_tokens"),
+      reservedTokens: model.get("context"),
+      blockSize: model.get("block_size"),
+      users: model.get("users"),
+      prefixTokens: model.get("prefix_tokens")
+    };
+    const p = blockPlan(shape, gpu, o);
+    const n = (x) => Number(x).toLocaleString("en-US");
+    const pct = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
+    const plural = (k, word) => `${n(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
+    const t = app.theme();
+    const s = app.scale();
+    const W = diagramWidth(app);
+    const fs = 12 * s;
+    const cKV = conceptColor("kv");
+    const cShared = conceptColor("shared");
+    const cEmpty = conceptColor("waste");
+    const bs = p.block_size;
+    const parts = [];
+    let y = 0;
+    const heading = (text) => {
+      y += fs * 1.3;
+      parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, text }));
+      y += fs * 0.6;
+    };
+    const label = (x, yy, text, extra = {}) => svgElement("text", { x, y: yy, "font-size": fs * 0.9, fill: t.fg2, ...extra, text });
+    const labelW = 150 * s;
+    const x0 = labelW;
+    const barW = Math.max(120, W - x0 - 4);
+    heading(`One request: ${n(p.used_tokens)} tokens used, up to ${n(p.reserved_tokens)} allowed`);
+    const h = 20 * s;
+    const scale = barW / (p.reserved_blocks * bs);
+    const resRow = svgElement("g", { class: "kv-pb-reserved", "data-blocks": p.reserved_blocks });
+    resRow.append(
+      label(0, y + h * 0.7, "reserved"),
+      svgElement("rect", { x: x0, y, width: barW, height: h, fill: cEmpty, "fill-opacity": 0.25, stroke: cEmpty }),
+      svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
+    );
+    if (barW - p.used_tokens * scale > 150 * s) {
+      resRow.append(label(x0 + p.used_tokens * scale + 6 * s, y + h * 0.7, `taken but empty: ${pct(p.reserved_waste)}`, { fill: t.fg }));
+    }
+    parts.push(resRow);
+    y += h + 8 * s;
+    const pageRow = svgElement("g", { class: "kv-pb-paged", "data-blocks": p.paged_blocks });
+    const blockW = bs * scale;
+    pageRow.append(
+      label(0, y + h * 0.7, "paged"),
+      svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
+    );
+    if (blockW >= 3) {
+      for (let i = 0; i < p.paged_blocks; i++) {
+        pageRow.append(svgElement("rect", { x: x0 + i * blockW, y, width: blockW, height: h, fill: "none", stroke: t.bg, "stroke-width": 1 }));
+      }
+    }
+    const endX = x0 + p.paged_blocks * blockW;
+    pageRow.append(svgElement("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
+    if (x0 + barW - endX > 150 * s) pageRow.append(label(endX + 6 * s, y + h * 0.7, "free for other requests", { fill: t.fg }));
+    parts.push(pageRow);
+    y += h + 8 * s;
+    const slotW = Math.min(22 * s, (barW - 10) / bs);
+    const lastRow = svgElement("g", { class: "kv-pb-last", "data-filled": p.last_block_tokens });
+    lastRow.append(label(0, y + h * 0.7, `last block (#${n(p.paged_blocks)})`));
+    for (let i = 0; i < bs; i++) {
+      const filled = i < p.last_block_tokens;
+      lastRow.append(svgElement("rect", {
+        x: x0 + i * slotW,
+        y,
+        width: slotW - 2,
+        height: h,
+        fill: filled ? cKV : "none",
+        stroke: filled ? cKV : t.fg2,
+        "stroke-dasharray": filled ? null : `${2 * s} ${2 * s}`
+      }));
+    }
+    const lastText = `${p.last_block_tokens} of ${bs} slots used: paging wastes ${pct(p.paged_waste)}`;
+    const besides = x0 + bs * slotW + 8 * s + lastText.length * fs * 0.5 < W;
+    if (besides) lastRow.append(label(x0 + bs * slotW + 8 * s, y + h * 0.7, lastText, { fill: t.fg }));
+    else lastRow.append(label(x0, y + h + fs * 1.1, lastText, { fill: t.fg }));
+    parts.push(lastRow);
+    y += h + (besides ? 6 * s : fs * 1.6);
+    heading(`Cache memory of one ${gpu.name}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`);
+    const memRow = (cls, name, users, blocks, usedShare) => {
+      const g = svgElement("g", { class: cls, "data-users": String(users) });
+      g.append(
+        label(0, y + h * 0.7, name),
+        svgElement("rect", { x: x0, y, width: barW, height: h, fill: "none", stroke: t.fg2, "stroke-width": 1 })
+      );
+      const total = Number(p.total_blocks);
+      const u = Number(users);
+      if (total > 0 && u > 0) {
+        const segW = blocks / total * barW;
+        if (segW >= 4 * s && u <= 400) {
+          for (let i = 0; i < u; i++) {
+            g.append(
+              svgElement("rect", { class: "kv-pb-request", x: x0 + i * segW, y, width: segW * usedShare, height: h, fill: cKV }),
+              svgElement("rect", { x: x0 + i * segW + segW * usedShare, y, width: segW * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 }),
+              svgElement("line", { x1: x0 + (i + 1) * segW, x2: x0 + (i + 1) * segW, y1: y, y2: y + h, stroke: t.bg, "stroke-width": 1 })
+            );
+          }
+        } else {
+          const all = segW * u;
+          g.append(
+            svgElement("rect", { x: x0, y, width: all * usedShare, height: h, fill: cKV }),
+            svgElement("rect", { x: x0 + all * usedShare, y, width: all * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 })
+          );
+        }
+      }
+      g.append(label(x0 + 6 * s, y + h + fs * 1.1, `${n(users)} request${u === 1 ? "" : "s"} fit`, { fill: t.fg, "font-weight": 600 }));
+      parts.push(g);
+      y += h + fs * 1.6;
+    };
+    memRow("kv-pb-mem-reserved", "reserving", p.users_reserved, p.reserved_blocks, p.used_tokens / (p.reserved_blocks * bs));
+    memRow("kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * bs));
+    heading(`${n(p.users)} user${p.users === 1 ? "" : "s"} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
+    const rowBlocks = p.shared_blocks + p.own_blocks;
+    const cell = Math.min(14 * s, barW / rowBlocks);
+    const drawBlocks = (g, x, yy, count, color, lastFill) => {
+      if (count <= 0) return;
+      if (cell >= 3) {
+        for (let i = 0; i < count; i++) {
+          const part = i === count - 1 && lastFill !== void 0 ? lastFill : 1;
+          g.append(
+            svgElement("rect", { x: x + i * cell, y: yy, width: cell - 1, height: h, fill: "none", stroke: color, "stroke-width": 1 }),
+            svgElement("rect", { x: x + i * cell, y: yy, width: (cell - 1) * part, height: h, fill: color })
+          );
+        }
+      } else {
+        g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
+      }
+    };
+    const shared = svgElement("g", { class: "kv-pb-shared", "data-blocks": p.shared_blocks });
+    shared.append(label(0, y + h * 0.7, `shared: ${plural(p.shared_blocks, "block")}`));
+    drawBlocks(shared, x0, y, p.shared_blocks, cShared);
+    if (p.shared_blocks === 0) shared.append(label(x0, y + h * 0.7, `no full block to share (the prefix is shorter than ${bs} tokens)`, { fill: t.fg }));
+    parts.push(shared);
+    const sharedBottom = y + h;
+    y += h + 6 * s;
+    const ownStart = x0 + p.shared_blocks * cell;
+    const ownTokens = p.used_tokens - p.shared_blocks * bs;
+    const lastOwn = (ownTokens - (p.own_blocks - 1) * bs) / bs;
+    const drawnUsers = Math.min(p.users, USERS_DRAWN);
+    for (let u = 0; u < drawnUsers; u++) {
+      const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
+      g.append(
+        label(0, y + h * 0.7, `user ${u + 1}: ${n(p.own_blocks)} own`),
+        // a thin line back to the shared blocks: the user's request reads them, it does not copy them
+        svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` })
+      );
+      drawBlocks(g, ownStart, y, p.own_blocks, cKV, lastOwn);
+      parts.push(g);
+      y += h + 4 * s;
+    }
+    if (p.users > drawnUsers) {
+      parts.push(label(0, y + fs * 0.8, `+ ${n(p.users - drawnUsers)} more users like these`));
+      y += fs * 1.4;
+    }
+    parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
+    y += 4 * s;
+    const legendY = y + 4 * s;
+    const legend = svgElement("g", { class: "kv-pb-legend" });
+    let lx = 0;
+    let ly = legendY;
+    for (const [color, text, op] of [[cKV, "KV cache (a request's own)", 1], [cShared, "shared prefix, stored once", 1], [cEmpty, "taken, empty", 0.35]]) {
+      const w = 18 * s + text.length * fs * 0.5;
+      if (lx > 0 && lx + w > W) {
+        lx = 0;
+        ly += 20 * s;
+      }
+      legend.append(
+        svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: color, "fill-opacity": op }),
+        svgElement("text", { x: lx + 18 * s, y: ly + 10 * s, "font-size": fs * 0.85, fill: t.fg2, text })
+      );
+      lx += w + 16 * s;
+    }
+    parts.push(legend);
+    const H = ly + 22 * s;
+    const svg = svgElement("svg", {
+      width: W,
+      height: H,
+      viewBox: `0 0 ${W} ${H}`,
+      role: "img",
+      "font-family": t.font,
+      "aria-label": `${n(p.users_reserved)} requests fit reserving, ${n(p.users_paged)} paging`
+    }, parts);
+    const lines = [
+      { text: `reserving: ${n(p.reserved_blocks)} blocks per request, ${pct(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
+      { text: `paging:    ${n(p.paged_blocks)} blocks per request, ${pct(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
+      { text: `sharing:   ${n(p.shared_blocks)} shared + ${n(p.users)} x ${n(p.own_blocks)} own = ${n(p.blocks_shared)} blocks instead of ${n(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
+      { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${model.get("kv_dtype").toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each user's own.`, cls: "kv-note" }
+    ];
+    if (shape.groups.some((g) => g.cap !== null && g.cap !== void 0)) {
+      lines.push({ text: `${shape.name} has windowed layers: blocks are counted as if every layer kept every token, the most paging can need; an engine frees a window's blocks once they slide out.`, cls: "kv-note" });
+    }
+    if (shape.max_context && p.reserved_tokens > shape.max_context) {
+      lines.push({ text: `A maximum length of ${n(p.reserved_tokens)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(shape.max_context)}).`, cls: "kv-warn" });
+    }
+    if (p.kv_budget_bytes < 0n) {
+      lines.push({ text: `The weights do not fit in one ${gpu.name} at 90% utilization: no memory is left for the cache. Try FP8 weights or a larger GPU.`, cls: "kv-warn" });
+    } else if (p.users_reserved === 0n) {
+      lines.push({ text: `Not even one reservation of ${n(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
+    }
+    setTextLines(app.text, lines);
+    outBlocks.textContent = `${n(p.paged_blocks)} paged, ${n(p.reserved_blocks)} reserved`;
+    outWaste.textContent = `paged ${pct(p.paged_waste)}, reserved ${pct(p.reserved_waste)}`;
+    outUsers.textContent = `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
+    outShare.textContent = `${n(p.blocks_shared)} blocks for ${n(p.users)} users (${n(p.blocks_unshared)} unshared)`;
+    app.diagram.replaceChildren(svg);
+    app.drawnWidth = W;
+  };
+  const stop = startApp(app);
+  return () => {
+    stopWatch();
+    stop();
+  };
+}
+var paged_blocks_default = widgetModule(render);
+export {
+  paged_blocks_default as default
+};

@@ -1,0 +1,414 @@
+// Built by scripts/build_js.mjs from kvwidgets/widgets/js: edit those files, not this one (DEVELOP.md).
+
+// kvwidgets-library:library_binding
+var CONCEPT_COLORS;
+var CONTEXT_STEPS;
+var KEYED_TAGS;
+var KVInputError;
+var PAGE_DARK;
+var PAGE_LIGHT;
+var SCALE;
+var SVG_NS;
+var accentColor;
+var activeParams;
+var axisValues;
+var big;
+var billionsBox;
+var blockPlan;
+var blocksFor;
+var bytesByKind;
+var ceilDiv;
+var checkInt;
+var conceptColor;
+var contextControl;
+var contextGrid;
+var contextToPosition;
+var createApp;
+var decimalFraction;
+var decodeCeiling;
+var decodeFits;
+var decodeStepBytes;
+var decodeWeightBytes;
+var decodeWeightParams;
+var diagramBox;
+var diagramWidth;
+var drawPlot;
+var dtypeBits;
+var dtypeColor;
+var dtypeSelect;
+var element;
+var exactDouble;
+var fitMessage;
+var fixed;
+var fixedBytes;
+var floatSlider;
+var floorDiv;
+var fmtBytes;
+var fmtGB;
+var fmtTokens;
+var gpuCount;
+var gpuMemory;
+var gpuSelect;
+var groupBits;
+var groupBytesPerToken;
+var grows;
+var inputNames;
+var intBox;
+var isFocused;
+var kvBytes;
+var kvBytesPerToken;
+var kvBytesPerTokenWithinWindows;
+var kvHeadsPerGpu;
+var labelled;
+var limitLines;
+var makeLookup;
+var maxContext;
+var memoryBudget;
+var modelSelect;
+var modelWeightBytes;
+var moreFold;
+var notePlotlyProblem;
+var numbersPerToken;
+var pageScheme;
+var paramsBox;
+var paramsOverride;
+var perTokenReadouts;
+var plotLayout;
+var positionToContext;
+var prefillSeconds;
+var readTheme;
+var recomputeCrossover;
+var reloadSeconds;
+var resetButton;
+var selectControl;
+var setTextLines;
+var startApp;
+var svgElement;
+var themeKey;
+var themeSource;
+var tierGbps;
+var tokenBits;
+var tokensHeld;
+var tryModelCall;
+var usersStaircase;
+var usersThatFit;
+var utilizationFraction;
+var utilizationSlider;
+var weightBytes;
+var LIBRARY_HASH = "771a34c4ab4e75a5";
+var inlinedLibrary = null;
+function bindLibrary(lib) {
+  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+}
+
+// kvwidgets/widgets/js/loader/page_slots.js
+var PLOTLY_SLOT = "__kvwidgetsPlotly";
+var LIBRARY_SLOT = "__kvwidgetsLibrary";
+function once(table, slot, start) {
+  if (!table[slot]) {
+    table[slot] = start().catch((e) => {
+      delete table[slot];
+      throw e;
+    });
+  }
+  return table[slot];
+}
+function plotlyOnce(start) {
+  return once(
+    /** @type {any} */
+    globalThis,
+    PLOTLY_SLOT,
+    start
+  );
+}
+function libraryOnce(hash, start) {
+  const g = (
+    /** @type {any} */
+    globalThis
+  );
+  const table = g[LIBRARY_SLOT] = g[LIBRARY_SLOT] || {};
+  return once(table, hash, start);
+}
+
+// kvwidgets/widgets/js/loader/shared_assets.js
+var WAIT_MS = 15e3;
+var MODEL_REF = "IPY_MODEL_";
+function within(ms, promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} gave no answer within ${ms / 1e3} s`)), ms);
+  });
+  return (
+    /** @type {Promise<T>} */
+    Promise.race([promise, late]).finally(() => clearTimeout(timer))
+  );
+}
+async function sharedAssetsModel(model, host) {
+  const ref = model.get("_shared_assets");
+  if (typeof ref !== "string" || !ref.startsWith(MODEL_REF)) {
+    throw new Error("the widget's state names no shared assets model (_shared_assets)");
+  }
+  const manager = (
+    /** @type {any} */
+    model.widget_manager
+  );
+  if (manager && typeof manager.get_model === "function") {
+    return within(WAIT_MS, Promise.resolve(manager.get_model(ref.slice(MODEL_REF.length))), "the widget manager");
+  }
+  if (host && typeof host.getModel === "function") return within(WAIT_MS, host.getModel(ref), "anywidget's host");
+  throw new Error("this page gives widgets no access to other widget models");
+}
+function textsFromKernel(model) {
+  return within(WAIT_MS, new Promise((resolve) => {
+    const onMsg = (msg) => {
+      if (!msg || msg.kvw !== "shared-assets") return;
+      if (typeof model.off === "function") {
+        try {
+          model.off("msg:custom", onMsg);
+        } catch {
+        }
+      }
+      resolve(msg);
+    };
+    model.on("msg:custom", onMsg);
+    model.send({ kvw: "shared-assets" });
+  }), "the kernel");
+}
+var sharedTexts = /* @__PURE__ */ new WeakMap();
+function fetchShared(model, host) {
+  let texts = sharedTexts.get(model);
+  if (!texts) {
+    texts = (async () => {
+      let firstProblem;
+      try {
+        const shared = await sharedAssetsModel(model, host);
+        const t = {};
+        for (const k of ["plotly", "plotly_version", "library", "library_hash"]) t[k] = shared.get(k);
+        if (t.plotly && t.library) return (
+          /** @type {SharedTexts} */
+          t
+        );
+        firstProblem = new Error("the shared assets model is empty");
+      } catch (e) {
+        firstProblem = e;
+      }
+      try {
+        return await textsFromKernel(model);
+      } catch (e) {
+        throw new Error(`${errorText(firstProblem)}; ${errorText(e)}`, { cause: e });
+      }
+    })();
+    texts.catch(() => sharedTexts.delete(model));
+    sharedTexts.set(model, texts);
+  }
+  return texts;
+}
+function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+async function importText(source) {
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  try {
+    return await import(url);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+async function evaluatePlotly(texts) {
+  const page = (
+    /** @type {any} */
+    window
+  );
+  if (page.Plotly && texts.plotly_version && page.Plotly.version === texts.plotly_version) return page.Plotly;
+  if (!texts.plotly) throw new Error("the shared assets model holds no plotly.js");
+  await importText(texts.plotly);
+  if (!page.Plotly) throw new Error("the plotly.js bundle ran but did not set window.Plotly");
+  return page.Plotly;
+}
+function evaluateLibrary(texts) {
+  if (texts.library_hash !== LIBRARY_HASH) {
+    return Promise.reject(new Error(`the kernel holds kvwidgets code ${texts.library_hash || "(none)"}, this widget was built with ${LIBRARY_HASH}: restart the kernel and run the cell again`));
+  }
+  return importText(
+    /** @type {string} */
+    texts.library
+  );
+}
+async function libraryReady({ model, host }) {
+  if (inlinedLibrary) return inlinedLibrary;
+  const lib = await libraryOnce(LIBRARY_HASH, () => fetchShared(model, host).then(evaluateLibrary));
+  bindLibrary(lib);
+  return lib;
+}
+async function plotlyReady({ model, host }) {
+  try {
+    await plotlyOnce(() => fetchShared(model, host).then(evaluatePlotly));
+    return "";
+  } catch (e) {
+    console.error("[kvwidgets] plotly.js could not be loaded:", e);
+    return errorText(e);
+  }
+}
+
+// kvwidgets/widgets/js/loader/widget_module.js
+async function ready(ctx) {
+  const [lib, plotlyProblem] = await Promise.all([libraryReady(ctx), plotlyReady(ctx)]);
+  lib.notePlotlyProblem(plotlyProblem);
+}
+function cannotRender({ el }, e) {
+  const why = e instanceof Error ? e.message : String(e);
+  console.error("[kvwidgets] the widget's shared code could not be loaded:", e);
+  const box = document.createElement("div");
+  box.className = "kv-widget";
+  const line = document.createElement("div");
+  line.className = "kv-error";
+  line.textContent = `kvwidgets could not load its shared code: ${why}`;
+  box.append(line);
+  el.replaceChildren(box);
+}
+function widgetModule(render2) {
+  return {
+    /** @param {{ model: AnyModel }} ctx */
+    initialize(ctx) {
+      ready(ctx).catch(() => {
+      });
+    },
+    /** @param {RenderContext} ctx */
+    async render(ctx) {
+      try {
+        await ready(ctx);
+      } catch (e) {
+        return cannotRender(ctx, e);
+      }
+      return render2(ctx);
+    }
+  };
+}
+
+// kvwidgets/widgets/js/widgets/per_token.js
+var KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state" };
+function formulaLine(g, bits) {
+  const bytes = bits / 8;
+  const per = groupBytesPerToken(g, bits);
+  const n = (x) => Number(x).toLocaleString("en-US");
+  if (g.latent !== void 0) {
+    const index = g.index_bytes ? ` + ${g.count} x ${g.index_bytes} B indexer (FP8 keys + scale)` : "";
+    return `${KIND_NAMES.mla}: ${g.count} layers x ${g.latent} (latent + rope) x ${bytes} B${index} = ${n(per)} B`;
+  }
+  if (g.kv_heads !== void 0) {
+    const dims = g.head_k === g.head_v ? `2 x ${g.count} layers x ${g.kv_heads} KV heads x ${g.head_k} head dim` : `${g.count} layers x ${g.kv_heads} KV heads x (${g.head_k} + ${g.head_v})`;
+    if (g.fixed_tokens !== void 0) {
+      return `${KIND_NAMES.cross}: ${dims} x ${bytes} B = ${n(per)} B per image token, ${n(g.fixed_tokens)} image tokens per sequence (never the text)`;
+    }
+    const cap = g.cap === null || g.cap === void 0 ? "" : `, held for the last ${n(g.cap)} tokens only`;
+    return `${KIND_NAMES[g.kind] || g.kind}: ${dims} x ${bytes} B = ${n(per)} B${cap}`;
+  }
+  return `${KIND_NAMES[g.kind] || g.kind}: ${g.count} layers x ${n(g.fixed_bytes || 0)} B = ${n(g.count * (g.fixed_bytes || 0))} B per sequence, whatever its length`;
+}
+function formulaFactors(g, bits) {
+  const per = groupBytesPerToken(g, bits);
+  const bytes = bits / 8;
+  const rows = [];
+  if (g.latent !== void 0) {
+    rows.push(["layers", g.count, "MLA layers"], ["latent", g.latent, "kv_lora_rank + qk_rope_head_dim"], ["bytes", bytes, "bytes per number"]);
+  } else if (g.kv_heads !== void 0) {
+    if (g.head_k === g.head_v) {
+      rows.push(["kv", 2, "K and V"], ["layers", g.count, "layers"], ["heads", g.kv_heads, "num_key_value_heads"], ["dim", g.head_k, "head_dim"], ["bytes", bytes, "bytes per number"]);
+    } else {
+      rows.push(["layers", g.count, "layers"], ["heads", g.kv_heads, "num_key_value_heads"], ["dim", `(${g.head_k} + ${g.head_v})`, "K + V head dims"], ["bytes", bytes, "bytes per number"]);
+    }
+  } else {
+    const state = Number(g.fixed_bytes || 0);
+    rows.push(["layers", g.count, "layers"], ["state", state, "state bytes per layer"]);
+    return { kind: g.kind, factors: rows, result: `${(g.count * state).toLocaleString("en-US")} B`, unit: "per sequence, fixed", per };
+  }
+  const unit = g.fixed_tokens !== void 0 ? "per image token" : "per token";
+  return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit, per };
+}
+function formulaBox(app, box, shape, bits) {
+  const rows = shape.groups.map((g) => formulaFactors(g, bits));
+  const before = app.formulaValues || {};
+  const now = {};
+  const lines = rows.map((r, i) => {
+    const line = element("div", { class: "kv-formula-row", "data-kind": r.kind });
+    line.append(element("span", { class: "kv-formula-kind", text: `${KIND_NAMES[r.kind] || r.kind}:` }));
+    r.factors.forEach(([key, value, source], j) => {
+      const id = `${i}.${key}`;
+      now[id] = String(value);
+      const changed = id in before && before[id] !== now[id];
+      if (j > 0) line.append(element("span", { class: "kv-formula-op", text: "x" }));
+      line.append(element("span", { class: changed ? "kv-factor kv-changed" : "kv-factor", "data-factor": key, title: source }, [
+        element("span", { class: "kv-factor-value", text: typeof value === "number" ? value.toLocaleString("en-US") : value }),
+        element("span", { class: "kv-factor-source", text: source })
+      ]));
+    });
+    if (r.factors.length) line.append(element("span", { class: "kv-formula-op", text: "=" }));
+    line.append(element("span", { class: "kv-factor kv-result" }, [
+      element("span", { class: "kv-factor-value", text: r.result }),
+      element("span", { class: "kv-factor-source", text: r.unit })
+    ]));
+    return line;
+  });
+  return () => {
+    box.replaceChildren(...lines);
+    app.formulaValues = now;
+  };
+}
+function render({ model, el }) {
+  const app = createApp({ model, el }, "KV-cache bytes per token");
+  modelSelect(app);
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  contextControl(app);
+  resetButton(app);
+  const outBpt = app.readout("bytes_per_token", "Per token:");
+  const outMha = app.readout("mha_bytes_per_token", "With query heads by mistake:");
+  const outSeq = app.readout("kv_bytes", "One conversation:");
+  const formula = element("div", { class: "kv-formula", "aria-label": "bytes per token, factor by factor" });
+  app.text.before(formula);
+  app.draw = () => {
+    const L = app.lookup();
+    const shape = L.shape();
+    const bits = L.bits("kv_dtype");
+    const context = checkInt("context", model.get("context"), 1);
+    const bpt = kvBytesPerToken(shape, bits);
+    const showFormula = formulaBox(app, formula, shape, bits);
+    const lines = shape.groups.map((g) => ({ text: formulaLine(g, bits) }));
+    if (shape.groups.length > 1 || shape.groups.some((g) => g.cap !== null && g.cap !== void 0)) {
+      lines.push({ text: `Past every window each token adds ${fmtBytes(bpt)} (${Number(bpt).toLocaleString("en-US")} B).`, cls: "kv-note" });
+    }
+    const texts = perTokenReadouts(shape, bits);
+    const contexts = [...axisValues(app, "bar_contexts")];
+    if (!contexts.includes(context)) contexts.push(context);
+    contexts.sort((a, b) => a - b);
+    const kinds = [...new Set(shape.groups.map((g) => g.kind))];
+    const byCtx = contexts.map((t2) => bytesByKind(shape, t2, bits));
+    const seq = kvBytes(shape, context, bits);
+    const t = app.theme();
+    const traces = kinds.map((k) => ({
+      type: "bar",
+      name: KIND_NAMES[k] || k,
+      x: contexts.map((c) => c === context ? `${fmtTokens(c)} (chosen)` : fmtTokens(c)),
+      y: byCtx.map((b) => Number(b[k] || 0n) / 1e9),
+      // the chosen context keeps its kind's colour and gets an outline
+      marker: { color: conceptColor(k), line: { color: t.fg, width: contexts.map((c) => c === context ? 2 : 0) } },
+      hovertemplate: "%{x}: %{y:.3f} GB<extra>" + (KIND_NAMES[k] || k) + "</extra>"
+    }));
+    lines.push(...limitLines(shape, { context }));
+    showFormula();
+    setTextLines(app.text, lines);
+    outBpt.textContent = texts.bytes_per_token;
+    outMha.textContent = texts.mha_bytes_per_token;
+    outSeq.textContent = `${fmtBytes(seq)} at ${fmtTokens(context)} tokens`;
+    drawPlot(app, traces, {
+      barmode: "stack",
+      showlegend: kinds.length > 1,
+      xaxis: { title: { text: "conversation length (tokens)" }, type: "category" },
+      yaxis: { title: { text: "KV cache per conversation (GB)" } }
+    });
+  };
+  return startApp(app);
+}
+var per_token_default = widgetModule(render);
+export {
+  per_token_default as default
+};

@@ -1,0 +1,1315 @@
+// Built by scripts/build_js.mjs from kvwidgets/widgets/js: edit those files, not this one (DEVELOP.md).
+(() => {
+  var __defProp = Object.defineProperty;
+  var __export = (target, all) => {
+    for (var name in all)
+      __defProp(target, name, { get: all[name], enumerable: true });
+  };
+
+  // kvwidgets/widgets/js/library.js
+  var library_exports = {};
+  __export(library_exports, {
+    CONCEPT_COLORS: () => CONCEPT_COLORS,
+    CONTEXT_STEPS: () => CONTEXT_STEPS,
+    KEYED_TAGS: () => KEYED_TAGS,
+    KVInputError: () => KVInputError,
+    PAGE_DARK: () => PAGE_DARK,
+    PAGE_LIGHT: () => PAGE_LIGHT,
+    SCALE: () => SCALE,
+    SVG_NS: () => SVG_NS,
+    accentColor: () => accentColor,
+    activeParams: () => activeParams,
+    axisValues: () => axisValues,
+    big: () => big,
+    billionsBox: () => billionsBox,
+    blockPlan: () => blockPlan,
+    blocksFor: () => blocksFor,
+    bytesByKind: () => bytesByKind,
+    ceilDiv: () => ceilDiv,
+    checkInt: () => checkInt,
+    conceptColor: () => conceptColor,
+    contextControl: () => contextControl,
+    contextGrid: () => contextGrid,
+    contextToPosition: () => contextToPosition,
+    createApp: () => createApp,
+    decimalFraction: () => decimalFraction,
+    decodeCeiling: () => decodeCeiling,
+    decodeFits: () => decodeFits,
+    decodeStepBytes: () => decodeStepBytes,
+    decodeWeightBytes: () => decodeWeightBytes,
+    decodeWeightParams: () => decodeWeightParams,
+    diagramBox: () => diagramBox,
+    diagramWidth: () => diagramWidth,
+    drawPlot: () => drawPlot,
+    dtypeBits: () => dtypeBits,
+    dtypeColor: () => dtypeColor,
+    dtypeSelect: () => dtypeSelect,
+    element: () => element,
+    exactDouble: () => exactDouble,
+    fitMessage: () => fitMessage,
+    fixed: () => fixed,
+    fixedBytes: () => fixedBytes,
+    floatSlider: () => floatSlider,
+    floorDiv: () => floorDiv,
+    fmtBytes: () => fmtBytes,
+    fmtGB: () => fmtGB,
+    fmtTokens: () => fmtTokens,
+    gpuCount: () => gpuCount,
+    gpuMemory: () => gpuMemory,
+    gpuSelect: () => gpuSelect,
+    groupBits: () => groupBits,
+    groupBytesPerToken: () => groupBytesPerToken,
+    grows: () => grows,
+    inputNames: () => inputNames,
+    intBox: () => intBox,
+    isFocused: () => isFocused,
+    kvBytes: () => kvBytes,
+    kvBytesPerToken: () => kvBytesPerToken,
+    kvBytesPerTokenWithinWindows: () => kvBytesPerTokenWithinWindows,
+    kvHeadsPerGpu: () => kvHeadsPerGpu,
+    labelled: () => labelled,
+    limitLines: () => limitLines,
+    makeLookup: () => makeLookup,
+    maxContext: () => maxContext,
+    memoryBudget: () => memoryBudget,
+    modelSelect: () => modelSelect,
+    modelWeightBytes: () => modelWeightBytes,
+    moreFold: () => moreFold,
+    notePlotlyProblem: () => notePlotlyProblem,
+    numbersPerToken: () => numbersPerToken,
+    pageScheme: () => pageScheme,
+    paramsBox: () => paramsBox,
+    paramsOverride: () => paramsOverride,
+    perTokenReadouts: () => perTokenReadouts,
+    plotLayout: () => plotLayout,
+    positionToContext: () => positionToContext,
+    prefillSeconds: () => prefillSeconds,
+    readTheme: () => readTheme,
+    recomputeCrossover: () => recomputeCrossover,
+    reloadSeconds: () => reloadSeconds,
+    resetButton: () => resetButton,
+    selectControl: () => selectControl,
+    setTextLines: () => setTextLines,
+    startApp: () => startApp,
+    svgElement: () => svgElement,
+    themeKey: () => themeKey,
+    themeSource: () => themeSource,
+    tierGbps: () => tierGbps,
+    tokenBits: () => tokenBits,
+    tokensHeld: () => tokensHeld,
+    tryModelCall: () => tryModelCall,
+    usersStaircase: () => usersStaircase,
+    usersThatFit: () => usersThatFit,
+    utilizationFraction: () => utilizationFraction,
+    utilizationSlider: () => utilizationSlider,
+    weightBytes: () => weightBytes
+  });
+
+  // kvwidgets/widgets/js/calc/errors.js
+  var KVInputError = class extends Error {
+    constructor(message) {
+      super(message);
+      this.name = "KVInputError";
+    }
+  };
+  function checkInt(field, value, minimum = 0) {
+    if (typeof value === "bigint") value = Number(value);
+    if (typeof value !== "number" || !Number.isFinite(value) || !Number.isInteger(value) || value < minimum) {
+      throw new KVInputError(`${field} must be a whole number >= ${minimum}, got ${value}`);
+    }
+    return value;
+  }
+
+  // kvwidgets/widgets/js/calc/exact.js
+  function big(x) {
+    return typeof x === "bigint" ? x : BigInt(x);
+  }
+  function floorDiv(a, b) {
+    const q = a / b;
+    return a % b !== 0n && a < 0n !== b < 0n ? q - 1n : q;
+  }
+  function ceilDiv(a, b) {
+    return -floorDiv(-a, b);
+  }
+  function exactDouble(what, x) {
+    if (x > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw new KVInputError(`${what} = ${x} bytes is too large to evaluate exactly in the browser`);
+    }
+    return Number(x);
+  }
+
+  // kvwidgets/widgets/js/calc/layers.js
+  function kvHeadsPerGpu(kvHeads, tp) {
+    tp = checkInt("num_gpus", tp, 1);
+    if (tp <= kvHeads) {
+      if (kvHeads % tp) {
+        throw new KVInputError(
+          `num_gpus=${tp} does not divide num_key_value_heads=${kvHeads}; tensor parallelism needs the KV heads split evenly (try a divisor of the KV heads)`
+        );
+      }
+      return kvHeads / tp;
+    }
+    if (tp % kvHeads) {
+      throw new KVInputError(
+        `num_gpus=${tp} is not a multiple of num_key_value_heads=${kvHeads}; with more GPUs than KV heads each head must be copied to a whole number of GPUs`
+      );
+    }
+    return 1;
+  }
+  function numbersPerToken(group, tp) {
+    if (group.kv_heads !== void 0) {
+      return kvHeadsPerGpu(group.kv_heads, tp) * (group.head_k + group.head_v);
+    }
+    checkInt("num_gpus", tp, 1);
+    if (group.latent !== void 0) return group.latent;
+    return 0;
+  }
+  function tokenBits(group, bits, tp) {
+    return BigInt(numbersPerToken(group, tp)) * BigInt(bits) + BigInt(group.index_bytes || 0) * 8n;
+  }
+  function grows(group) {
+    return group.cap !== 0;
+  }
+  function tokensHeld(group, tokens) {
+    if (group.fixed_tokens !== void 0 && group.fixed_tokens !== null) return group.fixed_tokens;
+    return group.cap === null || group.cap === void 0 ? tokens : Math.min(tokens, group.cap);
+  }
+  function fixedBytes(group, tp) {
+    const f = group.fixed_bytes || 0;
+    return f ? Math.ceil(f / tp) : 0;
+  }
+  function groupBits(group, tokens, bits, tp) {
+    const held = BigInt(tokensHeld(group, tokens));
+    const perToken = tokenBits(group, bits, tp);
+    return BigInt(group.count) * (held * perToken + BigInt(fixedBytes(group, tp)) * 8n);
+  }
+  function groupBytesPerToken(group, bits, tp = 1) {
+    return ceilDiv(BigInt(group.count) * tokenBits(group, bits, tp), 8n);
+  }
+
+  // kvwidgets/widgets/js/calc/units.js
+  var SCALE = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12 };
+  function fixed(x, digits) {
+    if (!Number.isFinite(x)) throw new RangeError(`cannot format ${x}`);
+    const view = new DataView(new ArrayBuffer(8));
+    view.setFloat64(0, x);
+    const high = view.getUint32(0);
+    const biased = high >>> 20 & 2047;
+    let mantissa = BigInt(high & 1048575) << 32n | BigInt(view.getUint32(4));
+    if (biased !== 0) mantissa |= 1n << 52n;
+    const exponent = (biased === 0 ? 1 : biased) - 1075;
+    let num = mantissa * 10n ** BigInt(digits);
+    let den = 1n;
+    if (exponent >= 0) num <<= BigInt(exponent);
+    else den <<= BigInt(-exponent);
+    let q = num / den;
+    const twice = 2n * (num % den);
+    if (twice > den || twice === den && q % 2n === 1n) q += 1n;
+    const text = q.toString().padStart(digits + 1, "0");
+    const whole = text.slice(0, text.length - digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    const sign = high >>> 31 ? "-" : "";
+    return digits > 0 ? `${sign}${whole}.${text.slice(text.length - digits)}` : `${sign}${whole}`;
+  }
+  function fmtBytes(n, unit = null, digits = 2) {
+    const x = Number(n);
+    const a = Math.abs(x);
+    if (unit === null) unit = a < 1024 ? "B" : a < 1024 ** 2 ? "KiB" : a < 1e9 ? "MB" : a < 1e12 ? "GB" : "TB";
+    const v = x / SCALE[unit];
+    return `${fixed(v, unit === "B" || Number.isInteger(v) ? 0 : digits)} ${unit}`;
+  }
+  function fmtTokens(n) {
+    n = Number(n);
+    if (n >= 1048576 && n % 1048576 === 0) return `${n / 1048576}M`;
+    if (n >= 1024 && n % 1024 === 0) return `${n / 1024}K`;
+    return n.toLocaleString("en-US");
+  }
+  function fmtGB(n, digits) {
+    return fixed(Number(n) / 1e9, digits);
+  }
+
+  // kvwidgets/widgets/js/calc/model.js
+  function kvBytes(shape, tokens, bits, tp = 1) {
+    tokens = checkInt("context", tokens, 0);
+    let total = 0n;
+    for (const g of shape.groups) total += groupBits(g, tokens, bits, tp);
+    return ceilDiv(total, 8n);
+  }
+  function kvBytesPerToken(shape, bits, tp = 1) {
+    let total = 0n;
+    for (const g of shape.groups) {
+      if (g.cap === null || g.cap === void 0) {
+        total += BigInt(g.count) * tokenBits(g, bits, tp);
+      }
+    }
+    return ceilDiv(total, 8n);
+  }
+  function kvBytesPerTokenWithinWindows(shape, bits, tp = 1) {
+    let total = 0n;
+    for (const g of shape.groups) if (grows(g)) total += BigInt(g.count) * tokenBits(g, bits, tp);
+    return ceilDiv(total, 8n);
+  }
+  function bytesByKind(shape, tokens, bits, tp = 1) {
+    tokens = checkInt("context", tokens, 0);
+    const out = {};
+    for (const g of shape.groups) out[g.kind] = (out[g.kind] || 0n) + groupBits(g, tokens, bits, tp);
+    for (const k of Object.keys(out)) out[k] = ceilDiv(out[k], 8n);
+    return out;
+  }
+  function weightBytes(params, bits) {
+    return ceilDiv(big(params) * BigInt(bits), 8n);
+  }
+  function routedParams(shape, p, wb) {
+    const routed = shape.moe ? BigInt(Math.min(shape.moe.routed_params, Number(p))) : 0n;
+    if (!routed) {
+      const [rp, rq] = wb.routed;
+      const [op, oq] = wb.other;
+      throw new KVInputError(`weight_dtype '${wb.name}' stores the routed experts of a mixture of experts in ${rp / rq} bits and every other weight in ${op / oq}; ${shape.name} has no routed experts, so pick one format for all weights (for example 'int4' or 'fp8')`);
+    }
+    return routed;
+  }
+  function modelWeightBytes(shape, params, wb) {
+    const p = big(params ?? shape.params);
+    if (typeof wb === "number") return weightBytes(p, wb);
+    const routed = routedParams(shape, p, wb);
+    const [rp, rq] = wb.routed.map(BigInt);
+    const [op, oq] = wb.other.map(BigInt);
+    return ceilDiv(routed * rp * oq + (p - routed) * op * rq, rq * oq * 8n);
+  }
+  function decodeWeightBytes(shape, batch, params, wb) {
+    const read = decodeWeightParams(shape, batch, params);
+    if (typeof wb === "number") return read * wb / 8;
+    const p = exactDouble("params", big(params ?? shape.params));
+    const shared = p - Number(routedParams(shape, p, wb));
+    return shared * (wb.other[0] / wb.other[1]) / 8 + (read - shared) * (wb.routed[0] / wb.routed[1]) / 8;
+  }
+  function decodeWeightParams(shape, batch, params) {
+    const p = exactDouble("params", big(params ?? shape.params));
+    if (!shape.moe) return p;
+    const routed = Math.min(shape.moe.routed_params, p);
+    const miss = 1 - shape.moe.per_token / shape.moe.experts;
+    let untouched = 1;
+    for (let i = 0; i < batch; i++) untouched *= miss;
+    return p - routed * untouched;
+  }
+  function activeParams(shape, params) {
+    const p = big(params ?? shape.params);
+    if (!shape.moe || !shape.moe.experts) return p;
+    let routed = big(shape.moe.routed_params);
+    if (routed > p) routed = p;
+    if (routed === 0n) return p;
+    const E = BigInt(shape.moe.experts);
+    return p - floorDiv(routed * (E - BigInt(shape.moe.per_token)), E);
+  }
+  function perTokenReadouts(shape, bits) {
+    const n = (x) => Number(x).toLocaleString("en-US");
+    const both = (x) => x < 1024n ? fmtBytes(x) : `${fmtBytes(x)} (${n(x)} B)`;
+    const past = kvBytesPerToken(shape, bits);
+    const within = kvBytesPerTokenWithinWindows(shape, bits);
+    const capped = shape.groups.some((g) => g.cap !== null && g.cap !== void 0 && grows(g));
+    const bytesPerToken = capped && within !== past ? `while the window fills: ${both(within)}; past every window: ${both(past)}` : both(past);
+    let mha = "n/a (query heads not known)";
+    if (shape.mha_groups) {
+      const wrong = kvBytesPerTokenWithinWindows({ groups: shape.mha_groups }, bits);
+      const ratio = within > 0n ? `${(Number(wrong) / Number(within)).toLocaleString("en-US", { maximumFractionDigits: 1 })}x too much` : "no per-token cost to compare";
+      mha = `${fmtBytes(wrong)} (${ratio})`;
+    }
+    return { bytes_per_token: bytesPerToken, mha_bytes_per_token: mha, past, within };
+  }
+  function limitLines(shape, { context = null, weights = false, params = void 0 } = {}) {
+    const n = (x) => Number(x).toLocaleString("en-US");
+    const out = [];
+    const max = shape.max_context;
+    if (max && context !== null && context > max) {
+      out.push({ text: `${n(context)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(max)}): the numbers hold for the memory, not for the model's quality.`, cls: "kv-warn", kind: "past_max_context" });
+    }
+    if (max) {
+      const never = shape.groups.filter((g) => g.cap !== null && g.cap !== void 0 && g.cap > 0 && g.kv_heads !== void 0 && g.cap >= max);
+      if (never.length) {
+        out.push({ text: `A window of ${n(never[0].cap)} tokens is at least ${shape.name}'s maximum context (${n(max)}): nothing ever slides out, so every token costs its full bytes in those layers.`, cls: "kv-warn", kind: "window_never_slides" });
+      }
+    }
+    for (const note of shape.engine_notes || []) out.push({ text: note, cls: "kv-warn", kind: "engine_note" });
+    if (weights && shape.params_estimated && !params) {
+      out.push({ text: `${shape.name}'s parameter count (${(Number(shape.params) / 1e9).toLocaleString("en-US", { maximumFractionDigits: 2 })} B) is an estimate from its config; set Params to a published count if you have one.`, cls: "kv-warn", kind: "params_estimated" });
+    }
+    return out;
+  }
+
+  // kvwidgets/widgets/js/calc/budget.js
+  function decimalFraction(x) {
+    const m = /^(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(String(x));
+    if (!m) throw new KVInputError(`utilization must be a number in (0, 1], got ${x}`);
+    const frac = m[2] || "";
+    let p = BigInt((m[1] || "0") + frac);
+    let q = 10n ** BigInt(frac.length);
+    const e = Number(m[3] || 0);
+    if (e > 0) p *= 10n ** BigInt(e);
+    if (e < 0) q *= 10n ** BigInt(-e);
+    return { p, q };
+  }
+  function utilizationFraction(u) {
+    if (typeof u !== "number" || !Number.isFinite(u) || !(u > 0 && u <= 1)) {
+      throw new KVInputError(`utilization must be in (0, 1] (0.9 keeps 10% free), got ${u}`);
+    }
+    return decimalFraction(u);
+  }
+  function gpuMemory(gpu, which = "marketed") {
+    if (which === "marketed") return big(gpu.memory_bytes);
+    if (which === "device") {
+      if (gpu.device_bytes === null || gpu.device_bytes === void 0) {
+        throw new KVInputError(`memory='device': no device-reported memory is recorded for ${gpu.name}; use memory='marketed'`);
+      }
+      return big(gpu.device_bytes);
+    }
+    throw new KVInputError(`memory must be 'marketed' or 'device', got '${which}'`);
+  }
+  function memoryBudget(shape, gpu, o) {
+    const n = checkInt("num_gpus", o.numGpus, 1);
+    const { p, q } = utilizationFraction(o.utilization);
+    const working = BigInt(checkInt("working_bytes", o.workingBytes || 0, 0));
+    const mem = gpuMemory(gpu, o.memory || "marketed");
+    const weights = modelWeightBytes(shape, o.params, o.weightBits);
+    const N = BigInt(n);
+    const num = mem * p * N - weights * q - working * q * N;
+    const usable = floorDiv(mem * p * N, q);
+    return {
+      num_gpus: n,
+      p,
+      q,
+      num,
+      den: q * N,
+      memory_bytes: mem * N,
+      usable_bytes: usable,
+      reserve_bytes: mem * N - usable,
+      weights_bytes: weights,
+      working_bytes: working * N,
+      kv_budget_bytes: floorDiv(num, q)
+    };
+  }
+  function usersThatFit(shape, gpu, context, o) {
+    context = checkInt("context", context, 1);
+    const b = memoryBudget(shape, gpu, o);
+    const perGpuUser = kvBytes(shape, context, o.kvBits, b.num_gpus);
+    if (perGpuUser <= 0n) {
+      throw new KVInputError(`context=${context} holds no KV bytes for ${shape.name}; users would be unbounded`);
+    }
+    let users = floorDiv(b.num, b.den * perGpuUser);
+    if (users < 0n) users = 0n;
+    const kvUser = perGpuUser * BigInt(b.num_gpus);
+    const leftOver = b.kv_budget_bytes - users * kvUser;
+    return {
+      users,
+      context,
+      num_gpus: b.num_gpus,
+      gpu: gpu.name,
+      memory_bytes: b.memory_bytes,
+      usable_bytes: b.usable_bytes,
+      reserve_bytes: b.reserve_bytes,
+      weights_bytes: b.weights_bytes,
+      working_bytes: b.working_bytes,
+      kv_budget_bytes: b.kv_budget_bytes,
+      kv_per_user_bytes: kvUser,
+      kv_used_bytes: users * kvUser,
+      left_over_bytes: leftOver > 0n ? leftOver : 0n,
+      weights_fit: b.kv_budget_bytes >= 0n
+    };
+  }
+  function maxContext(shape, gpu, users, o, limit = 2 ** 40) {
+    users = BigInt(checkInt("users", users, 1));
+    const b = memoryBudget(shape, gpu, o);
+    const fits = (t) => users * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
+    if (!fits(1)) return 0;
+    if (fits(limit)) return null;
+    let lo = 1;
+    let hi = limit;
+    while (hi - lo > 1) {
+      const mid = Math.floor((lo + hi) / 2);
+      if (fits(mid)) lo = mid;
+      else hi = mid;
+    }
+    return lo;
+  }
+  function usersStaircase(shape, gpu, o, lo = 1024, hi = 1048576, exactBelow = 256) {
+    const b = memoryBudget(shape, gpu, o);
+    const usersAt = (t) => {
+      const k = kvBytes(shape, t, o.kvBits, b.num_gpus);
+      if (k <= 0n) throw new KVInputError(`context=${t} holds no KV bytes for ${shape.name}; users would be unbounded`);
+      const u2 = floorDiv(b.num, b.den * k);
+      return u2 < 0n ? 0n : u2;
+    };
+    const lastWith = (u2, from) => {
+      const fits = (t) => u2 * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
+      let a = from;
+      let z = hi + 1;
+      for (let step = 1; a + step <= hi; step *= 2) {
+        if (!fits(a + step)) {
+          z = a + step;
+          break;
+        }
+        a += step;
+      }
+      if (z > hi && fits(hi)) return hi;
+      while (z - a > 1) {
+        const mid = Math.floor((a + z) / 2);
+        if (fits(mid)) a = mid;
+        else z = mid;
+      }
+      return a;
+    };
+    const xs = [];
+    const ys = [];
+    const push = (x, u2) => {
+      xs.push(x);
+      ys.push(u2);
+    };
+    const uEnd = usersAt(hi);
+    let c = lo;
+    let u = usersAt(lo);
+    let exactFrom = lo;
+    if (u > BigInt(exactBelow)) {
+      exactFrom = lastWith(BigInt(exactBelow) + 1n, lo) + 1;
+      for (let i = 0; c < Math.min(exactFrom, hi); i++) {
+        push(c, usersAt(c));
+        c = Math.round(lo * 2 ** ((i + 1) / 32));
+      }
+      c = Math.min(exactFrom, hi);
+      u = usersAt(c);
+    }
+    push(c, u);
+    while (u > uEnd && c < hi) {
+      c = lastWith(u, c) + 1;
+      u = usersAt(c);
+      push(c, u);
+    }
+    if (xs[xs.length - 1] < hi) push(hi, uEnd);
+    return { x: xs, users: ys, exactFrom };
+  }
+  function fitMessage(f) {
+    if (!f.weights_fit) {
+      return `The weights (${fmtGB(f.weights_bytes, 1)} GB) do not fit in the usable ${fmtGB(f.usable_bytes, 1)} GB: the model does not even load.`;
+    }
+    if (f.users === 0n) {
+      return `Loads but cannot serve: ${fmtGB(f.kv_budget_bytes, 2)} GB is left after the weights, less than one ${Number(f.context).toLocaleString("en-US")}-token conversation needs (${fmtGB(f.kv_per_user_bytes, 2)} GB).`;
+    }
+    return `${Number(f.users).toLocaleString("en-US")} conversations of ${Number(f.context).toLocaleString("en-US")} tokens fit at once.`;
+  }
+
+  // kvwidgets/widgets/js/calc/decode.js
+  function decodeCeiling(shape, gpu, context, batch, o) {
+    context = checkInt("context", context, 1);
+    batch = checkInt("batch", batch, 1);
+    const n = checkInt("num_gpus", o.numGpus, 1);
+    const bw = gpu.bandwidth_gbps;
+    const allWeights = exactDouble("weights", modelWeightBytes(shape, o.params, o.weightBits)) / n;
+    const weights = shape.moe ? decodeWeightBytes(shape, batch, o.params, o.weightBits) / n : allWeights;
+    const kvSeq = exactDouble("kv per sequence", kvBytes(shape, context, o.kvBits, n));
+    const kv = exactDouble("kv per step", BigInt(batch) * BigInt(kvSeq));
+    const step = (weights + kv) / (bw * 1e9);
+    return {
+      context,
+      batch,
+      num_gpus: n,
+      gpu: gpu.name,
+      bandwidth_gbps: bw,
+      weight_bytes_per_step: weights,
+      kv_bytes_per_step: kv,
+      step_s: step,
+      tokens_per_s_per_user: 1 / step,
+      tokens_per_s_total: batch / step,
+      kv_share: kv / (weights + kv),
+      // against all the weights: a batch large enough to rival them touches every expert
+      crossover_batch: kvSeq > 0 ? Math.floor(allWeights / kvSeq) + 1 : null
+    };
+  }
+  function decodeFits(shape, gpu, context, batch, o) {
+    batch = checkInt("batch", batch, 1);
+    const f = usersThatFit(shape, gpu, context, { ...o, utilization: o.utilization ?? 0.9 });
+    return { fits: BigInt(batch) <= f.users, max_batch: f.users };
+  }
+  function prefillSeconds(shape, gpu, tokens, params, numGpus = 1) {
+    tokens = checkInt("tokens", tokens, 1);
+    const n = checkInt("num_gpus", numGpus, 1);
+    return Number(2n * activeParams(shape, params) * BigInt(tokens)) / (gpu.bf16_tflops * 1e12 * n);
+  }
+
+  // kvwidgets/widgets/js/calc/dtypes.js
+  function dtypeBits(dtypes, name, field = "kv_dtype") {
+    const bits = dtypes[name];
+    if (bits === void 0) {
+      throw new KVInputError(`unknown ${field} '${name}'. Known ${field}s: ${Object.keys(dtypes).sort().join(", ")}.`);
+    }
+    return bits;
+  }
+
+  // kvwidgets/widgets/js/calc/offload.js
+  function tierGbps(tier, speed = "typical") {
+    const v = { low: tier.low_gbps, typical: tier.typical_gbps, high: tier.high_gbps }[speed];
+    if (v === void 0) throw new KVInputError(`speed must be 'low', 'typical' or 'high', got '${speed}'`);
+    return v;
+  }
+  function reloadSeconds(shape, tokens, bits, gbps) {
+    return exactDouble("kv per sequence", kvBytes(shape, tokens, bits)) / (gbps * 1e9);
+  }
+  function contextGrid(lo = 1024, hi = 1048576, perDoubling = 4) {
+    const out = [];
+    for (let i = 0; ; i++) {
+      const t = Math.min(hi, Math.round(lo * 2 ** (i / perDoubling)));
+      if (!out.length || t > out[out.length - 1]) out.push(t);
+      if (t >= hi) return out;
+    }
+  }
+  function recomputeCrossover(shape, gpu, tier, bits, speed = "typical", params = void 0, lo = 1024, hi = 1048576) {
+    const gbps = tierGbps(tier, speed);
+    const reloadFirst = (t) => reloadSeconds(shape, t, bits, gbps) < prefillSeconds(shape, gpu, t, params);
+    const grid = contextGrid(lo, hi);
+    const start = reloadFirst(grid[0]);
+    let prev = grid[0];
+    for (const t of grid.slice(1)) {
+      if (reloadFirst(t) !== start) {
+        let a = prev;
+        let b = t;
+        while (b - a > 1) {
+          const mid = Math.floor((a + b) / 2);
+          if (reloadFirst(mid) === start) a = mid;
+          else b = mid;
+        }
+        return b;
+      }
+      prev = t;
+    }
+    return null;
+  }
+
+  // kvwidgets/widgets/js/calc/paging.js
+  function blocksFor(tokens, blockSize) {
+    return Math.ceil(tokens / blockSize);
+  }
+  function blockPlan(shape, gpu, o) {
+    const used = checkInt("used_tokens", o.usedTokens, 1);
+    const reserved = checkInt("reserved_tokens", o.reservedTokens, used);
+    const bs = checkInt("block_size", o.blockSize, 1);
+    const users = checkInt("users", o.users, 1);
+    const prefix = checkInt("prefix_tokens", o.prefixTokens, 0);
+    if (prefix >= used) {
+      const n2 = (x) => x.toLocaleString("en-US");
+      throw new KVInputError(`prefix_tokens must be less than used_tokens (${n2(used)}): each user adds tokens of its own after the shared prefix, got ${n2(prefix)}`);
+    }
+    const b = memoryBudget(shape, gpu, o);
+    const n = BigInt(b.num_gpus);
+    const blockBytes = kvBytesPerTokenWithinWindows(shape, o.kvBits, b.num_gpus) * n * BigInt(bs);
+    if (blockBytes <= 0n) throw new KVInputError(`${shape.name} stores nothing per token, so it has no blocks to page`);
+    const reservedBlocks = blocksFor(reserved, bs);
+    const paged = blocksFor(used, bs);
+    const shared = Math.floor(prefix / bs);
+    const own = blocksFor(used - shared * bs, bs);
+    const budget = b.kv_budget_bytes;
+    const fit = (avail, blocks) => avail > 0n ? floorDiv(avail, BigInt(blocks) * blockBytes) : 0n;
+    return {
+      block_size: bs,
+      block_bytes: blockBytes,
+      kv_budget_bytes: budget,
+      total_blocks: budget > 0n ? floorDiv(budget, blockBytes) : 0n,
+      used_tokens: used,
+      reserved_tokens: reserved,
+      reserved_blocks: reservedBlocks,
+      paged_blocks: paged,
+      last_block_tokens: used - (paged - 1) * bs,
+      reserved_waste: (reservedBlocks * bs - used) / (reservedBlocks * bs),
+      paged_waste: (paged * bs - used) / (paged * bs),
+      users_reserved: fit(budget, reservedBlocks),
+      users_paged: fit(budget, paged),
+      users,
+      prefix_tokens: prefix,
+      shared_blocks: shared,
+      own_blocks: own,
+      blocks_unshared: users * paged,
+      blocks_shared: shared + users * own,
+      users_sharing: fit(budget - BigInt(shared) * blockBytes, own)
+    };
+  }
+
+  // kvwidgets/widgets/js/calc/step.js
+  function decodeStepBytes(shape, prompt, generated, bits) {
+    prompt = checkInt("prompt_tokens", prompt, 1);
+    generated = checkInt("generated", generated, 0);
+    const tokens = prompt + generated;
+    const stored = kvBytes(shape, tokens, bits);
+    const groups = shape.groups.map((g) => {
+      const storesRows = numbersPerToken(g, 1) > 0;
+      const held = storesRows ? tokensHeld(g, tokens) : 0;
+      return {
+        kind: g.kind,
+        count: g.count,
+        cap: g.cap ?? null,
+        held_tokens: held,
+        dropped_tokens: storesRows ? tokens - held : 0,
+        bytes: ceilDiv(groupBits(g, tokens, bits, 1) - BigInt(g.count) * BigInt(fixedBytes(g, 1)) * 8n, 8n) + BigInt(g.count) * BigInt(fixedBytes(g, 1))
+      };
+    });
+    let read = 0n;
+    let written = stored;
+    if (generated > 0) {
+      let state = 0n;
+      for (const g of shape.groups) state += BigInt(g.count) * BigInt(fixedBytes(g, 1));
+      read = stored;
+      written = kvBytesPerTokenWithinWindows(shape, bits) + state;
+    }
+    return {
+      prompt_tokens: prompt,
+      generated,
+      tokens,
+      phase: generated === 0 ? "prefill" : "decode",
+      stored_bytes: stored,
+      read_bytes: read,
+      written_bytes: written,
+      groups
+    };
+  }
+
+  // kvwidgets/widgets/js/ui/dom.js
+  var KEYED_TAGS = /* @__PURE__ */ new Set(["INPUT", "SELECT", "BUTTON", "TEXTAREA", "SUMMARY"]);
+  function element(tag, attrs = {}, children = []) {
+    const e = document.createElement(tag);
+    if (KEYED_TAGS.has(e.tagName)) e.setAttribute("data-lm-suppress-shortcuts", "true");
+    for (const [k, v] of Object.entries(attrs)) {
+      if (k === "text") e.textContent = v;
+      else if (k === "class") e.className = v;
+      else e.setAttribute(k, v);
+    }
+    for (const c of children) e.append(c);
+    return e;
+  }
+  function setTextLines(node, lines) {
+    node.replaceChildren(...lines.map((l) => element("div", { class: l.cls || "kv-line", text: l.text ?? l })));
+  }
+  var SVG_NS = "http://www.w3.org/2000/svg";
+  function svgElement(tag, attrs = {}, children = []) {
+    const e = document.createElementNS(SVG_NS, tag);
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === void 0 || v === null) continue;
+      if (k === "text") e.textContent = v;
+      else e.setAttribute(k, String(v));
+    }
+    for (const c of children) e.append(c);
+    return e;
+  }
+
+  // kvwidgets/widgets/js/ui/host.js
+  var warned = /* @__PURE__ */ new Set();
+  function tryModelCall(model, method, ...args) {
+    if (!model || typeof model[method] !== "function") return false;
+    try {
+      model[method](...args);
+      return true;
+    } catch (e) {
+      if (!warned.has(method)) {
+        warned.add(method);
+        console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && e.message ? e.message : e}); the widget keeps working on the page, without a kernel to follow it.`);
+      }
+      return false;
+    }
+  }
+  function isFocused(el) {
+    const root = el.getRootNode ? el.getRootNode() : document;
+    return (root.activeElement || document.activeElement) === el;
+  }
+
+  // kvwidgets/widgets/js/ui/theme.js
+  var PAGE_DARK = ["dark", "dark-theme", "dark-mode", "vscode-dark", "vscode-high-contrast"];
+  var PAGE_LIGHT = ["light", "light-theme", "light-mode", "vscode-light", "vscode-high-contrast-light"];
+  function pageScheme() {
+    for (const e of [document.body, document.documentElement]) {
+      if (!e) continue;
+      const marks = [e.getAttribute("data-theme"), e.getAttribute("data-mode"), e.getAttribute("theme"), ...e.classList];
+      if (marks.some((m) => PAGE_DARK.includes(m))) return "dark";
+      if (marks.some((m) => PAGE_LIGHT.includes(m))) return "light";
+      if (e.dataset.jpThemeLight === "false") return "dark";
+      if (e.dataset.jpThemeLight === "true") return "light";
+    }
+    return "";
+  }
+  function themeSource(cs) {
+    const has = (name) => (cs.getPropertyValue(name) || "").trim() !== "";
+    if (has("--jp-ui-font-color1") && has("--jp-layout-color1")) return "jupyter";
+    if (has("--vscode-editor-foreground") && has("--vscode-editor-background")) return "vscode";
+    if (has("--colab-primary-text-color") && has("--colab-primary-surface-color")) return "colab";
+    if (has("--jp-ui-font-color1") && has("--jp-layout-color2")) return "jupyter-partial";
+    const page2 = pageScheme();
+    if (page2) return page2;
+    const dark = typeof window.matchMedia === "function" && window.matchMedia("(prefers-color-scheme: dark)").matches;
+    return dark ? "dark" : "light";
+  }
+  function readTheme(node) {
+    let cs = getComputedStyle(node);
+    const source = themeSource(cs);
+    if (node.getAttribute("data-kv-theme") !== source) {
+      node.setAttribute("data-kv-theme", source);
+      cs = getComputedStyle(node);
+    }
+    const v = (name, fallback) => (cs.getPropertyValue(name) || "").trim() || fallback;
+    const dark = source === "dark";
+    return {
+      source,
+      fg: v("--kv-fg", dark ? "#e8e8e8" : "#1f1f1f"),
+      fg2: v("--kv-fg2", dark ? "#a8a8a8" : "#616161"),
+      bg: v("--kv-bg", dark ? "#1e1e1e" : "#ffffff"),
+      grid: v("--kv-grid", dark ? "#444444" : "#e0e0e0"),
+      font: v("--kv-font", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"),
+      colors: ["#3b82c4", "#e07b39", "#4aa564", "#c94c4c", "#8c6bb1", "#8c8c8c", "#d4a017"]
+    };
+  }
+  function themeKey(app) {
+    return JSON.stringify([pageScheme(), app.theme()]);
+  }
+
+  // kvwidgets/widgets/js/ui/app.js
+  function makeLookup(app) {
+    const m = app.model;
+    const shapes = m.get("shapes") || {};
+    const name = m.get("model");
+    const gpus = m.get("gpus") || {};
+    const dtypes = m.get("dtypes") || {};
+    return {
+      shape(n = name) {
+        const s = shapes[n];
+        if (!s) throw new KVInputError(`unknown model '${n}'. Known models: ${Object.keys(shapes).sort().join(", ")}.`);
+        return s;
+      },
+      gpu(n = m.get("gpu")) {
+        const g = gpus[n];
+        if (!g) throw new KVInputError(`unknown GPU '${n}'. Known GPUs: ${Object.keys(gpus).sort().join(", ")}.`);
+        return g;
+      },
+      bits(field) {
+        return dtypeBits(dtypes, m.get(field), field);
+      },
+      /** The weight format: bits of a plain dtype, or a mixed format's parts (calc/model.js modelWeightBytes). */
+      weightBits() {
+        const format = m.get("weight_dtype");
+        const mixed = (m.get("weight_formats") || {})[format];
+        return mixed ? { name: format, ...mixed } : dtypeBits(dtypes, format, "weight_dtype");
+      },
+      dtypes
+    };
+  }
+  function createApp({ model, el }, title) {
+    const root = element("div", { class: "kv-widget" });
+    if (model.get("compact")) root.classList.add("kv-compact");
+    root.setAttribute("data-kv-theme", themeSource(getComputedStyle(root)));
+    const controls = element("div", { class: "kv-controls" });
+    const readouts = element("div", { class: "kv-readouts" });
+    const text = element("div", { class: "kv-text" });
+    const plot = element("div", { class: "kv-plot" });
+    const error = element("div", { class: "kv-error", role: "alert", "aria-live": "polite" });
+    root.append(element("div", { class: "kv-title", text: title }), controls, readouts, text, plot, error);
+    el.append(root);
+    const app = {
+      model,
+      el,
+      root,
+      controls,
+      readouts,
+      text,
+      plot,
+      error,
+      localError: "",
+      holding: false,
+      // true while several traits are set at once (reset): draw once after
+      drawn: false,
+      // set by redraw(), so set() knows whether a change event already drew
+      // While a slider is dragged, at most one draw per animation frame: the first move
+      // draws at once (no added latency), later moves before the next frame (input events
+      // queued behind a slow draw) only mark the figure stale and the next frame draws it
+      // once with the latest value. Discrete changes (menus, typed boxes, reset) always
+      // draw at once, so the page is current as soon as their event has run.
+      continuous: false,
+      frameBusy: false,
+      stale: false,
+      revision: 0,
+      // plotly layout.datarevision: bumped on every draw
+      /** @type {() => void} the widget's drawing, set by its render function */
+      draw: () => {
+      },
+      /** @type {Array<() => void>} bring each control in line with the model before a draw */
+      syncers: [],
+      /** @type {Array<[string, (...args: any[]) => void]>} */
+      listeners: [],
+      /** @type {HTMLElement | null} a diagram's place instead of the plot (diagram.js) */
+      diagram: null,
+      drawnWidth: 0,
+      // the width the diagram was last laid out in
+      /** @type {Record<string, string> | null} PerTokenBytes: the formula's factors last drawn */
+      formulaValues: null,
+      /**
+       * @param {string} event
+       * @param {(...args: any[]) => void} fn
+       */
+      on(event, fn) {
+        model.on(event, fn);
+        app.listeners.push([event, fn]);
+      },
+      /** Set a trait from a control: save it for Python and redraw from the shape now.
+       *  model.set fires change:<name> synchronously, whose handler redraws; draw here only
+       *  when it did not (same value, or a model that does not echo its own sets). */
+      set(name, value, { continuous = false } = {}) {
+        app.drawn = false;
+        app.continuous = continuous;
+        try {
+          model.set(name, value);
+          tryModelCall(model, "save_changes");
+          if (!app.drawn) app.redraw();
+        } finally {
+          app.continuous = false;
+        }
+      },
+      fail(message) {
+        app.localError = message;
+        app.showError();
+      },
+      showError() {
+        const msg = app.localError || model.get("error") || "";
+        error.textContent = msg;
+        error.style.display = msg ? "" : "none";
+      },
+      redraw() {
+        if (app.holding) return;
+        app.drawn = true;
+        if (!app.continuous) {
+          app.stale = false;
+          app.drawNow();
+          return;
+        }
+        if (app.frameBusy) {
+          app.stale = true;
+          return;
+        }
+        app.drawNow();
+        app.frameBusy = true;
+        const tick = () => {
+          if (!app.stale) {
+            app.frameBusy = false;
+            return;
+          }
+          app.stale = false;
+          app.drawNow();
+          requestAnimationFrame(tick);
+        };
+        requestAnimationFrame(tick);
+      },
+      drawNow() {
+        for (const s of app.syncers) s();
+        try {
+          app.draw();
+          app.localError = "";
+        } catch (e) {
+          app.localError = e && e.message ? e.message : String(e);
+          if (!(e instanceof KVInputError)) console.error(e);
+        }
+        app.showError();
+      },
+      theme() {
+        return readTheme(root);
+      },
+      scale() {
+        const s = Number(model.get("scale"));
+        return s > 0 ? s : 1;
+      },
+      readout(name, label) {
+        const value = element("span", { class: "kv-value", "data-kv-out": name });
+        readouts.append(element("span", { class: "kv-readout" }, [element("span", { class: "kv-label", text: label + " " }), value]));
+        return value;
+      },
+      lookup() {
+        return makeLookup(app);
+      }
+    };
+    return app;
+  }
+  function inputNames(app) {
+    return Object.keys(app.model.get("initial") || {});
+  }
+  function axisValues(app, name) {
+    const axes = app.model.get("axes") || {};
+    if (!(name in axes)) throw new Error(`axes.${name} is missing from the widget state`);
+    return axes[name];
+  }
+  function startApp(app) {
+    for (const t of [...inputNames(app), "shapes", "gpus", "dtypes", "weight_formats", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
+    app.on("change:error", () => app.showError());
+    app.on("change:scale", () => {
+      app.root.style.setProperty("--kv-scale", String(app.scale()));
+      app.redraw();
+    });
+    app.root.style.setProperty("--kv-scale", String(app.scale()));
+    const colours = () => themeKey(app);
+    let drawnWith = colours();
+    const recolour = () => {
+      drawnWith = colours();
+      app.redraw();
+    };
+    const recolourIfChanged = () => {
+      if (colours() !== drawnWith) recolour();
+    };
+    const themeWatch = new MutationObserver((records) => {
+      if (records.some((r) => (r.attributeName || "").startsWith("data-jp-theme"))) recolour();
+      else recolourIfChanged();
+    });
+    const watched = ["class", "style", "theme", "data-theme", "data-mode", "data-jp-theme-light", "data-jp-theme-name"];
+    for (const node of [document.body, document.documentElement]) {
+      if (node) themeWatch.observe(node, { attributes: true, attributeFilter: watched });
+    }
+    const darkQuery = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+    if (darkQuery) darkQuery.addEventListener("change", recolourIfChanged);
+    const onLayout = () => {
+      if (!app.root.isConnected) return;
+      recolourIfChanged();
+      const full = app.plot._fullLayout;
+      const width = app.plot.clientWidth;
+      if (window.Plotly && full && width > 0 && Math.abs(full.width - width) > 1) {
+        window.Plotly.purge(app.plot);
+        app.redraw();
+      }
+    };
+    const layoutWatch = typeof ResizeObserver === "function" ? new ResizeObserver(onLayout) : null;
+    if (layoutWatch) layoutWatch.observe(app.root);
+    app.redraw();
+    return () => {
+      themeWatch.disconnect();
+      if (layoutWatch) layoutWatch.disconnect();
+      if (darkQuery) darkQuery.removeEventListener("change", recolourIfChanged);
+      for (const [event, fn] of app.listeners) tryModelCall(app.model, "off", event, fn);
+      if (window.Plotly) window.Plotly.purge(app.plot);
+    };
+  }
+
+  // kvwidgets/widgets/js/ui/colours.js
+  var CONCEPT_COLORS = {
+    weights: "#4e79a7",
+    kv: "#f28e2b",
+    reserve: "#9c9c9c",
+    free: "#59a14f",
+    full: "#e15759",
+    sliding: "#76b7b2",
+    chunked: "#9c755f",
+    mla: "#b07aa1",
+    latent: "#b07aa1",
+    recurrent: "#edc948",
+    state: "#edc948",
+    "16-bit": "#d37295",
+    fp8: "#17a2b8",
+    shared: "#8cd17d",
+    waste: "#d0d0d0",
+    working: "#bab0ac",
+    other: "#8c8c8c",
+    ink: "#1f1f1f"
+    // text written on one of these fills (they are light enough in both themes)
+  };
+  function dtypeColor(dtype) {
+    return { bf16: CONCEPT_COLORS["16-bit"], fp16: CONCEPT_COLORS["16-bit"], fp8: CONCEPT_COLORS.fp8 }[dtype] || null;
+  }
+  function accentColor(app) {
+    return getComputedStyle(app.root).getPropertyValue("--kv-accent").trim() || "#1976d2";
+  }
+  function conceptColor(name) {
+    return CONCEPT_COLORS[name] || CONCEPT_COLORS.other;
+  }
+
+  // kvwidgets/widgets/js/ui/controls.js
+  var CONTEXT_STEPS = 16;
+  function contextToPosition(c) {
+    c = Math.min(2 ** 20, Math.max(1024, Number(c)));
+    const k = Math.floor(Math.log2(c));
+    const j = Math.round((c - 2 ** k) / 2 ** (k - 4));
+    return Math.min(10 * CONTEXT_STEPS, (k - 10) * CONTEXT_STEPS + j);
+  }
+  function positionToContext(pos) {
+    pos = Number(pos);
+    const k = 10 + Math.floor(pos / CONTEXT_STEPS);
+    return 2 ** k + pos % CONTEXT_STEPS * 2 ** (k - 4);
+  }
+  function labelled(app, labelText, control) {
+    const label = element("label", { class: "kv-control" }, [element("span", { text: labelText }), control]);
+    app.controls.append(label);
+    return control;
+  }
+  function selectControl(app, name, labelText, options, dependsOn = []) {
+    const sel = element("select", { "data-kv": name });
+    const fill = () => {
+      const want = app.model.get(name);
+      const opts = options();
+      const values = opts.map((o) => Array.isArray(o) ? o[0] : o);
+      if (!values.some((v) => String(v) === String(want))) opts.push([want, String(want)]);
+      sel.replaceChildren(...opts.map((o) => {
+        const [v, t] = Array.isArray(o) ? o : [o, String(o)];
+        return element("option", { value: String(v), text: t });
+      }));
+      sel.value = String(want);
+    };
+    fill();
+    sel.addEventListener("change", () => {
+      const raw = sel.value;
+      const cur = app.model.get(name);
+      app.set(name, typeof cur === "number" ? Number(raw) : raw);
+    });
+    for (const dep of dependsOn) app.on(`change:${dep}`, fill);
+    app.syncers.push(() => {
+      if (String(sel.value) !== String(app.model.get(name))) fill();
+    });
+    return labelled(app, labelText, sel);
+  }
+  function intBox(app, name, labelText, { min = 1, max = 2 ** 40, field = name } = {}) {
+    const box = element("input", { type: "number", min: String(min), max: String(max), step: "1", "data-kv": name });
+    box.value = String(app.model.get(name));
+    box.addEventListener("change", () => {
+      const v = Number(box.value);
+      if (box.value.trim() === "" || !Number.isInteger(v) || v < min) {
+        app.fail(`${field} must be a whole number >= ${min}, got ${box.value.trim() || "nothing"}`);
+        return;
+      }
+      if (v > max) {
+        app.fail(`${field} must be at most ${max.toLocaleString("en-US")}, got ${v.toLocaleString("en-US")}`);
+        return;
+      }
+      app.set(name, v);
+    });
+    app.syncers.push(() => {
+      if (!isFocused(box)) box.value = String(app.model.get(name));
+    });
+    return labelled(app, labelText, box);
+  }
+  function contextControl(app, labelText = "Context (tokens)") {
+    const slider = element("input", {
+      type: "range",
+      min: "0",
+      max: String(10 * CONTEXT_STEPS),
+      step: "1",
+      "data-kv": "context",
+      "aria-label": "context, log scale from 1K to 1M tokens"
+    });
+    const box = element("input", { type: "number", min: "1", max: String(2 ** 40), step: "1", "data-kv": "context-box", "aria-label": "context in tokens" });
+    const shown = element("span", { class: "kv-value", "data-kv-out": "context" });
+    const sync = () => {
+      const c = app.model.get("context");
+      slider.value = String(contextToPosition(c));
+      slider.setAttribute("aria-valuetext", `${Number(c).toLocaleString("en-US")} tokens`);
+      if (!isFocused(box)) box.value = String(c);
+      shown.textContent = fmtTokens(c);
+    };
+    slider.addEventListener("input", () => app.set("context", positionToContext(slider.value), { continuous: true }));
+    box.addEventListener("change", () => {
+      const raw = box.value.trim();
+      const v = Number(raw);
+      if (raw === "" || !Number.isInteger(v) || v < 1) {
+        app.fail(`context must be a whole number >= 1, got ${raw || "nothing"}`);
+        return;
+      }
+      if (v > 2 ** 40) {
+        app.fail(`context must be at most ${(2 ** 40).toLocaleString("en-US")} tokens, got ${v.toLocaleString("en-US")}`);
+        return;
+      }
+      app.set("context", v);
+    });
+    app.syncers.push(sync);
+    sync();
+    const wrap = element("span", { class: "kv-context" }, [slider, box, shown]);
+    return labelled(app, labelText, wrap);
+  }
+  function floatSlider(app, name, labelText, { min, max, step, fmt = (v) => String(v) }) {
+    const slider = element("input", { type: "range", min: String(min), max: String(max), step: String(step), "data-kv": name, "aria-label": labelText });
+    const shown = element("span", { class: "kv-value", "data-kv-out": name });
+    const sync = () => {
+      const v = app.model.get(name);
+      slider.value = String(v);
+      slider.setAttribute("aria-valuetext", fmt(v));
+      shown.textContent = fmt(v);
+    };
+    slider.addEventListener("input", () => app.set(name, Number(slider.value), { continuous: true }));
+    app.syncers.push(sync);
+    sync();
+    return labelled(app, labelText, element("span", { class: "kv-context" }, [slider, shown]));
+  }
+  function modelSelect(app) {
+    return selectControl(app, "model", "Model", () => {
+      const shapes = app.model.get("shapes") || {};
+      const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
+      const extra = Object.keys(shapes).filter((n) => !presets.includes(n)).sort();
+      return [...presets, ...extra];
+    }, ["shapes", "presets"]);
+  }
+  function gpuSelect(app) {
+    return selectControl(app, "gpu", "GPU", () => Object.keys(app.model.get("gpus") || {}), ["gpus"]);
+  }
+  function gpuCount(app) {
+    const counts = () => (app.model.get("axes") || {}).gpu_counts || [1, 2, 4, 8];
+    return selectControl(app, "num_gpus", "GPUs", () => counts().map((n) => [n, String(n)]), ["axes"]);
+  }
+  function dtypeSelect(app, name, labelText) {
+    const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4", mxfp4: "MXFP4 experts" };
+    const options = () => [
+      ...Object.keys(app.model.get("dtypes") || names),
+      ...name === "weight_dtype" ? Object.keys(app.model.get("weight_formats") || {}) : []
+    ];
+    return selectControl(app, name, labelText, () => options().map((d) => [d, names[d] || d]), ["dtypes", "weight_formats"]);
+  }
+  function utilizationSlider(app) {
+    return floatSlider(app, "utilization", "Utilization", { min: 0.5, max: 1, step: 0.01, fmt: (v) => `${Math.round(v * 100)}%` });
+  }
+  function paramsOverride(app) {
+    const p = checkInt("params", app.model.get("params") ?? 0, 0);
+    return p > 0 ? p : void 0;
+  }
+  function billionsBox(app, name, labelText, { step = "any", ariaLabel, mustBe }) {
+    const box = element("input", { type: "number", min: "0", step, "data-kv": name, "aria-label": ariaLabel });
+    const sync = () => {
+      if (!isFocused(box)) box.value = String(Number(app.model.get(name) || 0) / 1e9);
+    };
+    box.addEventListener("change", () => {
+      const v = Number(box.value);
+      if (box.value.trim() === "" || !Number.isFinite(v) || v < 0) {
+        app.fail(`${mustBe}, got ${box.value.trim() || "nothing"}`);
+        return;
+      }
+      app.set(name, Math.round(v * 1e9));
+    });
+    app.syncers.push(sync);
+    sync();
+    return labelled(app, labelText, box);
+  }
+  function paramsBox(app) {
+    return billionsBox(app, "params", "Params (B, 0 = model's)", {
+      ariaLabel: "parameters in billions, 0 = the model's own count",
+      mustBe: "params must be a number of billions >= 0 (0 = the model's own)"
+    });
+  }
+  function resetButton(app) {
+    const btn = element("button", { type: "button", class: "kv-reset", "data-kv": "reset", text: "Reset" });
+    btn.addEventListener("click", () => {
+      const initial = app.model.get("initial") || {};
+      app.holding = true;
+      try {
+        for (const n of Object.keys(initial)) app.model.set(n, initial[n]);
+      } finally {
+        app.holding = false;
+      }
+      tryModelCall(app.model, "save_changes");
+      app.localError = "";
+      app.redraw();
+    });
+    app.controls.append(btn);
+    return btn;
+  }
+  function moreFold(app, build) {
+    const summary = element("summary", { class: "kv-more-toggle", "data-kv": "more", text: "More" });
+    const body = element("div", { class: "kv-more-body" });
+    const fold = element("details", { class: "kv-more" }, [summary, body]);
+    app.controls.append(fold);
+    const outer = app.controls;
+    app.controls = body;
+    try {
+      build();
+    } finally {
+      app.controls = outer;
+    }
+    return fold;
+  }
+
+  // kvwidgets/widgets/js/ui/diagram.js
+  function diagramBox(app) {
+    const box = element("div", { class: "kv-diagram" });
+    app.plot.replaceWith(box);
+    app.diagram = box;
+    app.drawnWidth = 0;
+    const watch = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
+      if (app.root.isConnected && Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
+    }) : null;
+    if (watch) watch.observe(app.root);
+    return () => {
+      if (watch) watch.disconnect();
+    };
+  }
+  function diagramWidth(app) {
+    const w = app.root.clientWidth;
+    if (!w) return 860;
+    const cs = getComputedStyle(app.root);
+    return Math.max(320, w - parseFloat(cs.paddingLeft || "0") - parseFloat(cs.paddingRight || "0"));
+  }
+
+  // kvwidgets/widgets/js/ui/plot.js
+  function plotLayout(app, extra = {}) {
+    const t = app.theme();
+    const s = app.scale();
+    const axis = (a = {}) => ({ gridcolor: t.grid, zerolinecolor: t.grid, linecolor: t.grid, color: t.fg, ticklabeloverflow: "allow", ...a });
+    const { xaxis, yaxis, ...rest } = extra;
+    for (const key of Object.keys(rest)) {
+      if (/^[xy]axis\d+$/.test(key)) rest[key] = axis(rest[key]);
+    }
+    return {
+      height: Math.round(360 * s),
+      margin: { l: 72 * s, r: 20 * s, t: 30 * s, b: 56 * s },
+      // a redraw keeps what the reader did (zoom, hidden legend entries)
+      uirevision: "kv",
+      paper_bgcolor: "rgba(0,0,0,0)",
+      plot_bgcolor: "rgba(0,0,0,0)",
+      font: { color: t.fg, family: t.font, size: 12 * s },
+      colorway: t.colors,
+      legend: { orientation: "h", y: -0.25, font: { color: t.fg }, traceorder: "normal" },
+      hoverlabel: { font: { size: 12 * s } },
+      xaxis: axis(xaxis),
+      yaxis: axis(yaxis),
+      ...rest
+    };
+  }
+  var plotlyProblem = "";
+  function notePlotlyProblem(why) {
+    plotlyProblem = why || "";
+  }
+  function drawPlot(app, data, layout, dataKey) {
+    const Plotly = window.Plotly;
+    if (!Plotly) throw new Error(`plotly.js did not load: ${plotlyProblem || "window.Plotly is missing"}`);
+    const full = plotLayout(app, layout);
+    if (app.root.classList.contains("kv-compact")) full.height = Math.round(0.7 * full.height);
+    full.datarevision = dataKey === void 0 ? `draw ${++app.revision}` : JSON.stringify([dataKey, app.scale(), app.theme()]);
+    return Plotly.react(app.plot, data, full, { displayModeBar: false, responsive: true });
+  }
+
+  // kvwidgets-library:library_binding
+  var LIBRARY_HASH = "771a34c4ab4e75a5";
+  var inlinedLibrary = library_exports;
+
+  // kvwidgets/widgets/js/loader/page_slots.js
+  var PLOTLY_SLOT = "__kvwidgetsPlotly";
+  var LIBRARY_SLOT = "__kvwidgetsLibrary";
+  function once(table, slot, start) {
+    if (!table[slot]) {
+      table[slot] = start().catch((e) => {
+        delete table[slot];
+        throw e;
+      });
+    }
+    return table[slot];
+  }
+  function plotlyOnce(start) {
+    return once(
+      /** @type {any} */
+      globalThis,
+      PLOTLY_SLOT,
+      start
+    );
+  }
+  function libraryOnce(hash, start) {
+    const g = (
+      /** @type {any} */
+      globalThis
+    );
+    const table = g[LIBRARY_SLOT] = g[LIBRARY_SLOT] || {};
+    return once(table, hash, start);
+  }
+
+  // kvwidgets/widgets/js/loader/standalone_prelude.js
+  var page = (
+    /** @type {any} */
+    globalThis
+  );
+  if (page.Plotly) plotlyOnce(() => Promise.resolve(page.Plotly));
+  libraryOnce(LIBRARY_HASH, () => Promise.resolve(inlinedLibrary));
+})();

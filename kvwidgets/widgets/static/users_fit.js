@@ -1,0 +1,470 @@
+// Built by scripts/build_js.mjs from kvwidgets/widgets/js: edit those files, not this one (DEVELOP.md).
+
+// kvwidgets-library:library_binding
+var CONCEPT_COLORS;
+var CONTEXT_STEPS;
+var KEYED_TAGS;
+var KVInputError;
+var PAGE_DARK;
+var PAGE_LIGHT;
+var SCALE;
+var SVG_NS;
+var accentColor;
+var activeParams;
+var axisValues;
+var big;
+var billionsBox;
+var blockPlan;
+var blocksFor;
+var bytesByKind;
+var ceilDiv;
+var checkInt;
+var conceptColor;
+var contextControl;
+var contextGrid;
+var contextToPosition;
+var createApp;
+var decimalFraction;
+var decodeCeiling;
+var decodeFits;
+var decodeStepBytes;
+var decodeWeightBytes;
+var decodeWeightParams;
+var diagramBox;
+var diagramWidth;
+var drawPlot;
+var dtypeBits;
+var dtypeColor;
+var dtypeSelect;
+var element;
+var exactDouble;
+var fitMessage;
+var fixed;
+var fixedBytes;
+var floatSlider;
+var floorDiv;
+var fmtBytes;
+var fmtGB;
+var fmtTokens;
+var gpuCount;
+var gpuMemory;
+var gpuSelect;
+var groupBits;
+var groupBytesPerToken;
+var grows;
+var inputNames;
+var intBox;
+var isFocused;
+var kvBytes;
+var kvBytesPerToken;
+var kvBytesPerTokenWithinWindows;
+var kvHeadsPerGpu;
+var labelled;
+var limitLines;
+var makeLookup;
+var maxContext;
+var memoryBudget;
+var modelSelect;
+var modelWeightBytes;
+var moreFold;
+var notePlotlyProblem;
+var numbersPerToken;
+var pageScheme;
+var paramsBox;
+var paramsOverride;
+var perTokenReadouts;
+var plotLayout;
+var positionToContext;
+var prefillSeconds;
+var readTheme;
+var recomputeCrossover;
+var reloadSeconds;
+var resetButton;
+var selectControl;
+var setTextLines;
+var startApp;
+var svgElement;
+var themeKey;
+var themeSource;
+var tierGbps;
+var tokenBits;
+var tokensHeld;
+var tryModelCall;
+var usersStaircase;
+var usersThatFit;
+var utilizationFraction;
+var utilizationSlider;
+var weightBytes;
+var LIBRARY_HASH = "771a34c4ab4e75a5";
+var inlinedLibrary = null;
+function bindLibrary(lib) {
+  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+}
+
+// kvwidgets/widgets/js/loader/page_slots.js
+var PLOTLY_SLOT = "__kvwidgetsPlotly";
+var LIBRARY_SLOT = "__kvwidgetsLibrary";
+function once(table, slot, start) {
+  if (!table[slot]) {
+    table[slot] = start().catch((e) => {
+      delete table[slot];
+      throw e;
+    });
+  }
+  return table[slot];
+}
+function plotlyOnce(start) {
+  return once(
+    /** @type {any} */
+    globalThis,
+    PLOTLY_SLOT,
+    start
+  );
+}
+function libraryOnce(hash, start) {
+  const g = (
+    /** @type {any} */
+    globalThis
+  );
+  const table = g[LIBRARY_SLOT] = g[LIBRARY_SLOT] || {};
+  return once(table, hash, start);
+}
+
+// kvwidgets/widgets/js/loader/shared_assets.js
+var WAIT_MS = 15e3;
+var MODEL_REF = "IPY_MODEL_";
+function within(ms, promise, what) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} gave no answer within ${ms / 1e3} s`)), ms);
+  });
+  return (
+    /** @type {Promise<T>} */
+    Promise.race([promise, late]).finally(() => clearTimeout(timer))
+  );
+}
+async function sharedAssetsModel(model, host) {
+  const ref = model.get("_shared_assets");
+  if (typeof ref !== "string" || !ref.startsWith(MODEL_REF)) {
+    throw new Error("the widget's state names no shared assets model (_shared_assets)");
+  }
+  const manager = (
+    /** @type {any} */
+    model.widget_manager
+  );
+  if (manager && typeof manager.get_model === "function") {
+    return within(WAIT_MS, Promise.resolve(manager.get_model(ref.slice(MODEL_REF.length))), "the widget manager");
+  }
+  if (host && typeof host.getModel === "function") return within(WAIT_MS, host.getModel(ref), "anywidget's host");
+  throw new Error("this page gives widgets no access to other widget models");
+}
+function textsFromKernel(model) {
+  return within(WAIT_MS, new Promise((resolve) => {
+    const onMsg = (msg) => {
+      if (!msg || msg.kvw !== "shared-assets") return;
+      if (typeof model.off === "function") {
+        try {
+          model.off("msg:custom", onMsg);
+        } catch {
+        }
+      }
+      resolve(msg);
+    };
+    model.on("msg:custom", onMsg);
+    model.send({ kvw: "shared-assets" });
+  }), "the kernel");
+}
+var sharedTexts = /* @__PURE__ */ new WeakMap();
+function fetchShared(model, host) {
+  let texts = sharedTexts.get(model);
+  if (!texts) {
+    texts = (async () => {
+      let firstProblem;
+      try {
+        const shared = await sharedAssetsModel(model, host);
+        const t = {};
+        for (const k of ["plotly", "plotly_version", "library", "library_hash"]) t[k] = shared.get(k);
+        if (t.plotly && t.library) return (
+          /** @type {SharedTexts} */
+          t
+        );
+        firstProblem = new Error("the shared assets model is empty");
+      } catch (e) {
+        firstProblem = e;
+      }
+      try {
+        return await textsFromKernel(model);
+      } catch (e) {
+        throw new Error(`${errorText(firstProblem)}; ${errorText(e)}`, { cause: e });
+      }
+    })();
+    texts.catch(() => sharedTexts.delete(model));
+    sharedTexts.set(model, texts);
+  }
+  return texts;
+}
+function errorText(e) {
+  return e instanceof Error ? e.message : String(e);
+}
+async function importText(source) {
+  const url = URL.createObjectURL(new Blob([source], { type: "text/javascript" }));
+  try {
+    return await import(url);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}
+async function evaluatePlotly(texts) {
+  const page = (
+    /** @type {any} */
+    window
+  );
+  if (page.Plotly && texts.plotly_version && page.Plotly.version === texts.plotly_version) return page.Plotly;
+  if (!texts.plotly) throw new Error("the shared assets model holds no plotly.js");
+  await importText(texts.plotly);
+  if (!page.Plotly) throw new Error("the plotly.js bundle ran but did not set window.Plotly");
+  return page.Plotly;
+}
+function evaluateLibrary(texts) {
+  if (texts.library_hash !== LIBRARY_HASH) {
+    return Promise.reject(new Error(`the kernel holds kvwidgets code ${texts.library_hash || "(none)"}, this widget was built with ${LIBRARY_HASH}: restart the kernel and run the cell again`));
+  }
+  return importText(
+    /** @type {string} */
+    texts.library
+  );
+}
+async function libraryReady({ model, host }) {
+  if (inlinedLibrary) return inlinedLibrary;
+  const lib = await libraryOnce(LIBRARY_HASH, () => fetchShared(model, host).then(evaluateLibrary));
+  bindLibrary(lib);
+  return lib;
+}
+async function plotlyReady({ model, host }) {
+  try {
+    await plotlyOnce(() => fetchShared(model, host).then(evaluatePlotly));
+    return "";
+  } catch (e) {
+    console.error("[kvwidgets] plotly.js could not be loaded:", e);
+    return errorText(e);
+  }
+}
+
+// kvwidgets/widgets/js/loader/widget_module.js
+async function ready(ctx) {
+  const [lib, plotlyProblem] = await Promise.all([libraryReady(ctx), plotlyReady(ctx)]);
+  lib.notePlotlyProblem(plotlyProblem);
+}
+function cannotRender({ el }, e) {
+  const why = e instanceof Error ? e.message : String(e);
+  console.error("[kvwidgets] the widget's shared code could not be loaded:", e);
+  const box = document.createElement("div");
+  box.className = "kv-widget";
+  const line = document.createElement("div");
+  line.className = "kv-error";
+  line.textContent = `kvwidgets could not load its shared code: ${why}`;
+  box.append(line);
+  el.replaceChildren(box);
+}
+function widgetModule(render2) {
+  return {
+    /** @param {{ model: AnyModel }} ctx */
+    initialize(ctx) {
+      ready(ctx).catch(() => {
+      });
+    },
+    /** @param {RenderContext} ctx */
+    async render(ctx) {
+      try {
+        await ready(ctx);
+      } catch (e) {
+        return cannotRender(ctx, e);
+      }
+      return render2(ctx);
+    }
+  };
+}
+
+// kvwidgets/widgets/js/widgets/users_fit.js
+var COUNTABLE = 64;
+function memoryBar(app, fit, gpu, W) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 12 * s;
+  const total = Number(fit.memory_bytes);
+  const x = (b) => Number(b) / total * W;
+  const h = 30 * s;
+  const top = fs * 1.6;
+  const parts = [];
+  const n = Number(fit.users);
+  const users = (k) => `${k.toLocaleString("en-US")} conversation${k === 1 ? "" : "s"}`;
+  parts.push(svgElement("text", {
+    x: 0,
+    y: fs * 1.1,
+    "font-size": fs,
+    fill: t.fg,
+    "font-weight": 600,
+    text: `One deployment: ${fit.num_gpus} x ${gpu.name}, ${fmtBytes(fit.memory_bytes)}`
+  }));
+  let at = 0;
+  const seg = (cls, bytes, concept, extra = {}) => {
+    const w = x(bytes);
+    if (w > 0) parts.push(svgElement("rect", { class: cls, x: at, y: top, width: w, height: h, fill: conceptColor(concept), ...extra }));
+    at += Math.max(0, w);
+  };
+  const weights = fit.weights_bytes < fit.usable_bytes ? fit.weights_bytes : fit.usable_bytes;
+  seg("kv-mem-weights", weights, "weights");
+  if (fit.weights_fit) seg("kv-mem-working", fit.working_bytes, "working");
+  const group = n <= COUNTABLE ? 1 : Math.ceil(n / 40);
+  const convFrom = at;
+  for (let i = 0; i < n; i += group) {
+    const k = Math.min(group, n - i);
+    seg("kv-mem-conv", fit.kv_per_user_bytes * BigInt(k), "kv", { stroke: t.bg, "stroke-width": 1, "data-conversations": k });
+  }
+  const convTo = at;
+  seg("kv-mem-free", fit.left_over_bytes, "free");
+  at = x(fit.usable_bytes);
+  seg("kv-mem-reserve", fit.reserve_bytes, "reserve");
+  const labels = [
+    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
+    ...fit.working_bytes > 0n ? [["working", `working area ${fmtBytes(fit.working_bytes)}`]] : [],
+    ["kv", n ? `${users(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block: ${group})` : ""}` : "no conversation fits"],
+    ["free", `left ${fmtBytes(fit.left_over_bytes)}`],
+    ["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]
+  ];
+  let lx = 0;
+  let ly = top + h + 8 * s;
+  for (const [concept, text] of labels) {
+    const w = 18 * s + text.length * fs * 0.55;
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      ly += 18 * s;
+    }
+    parts.push(
+      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: conceptColor(concept) }),
+      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
+    );
+    lx += w + 14 * s;
+  }
+  if (n && convTo - convFrom > 90 * s) {
+    parts.push(svgElement("text", {
+      x: (convFrom + convTo) / 2,
+      y: top + h / 2 + fs * 0.35,
+      "font-size": fs,
+      fill: conceptColor("ink"),
+      "text-anchor": "middle",
+      "font-weight": 600,
+      text: users(n)
+    }));
+  }
+  const H = ly + 20 * s;
+  return svgElement("svg", {
+    width: W,
+    height: H,
+    viewBox: `0 0 ${W} ${H}`,
+    role: "img",
+    "font-family": t.font,
+    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${users(n)} fit`
+  }, parts);
+}
+function render({ model, el }) {
+  const app = createApp({ model, el }, "How many conversations fit");
+  modelSelect(app);
+  gpuSelect(app);
+  gpuCount(app);
+  contextControl(app);
+  dtypeSelect(app, "weight_dtype", "Weights");
+  dtypeSelect(app, "kv_dtype", "KV cache");
+  moreFold(app, () => {
+    utilizationSlider(app);
+    selectControl(app, "memory", "Memory", () => [["marketed", "marketed GB"], ["device", "device-reported"]]);
+    billionsBox(app, "working_bytes", "Working area per GPU (GB)", {
+      step: "0.5",
+      ariaLabel: "working area per GPU in GB",
+      mustBe: "working area must be a number of GB >= 0"
+    });
+    paramsBox(app);
+  });
+  resetButton(app);
+  const outUsers = app.readout("users", "Users:");
+  const outPer = app.readout("kv_per_user", "KV per conversation:");
+  const outBudget = app.readout("kv_budget", "Left after weights:");
+  const outPerToken = app.readout("kv_per_token", "KV per token:");
+  const bar = element("div", { class: "kv-diagram kv-membar" });
+  app.plot.before(bar);
+  app.draw = () => {
+    const L = app.lookup();
+    const shape = L.shape();
+    const gpu = L.gpu();
+    const o = {
+      numGpus: model.get("num_gpus"),
+      weightBits: L.weightBits(),
+      kvBits: L.bits("kv_dtype"),
+      utilization: model.get("utilization"),
+      workingBytes: model.get("working_bytes"),
+      memory: model.get("memory"),
+      params: paramsOverride(app)
+    };
+    const context = model.get("context");
+    const fit = usersThatFit(shape, gpu, context, o);
+    const counts = [...axisValues(app, "gpu_counts")];
+    if (!counts.includes(fit.num_gpus)) counts.push(fit.num_gpus);
+    counts.sort((a, b) => a - b);
+    const fits = counts.map((n) => {
+      try {
+        return usersThatFit(shape, gpu, context, { ...o, numGpus: n });
+      } catch (e) {
+        return { error: e.message, num_gpus: n };
+      }
+    });
+    const labels = counts.map((n) => `${n} GPU${n > 1 ? "s" : ""}${n === fit.num_gpus ? " (chosen)" : ""}`);
+    const gb = (f, key) => f.error ? 0 : Number(f[key]) / 1e9;
+    const parts = [
+      ["weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
+      ["working area", (f) => f.error || !f.weights_fit ? 0 : gb(f, "working_bytes")],
+      ["users' KV", (f) => gb(f, "kv_used_bytes")],
+      ["left over", (f) => gb(f, "left_over_bytes")],
+      ["reserve (1 - utilization)", (f) => gb(f, "reserve_bytes")]
+    ];
+    const t = app.theme();
+    const traces = parts.map(([name, get], i) => ({
+      type: "bar",
+      name,
+      x: labels,
+      y: fits.map(get),
+      marker: { color: conceptColor(["weights", "working", "kv", "free", "reserve"][i]) },
+      hovertemplate: "%{x}: %{y:.2f} GB<extra>" + name + "</extra>"
+    }));
+    const annotations = fits.map((f, i) => ({
+      x: labels[i],
+      y: f.error ? 0 : Number(f.memory_bytes) / 1e9,
+      yanchor: "bottom",
+      showarrow: false,
+      text: f.error ? "heads do not split" : !f.weights_fit ? "does not load" : `${Number(f.users).toLocaleString("en-US")} users`,
+      font: { color: t.fg }
+    }));
+    const barSvg = memoryBar(app, fit, gpu, diagramWidth(app));
+    const perToken = perTokenReadouts(shape, o.kvBits).bytes_per_token;
+    bar.replaceChildren(barSvg);
+    outPerToken.textContent = perToken;
+    const msg = fitMessage(fit);
+    const lines = [{ text: msg, cls: fit.users > 0n ? "kv-note" : "kv-warn" }];
+    if (o.memory === "device") lines.push({ text: `${gpu.name} reports ${fmtBytes(gpu.device_bytes)} (marketed ${fmtBytes(gpu.memory_bytes)}).`, cls: "kv-note" });
+    lines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: paramsOverride(app) }));
+    setTextLines(app.text, lines);
+    outUsers.textContent = Number(fit.users).toLocaleString("en-US");
+    outPer.textContent = fmtBytes(fit.kv_per_user_bytes);
+    outBudget.textContent = fit.weights_fit ? fmtBytes(fit.kv_budget_bytes) : "none (weights do not fit)";
+    drawPlot(app, traces, {
+      barmode: "stack",
+      annotations,
+      xaxis: { type: "category" },
+      yaxis: { title: { text: `GPU memory, ${o.memory} (GB)` } }
+    });
+  };
+  return startApp(app);
+}
+var users_fit_default = widgetModule(render);
+export {
+  users_fit_default as default
+};
