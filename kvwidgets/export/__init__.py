@@ -12,6 +12,8 @@ the files of a MyST / Jupyter Book 2 page.
     kvwidgets.export.localize_page("site/page.html")     # a Quarto page: use them
 
 put the widget scripts an nbconvert or Quarto page loads beside it (offline.py).
+
+    python -m kvwidgets.export.deck OUT_DIR              # the lecture, no kernel (deck.py)
 """
 
 from .errors import ExportError, NotAWidgetError

@@ -14,9 +14,12 @@ For a lecture, a scenario also carries:
 * named scenes to jump between: `s.add_scene("70B in FP8 on one H100", model=...,
   weight_dtype="fp8")`, then `s.show("70B in FP8 on one H100")`. A scene sets the inputs it
   names and returns every other input to the scenario's starting value, so jumping from
-  one scene to another never carries a setting over. `Scenario.lecture()` holds the four
+  one scene to another never carries a setting over. `Scenario.lecture()` holds the five
   scenes of notebooks/lecture.ipynb;
 * `reset()`, back to the values the scenario was created with (every linked widget follows).
+  A linked widget's own Reset button does the same: linking makes the scenario's starting
+  values the widget's `initial` for every input they share, so one Reset on a slide is
+  enough (`picker(reset=False)` leaves the picker's out).
 """
 
 from __future__ import annotations
@@ -31,23 +34,34 @@ from ..core.errors import InputError, unknown_name
 from ..core.model import Model
 from . import traits
 
-# The lecture's scenes (notebooks/lecture.ipynb): the worked cases of the series.
-# gpt-oss-120b ships its expert weights in 4-bit MXFP4 (OpenAI's model card: it runs on one
-# 80 GB GPU); "int4" (4 bits a parameter) is the nearest weight format the package has.
+# The lecture's scenes (notebooks/lecture.ipynb): the worked cases of the series, all at
+# one conversation length, 8,192 tokens (Llama 3 8B's own maximum), so the deck never shows
+# two user counts for "8K" side by side.
+# "8B at 128K" is Llama 3.1 8B: Llama 3 8B's shape with a 128K maximum (Llama 3 8B's 8,192
+# would put every widget's "longer than trained for" warning on the slide).
+# gpt-oss-120b as it ships: MXFP4 routed experts (4.25 bits with their scales), attention,
+# embeddings and router in bf16 ("mxfp4", core.dtypes), about 61 GiB of weights.
+LECTURE_CONTEXT = 8_192
 LECTURE_SCENES: dict[str, dict[str, Any]] = {
-    "8B on an H100 at 8K": {"model": "llama-3-8b", "gpu": "H100-SXM", "context": 8_000},
+    "8B on an H100 at 8K": {"model": "llama-3-8b", "gpu": "H100-SXM", "context": LECTURE_CONTEXT},
+    "8B at 128K": {"model": "llama-3.1-8b", "gpu": "H100-SXM", "context": 131_072},
     "70B in FP8 on one H100": {
         "model": "llama-3-70b",
         "gpu": "H100-SXM",
-        "context": 8_000,
+        "context": LECTURE_CONTEXT,
         "weight_dtype": "fp8",
     },
-    "70B on an H200": {"model": "llama-3-70b", "gpu": "H200", "context": 8_000, "weight_dtype": "fp8"},
+    "70B on an H200": {
+        "model": "llama-3-70b",
+        "gpu": "H200",
+        "context": LECTURE_CONTEXT,
+        "weight_dtype": "fp8",
+    },
     "gpt-oss-120b at 128K": {
         "model": "gpt-oss-120b",
         "gpu": "H100-SXM",
         "context": 131_072,
-        "weight_dtype": "int4",
+        "weight_dtype": "mxfp4",
     },
 }
 
@@ -120,7 +134,7 @@ class Scenario(traitlets.HasTraits):
 
     @classmethod
     def lecture(cls, **kwargs: Any) -> Scenario:
-        """A scenario holding the lecture's four scenes, starting at the first."""
+        """A scenario holding the lecture's five scenes, starting at the first."""
         first = next(iter(LECTURE_SCENES.values()))
         return cls(scenes=LECTURE_SCENES, **{**first, **kwargs})
 
@@ -164,11 +178,13 @@ class Scenario(traitlets.HasTraits):
         self.scene = ""
         return self
 
-    def picker(self) -> Any:
+    def picker(self, reset: bool = True) -> Any:
         """Buttons to jump between the scenes, and a Reset button, for a live lecture.
 
         Clicking a scene shows it (every linked widget follows); the buttons follow the
-        scenario too, so show() from Python or a moved slider (no scene) is reflected."""
+        scenario too, so show() from Python or a moved slider (no scene) is reflected.
+        reset=False leaves the Reset button out: shown beside a linked widget, whose own
+        Reset goes back to the scenario's start as well, it would be a second one."""
         import ipywidgets as ipw
 
         buttons = ipw.ToggleButtons(
@@ -177,7 +193,6 @@ class Scenario(traitlets.HasTraits):
             description="Scene",
             style={"button_width": "auto"},
         )
-        reset = ipw.Button(description="Reset", icon="undo", tooltip="back to the starting values")
         busy = [False]
 
         def clicked(change: dict[str, Any]) -> None:
@@ -193,8 +208,12 @@ class Scenario(traitlets.HasTraits):
 
         buttons.observe(clicked, names="value")
         self.observe(moved, names="scene")
-        reset.on_click(lambda _b: self.reset())
-        box = ipw.HBox([buttons, reset])
+        children = [buttons]
+        if reset:
+            button = ipw.Button(description="Reset", icon="undo", tooltip="back to the starting values")
+            button.on_click(lambda _b: self.reset())
+            children.append(button)
+        box = ipw.HBox(children)
         box.add_class("kv-scene-picker")
         return box
 
@@ -237,6 +256,9 @@ class Scenario(traitlets.HasTraits):
                 for name in (*traits.INPUT_TRAITS, "scale"):
                     if w.has_trait(name):
                         self._links.append(traitlets.link((self, name), (w, name)))
+            # the widget's Reset button and its reset() then go back to the scenario's start too
+            shared = {name: self._initial[name] for name in w.initial if name in self._initial}
+            w.initial = {**w.initial, **shared}
         return self
 
     def unlink(self) -> None:

@@ -77,10 +77,12 @@ class LabServer:
     """app="lab" runs JupyterLab; app="notebook" runs Notebook 7, the same front end
     packaged as one-document pages (same settings folder, same menus and cells)."""
 
-    def __init__(self, workdir: Path, app: str = "lab"):
+    def __init__(self, workdir: Path, app: str = "lab", settings: dict | None = None):
+        """settings: more lab settings, plugin id -> values (e.g. autosave off)."""
         if app not in ("lab", "notebook"):
             raise ValueError(f"app must be 'lab' or 'notebook', got {app!r}")
         self.app = app
+        self.settings = dict(settings or {})
         self.workdir = workdir
         self.root = workdir / "root"
         self.root.mkdir(parents=True)
@@ -129,7 +131,7 @@ class LabServer:
             ]
         if hasattr(os, "geteuid") and os.geteuid() == 0:  # CI containers run as root
             cmd.append("--allow-root")
-        self._write_lab_settings(state / "settings")
+        self._write_lab_settings(state / "settings", self.settings)
         log = self.log_path.open("w", encoding="utf-8")
         # Its own session, so the finalizer can stop the server and its kernels together.
         self.proc = subprocess.Popen(
@@ -150,12 +152,13 @@ class LabServer:
         raise RuntimeError(f"jupyter {self.app} did not answer within {timeout:.0f} s:\n{self.log()}")
 
     @staticmethod
-    def _write_lab_settings(settings_dir: Path) -> None:
+    def _write_lab_settings(settings_dir: Path, more: dict | None = None) -> None:
         """Settings a test run needs: start the notebook's kernel without asking, and
         no news pop-up (which would ask about fetching news from the internet)."""
         for plugin, values in {
             "@jupyterlab/notebook-extension/tracker": {"autoStartDefaultKernel": True},
             "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
+            **(more or {}),
         }.items():
             target = settings_dir / f"{plugin}.jupyterlab-settings"
             target.parent.mkdir(parents=True, exist_ok=True)

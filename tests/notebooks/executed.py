@@ -24,7 +24,7 @@ TIMEOUT = 600  # seconds per cell; the slowest notebook cell builds widgets in w
 # Turns a value from the kernel into JSON: numpy/pandas scalars through .item(), containers
 # element by element, anything else as its repr. Errors are returned, not raised, so one
 # bad expression fails its own test only.
-_PROBE = r'''
+_PROBE = r"""
 def __kvw_probe(exprs):
     import json as _json
     def plain(v):
@@ -50,7 +50,7 @@ def __kvw_probe(exprs):
             out[e] = {"error": f"{type(exc).__name__}: {exc}"}
     print("__KVW__" + _json.dumps(out))
 __kvw_probe(%s)
-'''
+"""
 
 
 class NotebookRunError(AssertionError):
@@ -63,7 +63,9 @@ def load(name: str, replace: Sequence[tuple[str, str]] = ()) -> nbformat.Noteboo
     for old, new in replace:
         hits = [c for c in nb.cells if c.cell_type == "code" and old in c.source]
         if len(hits) != 1 or hits[0].source.count(old) != 1:
-            raise NotebookRunError(f"{name}: {old!r} should occur once in a code cell, found {len(hits)} cells")
+            raise NotebookRunError(
+                f"{name}: {old!r} should occur once in a code cell, found {len(hits)} cells"
+            )
         hits[0].source = hits[0].source.replace(old, new)
     return nb
 
@@ -80,8 +82,9 @@ def printed_text(cell) -> str:
     return "".join(out)
 
 
-def run(name: str, exprs: Iterable[str] = (), replace: Sequence[tuple[str, str]] = (),
-        printed: Sequence[str] = ()) -> dict:
+def run(
+    name: str, exprs: Iterable[str] = (), replace: Sequence[tuple[str, str]] = (), printed: Sequence[str] = ()
+) -> dict:
     """Execute the notebook top to bottom (an error in any cell fails), then evaluate exprs.
 
     For each snippet in `printed`, the text the one code cell holding it printed is returned
@@ -96,14 +99,15 @@ def run(name: str, exprs: Iterable[str] = (), replace: Sequence[tuple[str, str]]
     exprs = list(exprs)
     nb.cells.append(nbformat.v4.new_code_cell(_PROBE % json.dumps(exprs)))
     os.environ.setdefault("HF_HUB_OFFLINE", "1")  # the kernel inherits it: never contact the Hub
-    client = NotebookClient(nb, timeout=TIMEOUT, kernel_name="python3",
-                            resources={"metadata": {"path": str(NOTEBOOKS)}})
+    client = NotebookClient(
+        nb, timeout=TIMEOUT, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}}
+    )
     try:
         client.execute()
     except Exception as exc:  # CellExecutionError names the cell and the traceback
         raise NotebookRunError(f"{name} did not run top to bottom:\n{exc}") from None
     text = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.get("output_type") == "stream")
-    payload = json.loads(text[text.index("__KVW__") + len("__KVW__"):])
+    payload = json.loads(text[text.index("__KVW__") + len("__KVW__") :])
     payload[PRINTED] = {snippet: printed_text(cell) for snippet, cell in cells.items()}
     return payload
 
@@ -133,8 +137,9 @@ def code_cells(name: str) -> list[str]:
 
 
 def markdown_text(name: str) -> str:
-    return "\n".join(c.source for c in nbformat.read(NOTEBOOKS / name, as_version=4).cells
-                     if c.cell_type == "markdown")
+    return "\n".join(
+        c.source for c in nbformat.read(NOTEBOOKS / name, as_version=4).cells if c.cell_type == "markdown"
+    )
 
 
 ROOT = Path(__file__).resolve().parents[2]

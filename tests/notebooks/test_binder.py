@@ -52,6 +52,7 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 # ---- the files themselves (fast) ----------------------------------------------------------
 
+
 def test_runtime_pins_a_python_repo2docker_reads():
     # repo2docker reads binder/runtime.txt as "python-X.Y" (buildpacks/base.py: runtime).
     assert re.fullmatch(r"python-3\.\d+", RUNTIME), f"binder/runtime.txt must be python-X.Y, got {RUNTIME!r}"
@@ -70,7 +71,9 @@ def test_requirements_pin_every_runtime_dependency_within_pyproject_ranges():
         spec = pins[key].specifier
         assert len(spec) == 1 and next(iter(spec)).operator == "==", f"{dep.name} is not pinned with =="
         version = next(iter(spec)).version
-        assert dep.specifier.contains(version), f"{dep.name}=={version} is outside pyproject's {dep.specifier}"
+        assert dep.specifier.contains(version), (
+            f"{dep.name}=={version} is outside pyproject's {dep.specifier}"
+        )
     assert "jupyterlab" in pins
 
 
@@ -85,16 +88,29 @@ def test_postbuild_installs_kvwidgets_and_makes_lab_the_default():
 
 # ---- repo2docker's own reading of binder/ ---------------------------------------------------
 
+
 @pytest.mark.slow
 def test_repo2docker_generates_a_build_with_our_python_and_install_steps(tmp_path):
     import importlib.util
 
     assert importlib.util.find_spec("repo2docker"), (
-        "jupyter-repo2docker is missing: it is in the test extra (pip install -e '.[test]')")
+        "jupyter-repo2docker is missing: it is in the test extra (pip install -e '.[test]')"
+    )
     repo = copy_repo(tmp_path / "repo")
     # Binder builds as user 1000 (jovyan); --no-build prints the Dockerfile without Docker.
-    cmd = [sys.executable, "-m", "repo2docker", "--no-build", "--no-run", "--debug",
-           "--user-id", "1000", "--user-name", "jovyan", str(repo)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "repo2docker",
+        "--no-build",
+        "--no-run",
+        "--debug",
+        "--user-id",
+        "1000",
+        "--user-name",
+        "jovyan",
+        str(repo),
+    ]
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=clean_env())
     out = proc.stdout + proc.stderr
     assert proc.returncode == 0, out[-3000:]
@@ -102,7 +118,9 @@ def test_repo2docker_generates_a_build_with_our_python_and_install_steps(tmp_pat
     assert f"Building conda environment for python={PYTHON_VERSION}" in out
     assert "Python version unspecified" not in out
     steps = [line.strip() for line in out.splitlines() if line.startswith(("RUN", "COPY", "USER"))]
-    install_reqs = next(i for i, s in enumerate(steps) if 'pip install --no-cache-dir -r "binder/requirements.txt"' in s)
+    install_reqs = next(
+        i for i, s in enumerate(steps) if 'pip install --no-cache-dir -r "binder/requirements.txt"' in s
+    )
     copy_repo_step = next(i for i, s in enumerate(steps) if s.startswith("COPY --chown=1000:1000 src/ "))
     post_build = steps.index("RUN ./binder/postBuild")
     # requirements first, then the repository, then postBuild (which needs the repository)
@@ -111,6 +129,7 @@ def test_repo2docker_generates_a_build_with_our_python_and_install_steps(tmp_pat
 
 
 # ---- the environment built from binder/ alone, running a notebook ---------------------------
+
 
 @pytest.mark.slow
 def test_binder_environment_runs_a_notebook(tmp_path):
@@ -129,7 +148,9 @@ def test_binder_environment_runs_a_notebook(tmp_path):
 
     def run(cmd, cwd=repo, timeout=600):
         proc = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout)
-        assert proc.returncode == 0, f"{shlex.join(map(str, cmd))} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}"
+        assert proc.returncode == 0, (
+            f"{shlex.join(map(str, cmd))} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-3000:]}"
+        )
         return proc.stdout
 
     # What repo2docker runs, in its order: requirements.txt, then postBuild from the repo root.
@@ -145,14 +166,35 @@ def test_binder_environment_runs_a_notebook(tmp_path):
     # One extra cell at the end reports which Python the kernel ran and where kvwidgets came from.
     notebook = repo / "notebooks" / "05_users_that_fit.ipynb"
     nb = json.loads(notebook.read_text())
-    nb["cells"].append({"cell_type": "code", "id": "binder-probe", "metadata": {}, "outputs": [],
-                        "execution_count": None,
-                        "source": "import sys, kvwidgets\nprint('PROBE', sys.prefix, kvwidgets.__file__)"})
+    nb["cells"].append(
+        {
+            "cell_type": "code",
+            "id": "binder-probe",
+            "metadata": {},
+            "outputs": [],
+            "execution_count": None,
+            "source": "import sys, kvwidgets\nprint('PROBE', sys.prefix, kvwidgets.__file__)",
+        }
+    )
     notebook.write_text(json.dumps(nb))
 
     out_dir = tmp_path / "executed"
-    run([bindir / "python", "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute",
-         "--ExecutePreprocessor.timeout=120", "--output-dir", str(out_dir), str(notebook)], cwd=repo)
+    run(
+        [
+            bindir / "python",
+            "-m",
+            "jupyter",
+            "nbconvert",
+            "--to",
+            "notebook",
+            "--execute",
+            "--ExecutePreprocessor.timeout=120",
+            "--output-dir",
+            str(out_dir),
+            str(notebook),
+        ],
+        cwd=repo,
+    )
     nb = json.loads((out_dir / "05_users_that_fit.ipynb").read_text())
     code_cells = [c for c in nb["cells"] if c["cell_type"] == "code"]
     probe = "".join(code_cells[-1]["outputs"][0]["text"]).split()

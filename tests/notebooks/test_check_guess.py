@@ -21,8 +21,19 @@ def test_none_asks_for_a_guess_without_giving_the_answer():
     assert line.startswith("No guess yet") and "125" not in line
 
 
-@pytest.mark.parametrize("guess, answer", [("lots", 3), (True, False), (3, "x"), (5, 0), ([1], 2),
-                                           (float("nan"), 1), (complex(1, 1), 2), (object(), 1)])
+@pytest.mark.parametrize(
+    "guess, answer",
+    [
+        ("lots", 3),
+        (True, False),
+        (3, "x"),
+        (5, 0),
+        ([1], 2),
+        (float("nan"), 1),
+        (complex(1, 1), 2),
+        (object(), 1),
+    ],
+)
 def test_never_raises(guess, answer, capsys):
     check_guess(guess, answer)
     assert capsys.readouterr().out.strip()

@@ -9,39 +9,98 @@ W = "speed_widget"
 
 STATED = [
     ("on one H100 (3.35 TB/s)", "kw.GPUS['H100-SXM'].bandwidth_gbps", 3_350),
-    ("the\nideal ceiling is 207 tokens/s", "round(kw.decode_ceiling(llama31_8, 'H100', context=1_024, batch=1).tokens_per_s_per_user)", 207),
-    ("16.06 GB of weights and only 0.13 GB of cache", "(round(llama31_8.weight_bytes() / GB, 2), round(llama31_8.kv_bytes(1_024) / GB, 2))", [16.06, 0.13]),
+    (
+        "the\nideal ceiling is 207 tokens/s",
+        "round(kw.decode_ceiling(llama31_8, 'H100', context=1_024, batch=1).tokens_per_s_per_user)",
+        207,
+    ),
+    (
+        "16.06 GB of weights and only 0.13 GB of cache",
+        "(round(llama31_8.weight_bytes() / GB, 2), round(llama31_8.kv_bytes(1_024) / GB, 2))",
+        [16.06, 0.13],
+    ),
     ("**About 101 tokens/s**", "round(long_one.tokens_per_s_per_user)", 101),
-    ("half the short-context speed", "round(kw.decode_ceiling(llama31_8, 'H100', context=1_024, batch=1).tokens_per_s_per_user / long_one.tokens_per_s_per_user, 1)", 2.1),
-    ("(17.18 GB) outweighs the weights (16.06 GB)", "(round(llama31_8.kv_bytes(131_072) / GB, 2), llama31_8.kv_bytes(131_072) > llama31_8.weight_bytes())", [17.18, True]),
+    (
+        "half the short-context speed",
+        "round(kw.decode_ceiling(llama31_8, 'H100', context=1_024, batch=1).tokens_per_s_per_user / long_one.tokens_per_s_per_user, 1)",
+        2.1,
+    ),
+    (
+        "(17.18 GB) outweighs the weights (16.06 GB)",
+        "(round(llama31_8.kv_bytes(131_072) / GB, 2), llama31_8.kv_bytes(131_072) > llama31_8.weight_bytes())",
+        [17.18, True],
+    ),
     ("52% of every step's bytes are KV cache", "round(100 * long_one.kv_share)", 52),
-    ("choose the H100, context 131,072, batch 1",
-     f"[setattr({W}, 'gpu', 'H100-SXM'), setattr({W}, 'context', 131_072), setattr({W}, 'batch', 1), "
-     f"(round({W}.result['tokens_per_s_per_user'], 6) == round(long_one.tokens_per_s_per_user, 6), round(100 * {W}.result['kv_share']))][-1]", [True, 52]),
-    ("the per-user ceiling falls as the context grows", "all(per_user[b].is_monotonic_decreasing for b in per_user.columns)", True),
-    ("32 conversations of 128K tokens\ndo not fit on one H100, and neither do 8",
-     "[bool(x) for x in ceilings.set_index(['context (tokens)', 'batch'])['fits in memory'][131_072].loc[[1, 8, 32]]]", [True, False, False]),
-    ("holds 3 conversations with a 16-bit cache (56 GB free, 17.18 GB each)", "(room.users, round(room.kv_budget_bytes / GB), round(room.kv_per_user_bytes / GB, 2))", [3, 56, 17.18]),
-    ("A batch of 8 would\nneed 137 GB of cache (69 GB even in FP8)", "(round(eight / GB), round(eight / 2 / GB))", [137, 69]),
-    ("the FP8 cache lifts the ceiling from 50 to 80 tokens/s per user", "(round(bf16.tokens_per_s_per_user), round(fp8.tokens_per_s_per_user), fp8.kv_bytes_per_step * 2 == bf16.kv_bytes_per_step)", [50, 80, True]),
-    ("keep the speed at 50 and\nserve 6 conversations, which is what fits in FP8", "(round(fp8_doubled.tokens_per_s_per_user), room_fp8.users)", [50, 6]),
-    ("each holds 2.5 GiB, so one decode\nstep attends over 80 GiB", "(llama31_70.kv_bytes(8_192) / GiB, payload / GiB)", [2.5, 80.0]),
-    ("16.06 GB of 16-bit weights", "bool((measured['bytes_per_step'] - measured['batch'] * (measured['context'] + 1) * 131_072 == llama31_8.weight_bytes()).all())", True),
+    (
+        "choose the H100, context 131,072, batch 1",
+        f"[setattr({W}, 'gpu', 'H100-SXM'), setattr({W}, 'context', 131_072), setattr({W}, 'batch', 1), "
+        f"(round({W}.result['tokens_per_s_per_user'], 6) == round(long_one.tokens_per_s_per_user, 6), round(100 * {W}.result['kv_share']))][-1]",
+        [True, 52],
+    ),
+    (
+        "the per-user ceiling falls as the context grows",
+        "all(per_user[b].is_monotonic_decreasing for b in per_user.columns)",
+        True,
+    ),
+    (
+        "32 conversations of 128K tokens\ndo not fit on one H100, and neither do 8",
+        "[bool(x) for x in ceilings.set_index(['context (tokens)', 'batch'])['fits in memory'][131_072].loc[[1, 8, 32]]]",
+        [True, False, False],
+    ),
+    (
+        "holds 3 conversations with a 16-bit cache (56 GB free, 17.18 GB each)",
+        "(room.users, round(room.kv_budget_bytes / GB), round(room.kv_per_user_bytes / GB, 2))",
+        [3, 56, 17.18],
+    ),
+    (
+        "A batch of 8 would\nneed 137 GB of cache (69 GB even in FP8)",
+        "(round(eight / GB), round(eight / 2 / GB))",
+        [137, 69],
+    ),
+    (
+        "the FP8 cache lifts the ceiling from 50 to 80 tokens/s per user",
+        "(round(bf16.tokens_per_s_per_user), round(fp8.tokens_per_s_per_user), fp8.kv_bytes_per_step * 2 == bf16.kv_bytes_per_step)",
+        [50, 80, True],
+    ),
+    (
+        "keep the speed at 50 and\nserve 6 conversations, which is what fits in FP8",
+        "(round(fp8_doubled.tokens_per_s_per_user), room_fp8.users)",
+        [50, 6],
+    ),
+    (
+        "each holds 2.5 GiB, so one decode\nstep attends over 80 GiB",
+        "(llama31_70.kv_bytes(8_192) / GiB, payload / GiB)",
+        [2.5, 80.0],
+    ),
+    (
+        "16.06 GB of 16-bit weights",
+        "bool((measured['bytes_per_step'] - measured['batch'] * (measured['context'] + 1) * 131_072 == llama31_8.weight_bytes()).all())",
+        True,
+    ),
     ("the H200's 4.8 TB/s", "kw.GPUS['H200'].bandwidth_gbps", 4_800),
     ("No measurement beats the ceiling", "bool((measured['share of ideal'] < 1).all())", True),
     ("reaches over three quarters of it", "busy['share of ideal'].min() > 0.75", True),
     ("One conversation at 128K reaches\nunder 15%", "lonely['share of ideal'].iloc[0] < 0.15", True),
-    ("the\n  measured points are drawn",
-     "(kw.DecodeSpeed(model='llama-3-8b', gpu='H200').result['shows_measured'], kw.DecodeSpeed(model='llama-3.1-8b', gpu='H200').result['shows_measured'], "
-     "kw.DecodeSpeed(model='qwen3-8b', gpu='H200').result['shows_measured'])", [True, True, False]),
+    (
+        "the\n  measured points are drawn",
+        "(kw.DecodeSpeed(model='llama-3-8b', gpu='H200').result['shows_measured'], kw.DecodeSpeed(model='llama-3.1-8b', gpu='H200').result['shows_measured'], "
+        "kw.DecodeSpeed(model='qwen3-8b', gpu='H200').result['shows_measured'])",
+        [True, True, False],
+    ),
     # long contexts on a model built for them
-    ("this notebook uses **Llama 3.1 8B**",
-     "(llama31_8.name, llama31_8.max_context, speed_widget.model, bool(ceilings['past max context'].any()), "
-     "llama31_8.kv_bytes_per_token() == kw.load_model('llama-3-8b').kv_bytes_per_token(), llama31_8.params == kw.load_model('llama-3-8b').params)",
-     ["llama-3.1-8b", 131_072, "llama-3.1-8b", False, True, True]),
+    (
+        "this notebook uses **Llama 3.1 8B**",
+        "(llama31_8.name, llama31_8.max_context, speed_widget.model, bool(ceilings['past max context'].any()), "
+        "llama31_8.kv_bytes_per_token() == kw.load_model('llama-3-8b').kv_bytes_per_token(), llama31_8.params == kw.load_model('llama-3-8b').params)",
+        ["llama-3.1-8b", 131_072, "llama-3.1-8b", False, True, True],
+    ),
     # the cause of the slow single conversation: too few thread blocks, not too few queries
     ("four query heads per KV head", "llama31_8.num_query_heads // 8", 4),
-    ("32 thread blocks for the H200's 132 multiprocessors", "(1 * llama31_8.num_query_heads, 132)", [32, 132]),
+    (
+        "32 thread blocks for the H200's 132 multiprocessors",
+        "(1 * llama31_8.num_query_heads, 132)",
+        [32, 132],
+    ),
 ]
 
 

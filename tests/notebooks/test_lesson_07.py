@@ -21,41 +21,75 @@ STATED = [
     ("then back to 8,000", f"[setattr({W}, 'context', 8_000), {W}.result['users']][-1]", 53),
     # the last block
     ("8,000 tokens fill exactly 500 blocks of 16", "blocks_for(8_000, 16)", 500),
-    ("a 501st block with 15 empty\nslots", "(blocks_for(8_001, 16), blocks_for(8_001, 16) * 16 - 8_001)", [501, 15]),
+    (
+        "a 501st block with 15 empty\nslots",
+        "(blocks_for(8_001, 16), blocks_for(8_001, 16) * 16 - 8_001)",
+        [501, 15],
+    ),
     ("leaves 7.5 slots empty", "cmp.mean_paged_waste_tokens", 7.5),
     # the mixed workload
-    ("200 conversations whose lengths spread evenly from 500 to 20,000 tokens", "(len(lengths), lengths[0], lengths[-1])", [200, 500, 20_000]),
-    ("reserving the maximum wastes 69%", "round(100 * summary.loc['reserve max length', 'wasted share'])", 69),
-    ("inside the range the paper measured",
-     "reported.RESERVED_WASTE_SHARE[0] <= summary.loc['reserve max length', 'wasted share'] <= reported.RESERVED_WASTE_SHARE[1]", True),
+    (
+        "200 conversations whose lengths spread evenly from 500 to 20,000 tokens",
+        "(len(lengths), lengths[0], lengths[-1])",
+        [200, 500, 20_000],
+    ),
+    (
+        "reserving the maximum wastes 69%",
+        "round(100 * summary.loc['reserve max length', 'wasted share'])",
+        69,
+    ),
+    (
+        "inside the range the paper measured",
+        "reported.RESERVED_WASTE_SHARE[0] <= summary.loc['reserve max length', 'wasted share'] <= reported.RESERVED_WASTE_SHARE[1]",
+        True,
+    ),
     ("and paging 0.07%", "round(100 * summary.loc['paged, 16-token blocks', 'wasted share'], 2)", 0.07),
     # between turns: a finished request holds nothing; its cache is freed or only evictable
     ("53 conversations of 8,000 tokens fill the pool", "(cmp.users_paged, cmp.used_tokens)", [53, 8_000]),
     ("**None of their own.**", "held_between_turns", 0),
     ("About 27 GB of them (26 histories of 8,000 tokens)", "(round(reading_bytes / GB), reading)", [27, 26]),
-    ("this task uses **Llama 3.1 8B**", "(llama31_8.name, llama31_8.max_context, "
-     "llama31_8.kv_bytes_per_token() == kw.load_model('llama-3-8b').kv_bytes_per_token())", ["llama-3.1-8b", 131_072, True]),
+    (
+        "this task uses **Llama 3.1 8B**",
+        "(llama31_8.name, llama31_8.max_context, "
+        "llama31_8.kv_bytes_per_token() == kw.load_model('llama-3-8b').kv_bytes_per_token())",
+        ["llama-3.1-8b", 131_072, True],
+    ),
     ("Llama 3 8B stops at 8,192", "kw.load_model('llama-3-8b').max_context", 8_192),
     # every context in the notebook within its model's maximum
-    ("a 131,072-token maximum where",
-     "(llama31_8.past_max_context(cmp.reserved_tokens), llama31_8.past_max_context(max(lengths)), llama31_8.past_max_context(max_len), "
-     "reserve_widget.model, paged_blocks.model)", [False, False, False, "llama-3.1-8b", "llama-3-8b"]),
+    (
+        "a 131,072-token maximum where",
+        "(llama31_8.past_max_context(cmp.reserved_tokens), llama31_8.past_max_context(max(lengths)), llama31_8.past_max_context(max_len), "
+        "reserve_widget.model, paged_blocks.model)",
+        [False, False, False, "llama-3.1-8b", "llama-3-8b"],
+    ),
     # the PagedBlocks task (the widget is set as the task says)
-    ("2 MiB (16 × 128 KiB;", "(paged_blocks.result['block_bytes'], paged_blocks.result['block_size'])", [2_097_152, 16]),
+    (
+        "2 MiB (16 × 128 KiB;",
+        "(paged_blocks.result['block_bytes'], paged_blocks.result['block_size'])",
+        [2_097_152, 16],
+    ),
     ("room for 26,674 of them", "paged_blocks.result['total_blocks']", 26_674),
     ("the widget\nwrites it 2.10 MB", "kw.fmt_bytes(paged_blocks.result['block_bytes'])", "2.10 MB"),
     ("**88%**", "round(100 * short_reply.reserved_waste)", 88),
-    ("type 1000 in **Tokens used**",
-     "[setattr(paged_blocks, 'used_tokens', 1_000), round(100 * paged_blocks.result['reserved_waste'])][-1]", 88),
-    ("The reservation is 512 blocks (8,192 slots) for 1,000 tokens",
-     "(paged_blocks.result['reserved_blocks'], paged_blocks.result['reserved_blocks'] * paged_blocks.result['block_size'], "
-     "short_reply.reserved_blocks)", [512, 8_192, 512]),
+    (
+        "type 1000 in **Tokens used**",
+        "[setattr(paged_blocks, 'used_tokens', 1_000), round(100 * paged_blocks.result['reserved_waste'])][-1]",
+        88,
+    ),
+    (
+        "The reservation is 512 blocks (8,192 slots) for 1,000 tokens",
+        "(paged_blocks.result['reserved_blocks'], paged_blocks.result['reserved_blocks'] * paged_blocks.result['block_size'], "
+        "short_reply.reserved_blocks)",
+        [512, 8_192, 512],
+    ),
     ("request holds 63 blocks", "(paged_blocks.result['paged_blocks'], short_reply.paged_blocks)", [63, 63]),
     ("8 of its 16 slots are used", "paged_blocks.result['last_block_tokens']", 8),
-    ("fits 52 requests that reserve and 423 that page, eight times as many",
-     "(paged_blocks.result['users_reserved'], paged_blocks.result['users_paged'], "
-     "round(paged_blocks.result['users_paged'] / paged_blocks.result['users_reserved']), short_reply.users_reserved, short_reply.users_paged)",
-     [52, 423, 8, 52, 423]),
+    (
+        "fits 52 requests that reserve and 423 that page, eight times as many",
+        "(paged_blocks.result['users_reserved'], paged_blocks.result['users_paged'], "
+        "round(paged_blocks.result['users_paged'] / paged_blocks.result['users_reserved']), short_reply.users_reserved, short_reply.users_paged)",
+        [52, 423, 8, 52, 423],
+    ),
 ]
 
 

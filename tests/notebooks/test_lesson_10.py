@@ -22,24 +22,49 @@ FIT5 = "kw.users_that_fit('llama-3-70b', 'H200', 8_000, weight_dtype='fp8', para
 STATED = [
     ("**8 times.**", ans("1"), 8.0),
     ("65,536 ÷ 8,192 = 8", "65_536 / 8_192", 8.0),
-    ("Llama 3.1 8B (built for up to 128K tokens)", f"({L31_8}.max_context, {L31_8}.past_max_context(65_536))", [131_072, False]),
+    (
+        "Llama 3.1 8B (built for up to 128K tokens)",
+        f"({L31_8}.max_context, {L31_8}.past_max_context(65_536))",
+        [131_072, False],
+    ),
     ("**About 67 GB.**", f"round({ans('2')})", 67),
     ("= 67.1 GB", f"round({ans('2')}, 1)", 67.1),
-    ("**False.** MLA stores 70,272 B per token for DeepSeek-V3, against 131,072 B for Llama 3 8B",
-     f"({ans('3')}, kw.load_model('deepseek-v3').kv_bytes_per_token(), {L8}.kv_bytes_per_token())", [False, 70_272, 131_072]),
-    ("**512 KiB**, four times the true 128 KiB", f"({ans('4')}, {ans('4')} / ({L8}.kv_bytes_per_token() / 1024))", [512.0, 4.0]),
+    (
+        "**False.** MLA stores 70,272 B per token for DeepSeek-V3, against 131,072 B for Llama 3 8B",
+        f"({ans('3')}, kw.load_model('deepseek-v3').kv_bytes_per_token(), {L8}.kv_bytes_per_token())",
+        [False, 70_272, 131_072],
+    ),
+    (
+        "**512 KiB**, four times the true 128 KiB",
+        f"({ans('4')}, {ans('4')} / ({L8}.kv_bytes_per_token() / 1024))",
+        [512.0, 4.0],
+    ),
     ("2 × 32 × 32 × 128 × 2 = 524,288 B", "2 * 32 * 32 * 128 * 2", 524_288),
     ("**21.**", ans("5"), 21),
     ("126.9 − 70 = 56.9 GB for the cache", f"round({FIT5}.kv_budget_bytes / 1e9, 1)", 56.9),
     ("327,680 B × 8,000 = 2.62 GB", f"round({FIT5}.kv_per_user_bytes / 1e9, 2)", 2.62),
-    ("Switch the cache to FP8 as well and 43 fit",
-     "kw.users_that_fit('llama-3-70b', 'H200', 8_000, weight_dtype='fp8', kv_dtype='fp8', params=70_000_000_000).users", 43),
+    (
+        "Switch the cache to FP8 as well and 43 fit",
+        "kw.users_that_fit('llama-3-70b', 'H200', 8_000, weight_dtype='fp8', kv_dtype='fp8', params=70_000_000_000).users",
+        43,
+    ),
     ("**About 2 times** (2.05)", f"round({ans('6')}, 2)", 2.05),
-    ("Llama 3.1 8B (Llama 3 8B's shape, built for 128K)",
-     f"({L31_8}.kv_bytes_per_token() == {L8}.kv_bytes_per_token(), {L31_8}.params == {L8}.params)", [True, True]),
+    (
+        "Llama 3.1 8B (Llama 3 8B's shape, built for 128K)",
+        f"({L31_8}.kv_bytes_per_token() == {L8}.kv_bytes_per_token(), {L31_8}.params == {L8}.params)",
+        [True, True],
+    ),
     ("the weights are 16.06 GB", f"round({L31_8}.weight_bytes() / 1e9, 2)", 16.06),
-    ("16.06 + 0.13 GB at 1K but 16.06 + 17.18 GB at 128K", f"(round({L31_8}.kv_bytes(1_024) / 1e9, 2), round({L31_8}.kv_bytes(131_072) / 1e9, 2))", [0.13, 17.18]),
-    ("(2.5 GiB apiece, 20 GiB in all)", f"({L31_70}.kv_bytes(8_192) / 2**30, 8 * {L31_70}.kv_bytes(8_192) == 20 * 2**30)", [2.5, True]),
+    (
+        "16.06 + 0.13 GB at 1K but 16.06 + 17.18 GB at 128K",
+        f"(round({L31_8}.kv_bytes(1_024) / 1e9, 2), round({L31_8}.kv_bytes(131_072) / 1e9, 2))",
+        [0.13, 17.18],
+    ),
+    (
+        "(2.5 GiB apiece, 20 GiB in all)",
+        f"({L31_70}.kv_bytes(8_192) / 2**30, 8 * {L31_70}.kv_bytes(8_192) == 20 * 2**30)",
+        [2.5, True],
+    ),
     ("**7a: 320 MiB**", ans("7a"), 320.0),
     ("**7b: 22.5 GiB**", ans("7b"), 22.5),
     ("**7c: False**", ans("7c"), False),
@@ -83,14 +108,35 @@ def test_the_answers_live_in_the_package():
 
 def test_every_right_answer_is_accepted():
     # Fill every answer cell with the folded answer: the notebook still runs and every check says right.
-    answers = [("answer_1 = None", "answer_1 = 8"), ("answer_2 = None", "answer_2 = 67"),
-               ("answer_3 = None", "answer_3 = False"), ("answer_4 = None", "answer_4 = 512"),
-               ("answer_5 = None", "answer_5 = 21"), ("answer_6 = None", "answer_6 = 2"),
-               ("answer_7a = None", "answer_7a = 320"), ("answer_7b = None", "answer_7b = 22.5"),
-               ("answer_7c = None", "answer_7c = False")]
-    printed = ["answer_1 = ", "answer_2 = ", "answer_3 = ", "answer_4 = ", "answer_5 = ", "answer_6 = ", "answer_7a = "]
-    got = run(NB, ["[check(q, a) for q, a in [(1, answer_1), (2, answer_2), (3, answer_3), (4, answer_4), (5, answer_5), "
-                   "(6, answer_6), ('7a', answer_7a), ('7b', answer_7b), ('7c', answer_7c)]]"], replace=answers, printed=printed)
+    answers = [
+        ("answer_1 = None", "answer_1 = 8"),
+        ("answer_2 = None", "answer_2 = 67"),
+        ("answer_3 = None", "answer_3 = False"),
+        ("answer_4 = None", "answer_4 = 512"),
+        ("answer_5 = None", "answer_5 = 21"),
+        ("answer_6 = None", "answer_6 = 2"),
+        ("answer_7a = None", "answer_7a = 320"),
+        ("answer_7b = None", "answer_7b = 22.5"),
+        ("answer_7c = None", "answer_7c = False"),
+    ]
+    printed = [
+        "answer_1 = ",
+        "answer_2 = ",
+        "answer_3 = ",
+        "answer_4 = ",
+        "answer_5 = ",
+        "answer_6 = ",
+        "answer_7a = ",
+    ]
+    got = run(
+        NB,
+        [
+            "[check(q, a) for q, a in [(1, answer_1), (2, answer_2), (3, answer_3), (4, answer_4), (5, answer_5), "
+            "(6, answer_6), ('7a', answer_7a), ('7b', answer_7b), ('7c', answer_7c)]]"
+        ],
+        replace=answers,
+        printed=printed,
+    )
     values = [v for k, v in got.items() if k != "__printed__"]
     assert values[0]["value"] == [True] * 9
     # and each cell told the reader so

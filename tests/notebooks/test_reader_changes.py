@@ -17,47 +17,122 @@ from .executed import NotebookRunError, run
 
 CASES = {
     # notebook: (swaps, expression read back afterwards, the value it must now give)
-    "01 answer_tokens=2000 and a guess": ("01_keys_and_values.ipynb",
-        [("answer_tokens = 500", "answer_tokens = 2_000"),
-         ("my_guess = None  # write your guess: key/value computations", "my_guess = 1_000_000  # my guess: key/value computations")],
-        "(without_cache, with_cache, reads_with_cache)", [2_001_000, 2_000, 2_001_000]),
-    "02 fp8 table and guess": ("02_sizing_formula.ipynb",
-        [('kv_dtype = "bf16"          # try "fp8"', 'kv_dtype = "fp8"'), ("my_guess = None", "my_guess = 160")],
-        "per_conversation.loc['llama-3.1-8b', '8K tokens (GB)'] * 1e9", 8_192 * 65_536),
-    "02 qwen3-32b added to the table, as the notebook invites": ("02_sizing_formula.ipynb",
-        [('models = ["llama-3.1-8b", "llama-3.1-70b", "deepseek-v3", "gpt-oss-120b"]',
-          'models = ["llama-3.1-8b", "llama-3.1-70b", "deepseek-v3", "gpt-oss-120b", "qwen3-32b"]')],
+    "01 answer_tokens=2000 and a guess": (
+        "01_keys_and_values.ipynb",
+        [
+            ("answer_tokens = 500", "answer_tokens = 2_000"),
+            (
+                "my_guess = None  # write your guess: key/value computations",
+                "my_guess = 1_000_000  # my guess: key/value computations",
+            ),
+        ],
+        "(without_cache, with_cache, reads_with_cache)",
+        [2_001_000, 2_000, 2_001_000],
+    ),
+    "02 fp8 table and guess": (
+        "02_sizing_formula.ipynb",
+        [
+            ('kv_dtype = "bf16"          # try "fp8"', 'kv_dtype = "fp8"'),
+            ("my_guess = None", "my_guess = 160"),
+        ],
+        "per_conversation.loc['llama-3.1-8b', '8K tokens (GB)'] * 1e9",
+        8_192 * 65_536,
+    ),
+    "02 qwen3-32b added to the table, as the notebook invites": (
+        "02_sizing_formula.ipynb",
+        [
+            (
+                'models = ["llama-3.1-8b", "llama-3.1-70b", "deepseek-v3", "gpt-oss-120b"]',
+                'models = ["llama-3.1-8b", "llama-3.1-70b", "deepseek-v3", "gpt-oss-120b", "qwen3-32b"]',
+            )
+        ],
         "(int(per_conversation.loc['qwen3-32b', 'max context (tokens)']), per_conversation.loc['qwen3-32b', 'past max context'])",
-        [40_960, "128K, 1M"]),
-    "02 a config with 4 KV heads": ("02_sizing_formula.ipynb",
-        [('"num_key_value_heads": 8', '"num_key_value_heads": 4')], "mine.kv_bytes_per_token()", 65_536),
-    "03 guesses as text and numbers": ("03_attention_designs.ipynb",
-        [("my_guess = None  # write your guess, in KiB per token", "my_guess = 'sixteen'"),
-         ("my_guess = None  # write your guess, in GB", "my_guess = 4.6")], "my_guess", 4.6),
-    "04 a guess": ("04_sliding_and_hybrid.ipynb",
-        [("my_guess = None", "my_guess = 3")], "round(hybrid_widget.result['kv_bytes'] / 1e6)", 436 + 84),
-    "05 128K on the H100, two GPUs for the 70B": ("05_users_that_fit.ipynb",
-        [('h100 = kw.users_that_fit(llama8, "H100", context=8_000)', 'h100 = kw.users_that_fit(llama8, "H100", context=131_072)'),
-         ('setup = dict(context=8_000, weight_dtype="fp8", num_gpus=1)', 'setup = dict(context=8_000, weight_dtype="fp8", num_gpus=2)'),
-         ('("llama-3.1-70b", 4, 8_192)', '("llama-3.1-70b", 2, 8_192)')],
-        "(h100.users, exact.users, int(worked.loc[3, 'users']))", [3, 28, 1]),
-    "06 a batch of 8 at 128K (does not fit) and other contexts": ("06_decode_speed.ipynb",
-        [("batch = 3", "batch = 8"), ("contexts=[1_024, 8_192, 32_768, 131_072], batches=[1, 8, 32]",
-                                        "contexts=[2_000, 500_000], batches=[2, 64]")],
-        "(round(bf16.tokens_per_s_per_user, 1), len(per_user))", [21.8, 2]),
-    "07 reserve 128K in the mix, 2,000 used tokens": ("07_paged_attention.ipynb",
+        [40_960, "128K, 1M"],
+    ),
+    "02 a config with 4 KV heads": (
+        "02_sizing_formula.ipynb",
+        [('"num_key_value_heads": 8', '"num_key_value_heads": 4')],
+        "mine.kv_bytes_per_token()",
+        65_536,
+    ),
+    "03 guesses as text and numbers": (
+        "03_attention_designs.ipynb",
+        [
+            ("my_guess = None  # write your guess, in KiB per token", "my_guess = 'sixteen'"),
+            ("my_guess = None  # write your guess, in GB", "my_guess = 4.6"),
+        ],
+        "my_guess",
+        4.6,
+    ),
+    "04 a guess": (
+        "04_sliding_and_hybrid.ipynb",
+        [("my_guess = None", "my_guess = 3")],
+        "round(hybrid_widget.result['kv_bytes'] / 1e6)",
+        436 + 84,
+    ),
+    "05 128K on the H100, two GPUs for the 70B": (
+        "05_users_that_fit.ipynb",
+        [
+            (
+                'h100 = kw.users_that_fit(llama8, "H100", context=8_000)',
+                'h100 = kw.users_that_fit(llama8, "H100", context=131_072)',
+            ),
+            (
+                'setup = dict(context=8_000, weight_dtype="fp8", num_gpus=1)',
+                'setup = dict(context=8_000, weight_dtype="fp8", num_gpus=2)',
+            ),
+            ('("llama-3.1-70b", 4, 8_192)', '("llama-3.1-70b", 2, 8_192)'),
+        ],
+        "(h100.users, exact.users, int(worked.loc[3, 'users']))",
+        [3, 28, 1],
+    ),
+    "06 a batch of 8 at 128K (does not fit) and other contexts": (
+        "06_decode_speed.ipynb",
+        [
+            ("batch = 3", "batch = 8"),
+            (
+                "contexts=[1_024, 8_192, 32_768, 131_072], batches=[1, 8, 32]",
+                "contexts=[2_000, 500_000], batches=[2, 64]",
+            ),
+        ],
+        "(round(bf16.tokens_per_s_per_user, 1), len(per_user))",
+        [21.8, 2],
+    ),
+    "07 reserve 128K in the mix, 2,000 used tokens": (
+        "07_paged_attention.ipynb",
         [("max_len = 32_768", "max_len = 131_072"), ("used_tokens=8_000", "used_tokens=2_000")],
-        "(cmp.users_paged, round(summary.loc['reserve max length', 'wasted share'], 2))", [213, 0.92]),
-    "08 a length with no measured prefill": ("08_fp8_prefix_offload.ipynb",
-        [("tokens = 8_192\n", "tokens = 10_000\n"), ("prefix_sharing(llama8, users=50", "prefix_sharing(llama8, users=500")],
-        "(round(cache_bytes / 1e9, 2), round(shared.unshared_bytes / 1e9))", [1.31, 262]),
-    "01 a longer prompt in the decode step": ("01_keys_and_values.ipynb",
-        [('kw.DecodeStep(model="llama-3-8b", prompt_tokens=500)', 'kw.DecodeStep(model="llama-3-8b", prompt_tokens=2_000)')],
-        "(decode_widget.result['tokens'], decode_widget.result['stored_bytes'], decode_widget.error)", [2_000, 2_000 * 131_072, ""]),
-    "09 a smaller working area and a pasted log": ("09_vllm_logs.ipynb",
-        [("working = 4 * GB", "working = 2 * GB"),
-         ("your_log = None", "your_log = 'INFO GPU KV cache size: 100,000 tokens'")],
-        "(predicted.gpu_kv_cache_tokens > 396_256, mine.num_blocks)", [True, 6_250]),
+        "(cmp.users_paged, round(summary.loc['reserve max length', 'wasted share'], 2))",
+        [213, 0.92],
+    ),
+    "08 a length with no measured prefill": (
+        "08_fp8_prefix_offload.ipynb",
+        [
+            ("tokens = 8_192\n", "tokens = 10_000\n"),
+            ("prefix_sharing(llama8, users=50", "prefix_sharing(llama8, users=500"),
+        ],
+        "(round(cache_bytes / 1e9, 2), round(shared.unshared_bytes / 1e9))",
+        [1.31, 262],
+    ),
+    "01 a longer prompt in the decode step": (
+        "01_keys_and_values.ipynb",
+        [
+            (
+                'kw.DecodeStep(model="llama-3-8b", prompt_tokens=500)',
+                'kw.DecodeStep(model="llama-3-8b", prompt_tokens=2_000)',
+            )
+        ],
+        "(decode_widget.result['tokens'], decode_widget.result['stored_bytes'], decode_widget.error)",
+        [2_000, 2_000 * 131_072, ""],
+    ),
+    "09 a smaller working area and a pasted log": (
+        "09_vllm_logs.ipynb",
+        [
+            ("working = 4 * GB", "working = 2 * GB"),
+            ("your_log = None", "your_log = 'INFO GPU KV cache size: 100,000 tokens'"),
+        ],
+        "(predicted.gpu_kv_cache_tokens > 396_256, mine.num_blocks)",
+        [True, 6_250],
+    ),
 }
 
 
@@ -66,19 +141,38 @@ CASES = {
 # must follow the numbers the reader set, not keep the numbers the notebook started with.
 PRINTED = {
     "01 answer_tokens=2000 and a guess": [
-        ("answer_tokens = ", r"computations per layer (?:without|with) a cache: +([\d,]+)", ["2,001,000", "2,000"]),
+        (
+            "answer_tokens = ",
+            r"computations per layer (?:without|with) a cache: +([\d,]+)",
+            ["2,001,000", "2,000"],
+        ),
         ("answer_tokens = ", r"stored tokens read per layer with a cache: +([\d,]+)", ["2,001,000"]),
-        ("check_guess(my_guess, without_cache", r"Your guess ([\d,]+), the answer ([\d,]+) computations", [("1,000,000", "2,001,000")]),
+        (
+            "check_guess(my_guess, without_cache",
+            r"Your guess ([\d,]+), the answer ([\d,]+) computations",
+            [("1,000,000", "2,001,000")],
+        ),
     ],
     "01 a longer prompt in the decode step": [
         # the check under the widget follows the widget's prompt, not the 500 the notebook started with
-        ("first_step = decode_step_bytes", r"after a ([\d,]+)-token prompt: .* reads ([\d.]+ \w+), ([\d,]+) tokens' worth",
-         [("2,000", "262.28 MB", "2,001")]),
+        (
+            "first_step = decode_step_bytes",
+            r"after a ([\d,]+)-token prompt: .* reads ([\d.]+ \w+), ([\d,]+) tokens' worth",
+            [("2,000", "262.28 MB", "2,001")],
+        ),
     ],
     "02 fp8 table and guess": [
         # every row of the table the reader sees now says fp8, at half the 16-bit bytes
-        ("per_conversation = ", r"(llama-3\.1-8b|llama-3\.1-70b|deepseek-v3|gpt-oss-120b) +(\w+) +([\d.]+) +\d+ *\n",
-         [("llama-3.1-8b", "fp8", "64.00"), ("llama-3.1-70b", "fp8", "160.00"), ("deepseek-v3", "fp8", "34.31"), ("gpt-oss-120b", "fp8", "18.00")]),
+        (
+            "per_conversation = ",
+            r"(llama-3\.1-8b|llama-3\.1-70b|deepseek-v3|gpt-oss-120b) +(\w+) +([\d.]+) +\d+ *\n",
+            [
+                ("llama-3.1-8b", "fp8", "64.00"),
+                ("llama-3.1-70b", "fp8", "160.00"),
+                ("deepseek-v3", "fp8", "34.31"),
+                ("gpt-oss-120b", "fp8", "18.00"),
+            ],
+        ),
         ("check_guess(my_guess", r"Your guess (\d+) KiB is exactly right", ["160"]),
     ],
     "02 qwen3-32b added to the table, as the notebook invites": [
@@ -86,45 +180,105 @@ PRINTED = {
         ("per_conversation = ", r"(?m)^qwen3-32b .*? (\d+K(?:, \d+[KM])*) *$", ["128K, 1M"]),
     ],
     "02 a config with 4 KV heads": [
-        ("mine = kw.load_model", r"(\d+) x full: (\d+) KV heads x (\d+).*> ([\d,]+) B per token", [("32", "4", "128", "65,536")]),
+        (
+            "mine = kw.load_model",
+            r"(\d+) x full: (\d+) KV heads x (\d+).*> ([\d,]+) B per token",
+            [("32", "4", "128", "65,536")],
+        ),
     ],
     "04 a guess": [
-        ("check_guess(my_guess, gemma.kv_bytes(32_768)", r"Your guess (\d+), the answer ([\d.]+) GB: off by ([\d.]+)", [("3", "0.436", "2.56")]),
+        (
+            "check_guess(my_guess, gemma.kv_bytes(32_768)",
+            r"Your guess (\d+), the answer ([\d.]+) GB: off by ([\d.]+)",
+            [("3", "0.436", "2.56")],
+        ),
     ],
     "03 guesses as text and numbers": [
-        ('check_guess(my_guess, shapes["MQA', r"Your guess (.*?), the answer (\d+) KiB: (.*?)\.\n", [("'sixteen'", "16", "not quite")]),
+        (
+            'check_guess(my_guess, shapes["MQA',
+            r"Your guess (.*?), the answer (\d+) KiB: (.*?)\.\n",
+            [("'sixteen'", "16", "not quite")],
+        ),
         ("check_guess(my_guess, deepseek", r"Your guess ([\d.]+), the answer ([\d.]+) GB", [("4.6", "4.61")]),
     ],
     "09 a smaller working area and a pasted log": [
-        ("working = ", r"predicted with a (\d+) GB working area: ([\d,]+) \(\+([\d,]+)\)", [("2", "411,520", "15,248")]),
-        ("your_log = ", r"(\S+): ([\d,]+) tokens x ([\d,]+) B = ([\d.]+) GB, ([\d,]+) blocks; concurrency for ([\d,]+)-token requests",
-         [("llama-3.1-8b", "100,000", "131,072", "13.11", "6,250", "16,384")]),
+        (
+            "working = ",
+            r"predicted with a (\d+) GB working area: ([\d,]+) \(\+([\d,]+)\)",
+            [("2", "411,520", "15,248")],
+        ),
+        (
+            "your_log = ",
+            r"(\S+): ([\d,]+) tokens x ([\d,]+) B = ([\d.]+) GB, ([\d,]+) blocks; concurrency for ([\d,]+)-token requests",
+            [("llama-3.1-8b", "100,000", "131,072", "13.11", "6,250", "16,384")],
+        ),
     ],
     "06 a batch of 8 at 128K (does not fit) and other contexts": [
-        ("batch = ", r"batch (\d+) at 128K: ([\d.]+) tokens/s per user with a 16-bit cache \((.*?)\), (\d+) with FP8 \((.*?)\)",
-         [("8", "22", "does not fit", "40", "does not fit")]),
-        ("batch = ", r"batch (\d+) at 128K, FP8: (\d+) tokens/s per user \((.*?)\)", [("16", "22", "does not fit")]),
+        (
+            "batch = ",
+            r"batch (\d+) at 128K: ([\d.]+) tokens/s per user with a 16-bit cache \((.*?)\), (\d+) with FP8 \((.*?)\)",
+            [("8", "22", "does not fit", "40", "does not fit")],
+        ),
+        (
+            "batch = ",
+            r"batch (\d+) at 128K, FP8: (\d+) tokens/s per user \((.*?)\)",
+            [("16", "22", "does not fit")],
+        ),
     ],
     "08 a length with no measured prefill": [
-        ("copy = h200_host_copy_gbps()", r"(llama-3\.1-8b), ([\d,]+) tokens \(([\d.]+) GB of cache\)", [("llama-3.1-8b", "10,000", "1.31")]),
+        (
+            "copy = h200_host_copy_gbps()",
+            r"(llama-3\.1-8b), ([\d,]+) tokens \(([\d.]+) GB of cache\)",
+            [("llama-3.1-8b", "10,000", "1.31")],
+        ),
         ("copy = h200_host_copy_gbps()", r"no prefill was measured at ([\d,]+) tokens", ["10,000"]),
-        ("shared = kw.prefix_sharing", r"(\d+) users, a ([\d,]+)-token prefix: every user keeps a copy: (\d+) GB; stored once: ([\d.]+) GB",
-         [("500", "4,000", "262", "0.5")]),
+        (
+            "shared = kw.prefix_sharing",
+            r"(\d+) users, a ([\d,]+)-token prefix: every user keeps a copy: (\d+) GB; stored once: ([\d.]+) GB",
+            [("500", "4,000", "262", "0.5")],
+        ),
     ],
     "05 128K on the H100, two GPUs for the 70B": [
         # the 128K conversation is labelled 131,072 tokens, and Llama 3 8B's maximum is named
-        ("h100 = kw.users_that_fit", r"one ([\d,]+)-token conversation: ([\d.]+) GB -> (\d+) users", [("131,072", "17.18", "3")]),
-        ("h100 = kw.users_that_fit", r"(\d+) conversations of ([\d,]+) tokens fit at once, but .* maximum of ([\d,]+)\.", [("3", "131,072", "8,192")]),
+        (
+            "h100 = kw.users_that_fit",
+            r"one ([\d,]+)-token conversation: ([\d.]+) GB -> (\d+) users",
+            [("131,072", "17.18", "3")],
+        ),
+        (
+            "h100 = kw.users_that_fit",
+            r"(\d+) conversations of ([\d,]+) tokens fit at once, but .* maximum of ([\d,]+)\.",
+            [("3", "131,072", "8,192")],
+        ),
         # both parameter counts on the two GPUs set, never a 2-GPU figure beside a 1-GPU one
-        ("setup = dict(", r"(\d) x H100, ([\d,]+) tokens: 70.6 B parameters leave ([\d.]+) GB \((\d+) users\); 70.0 B leave ([\d.]+) GB \((\d+) users\)",
-         [("2", "8,000", "73.45", "28", "74.00", "28")]),
+        (
+            "setup = dict(",
+            r"(\d) x H100, ([\d,]+) tokens: 70.6 B parameters leave ([\d.]+) GB \((\d+) users\); 70.0 B leave ([\d.]+) GB \((\d+) users\)",
+            [("2", "8,000", "73.45", "28", "74.00", "28")],
+        ),
     ],
     "07 reserve 128K in the mix, 2,000 used tokens": [
-        ("cmp = kw.paged_vs_reserved", r"reserving ([\d,]+) tokens per conversation: (\d+) users", [("131,072", "3")]),
-        ("cmp = kw.paged_vs_reserved", r"paging the ([\d,]+) tokens actually used: (\d+) users", [("2,000", "213")]),
+        (
+            "cmp = kw.paged_vs_reserved",
+            r"reserving ([\d,]+) tokens per conversation: (\d+) users",
+            [("131,072", "3")],
+        ),
+        (
+            "cmp = kw.paged_vs_reserved",
+            r"paging the ([\d,]+) tokens actually used: (\d+) users",
+            [("2,000", "213")],
+        ),
         # 213 conversations of 2,000 tokens, not 8,000: half of them (106) hold 27.8 GB of a 56 GB pool, not 112
-        ("held_between_turns = 0", r"(\d+) conversations of ([\d,]+) tokens fill the (\d+) GB pool", [("213", "2,000", "56")]),
-        ("held_between_turns = 0", r"(\d+) users reading between turns .*?\(([\d.]+) GB\) were freed", [("106", "27.8")]),
+        (
+            "held_between_turns = 0",
+            r"(\d+) conversations of ([\d,]+) tokens fill the (\d+) GB pool",
+            [("213", "2,000", "56")],
+        ),
+        (
+            "held_between_turns = 0",
+            r"(\d+) users reading between turns .*?\(([\d.]+) GB\) were freed",
+            [("106", "27.8")],
+        ),
     ],
 }
 
@@ -150,8 +304,16 @@ def test_every_reader_change_checks_what_it_prints():
 def test_a_bad_number_stops_with_a_kvwidgets_error():
     # A negative context is refused with the field named, not a traceback from deep inside.
     with pytest.raises(NotebookRunError) as err:
-        run("05_users_that_fit.ipynb", [], replace=[
-            ('h100 = kw.users_that_fit(llama8, "H100", context=8_000)', 'h100 = kw.users_that_fit(llama8, "H100", context=-8_000)')])
+        run(
+            "05_users_that_fit.ipynb",
+            [],
+            replace=[
+                (
+                    'h100 = kw.users_that_fit(llama8, "H100", context=8_000)',
+                    'h100 = kw.users_that_fit(llama8, "H100", context=-8_000)',
+                )
+            ],
+        )
     text = str(err.value)
     assert "InputError" in text and "context must be a whole number >= 1" in text
     assert "AssertionError" not in text
@@ -160,8 +322,11 @@ def test_a_bad_number_stops_with_a_kvwidgets_error():
 def test_an_explainer_refuses_a_bad_input_under_itself():
     # A shared prefix as long as the whole request: the widget says why under itself, the
     # notebook runs on (the check cell below it uses its own numbers).
-    got = run("08_fp8_prefix_offload.ipynb", ["prefix_blocks.error"], replace=[
-        ("users=4, prefix_tokens=4_000)", "users=4, prefix_tokens=8_000)")])["prefix_blocks.error"]
+    got = run(
+        "08_fp8_prefix_offload.ipynb",
+        ["prefix_blocks.error"],
+        replace=[("users=4, prefix_tokens=4_000)", "users=4, prefix_tokens=8_000)")],
+    )["prefix_blocks.error"]
     assert "prefix_tokens must be less than used_tokens" in got.get("value", ""), got
 
 

@@ -86,4 +86,6 @@ def test_mistakes_notebook_hides_answers_and_checks_them():
     code = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
     for q in questions:
         assert f"answer_{q} = None" in code, f"question {q} has no answer cell"
-        assert f"check({q if q.isdigit() else repr(q)}" in code.replace('"', "'"), f"question {q} is never checked"
+        assert f"check({q if q.isdigit() else repr(q)}" in code.replace('"', "'"), (
+            f"question {q} is never checked"
+        )

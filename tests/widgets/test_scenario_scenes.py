@@ -18,25 +18,29 @@ def test_lecture_scenes_are_the_series_cases(linked):
     s, (fit, curve, speed, per_token) = linked
     assert list(s.scenes) == [
         "8B on an H100 at 8K",
+        "8B at 128K",
         "70B in FP8 on one H100",
         "70B on an H200",
         "gpt-oss-120b at 128K",
     ]
     s.show("8B on an H100 at 8K")
-    assert fit.result["users"] == 53 and curve.context == speed.context == per_token.context == 8_000
+    assert fit.result["users"] == 52 and curve.context == speed.context == per_token.context == 8_192
+    s.show("8B at 128K")  # Llama 3.1 8B: the 8B shape with a 128K maximum, so no warning
+    assert fit.model == "llama-3.1-8b" and fit.result["users"] == 3
+    assert not any(w.result.get("warnings") for w in (fit, curve, speed, per_token))
     s.show("70B in FP8 on one H100")
     assert fit.model == curve.model == speed.model == per_token.model == "llama-3-70b"
     assert fit.result["users"] == 0 and fit.result["loads_but_cannot_serve"]
     assert s.scene == "70B in FP8 on one H100"
     s.show("70B on an H200")
     assert (
-        fit.result["users"] == kw.users_that_fit("llama-3-70b", "H200", 8_000, weight_dtype="fp8").users == 21
+        fit.result["users"] == kw.users_that_fit("llama-3-70b", "H200", 8_192, weight_dtype="fp8").users == 20
     )
     s.show("gpt-oss-120b at 128K")
     assert (
         fit.result["users"]
-        == kw.users_that_fit("gpt-oss-120b", "H100", 131_072, weight_dtype="int4").users
-        == 2
+        == kw.users_that_fit("gpt-oss-120b", "H100", 131_072, weight_dtype="mxfp4").users
+        == 1
     )
     assert per_token.result["kv_bytes"] == kw.load_model("gpt-oss-120b").kv_bytes(131_072)
     assert not any(w.error for w in (fit, curve, speed, per_token))
@@ -57,7 +61,7 @@ def test_each_widget_recomputes_once_per_scene(linked):
     seen = []
     fit.observe(lambda ch: seen.append(ch["new"]["users"]), names="result")
     s.show("70B on an H200")
-    assert seen == [21]
+    assert seen == [20]
 
 
 def test_reset_returns_every_linked_widget(linked):
@@ -73,7 +77,19 @@ def test_reset_returns_every_linked_widget(linked):
             assert w.kv_dtype == "bf16"
         if w.has_trait("weight_dtype"):
             assert w.weight_dtype == "bf16"
-    assert widgets[0].result["users"] == 53
+    assert widgets[0].result["users"] == 52
+
+
+def test_a_linked_widgets_reset_goes_back_to_the_scenarios_start(linked):
+    """One Reset on a slide: the widget's own button does what scenario.reset() does."""
+    s, (fit, curve, *_rest) = linked
+    late = kw.DecodeSpeed(context=2_048, model="qwen3-8b")  # its own start differs
+    s.link(late)
+    s.show("70B on an H200")
+    late.reset()  # what its Reset button does
+    assert (late.model, late.context, late.gpu) == ("llama-3-8b", 8_192, "H100-SXM")
+    assert (fit.model, curve.context, fit.weight_dtype) == ("llama-3-8b", 8_192, "bf16")
+    assert fit.result["users"] == 52
 
 
 def test_scale_reaches_every_linked_widget(linked):
@@ -132,4 +148,5 @@ def test_picker_buttons_drive_and_follow_the_scenario(linked):
     fit.context = 16_000  # a slider moved: no scene is lit
     assert buttons.value is None
     reset.click()
-    assert (fit.model, fit.context, fit.result["users"]) == ("llama-3-8b", 8_000, 53)
+    assert (fit.model, fit.context, fit.result["users"]) == ("llama-3-8b", 8_192, 52)
+    assert [type(c).__name__ for c in s.picker(reset=False).children] == ["ToggleButtons"]

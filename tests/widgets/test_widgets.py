@@ -314,6 +314,14 @@ def test_scale_is_synced():
     assert synced_state(w)["scale"] == 1.5
 
 
+@pytest.mark.parametrize("cls", [kw.PerTokenBytes, kw.UsersThatFit, kw.DecodeStep, kw.PagedBlocks])
+def test_compact_is_synced_and_off_by_default(cls):
+    assert synced_state(cls())["compact"] is False
+    assert synced_state(cls(compact=True))["compact"] is True
+    # the class the JS puts on the root has its rules in the widget's CSS
+    assert ".kv-compact .kv-readouts" in cls._css
+
+
 # ---- payload and speed --------------------------------------------------------------------
 
 

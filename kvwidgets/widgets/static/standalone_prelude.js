@@ -822,6 +822,7 @@
   }
   function createApp({ model, el }, title) {
     const root = element("div", { class: "kv-widget" });
+    if (model.get("compact")) root.classList.add("kv-compact");
     root.setAttribute("data-kv-theme", themeSource(getComputedStyle(root)));
     const controls = element("div", { class: "kv-controls" });
     const error = element("div", { class: "kv-error", role: "alert", "aria-live": "polite" });
@@ -1375,12 +1376,13 @@
     const Plotly = window.Plotly;
     if (!Plotly) throw new Error(`plotly.js did not load: ${plotlyProblem || "window.Plotly is missing"}`);
     const full = plotLayout(app, layout);
+    if (app.root.classList.contains("kv-compact")) full.height = Math.round(0.7 * full.height);
     full.datarevision = dataKey === void 0 ? `draw ${++app.revision}` : JSON.stringify([dataKey, app.scale(), app.theme()]);
     return Plotly.react(app.plot, data, full, { displayModeBar: false, responsive: true });
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "99a7ca9ace8aa81a";
+  var LIBRARY_HASH = "40255058e5a2db55";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

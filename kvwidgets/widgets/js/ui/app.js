@@ -62,6 +62,7 @@ export function makeLookup(app) {
  */
 export function createApp({ model, el }, title) {
   const root = element("div", { class: "kv-widget" });
+  if (model.get("compact")) root.classList.add("kv-compact"); // slide layout (widget.css)
   root.setAttribute("data-kv-theme", themeSource(getComputedStyle(root)));
   // The frame every widget shares, top to bottom: its question, the controls, the error
   // line (next to the controls it is about), the figure, the readouts in words, the

@@ -56,6 +56,7 @@ export function drawPlot(app, data, layout, dataKey) {
   if (!Plotly) throw new Error(`plotly.js did not load: ${plotlyProblem || "window.Plotly is missing"}`);
   /** @type {Record<string, any>} */
   const full = plotLayout(app, layout);
+  if (app.root.classList.contains("kv-compact")) full.height = Math.round(0.7 * full.height); // a slide's figure
   full.datarevision = dataKey === undefined ? `draw ${++app.revision}` : JSON.stringify([dataKey, app.scale(), app.theme()]);
   return Plotly.react(app.plot, data, full, { displayModeBar: false, responsive: true });
 }
