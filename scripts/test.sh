@@ -21,7 +21,7 @@ STAGES=(fast js browser notebooks lite slides)
 COLLECT=(tests notebooks --nbval-lax --nbval-current-env)
 
 usage() {
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -30,6 +30,11 @@ is_stage() {
   for s in "${STAGES[@]}"; do [ "$1" = "$s" ] && return 0; done
   return 1
 }
+
+if [ $# -gt 0 ] && ! is_stage "$1" && [ ! -e "${1%%::*}" ]; then
+  echo "not a stage or an existing path: $1" >&2
+  usage
+fi
 
 # ---- set up -----------------------------------------------------------------------------
 
@@ -113,15 +118,38 @@ banner() {
   printf '\n==== %s %s\n' "$1" "$(printf '=%.0s' $(seq 1 $((70 - ${#1}))))"
 }
 
+# The venvs of the last stages are built in the background while the first ones run
+# (pip mostly waits on disk and network); a stage that needs one waits for it here. If
+# an earlier stage fails, a build still running finishes on its own (the stamp that
+# lets the next run skip pip is written only after pip succeeds).
+declare -A building=()
+logs=""
+build_in_background() { # stage venv extras
+  [ -n "$logs" ] || logs=$(mktemp -d)
+  (KVW_VENV="$PWD/$2" KVW_EXTRAS="$3" source scripts/_venv.sh) >"$logs/$1.log" 2>&1 &
+  building[$1]=$!
+}
+wait_for_venv() { # stage
+  local pid=${building[$1]:-}
+  [ -n "$pid" ] || return 0
+  if ! wait "$pid"; then
+    echo "setting up the venv of the $1 stage failed:" >&2
+    cat "$logs/$1.log" >&2
+    return 1
+  fi
+}
+
 if [ $# -eq 0 ]; then
-  # Set up both venvs first, so a stage's time is its tests'.
   venv .venv test
-  venv .venv-slides test,slides
   js_install
+  build_in_background slides .venv-slides test,slides
+  # scripts/lite.sh builds the site in .venv-lite, with the lite extra (its default)
+  build_in_background lite .venv-lite lite
   times=()
   for stage in "${STAGES[@]}"; do
     banner "$stage"
     start=$SECONDS
+    wait_for_venv "$stage" || exit 1
     # The stage in a subshell that turns errexit back on: its exit status is kept without
     # `run_stage || ...`, under which bash ignores errexit inside (a failing ruff would not stop it).
     set +e
@@ -140,7 +168,7 @@ elif is_stage "$1"; then
   shift
   banner "$stage"
   run_stage "$stage" "$@"
-elif [ -e "${1%%::*}" ]; then
+else
   # A path narrows the run to it (the slides test needs its own venv).
   path=$1
   shift
@@ -156,7 +184,4 @@ elif [ -e "${1%%::*}" ]; then
     echo "no tests ran for $path $* (pytest exit 5)" >&2
   fi
   exit $rc
-else
-  echo "not a stage or an existing path: $1" >&2
-  usage
 fi
