@@ -233,7 +233,8 @@ def main() -> int:
             f"this checkout ({REPO}) against {args.against} ({commit[:12]}); {args.changes} changes per input\n"
         )
         head = (
-            f"{'widget':<18} {'input':<13} {'here ms':>8} {'<=2':>4} {f'{args.against} ms':>10} {'ratio':>7}"
+            f"{'widget':<18} {'model':<14} {'input':<13} {'here ms':>8} {'<=2':>4} "
+            f"{f'{args.against} ms':>10} {'ratio':>7}"
         )
         print(head)
         print("-" * len(head))
