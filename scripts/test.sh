@@ -59,8 +59,12 @@ venv() {
   KVW_VENV="$PWD/$1" KVW_EXTRAS="$2" source scripts/_venv.sh
 }
 
+# The front end's node_modules (scripts/js.sh, when present), once per run of this script.
 js_install() {
-  if [ -f scripts/js.sh ]; then bash scripts/js.sh install; fi
+  if [ -f scripts/js.sh ] && [ -z "${KVW_JS_INSTALLED:-}" ]; then
+    bash scripts/js.sh install
+    export KVW_JS_INSTALLED=1
+  fi
 }
 
 system_packages
