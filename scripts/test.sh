@@ -84,8 +84,8 @@ pytest_stage() {
   "$PY" -m pytest "${COLLECT[@]}" --stage "$stage" "$@" || rc=$?
   if [ $rc -eq 5 ]; then
     # pytest's "no tests ran": every stage has tests, so an empty one is a broken selection
-    echo "stage $stage: pytest ran no tests (exit 5); tests/stages.py assigns none to it" \
-      "with these arguments, or the collection failed" >&2
+    echo "stage $stage: pytest ran no tests (exit 5): with these arguments none of the" \
+      "collected tests is in this stage (tests/stages.py)" >&2
   fi
   return $rc
 }
