@@ -17,7 +17,7 @@ rewritten to name exactly the wheels this site ships (name, version, file, sha25
 imports, dependencies from each wheel's METADATA): `import kvwidgets` in a notebook
 then loads kvwidgets and its widget stack with no install cell, and a package the
 site lacks (pandas, numpy) is a plain ModuleNotFoundError rather than a request to
-the CDN. kvwidgets' pandas, plotly and huggingface_hub requirements are left out:
+the CDN. kvwidgets' pandas and huggingface_hub requirements are left out:
 the widgets and the calculation API do not import them; kvwidgets.tables does.
 """
 

@@ -1,36 +1,191 @@
 #!/usr/bin/env bash
-# Set up everything the tests need on a fresh machine, then run every test:
-# the calculation core, config loading, widgets (Python, Node and Chromium),
-# the exported pages, a live JupyterLab, the Binder files and every notebook.
-# Extra arguments go to pytest (for example: bash scripts/test.sh -k core).
+# The tests, in stages (DEVELOP.md; tests/stages.py says which test is in which stage).
+#
+#   bash scripts/test.sh                 set up what the tests need on a fresh Debian machine
+#                                        (Chromium, Node.js, npm, the venvs) and run every
+#                                        stage in order; the first failing stage ends the run
+#   bash scripts/test.sh STAGE [ARGS]    one stage: fast, js, browser, notebooks, lite, slides
+#                                        (ARGS go to pytest, e.g. fast -x)
+#   bash scripts/test.sh PATH [ARGS]     only the tests in PATH (file, folder or node id),
+#                                        whatever their stage; ARGS go to pytest
+#
+# Stages: fast (ruff lint and format check, notebooks stored without outputs, every test
+# without a browser, notebook run or site build), js (scripts/js.sh check, when that
+# script exists), browser, notebooks, lite (the JupyterLite site), slides (the lecture's
+# jupyterlab-rise slideshow, in .venv-slides with the slides extra's older widget stack).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian's Chromium drives the browser tests; Node.js checks the JavaScript maths.
-need=()
-command -v chromium >/dev/null 2>&1 || need+=(chromium)
-command -v node >/dev/null 2>&1 || need+=(nodejs)
-# npm fetches the pinned tarballs of the offline nbconvert assets and of Pyodide (JupyterLite)
-command -v npm >/dev/null 2>&1 || need+=(npm)
-if [ ${#need[@]} -gt 0 ]; then
-  SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
-  echo "installing ${need[*]} from Debian's packages"
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+STAGES=(fast js browser notebooks lite slides)
+# The whole collection every time: tests/conftest.py's --stage keeps one stage's share of it.
+COLLECT=(tests notebooks --nbval-lax --nbval-current-env)
+
+usage() {
+  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+
+is_stage() {
+  local s
+  for s in "${STAGES[@]}"; do [ "$1" = "$s" ] && return 0; done
+  return 1
+}
+
+if [ $# -gt 0 ] && ! is_stage "$1" && [ ! -e "${1%%::*}" ]; then
+  echo "not a stage or an existing path: $1" >&2
+  usage
 fi
 
-KVW_EXTRAS=test
-source scripts/_venv.sh
+# ---- set up -----------------------------------------------------------------------------
 
-# Notebooks are stored without outputs or widget state.
-"$VENV/bin/nbstripout" --verify notebooks/*.ipynb
+system_packages() {
+  # Debian's Chromium drives the browser tests; Node.js checks the JavaScript maths; npm
+  # fetches the pinned tarballs of the offline nbconvert assets and of Pyodide (JupyterLite).
+  local need=()
+  command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  command -v node >/dev/null 2>&1 || need+=(nodejs)
+  command -v npm >/dev/null 2>&1 || need+=(npm)
+  if [ ${#need[@]} -gt 0 ]; then
+    local sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo=sudo
+    echo "installing ${need[*]} from Debian's packages"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+}
 
-# esbuild, eslint and tsc for the JavaScript build and checks (tests/js), from package-lock.json
-bash scripts/js.sh install
+# venv NAME EXTRAS: make (or reuse) the venv and install kvwidgets into it; sets PY.
+venv() {
+  KVW_VENV="$PWD/$1" KVW_EXTRAS="$2" source scripts/_venv.sh
+}
 
+# The front end's node_modules (scripts/js.sh, when present), once per run of this script.
+js_install() {
+  if [ -f scripts/js.sh ] && [ -z "${KVW_JS_INSTALLED:-}" ]; then
+    bash scripts/js.sh install
+    export KVW_JS_INSTALLED=1
+  fi
+}
+
+system_packages
 export KVW_CHROMIUM="${KVW_CHROMIUM:-$(command -v chromium)}"
 # The tests never contact the real Hugging Face Hub (this machine cannot reach it, and
 # a test should not depend on it): Hub loading is tested against a prepared local cache
 # and a fake Hub on 127.0.0.1, and notebook 02's Hub cell prints its offline note.
 export HF_HUB_OFFLINE="${HF_HUB_OFFLINE:-1}"
-exec "$PY" -m pytest tests notebooks --nbval-lax --nbval-current-env "$@"
+
+# ---- stages -----------------------------------------------------------------------------
+
+# pytest_stage STAGE [ARGS]: one pytest run of the stage's tests, in the stage's venv.
+pytest_stage() {
+  local stage=$1 rc=0
+  shift
+  if [ "$stage" = slides ]; then venv .venv-slides test,slides; else venv .venv test; fi
+  "$PY" -m pytest "${COLLECT[@]}" --stage "$stage" "$@" || rc=$?
+  if [ $rc -eq 5 ]; then
+    # pytest's "no tests ran": every stage has tests, so an empty one is a broken selection
+    echo "stage $stage: pytest ran no tests (exit 5): with these arguments none of the" \
+      "collected tests is in this stage (tests/stages.py)" >&2
+  fi
+  return $rc
+}
+
+run_stage() {
+  local stage=$1
+  shift
+  case $stage in
+    fast)
+      venv .venv test
+      js_install
+      "$VENV/bin/ruff" check .
+      "$VENV/bin/ruff" format --check .
+      # Notebooks are stored without outputs or widget state.
+      "$VENV/bin/nbstripout" --verify notebooks/*.ipynb
+      pytest_stage fast "$@"
+      ;;
+    js)
+      if [ -f scripts/js.sh ]; then
+        js_install
+        bash scripts/js.sh check
+      else
+        echo "no scripts/js.sh in this checkout: nothing for the js stage to check"
+      fi
+      ;;
+    browser | notebooks | lite | slides)
+      js_install
+      pytest_stage "$stage" "$@"
+      ;;
+  esac
+}
+
+banner() {
+  printf '\n==== %s %s\n' "$1" "$(printf '=%.0s' $(seq 1 $((70 - ${#1}))))"
+}
+
+# The venvs of the last stages are built in the background while the first ones run
+# (pip mostly waits on disk and network); a stage that needs one waits for it here. If
+# an earlier stage fails, a build still running finishes on its own (the stamp that
+# lets the next run skip pip is written only after pip succeeds).
+declare -A building=()
+logs=""
+build_in_background() { # stage venv extras
+  [ -n "$logs" ] || logs=$(mktemp -d)
+  (KVW_VENV="$PWD/$2" KVW_EXTRAS="$3" source scripts/_venv.sh) >"$logs/$1.log" 2>&1 &
+  building[$1]=$!
+}
+wait_for_venv() { # stage
+  local pid=${building[$1]:-}
+  [ -n "$pid" ] || return 0
+  if ! wait "$pid"; then
+    echo "setting up the venv of the $1 stage failed:" >&2
+    cat "$logs/$1.log" >&2
+    return 1
+  fi
+}
+
+if [ $# -eq 0 ]; then
+  venv .venv test
+  js_install
+  build_in_background slides .venv-slides test,slides
+  # scripts/lite.sh builds the site in .venv-lite, with the lite extra (its default)
+  build_in_background lite .venv-lite lite
+  times=()
+  for stage in "${STAGES[@]}"; do
+    banner "$stage"
+    start=$SECONDS
+    wait_for_venv "$stage" || exit 1
+    # The stage in a subshell that turns errexit back on: its exit status is kept without
+    # `run_stage || ...`, under which bash ignores errexit inside (a failing ruff would not stop it).
+    set +e
+    (set -e; run_stage "$stage")
+    rc=$?
+    set -e
+    times+=("$stage $((SECONDS - start))s")
+    if [ $rc -ne 0 ]; then
+      echo -e "\nstage $stage FAILED (exit $rc); later stages not run. Stage times: ${times[*]}" >&2
+      exit $rc
+    fi
+  done
+  echo -e "\nevery stage passed. Stage times: ${times[*]}"
+elif is_stage "$1"; then
+  stage=$1
+  shift
+  banner "$stage"
+  run_stage "$stage" "$@"
+else
+  # A path narrows the run to it (the slides test needs its own venv).
+  path=$1
+  shift
+  if [ "$(realpath -m "${path%%::*}")" = "$(realpath -m tests/browser/test_lecture_slides.py)" ]; then
+    venv .venv-slides test,slides
+  else
+    venv .venv test
+  fi
+  js_install
+  rc=0
+  "$PY" -m pytest "$path" --nbval-lax --nbval-current-env "$@" || rc=$?
+  if [ $rc -eq 5 ]; then
+    echo "no tests ran for $path $* (pytest exit 5)" >&2
+  fi
+  exit $rc
+fi

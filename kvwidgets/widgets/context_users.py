@@ -11,6 +11,7 @@ from ..core.budget import max_context, users_that_fit
 from ..core.errors import InputError
 from . import traits
 from .base import KVWidget
+from .memo import remember_last
 
 MARKS = (8192, 32768, 131072)
 LINES = (("bf16", "16-bit cache"), ("fp8", "FP8 cache"))  # the two caches the chart compares
@@ -49,17 +50,14 @@ class ContextVsUsers(KVWidget):
         m = self.get_model(self.model)
         if self.y_scale not in ("log", "linear"):
             raise InputError(f"y_scale must be 'log' or 'linear', got {self.y_scale!r}")
-        common = dict(
-            num_gpus=self.num_gpus,
-            weight_dtype=self.weight_dtype,
-            utilization=self.utilization,
-            params=self.params_override(),
+        # everything but the model, GPU, context and cache dtype, as users_that_fit takes it
+        common = (
+            ("num_gpus", self.num_gpus),
+            ("weight_dtype", self.weight_dtype),
+            ("utilization", self.utilization),
+            ("params", self.params_override()),
         )
-
-        def users(context: int, kv: str) -> int:
-            return users_that_fit(m, self.gpu, context, kv_dtype=kv, **common).users
-
-        here = users_that_fit(m, self.gpu, self.context, kv_dtype=self.kv_dtype, **common)
+        here = users_that_fit(m, self.gpu, self.context, kv_dtype=self.kv_dtype, **dict(common))
         return {
             "model": m.name,
             "y_scale": self.y_scale,
@@ -69,7 +67,22 @@ class ContextVsUsers(KVWidget):
             "users": here.users,
             "kv_budget_bytes": here.kv_budget_bytes,  # what the GPUs keep for the cache
             "kv_per_user_bytes": here.kv_per_user_bytes,
-            "users_by_dtype": {kv: users(self.context, kv) for kv in LINE_DTYPES},
-            "marks": {str(t): {kv: users(t, kv) for kv in LINE_DTYPES} for t in MARKS},
-            "max_context_one_user": max_context(m, self.gpu, 1, kv_dtype=self.kv_dtype, **common),
+            "users_by_dtype": users_by_dtype(m, self.gpu, self.context, common),
+            "marks": self._marks(m, self.gpu, common),
+            "max_context_one_user": self._max_context_one_user(m, self.gpu, self.kv_dtype, common),
         }
+
+    # The marked contexts and the one-user limit do not read the context slider (nor
+    # y_scale), so a slider step reuses them (memo.py).
+    @remember_last
+    def _marks(self, m: Any, gpu: str, common: tuple) -> dict[str, dict[str, int]]:
+        return {str(t): users_by_dtype(m, gpu, t, common) for t in MARKS}
+
+    @remember_last
+    def _max_context_one_user(self, m: Any, gpu: str, kv_dtype: str, common: tuple) -> int | None:
+        return max_context(m, gpu, 1, kv_dtype=kv_dtype, **dict(common))
+
+
+def users_by_dtype(m: Any, gpu: str, context: int, common: tuple) -> dict[str, int]:
+    """Conversations of `context` tokens that fit, for each cache dtype the chart draws."""
+    return {kv: users_that_fit(m, gpu, context, kv_dtype=kv, **dict(common)).users for kv in LINE_DTYPES}

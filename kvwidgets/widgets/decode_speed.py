@@ -13,6 +13,7 @@ from ..core.decode import decode_ceiling
 from ..data import measured as measured_data
 from . import traits
 from .base import KVWidget
+from .memo import remember_last
 
 BATCHES = (1, 8, 32, 64, 128, 256)  # result["by_batch"]: the batches measured on the H200
 LINES = (1, 8, 64, 256)  # the batch lines drawn (plus the chosen batch): few enough to read
@@ -64,12 +65,13 @@ class DecodeSpeed(KVWidget):
         fit = users_that_fit(m, self.gpu, self.context, **opts)
         result["max_batch"] = fit.users
         result["fits"] = self.batch <= fit.users
+        fits_up_to = self._fits_up_to(
+            m, self.gpu, self.num_gpus, self.weight_dtype, self.kv_dtype, opts["params"]
+        )
         result["by_batch"] = {
             str(b): {
                 **{k: getattr(d, k) for k in ("tokens_per_s_per_user", "tokens_per_s_total", "step_s")},
-                # longest context at which b sequences fit (None: no limit); the line is
-                # solid up to here and dotted beyond
-                "fits_up_to": max_context(m, self.gpu, b, **opts),
+                "fits_up_to": fits_up_to[b],
             }
             for b in BATCHES
             for d in [decode_ceiling(m, self.gpu, self.context, b, **opts)]
@@ -80,3 +82,13 @@ class DecodeSpeed(KVWidget):
             and self.num_gpus == 1
         )
         return result
+
+    @remember_last
+    def _fits_up_to(
+        self, m: Any, gpu: str, num_gpus: int, weight_dtype: str, kv_dtype: str, params: int | None
+    ) -> dict[int, int | None]:
+        """Per batch line, the longest context at which that many sequences fit (None: no
+        limit); the line is solid up to here and dotted beyond. A bisection per line, and
+        independent of the context and batch inputs, so a slider step reuses it."""
+        opts = dict(num_gpus=num_gpus, weight_dtype=weight_dtype, kv_dtype=kv_dtype, params=params)
+        return {b: max_context(m, gpu, b, **opts) for b in BATCHES}

@@ -24,8 +24,17 @@ from ..data import measured as measured_data
 from ..data.measured import measured_crossing
 from . import traits
 from .base import KVWidget
+from .memo import remember_last
 
 SPEEDS = ("low", "typical", "high")
+
+
+def measured_rows(m: Any, g: Any) -> list[dict[str, Any]]:
+    """The H200 prefill rows when the widget shows them (a model of the measured shape on
+    the measured GPU), else []."""
+    if m.name in measured_data.H200_PREFILL_MODELS and g.name == measured_data.H200_PREFILL_GPU:
+        return measured_data.h200_prefill()
+    return []
 
 
 class OffloadOrRecompute(KVWidget):
@@ -69,22 +78,10 @@ class OffloadOrRecompute(KVWidget):
             name: {s: reload_seconds(m, t, name, kv_dtype=kv, speed=s) for s in SPEEDS} for name in STORAGE
         }
         recompute = prefill_seconds(m, g, t, params=params)
-        shows_measured = (
-            m.name in measured_data.H200_PREFILL_MODELS and g.name == measured_data.H200_PREFILL_GPU
-        )
-        rows = measured_data.h200_prefill() if shows_measured else []
+        rows = measured_rows(m, g)
         measured = measured_data.interpolate_log(rows, t) if rows else None
         options = {f"reload from {name}": reload[name][self.speed] for name in STORAGE}
         options["recompute (ideal)"] = recompute
-        crossings = {}
-        for name in STORAGE:
-            gbps = tier_gbps(name, self.speed)
-            crossings[name] = {
-                "ideal": recompute_crossover(m, g, name, kv_dtype=kv, speed=self.speed, params=params),
-                "measured": measured_crossing(lambda x, gbps=gbps: m.kv_bytes(x, kv) / (gbps * 1e9), rows)
-                if rows
-                else None,
-            }
         return {
             "model": m.name,
             "gpu": g.name,
@@ -95,8 +92,24 @@ class OffloadOrRecompute(KVWidget):
             "reload_seconds": reload,
             "recompute_seconds": recompute,
             "measured_seconds": measured,
-            "shows_measured": shows_measured,
+            "shows_measured": bool(rows),
             "fastest": min(options, key=options.get),
-            "crossovers": crossings,
+            "crossovers": self._crossings(m, g, kv, self.speed, params),
             "params_estimated": "ESTIMATE" in str(m.params_source) and not params,
         }
+
+    @remember_last
+    def _crossings(self, m: Any, g: Any, kv: str, speed: str, params: int | None) -> dict[str, Any]:
+        """Per tier, the context where reloading and recomputing change order (ideal and
+        measured). Independent of the context slider, so a slider step reuses it (memo.py)."""
+        rows = measured_rows(m, g)
+        crossings = {}
+        for name in STORAGE:
+            gbps = tier_gbps(name, speed)
+            crossings[name] = {
+                "ideal": recompute_crossover(m, g, name, kv_dtype=kv, speed=speed, params=params),
+                "measured": measured_crossing(lambda x, gbps=gbps: m.kv_bytes(x, kv) / (gbps * 1e9), rows)
+                if rows
+                else None,
+            }
+        return crossings

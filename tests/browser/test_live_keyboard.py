@@ -5,7 +5,7 @@ selector `.jp-Notebook.jp-mod-commandMode:not(.jp-mod-readWrite) :focus`) and ca
 preventDefault before a focused <input type=range> sees the key. The widgets put
 data-lm-suppress-shortcuts="true" on every control they create, which makes Lumino
 leave the key alone (Lumino reads the attribute on the event's target, so it must sit on
-the control itself, not on the widget's root). Checked in each app, as a reader does it:
+the control itself, not on the widget's root; docs/hosts.md). Checked in each app, as a reader does it:
 the notebook runs, the context slider gets the focus while the notebook is in
 command mode, ArrowRight moves it one stop and the figure redraws, the active cell
 stays the same (no notebook command took the key), and the kernel gets the new value.

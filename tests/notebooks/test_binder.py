@@ -77,6 +77,20 @@ def test_requirements_pin_every_runtime_dependency_within_pyproject_ranges():
     assert "jupyterlab" in pins
 
 
+def test_requirements_are_the_slides_stack():
+    # Binder is where a class opens the lecture: every package of the lab and slides extras
+    # is pinned within its range, so the slideshow gets the widget manager it can load.
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    pins = pinned_requirements()
+    for dep in map(Requirement, extras["lab"] + extras["slides"]):
+        key = dep.name.lower().replace("_", "-")
+        assert key in pins, f"binder/requirements.txt does not pin {dep.name} (lab or slides extra)"
+        version = next(iter(pins[key].specifier)).version
+        assert dep.specifier.contains(version), f"{dep.name}=={version} is outside the extra's {dep.specifier}"
+
+
 def test_postbuild_installs_kvwidgets_and_makes_lab_the_default():
     post = BINDER / "postBuild"
     assert os.access(post, os.X_OK), "binder/postBuild must be executable"

@@ -1,6 +1,6 @@
 """The notebooks as files: the series is complete, linked, and stored clean.
 
-Running them is nbval's job (`pytest notebooks --nbval-lax` in scripts/test.sh); these
+Running them is nbval's job (`--nbval-lax`, the notebooks stage of scripts/test.sh); these
 checks are about what a reader opening the repository finds.
 """
 

@@ -1,0 +1,41 @@
+"""Which stage of scripts/test.sh runs each test: one rule, so every test is in exactly one.
+
+scripts/test.sh runs the stages in this order, each as its own pytest run over the whole
+collection (`tests notebooks --nbval-lax`) with `--stage NAME`, which keeps that stage's
+tests and deselects the rest (tests/conftest.py). Between fast and browser it runs the
+"js" stage, which is not pytest (scripts/js.sh check).
+
+  fast       everything that needs no browser, no notebook kernel run and no site build
+  browser    tests marked `browser` (Chromium through Playwright) or `slow` (they start
+             servers or build environments), outside the folders below
+  notebooks  tests/notebooks (each lesson runs its notebook in a kernel; Binder's
+             environment is built) and nbval's run of every notebook in notebooks/
+  lite       tests/lite marked browser or slow: the JupyterLite site is built and opened
+             (the quick tests there, kvwidgets without pandas, are fast)
+  slides     tests/browser/test_lecture_slides.py, in its own venv (.venv-slides) with the
+             slides extra: jupyterlab-rise holds jupyterlab_widgets at 3.0.10
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGES = ("fast", "browser", "notebooks", "lite", "slides")
+SLIDES_TEST = Path("tests/browser/test_lecture_slides.py")
+HEAVY = {"browser", "slow"}  # markers that keep a test out of the fast stage
+
+
+def stage_of(path: Path, markers: Iterable[str]) -> str:
+    """The stage of a test in `path` (relative to the repository, or absolute) with these markers."""
+    path = Path(path)
+    rel = path.resolve().relative_to(ROOT) if path.is_absolute() else path
+    heavy = bool(HEAVY & set(markers))
+    if rel == SLIDES_TEST:
+        return "slides"
+    if rel.parts[:2] == ("tests", "lite") and heavy:
+        return "lite"
+    if rel.parts[:1] == ("notebooks",) or rel.parts[:2] == ("tests", "notebooks"):
+        return "notebooks"
+    return "browser" if heavy else "fast"
