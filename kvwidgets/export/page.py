@@ -184,7 +184,11 @@ def build_page(
     title: str | None = None,
     caption: str | None = None,
     links: list[dict] | None = None,
+    body=None,
+    css: str = "",
 ) -> str:
+    """The page's HTML. `body(ids)` may lay out the widgets' sections itself (the gallery
+    does): it gets the element ids in snapshot order and must hold an element with each."""
     if caption is not None and not isinstance(caption, str):
         raise InputError(f"caption must be a string or None, got {type(caption).__name__}")
     if title is None:
@@ -211,10 +215,13 @@ def build_page(
             for i, s in enumerate(snapshots)
         ],
     }
-    sections = "\n".join(
-        f'<section class="kvw-export-widget" id="kvw-widget-{i}" data-widget="{html.escape(s.name)}"></section>'
-        for i, s in enumerate(snapshots)
-    )
+    if body is not None:
+        sections = body([f"kvw-widget-{i}" for i in range(len(snapshots))])
+    else:
+        sections = "\n".join(
+            f'<section class="kvw-export-widget" id="kvw-widget-{i}" data-widget="{html.escape(s.name)}"></section>'
+            for i, s in enumerate(snapshots)
+        )
     caption_html = f'<p class="kvw-caption">{html.escape(caption)}</p>\n' if caption else ""
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -223,7 +230,7 @@ def build_page(
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="kvwidgets {_version()}">
 <title>{html.escape(title)}</title>
-<style>{_PAGE_CSS}</style>
+<style>{_PAGE_CSS}{css}</style>
 </head>
 <body>
 <main class="kvw-export">

@@ -392,7 +392,9 @@ def test_limits_are_in_view(watched, tmp_path):
     open_exported(watched, tmp_path / "per_token.html")
 
     def warns():
-        return page.evaluate("[...document.querySelectorAll('.kv-text .kv-warn')].map(e => e.textContent)")
+        return page.evaluate(
+            "[...document.querySelectorAll('.kv-warnings .kv-warn')].map(e => e.textContent)"
+        )
 
     assert len(warns()) == 1 and "nothing ever slides out" in warns()[0]
     box = page.locator('[data-kv="context-box"]')

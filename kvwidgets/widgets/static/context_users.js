@@ -28,7 +28,6 @@ var decimalFraction;
 var decodeCeiling;
 var decodeFits;
 var decodeStepBytes;
-var decodeWeightBytes;
 var decodeWeightParams;
 var diagramBox;
 var diagramWidth;
@@ -39,7 +38,6 @@ var dtypeSelect;
 var element;
 var exactDouble;
 var fitMessage;
-var fixed;
 var fixedBytes;
 var floatSlider;
 var floorDiv;
@@ -52,6 +50,7 @@ var gpuSelect;
 var groupBits;
 var groupBytesPerToken;
 var grows;
+var inkOn;
 var inputNames;
 var intBox;
 var isFocused;
@@ -61,11 +60,11 @@ var kvBytesPerTokenWithinWindows;
 var kvHeadsPerGpu;
 var labelled;
 var limitLines;
+var luminance;
 var makeLookup;
 var maxContext;
 var memoryBudget;
 var modelSelect;
-var modelWeightBytes;
 var moreFold;
 var notePlotlyProblem;
 var numbersPerToken;
@@ -76,6 +75,7 @@ var perTokenReadouts;
 var plotLayout;
 var positionToContext;
 var prefillSeconds;
+var rampColor;
 var readTheme;
 var recomputeCrossover;
 var reloadSeconds;
@@ -95,10 +95,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "26eb1f11e308407c";
+var LIBRARY_HASH = "3f97e3ddc0fb4d40";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -330,7 +330,7 @@ function render({ model, el }) {
     if (yScale !== "log" && yScale !== "linear") throw new KVInputError(`y_scale must be 'log' or 'linear', got '${yScale}'`);
     const o = {
       numGpus: model.get("num_gpus"),
-      weightBits: L.weightBits(),
+      weightBits: L.bits("weight_dtype"),
       utilization: model.get("utilization"),
       params: paramsOverride(app)
     };
@@ -347,7 +347,7 @@ function render({ model, el }) {
       name,
       x: stairs[i].x,
       y: stairs[i].users.map(Number),
-      line: { color: dtypeColor(lines[i][0]) || t.colors[i], shape: "hv" },
+      line: { color: dtypeColor(lines[i][0]) || conceptColor("other"), shape: "hv" },
       // users hold until the next drop
       hovertemplate: "from %{x:,} tokens: %{y:,} users<extra>" + name + "</extra>"
     }));
@@ -390,7 +390,7 @@ function render({ model, el }) {
         xanchor: "left",
         yanchor: onAxis ? "middle" : "auto",
         font: { color: t.fg },
-        bordercolor: dtypeColor(lines[0][0]) || t.colors[0],
+        bordercolor: dtypeColor(lines[0][0]) || conceptColor("other"),
         bgcolor: t.bg
       });
       if (onAxis) shapes.push(...arrowShapes(c, u, t.fg2));
@@ -406,7 +406,7 @@ function render({ model, el }) {
         showarrow: false,
         xanchor: "center",
         yanchor: "middle",
-        font: { color: t.colors[3], size: 18 * app.scale() }
+        font: { color: conceptColor("warning"), size: 18 * app.scale() }
       });
     }
     annotations.push({
@@ -427,7 +427,7 @@ function render({ model, el }) {
       textLines.push({ text: "Where no conversation fits (0 users) the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
     textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
-    setTextLines(app.text, textLines);
+    app.say(textLines);
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${model.get("kv_dtype")} cache)`;
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;
     drawPlot(app, traces, {

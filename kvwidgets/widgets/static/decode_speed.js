@@ -28,7 +28,6 @@ var decimalFraction;
 var decodeCeiling;
 var decodeFits;
 var decodeStepBytes;
-var decodeWeightBytes;
 var decodeWeightParams;
 var diagramBox;
 var diagramWidth;
@@ -39,7 +38,6 @@ var dtypeSelect;
 var element;
 var exactDouble;
 var fitMessage;
-var fixed;
 var fixedBytes;
 var floatSlider;
 var floorDiv;
@@ -52,6 +50,7 @@ var gpuSelect;
 var groupBits;
 var groupBytesPerToken;
 var grows;
+var inkOn;
 var inputNames;
 var intBox;
 var isFocused;
@@ -61,11 +60,11 @@ var kvBytesPerTokenWithinWindows;
 var kvHeadsPerGpu;
 var labelled;
 var limitLines;
+var luminance;
 var makeLookup;
 var maxContext;
 var memoryBudget;
 var modelSelect;
-var modelWeightBytes;
 var moreFold;
 var notePlotlyProblem;
 var numbersPerToken;
@@ -76,6 +75,7 @@ var perTokenReadouts;
 var plotLayout;
 var positionToContext;
 var prefillSeconds;
+var rampColor;
 var readTheme;
 var recomputeCrossover;
 var reloadSeconds;
@@ -95,10 +95,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "26eb1f11e308407c";
+var LIBRARY_HASH = "3f97e3ddc0fb4d40";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -292,7 +292,7 @@ function splitBar(app) {
   const k = element("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
   const bar = element("div", { class: "kv-split", role: "img", style: "display:flex;height:1.2em;width:100%;margin:0.3em 0;border-radius:3px;overflow:hidden" }, [w, k]);
   const caption = element("div", { class: "kv-note", "data-kv-out": "step_split" });
-  app.text.after(caption, bar);
+  app.plot.before(caption, bar);
   return (weights, kv) => {
     const share = kv / (weights + kv);
     w.style.width = `${(1 - share) * 100}%`;
@@ -339,7 +339,7 @@ function render({ model, el }) {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
-    const o = { numGpus: model.get("num_gpus"), weightBits: L.weightBits(), kvBits: L.bits("kv_dtype"), params: paramsOverride(app) };
+    const o = { numGpus: model.get("num_gpus"), weightBits: L.bits("weight_dtype"), kvBits: L.bits("kv_dtype"), params: paramsOverride(app) };
     const context = model.get("context");
     const batch = model.get("batch");
     const d = decodeCeiling(shape, gpu, context, batch, o);
@@ -374,8 +374,9 @@ function render({ model, el }) {
       ];
     };
     const NOTE = " (does not fit in memory)";
-    batches.forEach((b, i) => {
-      const color = t.colors[i % t.colors.length];
+    const batchColor = (b) => rampColor(b, 1, 1024, t.dark);
+    batches.forEach((b) => {
+      const color = batchColor(b);
       for (const part of lineParts(shape, gpu, xs, b, o)) {
         const ds = ceilings(part.xs, b);
         if (part.fits) {
@@ -432,7 +433,7 @@ function render({ model, el }) {
     const showMeasured = meas.rows && shape.name === meas.model && gpu.name === meas.gpu && o.numGpus === 1;
     if (showMeasured) {
       const rows = meas.rows.filter((r) => batches.includes(r.batch));
-      const color = (b) => t.colors[Math.max(0, batches.indexOf(b)) % t.colors.length];
+      const color = batchColor;
       traces.push({
         type: "scatter",
         mode: "markers",
@@ -463,11 +464,11 @@ function render({ model, el }) {
     if (showMeasured) lines.push({ text: `x marks: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
     if (d.crossover_batch !== null) {
       const kvSeq = d.kv_bytes_per_step / batch;
-      const allW = Number(modelWeightBytes(shape, o.params, o.weightBits)) / o.numGpus;
+      const allW = Number(weightBytes(o.params ?? shape.params, o.weightBits)) / o.numGpus;
       lines.push({ text: `KV reads pass the weights at batch ${d.crossover_batch.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" });
     }
     lines.push(...limitLines(shape, { context, weights: true, params: o.params }));
-    setTextLines(app.text, lines);
+    app.say(lines);
     setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
     const num = (x, dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });
     outUser.textContent = `${num(d.tokens_per_s_per_user, 1)} tok/s`;

@@ -642,16 +642,36 @@ function readTheme(node) {
     cs = getComputedStyle(node);
   }
   const v = (name, fallback) => (cs.getPropertyValue(name) || "").trim() || fallback;
-  const dark = source === "dark";
+  const darkSource = source === "dark";
+  const fg = v("--kv-fg", darkSource ? "#e8e8e8" : "#1f1f1f");
+  const bg = v("--kv-bg", darkSource ? "#1e1e1e" : "#ffffff");
+  const [lf, lb] = [brightness(fg), brightness(bg)];
   return {
     source,
-    fg: v("--kv-fg", dark ? "#e8e8e8" : "#1f1f1f"),
-    fg2: v("--kv-fg2", dark ? "#a8a8a8" : "#616161"),
-    bg: v("--kv-bg", dark ? "#1e1e1e" : "#ffffff"),
-    grid: v("--kv-grid", dark ? "#444444" : "#e0e0e0"),
-    font: v("--kv-font", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"),
-    colors: ["#3b82c4", "#e07b39", "#4aa564", "#c94c4c", "#8c6bb1", "#8c8c8c", "#d4a017"]
+    // whether the page is dark: light text on a dark background, whoever set them
+    dark: lf !== null && lb !== null ? lf > lb : darkSource,
+    fg,
+    fg2: v("--kv-fg2", darkSource ? "#a8a8a8" : "#616161"),
+    bg,
+    grid: v("--kv-grid", darkSource ? "#444444" : "#e0e0e0"),
+    warn: v("--kv-warn", darkSource ? "#ff8a80" : "#b3261e"),
+    font: v("--kv-font", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif")
   };
+}
+function brightness(css) {
+  const s = css.trim().toLowerCase();
+  if (s === "white") return 1;
+  if (s === "black") return 0;
+  let rgb = null;
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/.exec(s);
+  if (hex) {
+    const h = hex[1].length === 3 ? [...hex[1]].map((c) => c + c).join("") : hex[1];
+    rgb = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+  }
+  const fn = /^rgba?\(([^)]*)\)$/.exec(s);
+  if (fn) rgb = fn[1].split(/[ ,/]+/).slice(0, 3).map(Number);
+  if (!rgb || rgb.some((x) => !Number.isFinite(x))) return null;
+  return (0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]) / 255;
 }
 function themeKey(app) {
   return JSON.stringify([pageScheme(), app.theme()]);
@@ -691,11 +711,18 @@ function createApp({ model, el }, title) {
   const root = element("div", { class: "kv-widget" });
   root.setAttribute("data-kv-theme", themeSource(getComputedStyle(root)));
   const controls = element("div", { class: "kv-controls" });
-  const readouts = element("div", { class: "kv-readouts" });
-  const text = element("div", { class: "kv-text" });
-  const plot = element("div", { class: "kv-plot" });
   const error = element("div", { class: "kv-error", role: "alert", "aria-live": "polite" });
-  root.append(element("div", { class: "kv-title", text: title }), controls, readouts, text, plot, error);
+  const plot = element("div", { class: "kv-plot" });
+  const failurePanel = element("div", { class: "kv-failure", role: "status" });
+  const figure = element("div", { class: "kv-figure" }, [plot, failurePanel]);
+  const readouts = element("div", { class: "kv-readouts" });
+  const warnings = element("div", { class: "kv-warnings" });
+  const text = element("div", { class: "kv-text" });
+  const how = element("details", { class: "kv-how" }, [
+    element("summary", { text: "How this is computed", tabindex: "0", "data-lm-suppress-shortcuts": "true" }),
+    text
+  ]);
+  root.append(element("div", { class: "kv-title", text: title }), controls, error, figure, readouts, warnings, how);
   el.append(root);
   const app = {
     model,
@@ -706,6 +733,11 @@ function createApp({ model, el }, title) {
     text,
     plot,
     error,
+    figure,
+    warnings,
+    how,
+    /** the failure the current draw reported ("" when the figure is true) */
+    failed: "",
     localError: "",
     holding: false,
     // true while several traits are set at once (reset): draw once after
@@ -792,14 +824,36 @@ function createApp({ model, el }, title) {
     },
     drawNow() {
       for (const s of app.syncers) s();
+      app.failed = "";
       try {
         app.draw();
         app.localError = "";
       } catch (e) {
         app.localError = e && e.message ? e.message : String(e);
         if (!(e instanceof KVInputError)) console.error(e);
+        app.failed = "The figure waits for inputs it can use: see the message above.";
       }
+      showFailure(app);
       app.showError();
+    },
+    /**
+     * Called by a draw when the inputs are valid but describe something that cannot
+     * happen (the weights do not fit, nothing fits): the figure gives way to `message`
+     * and the headline numbers are greyed. The next draw clears it.
+     * @param {string} message
+     */
+    failure(message) {
+      app.failed = message;
+    },
+    /**
+     * The text under the figure: warnings (cls "kv-warn") stay in view under the
+     * readouts, everything else goes into the closed "How this is computed" fold.
+     * @param {Array<string | {text: string, cls?: string}>} lines
+     */
+    say(lines) {
+      const isWarn = (l) => typeof l === "object" && l.cls === "kv-warn";
+      setTextLines(warnings, lines.filter(isWarn));
+      setTextLines(text, lines.filter((l) => !isWarn(l)));
     },
     theme() {
       return readTheme(root);
@@ -818,6 +872,14 @@ function createApp({ model, el }, title) {
     }
   };
   return app;
+}
+function showFailure(app) {
+  const panel = (
+    /** @type {HTMLElement} */
+    app.figure.querySelector(".kv-failure")
+  );
+  panel.textContent = app.failed;
+  app.root.classList.toggle("kv-failed", Boolean(app.failed));
 }
 function inputNames(app) {
   return Object.keys(app.model.get("initial") || {});
@@ -878,34 +940,74 @@ function startApp(app) {
 
 // kvwidgets/widgets/js/ui/colours.js
 var CONCEPT_COLORS = {
-  weights: "#4e79a7",
+  weights: "#3b6ea8",
   kv: "#f28e2b",
-  reserve: "#9c9c9c",
+  // the KV cache, and full-attention layers
+  full: "#f28e2b",
+  sliding: "#f9bc75",
+  // a window's worth: lighter
+  chunked: "#fcd9a8",
+  cross: "#e3a35c",
+  mla: "#c0620f",
+  // one latent per token: darker
+  latent: "#c0620f",
+  recurrent: "#8a4a14",
+  // a fixed state: darkest
+  state: "#8a4a14",
   free: "#59a14f",
-  full: "#e15759",
-  sliding: "#76b7b2",
-  chunked: "#9c755f",
-  mla: "#b07aa1",
-  latent: "#b07aa1",
-  recurrent: "#edc948",
-  state: "#edc948",
-  "16-bit": "#d37295",
-  fp8: "#17a2b8",
+  // memory still free for more conversations
   shared: "#8cd17d",
-  waste: "#d0d0d0",
+  // blocks stored once for several requests
+  reserve: "#9c9c9c",
+  // held back by the engine (1 - utilization)
   working: "#bab0ac",
+  // activations and graphs
+  waste: "#d0d0d0",
+  // reserved or inside a block, never written
+  warning: "#d1345b",
+  // past a limit: a bar that overflows, a batch that does not fit
+  query: "#7f6fb5",
+  // the new token's query: read once, never kept
   other: "#8c8c8c",
-  ink: "#1f1f1f"
-  // text written on one of these fills (they are light enough in both themes)
+  ink: "#1f1f1f",
+  // text on one of the lighter fills
+  paper: "#ffffff"
+  // text on one of the darker fills
 };
 function dtypeColor(dtype) {
-  return { bf16: CONCEPT_COLORS["16-bit"], fp16: CONCEPT_COLORS["16-bit"], fp8: CONCEPT_COLORS.fp8 }[dtype] || null;
+  return { bf16: CONCEPT_COLORS.kv, fp16: CONCEPT_COLORS.kv, fp32: CONCEPT_COLORS.mla, fp8: CONCEPT_COLORS.sliding }[dtype] || null;
 }
 function accentColor(app) {
   return getComputedStyle(app.root).getPropertyValue("--kv-accent").trim() || "#1976d2";
 }
 function conceptColor(name) {
   return CONCEPT_COLORS[name] || CONCEPT_COLORS.other;
+}
+function luminance(hex) {
+  const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+  const lin = c.map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+  return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+}
+function inkOn(fill) {
+  const l = luminance(fill);
+  const onInk = (l + 0.05) / (luminance(CONCEPT_COLORS.ink) + 0.05);
+  const onPaper = 1.05 / (l + 0.05);
+  return onInk >= onPaper ? CONCEPT_COLORS.ink : CONCEPT_COLORS.paper;
+}
+var RAMP = {
+  light: ["#c9c3dd", "#4a3a7a"],
+  dark: ["#5e5480", "#e2dcf5"]
+};
+function mix(a, b, f) {
+  const ch = (h, i) => parseInt(h.slice(i, i + 2), 16);
+  const out = [1, 3, 5].map((i) => Math.round(ch(a, i) + (ch(b, i) - ch(a, i)) * f));
+  return "#" + out.map((v) => v.toString(16).padStart(2, "0")).join("");
+}
+function rampColor(value, lo, hi, dark = false) {
+  const [a, b] = dark ? RAMP.dark : RAMP.light;
+  if (!(hi > lo) || !(value > 0)) return b;
+  const f = Math.min(1, Math.max(0, Math.log(value / lo) / Math.log(hi / lo)));
+  return mix(a, b, f);
 }
 
 // kvwidgets/widgets/js/ui/controls.js
@@ -1145,7 +1247,6 @@ function plotLayout(app, extra = {}) {
     paper_bgcolor: "rgba(0,0,0,0)",
     plot_bgcolor: "rgba(0,0,0,0)",
     font: { color: t.fg, family: t.font, size: 12 * s },
-    colorway: t.colors,
     legend: { orientation: "h", y: -0.25, font: { color: t.fg }, traceorder: "normal" },
     hoverlabel: { font: { size: 12 * s } },
     xaxis: axis(xaxis),
@@ -1216,6 +1317,7 @@ export {
   groupBits,
   groupBytesPerToken,
   grows,
+  inkOn,
   inputNames,
   intBox,
   isFocused,
@@ -1225,6 +1327,7 @@ export {
   kvHeadsPerGpu,
   labelled,
   limitLines,
+  luminance,
   makeLookup,
   maxContext,
   memoryBudget,
@@ -1240,6 +1343,7 @@ export {
   plotLayout,
   positionToContext,
   prefillSeconds,
+  rampColor,
   readTheme,
   recomputeCrossover,
   reloadSeconds,

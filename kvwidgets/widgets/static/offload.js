@@ -28,7 +28,6 @@ var decimalFraction;
 var decodeCeiling;
 var decodeFits;
 var decodeStepBytes;
-var decodeWeightBytes;
 var decodeWeightParams;
 var diagramBox;
 var diagramWidth;
@@ -39,7 +38,6 @@ var dtypeSelect;
 var element;
 var exactDouble;
 var fitMessage;
-var fixed;
 var fixedBytes;
 var floatSlider;
 var floorDiv;
@@ -52,6 +50,7 @@ var gpuSelect;
 var groupBits;
 var groupBytesPerToken;
 var grows;
+var inkOn;
 var inputNames;
 var intBox;
 var isFocused;
@@ -61,11 +60,11 @@ var kvBytesPerTokenWithinWindows;
 var kvHeadsPerGpu;
 var labelled;
 var limitLines;
+var luminance;
 var makeLookup;
 var maxContext;
 var memoryBudget;
 var modelSelect;
-var modelWeightBytes;
 var moreFold;
 var notePlotlyProblem;
 var numbersPerToken;
@@ -76,6 +75,7 @@ var perTokenReadouts;
 var plotLayout;
 var positionToContext;
 var prefillSeconds;
+var rampColor;
 var readTheme;
 var recomputeCrossover;
 var reloadSeconds;
@@ -95,10 +95,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "26eb1f11e308407c";
+var LIBRARY_HASH = "3f97e3ddc0fb4d40";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -355,7 +355,7 @@ function render({ model, el }) {
     const at = {};
     names.forEach((name, i) => {
       const tier = tiers[name];
-      const color = t.colors[(i + 1) % t.colors.length];
+      const color = rampColor(i + 1, 1, names.length, t.dark);
       const label = TIER_NAMES[name] || tier.label || name;
       const line = (sp) => xs.map((x) => reloadSeconds(shape, x, bits, tierGbps(tier, sp)));
       const slow = line("low");
@@ -460,7 +460,7 @@ function render({ model, el }) {
     if (shape.max_context && context > shape.max_context) {
       lines.push({ text: `${context.toLocaleString("en-US")} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${shape.max_context.toLocaleString("en-US")}).`, cls: "kv-warn" });
     }
-    setTextLines(app.text, lines);
+    app.say(lines);
     outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}`).join(" · ");
     outRecompute.textContent = `ideal ${fmtSeconds(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds(measuredAt)}` : "");
     outFastest.textContent = fastest[0];

@@ -36,7 +36,6 @@
     decodeCeiling: () => decodeCeiling,
     decodeFits: () => decodeFits,
     decodeStepBytes: () => decodeStepBytes,
-    decodeWeightBytes: () => decodeWeightBytes,
     decodeWeightParams: () => decodeWeightParams,
     diagramBox: () => diagramBox,
     diagramWidth: () => diagramWidth,
@@ -47,7 +46,6 @@
     element: () => element,
     exactDouble: () => exactDouble,
     fitMessage: () => fitMessage,
-    fixed: () => fixed,
     fixedBytes: () => fixedBytes,
     floatSlider: () => floatSlider,
     floorDiv: () => floorDiv,
@@ -60,6 +58,7 @@
     groupBits: () => groupBits,
     groupBytesPerToken: () => groupBytesPerToken,
     grows: () => grows,
+    inkOn: () => inkOn,
     inputNames: () => inputNames,
     intBox: () => intBox,
     isFocused: () => isFocused,
@@ -69,11 +68,11 @@
     kvHeadsPerGpu: () => kvHeadsPerGpu,
     labelled: () => labelled,
     limitLines: () => limitLines,
+    luminance: () => luminance,
     makeLookup: () => makeLookup,
     maxContext: () => maxContext,
     memoryBudget: () => memoryBudget,
     modelSelect: () => modelSelect,
-    modelWeightBytes: () => modelWeightBytes,
     moreFold: () => moreFold,
     notePlotlyProblem: () => notePlotlyProblem,
     numbersPerToken: () => numbersPerToken,
@@ -84,6 +83,7 @@
     plotLayout: () => plotLayout,
     positionToContext: () => positionToContext,
     prefillSeconds: () => prefillSeconds,
+    rampColor: () => rampColor,
     readTheme: () => readTheme,
     recomputeCrossover: () => recomputeCrossover,
     reloadSeconds: () => reloadSeconds,
@@ -189,33 +189,13 @@
 
   // kvwidgets/widgets/js/calc/units.js
   var SCALE = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12 };
-  function fixed(x, digits) {
-    if (!Number.isFinite(x)) throw new RangeError(`cannot format ${x}`);
-    const view = new DataView(new ArrayBuffer(8));
-    view.setFloat64(0, x);
-    const high = view.getUint32(0);
-    const biased = high >>> 20 & 2047;
-    let mantissa = BigInt(high & 1048575) << 32n | BigInt(view.getUint32(4));
-    if (biased !== 0) mantissa |= 1n << 52n;
-    const exponent = (biased === 0 ? 1 : biased) - 1075;
-    let num = mantissa * 10n ** BigInt(digits);
-    let den = 1n;
-    if (exponent >= 0) num <<= BigInt(exponent);
-    else den <<= BigInt(-exponent);
-    let q = num / den;
-    const twice = 2n * (num % den);
-    if (twice > den || twice === den && q % 2n === 1n) q += 1n;
-    const text = q.toString().padStart(digits + 1, "0");
-    const whole = text.slice(0, text.length - digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-    const sign = high >>> 31 ? "-" : "";
-    return digits > 0 ? `${sign}${whole}.${text.slice(text.length - digits)}` : `${sign}${whole}`;
-  }
   function fmtBytes(n, unit = null, digits = 2) {
-    const x = Number(n);
-    const a = Math.abs(x);
+    n = Number(n);
+    const a = Math.abs(n);
     if (unit === null) unit = a < 1024 ? "B" : a < 1024 ** 2 ? "KiB" : a < 1e9 ? "MB" : a < 1e12 ? "GB" : "TB";
-    const v = x / SCALE[unit];
-    return `${fixed(v, unit === "B" || Number.isInteger(v) ? 0 : digits)} ${unit}`;
+    const v = n / SCALE[unit];
+    const opts = unit === "B" || Number.isInteger(v) ? { maximumFractionDigits: 0 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
+    return `${v.toLocaleString("en-US", opts)} ${unit}`;
   }
   function fmtTokens(n) {
     n = Number(n);
@@ -224,7 +204,7 @@
     return n.toLocaleString("en-US");
   }
   function fmtGB(n, digits) {
-    return fixed(Number(n) / 1e9, digits);
+    return (Number(n) / 1e9).toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
   }
 
   // kvwidgets/widgets/js/calc/model.js
@@ -257,30 +237,6 @@
   }
   function weightBytes(params, bits) {
     return ceilDiv(big(params) * BigInt(bits), 8n);
-  }
-  function routedParams(shape, p, wb) {
-    const routed = shape.moe ? BigInt(Math.min(shape.moe.routed_params, Number(p))) : 0n;
-    if (!routed) {
-      const [rp, rq] = wb.routed;
-      const [op, oq] = wb.other;
-      throw new KVInputError(`weight_dtype '${wb.name}' stores the routed experts of a mixture of experts in ${rp / rq} bits and every other weight in ${op / oq}; ${shape.name} has no routed experts, so pick one format for all weights (for example 'int4' or 'fp8')`);
-    }
-    return routed;
-  }
-  function modelWeightBytes(shape, params, wb) {
-    const p = big(params ?? shape.params);
-    if (typeof wb === "number") return weightBytes(p, wb);
-    const routed = routedParams(shape, p, wb);
-    const [rp, rq] = wb.routed.map(BigInt);
-    const [op, oq] = wb.other.map(BigInt);
-    return ceilDiv(routed * rp * oq + (p - routed) * op * rq, rq * oq * 8n);
-  }
-  function decodeWeightBytes(shape, batch, params, wb) {
-    const read = decodeWeightParams(shape, batch, params);
-    if (typeof wb === "number") return read * wb / 8;
-    const p = exactDouble("params", big(params ?? shape.params));
-    const shared = p - Number(routedParams(shape, p, wb));
-    return shared * (wb.other[0] / wb.other[1]) / 8 + (read - shared) * (wb.routed[0] / wb.routed[1]) / 8;
   }
   function decodeWeightParams(shape, batch, params) {
     const p = exactDouble("params", big(params ?? shape.params));
@@ -368,7 +324,7 @@
     const { p, q } = utilizationFraction(o.utilization);
     const working = BigInt(checkInt("working_bytes", o.workingBytes || 0, 0));
     const mem = gpuMemory(gpu, o.memory || "marketed");
-    const weights = modelWeightBytes(shape, o.params, o.weightBits);
+    const weights = weightBytes(o.params ?? shape.params, o.weightBits);
     const N = BigInt(n);
     const num = mem * p * N - weights * q - working * q * N;
     const usable = floorDiv(mem * p * N, q);
@@ -500,8 +456,8 @@
     batch = checkInt("batch", batch, 1);
     const n = checkInt("num_gpus", o.numGpus, 1);
     const bw = gpu.bandwidth_gbps;
-    const allWeights = exactDouble("weights", modelWeightBytes(shape, o.params, o.weightBits)) / n;
-    const weights = shape.moe ? decodeWeightBytes(shape, batch, o.params, o.weightBits) / n : allWeights;
+    const allWeights = exactDouble("weights", weightBytes(o.params ?? shape.params, o.weightBits)) / n;
+    const weights = shape.moe ? decodeWeightParams(shape, batch, o.params) * o.weightBits / 8 / n : allWeights;
     const kvSeq = exactDouble("kv per sequence", kvBytes(shape, context, o.kvBits, n));
     const kv = exactDouble("kv per step", BigInt(batch) * BigInt(kvSeq));
     const step = (weights + kv) / (bw * 1e9);
@@ -747,16 +703,36 @@
       cs = getComputedStyle(node);
     }
     const v = (name, fallback) => (cs.getPropertyValue(name) || "").trim() || fallback;
-    const dark = source === "dark";
+    const darkSource = source === "dark";
+    const fg = v("--kv-fg", darkSource ? "#e8e8e8" : "#1f1f1f");
+    const bg = v("--kv-bg", darkSource ? "#1e1e1e" : "#ffffff");
+    const [lf, lb] = [brightness(fg), brightness(bg)];
     return {
       source,
-      fg: v("--kv-fg", dark ? "#e8e8e8" : "#1f1f1f"),
-      fg2: v("--kv-fg2", dark ? "#a8a8a8" : "#616161"),
-      bg: v("--kv-bg", dark ? "#1e1e1e" : "#ffffff"),
-      grid: v("--kv-grid", dark ? "#444444" : "#e0e0e0"),
-      font: v("--kv-font", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"),
-      colors: ["#3b82c4", "#e07b39", "#4aa564", "#c94c4c", "#8c6bb1", "#8c8c8c", "#d4a017"]
+      // whether the page is dark: light text on a dark background, whoever set them
+      dark: lf !== null && lb !== null ? lf > lb : darkSource,
+      fg,
+      fg2: v("--kv-fg2", darkSource ? "#a8a8a8" : "#616161"),
+      bg,
+      grid: v("--kv-grid", darkSource ? "#444444" : "#e0e0e0"),
+      warn: v("--kv-warn", darkSource ? "#ff8a80" : "#b3261e"),
+      font: v("--kv-font", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif")
     };
+  }
+  function brightness(css) {
+    const s = css.trim().toLowerCase();
+    if (s === "white") return 1;
+    if (s === "black") return 0;
+    let rgb = null;
+    const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/.exec(s);
+    if (hex) {
+      const h = hex[1].length === 3 ? [...hex[1]].map((c) => c + c).join("") : hex[1];
+      rgb = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+    }
+    const fn = /^rgba?\(([^)]*)\)$/.exec(s);
+    if (fn) rgb = fn[1].split(/[ ,/]+/).slice(0, 3).map(Number);
+    if (!rgb || rgb.some((x) => !Number.isFinite(x))) return null;
+    return (0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]) / 255;
   }
   function themeKey(app) {
     return JSON.stringify([pageScheme(), app.theme()]);
@@ -783,12 +759,6 @@
       bits(field) {
         return dtypeBits(dtypes, m.get(field), field);
       },
-      /** The weight format: bits of a plain dtype, or a mixed format's parts (calc/model.js modelWeightBytes). */
-      weightBits() {
-        const format = m.get("weight_dtype");
-        const mixed = (m.get("weight_formats") || {})[format];
-        return mixed ? { name: format, ...mixed } : dtypeBits(dtypes, format, "weight_dtype");
-      },
       dtypes
     };
   }
@@ -796,11 +766,18 @@
     const root = element("div", { class: "kv-widget" });
     root.setAttribute("data-kv-theme", themeSource(getComputedStyle(root)));
     const controls = element("div", { class: "kv-controls" });
-    const readouts = element("div", { class: "kv-readouts" });
-    const text = element("div", { class: "kv-text" });
-    const plot = element("div", { class: "kv-plot" });
     const error = element("div", { class: "kv-error", role: "alert", "aria-live": "polite" });
-    root.append(element("div", { class: "kv-title", text: title }), controls, readouts, text, plot, error);
+    const plot = element("div", { class: "kv-plot" });
+    const failurePanel = element("div", { class: "kv-failure", role: "status" });
+    const figure = element("div", { class: "kv-figure" }, [plot, failurePanel]);
+    const readouts = element("div", { class: "kv-readouts" });
+    const warnings = element("div", { class: "kv-warnings" });
+    const text = element("div", { class: "kv-text" });
+    const how = element("details", { class: "kv-how" }, [
+      element("summary", { text: "How this is computed", tabindex: "0", "data-lm-suppress-shortcuts": "true" }),
+      text
+    ]);
+    root.append(element("div", { class: "kv-title", text: title }), controls, error, figure, readouts, warnings, how);
     el.append(root);
     const app = {
       model,
@@ -811,6 +788,11 @@
       text,
       plot,
       error,
+      figure,
+      warnings,
+      how,
+      /** the failure the current draw reported ("" when the figure is true) */
+      failed: "",
       localError: "",
       holding: false,
       // true while several traits are set at once (reset): draw once after
@@ -897,14 +879,36 @@
       },
       drawNow() {
         for (const s of app.syncers) s();
+        app.failed = "";
         try {
           app.draw();
           app.localError = "";
         } catch (e) {
           app.localError = e && e.message ? e.message : String(e);
           if (!(e instanceof KVInputError)) console.error(e);
+          app.failed = "The figure waits for inputs it can use: see the message above.";
         }
+        showFailure(app);
         app.showError();
+      },
+      /**
+       * Called by a draw when the inputs are valid but describe something that cannot
+       * happen (the weights do not fit, nothing fits): the figure gives way to `message`
+       * and the headline numbers are greyed. The next draw clears it.
+       * @param {string} message
+       */
+      failure(message) {
+        app.failed = message;
+      },
+      /**
+       * The text under the figure: warnings (cls "kv-warn") stay in view under the
+       * readouts, everything else goes into the closed "How this is computed" fold.
+       * @param {Array<string | {text: string, cls?: string}>} lines
+       */
+      say(lines) {
+        const isWarn = (l) => typeof l === "object" && l.cls === "kv-warn";
+        setTextLines(warnings, lines.filter(isWarn));
+        setTextLines(text, lines.filter((l) => !isWarn(l)));
       },
       theme() {
         return readTheme(root);
@@ -924,6 +928,14 @@
     };
     return app;
   }
+  function showFailure(app) {
+    const panel = (
+      /** @type {HTMLElement} */
+      app.figure.querySelector(".kv-failure")
+    );
+    panel.textContent = app.failed;
+    app.root.classList.toggle("kv-failed", Boolean(app.failed));
+  }
   function inputNames(app) {
     return Object.keys(app.model.get("initial") || {});
   }
@@ -933,7 +945,7 @@
     return axes[name];
   }
   function startApp(app) {
-    for (const t of [...inputNames(app), "shapes", "gpus", "dtypes", "weight_formats", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
+    for (const t of [...inputNames(app), "shapes", "gpus", "dtypes", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
     app.on("change:error", () => app.showError());
     app.on("change:scale", () => {
       app.root.style.setProperty("--kv-scale", String(app.scale()));
@@ -983,34 +995,74 @@
 
   // kvwidgets/widgets/js/ui/colours.js
   var CONCEPT_COLORS = {
-    weights: "#4e79a7",
+    weights: "#3b6ea8",
     kv: "#f28e2b",
-    reserve: "#9c9c9c",
+    // the KV cache, and full-attention layers
+    full: "#f28e2b",
+    sliding: "#f9bc75",
+    // a window's worth: lighter
+    chunked: "#fcd9a8",
+    cross: "#e3a35c",
+    mla: "#c0620f",
+    // one latent per token: darker
+    latent: "#c0620f",
+    recurrent: "#8a4a14",
+    // a fixed state: darkest
+    state: "#8a4a14",
     free: "#59a14f",
-    full: "#e15759",
-    sliding: "#76b7b2",
-    chunked: "#9c755f",
-    mla: "#b07aa1",
-    latent: "#b07aa1",
-    recurrent: "#edc948",
-    state: "#edc948",
-    "16-bit": "#d37295",
-    fp8: "#17a2b8",
+    // memory still free for more conversations
     shared: "#8cd17d",
-    waste: "#d0d0d0",
+    // blocks stored once for several requests
+    reserve: "#9c9c9c",
+    // held back by the engine (1 - utilization)
     working: "#bab0ac",
+    // activations and graphs
+    waste: "#d0d0d0",
+    // reserved or inside a block, never written
+    warning: "#d1345b",
+    // past a limit: a bar that overflows, a batch that does not fit
+    query: "#7f6fb5",
+    // the new token's query: read once, never kept
     other: "#8c8c8c",
-    ink: "#1f1f1f"
-    // text written on one of these fills (they are light enough in both themes)
+    ink: "#1f1f1f",
+    // text on one of the lighter fills
+    paper: "#ffffff"
+    // text on one of the darker fills
   };
   function dtypeColor(dtype) {
-    return { bf16: CONCEPT_COLORS["16-bit"], fp16: CONCEPT_COLORS["16-bit"], fp8: CONCEPT_COLORS.fp8 }[dtype] || null;
+    return { bf16: CONCEPT_COLORS.kv, fp16: CONCEPT_COLORS.kv, fp32: CONCEPT_COLORS.mla, fp8: CONCEPT_COLORS.sliding }[dtype] || null;
   }
   function accentColor(app) {
     return getComputedStyle(app.root).getPropertyValue("--kv-accent").trim() || "#1976d2";
   }
   function conceptColor(name) {
     return CONCEPT_COLORS[name] || CONCEPT_COLORS.other;
+  }
+  function luminance(hex) {
+    const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+    const lin = c.map((v) => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
+  }
+  function inkOn(fill) {
+    const l = luminance(fill);
+    const onInk = (l + 0.05) / (luminance(CONCEPT_COLORS.ink) + 0.05);
+    const onPaper = 1.05 / (l + 0.05);
+    return onInk >= onPaper ? CONCEPT_COLORS.ink : CONCEPT_COLORS.paper;
+  }
+  var RAMP = {
+    light: ["#c9c3dd", "#4a3a7a"],
+    dark: ["#5e5480", "#e2dcf5"]
+  };
+  function mix(a, b, f) {
+    const ch = (h, i) => parseInt(h.slice(i, i + 2), 16);
+    const out = [1, 3, 5].map((i) => Math.round(ch(a, i) + (ch(b, i) - ch(a, i)) * f));
+    return "#" + out.map((v) => v.toString(16).padStart(2, "0")).join("");
+  }
+  function rampColor(value, lo, hi, dark = false) {
+    const [a, b] = dark ? RAMP.dark : RAMP.light;
+    if (!(hi > lo) || !(value > 0)) return b;
+    const f = Math.min(1, Math.max(0, Math.log(value / lo) / Math.log(hi / lo)));
+    return mix(a, b, f);
   }
 
   // kvwidgets/widgets/js/ui/controls.js
@@ -1143,12 +1195,8 @@
     return selectControl(app, "num_gpus", "GPUs", () => counts().map((n) => [n, String(n)]), ["axes"]);
   }
   function dtypeSelect(app, name, labelText) {
-    const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4", mxfp4: "MXFP4 experts" };
-    const options = () => [
-      ...Object.keys(app.model.get("dtypes") || names),
-      ...name === "weight_dtype" ? Object.keys(app.model.get("weight_formats") || {}) : []
-    ];
-    return selectControl(app, name, labelText, () => options().map((d) => [d, names[d] || d]), ["dtypes", "weight_formats"]);
+    const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4" };
+    return selectControl(app, name, labelText, () => Object.keys(app.model.get("dtypes") || names).map((d) => [d, names[d] || d]), ["dtypes"]);
   }
   function utilizationSlider(app) {
     return floatSlider(app, "utilization", "Utilization", { min: 0.5, max: 1, step: 0.01, fmt: (v) => `${Math.round(v * 100)}%` });
@@ -1250,7 +1298,6 @@
       paper_bgcolor: "rgba(0,0,0,0)",
       plot_bgcolor: "rgba(0,0,0,0)",
       font: { color: t.fg, family: t.font, size: 12 * s },
-      colorway: t.colors,
       legend: { orientation: "h", y: -0.25, font: { color: t.fg }, traceorder: "normal" },
       hoverlabel: { font: { size: 12 * s } },
       xaxis: axis(xaxis),
@@ -1271,7 +1318,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "26eb1f11e308407c";
+  var LIBRARY_HASH = "3f97e3ddc0fb4d40";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

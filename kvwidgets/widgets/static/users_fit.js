@@ -28,7 +28,6 @@ var decimalFraction;
 var decodeCeiling;
 var decodeFits;
 var decodeStepBytes;
-var decodeWeightBytes;
 var decodeWeightParams;
 var diagramBox;
 var diagramWidth;
@@ -39,7 +38,6 @@ var dtypeSelect;
 var element;
 var exactDouble;
 var fitMessage;
-var fixed;
 var fixedBytes;
 var floatSlider;
 var floorDiv;
@@ -52,6 +50,7 @@ var gpuSelect;
 var groupBits;
 var groupBytesPerToken;
 var grows;
+var inkOn;
 var inputNames;
 var intBox;
 var isFocused;
@@ -61,11 +60,11 @@ var kvBytesPerTokenWithinWindows;
 var kvHeadsPerGpu;
 var labelled;
 var limitLines;
+var luminance;
 var makeLookup;
 var maxContext;
 var memoryBudget;
 var modelSelect;
-var modelWeightBytes;
 var moreFold;
 var notePlotlyProblem;
 var numbersPerToken;
@@ -76,6 +75,7 @@ var perTokenReadouts;
 var plotLayout;
 var positionToContext;
 var prefillSeconds;
+var rampColor;
 var readTheme;
 var recomputeCrossover;
 var reloadSeconds;
@@ -95,10 +95,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "26eb1f11e308407c";
+var LIBRARY_HASH = "3f97e3ddc0fb4d40";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -398,7 +398,7 @@ function render({ model, el }) {
     const gpu = L.gpu();
     const o = {
       numGpus: model.get("num_gpus"),
-      weightBits: L.weightBits(),
+      weightBits: L.bits("weight_dtype"),
       kvBits: L.bits("kv_dtype"),
       utilization: model.get("utilization"),
       workingBytes: model.get("working_bytes"),
@@ -451,7 +451,7 @@ function render({ model, el }) {
     const lines = [{ text: msg, cls: fit.users > 0n ? "kv-note" : "kv-warn" }];
     if (o.memory === "device") lines.push({ text: `${gpu.name} reports ${fmtBytes(gpu.device_bytes)} (marketed ${fmtBytes(gpu.memory_bytes)}).`, cls: "kv-note" });
     lines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: paramsOverride(app) }));
-    setTextLines(app.text, lines);
+    app.say(lines);
     outUsers.textContent = Number(fit.users).toLocaleString("en-US");
     outPer.textContent = fmtBytes(fit.kv_per_user_bytes);
     outBudget.textContent = fit.weights_fit ? fmtBytes(fit.kv_budget_bytes) : "none (weights do not fit)";

@@ -10,7 +10,7 @@
 
 import { dtypeBits } from "../calc/dtypes.js";
 import { KVInputError } from "../calc/errors.js";
-import { element } from "./dom.js";
+import { element, setTextLines } from "./dom.js";
 import { tryModelCall } from "./host.js";
 import { readTheme, themeKey, themeSource } from "./theme.js";
 
@@ -63,16 +63,30 @@ export function makeLookup(app) {
 export function createApp({ model, el }, title) {
   const root = element("div", { class: "kv-widget" });
   root.setAttribute("data-kv-theme", themeSource(getComputedStyle(root)));
+  // The frame every widget shares, top to bottom: its question, the controls, the error
+  // line (next to the controls it is about), the figure, the readouts in words, the
+  // warnings, and a closed fold with the derivation (formulas, tables, sources). The
+  // figure comes first so that a reader sees the answer before any text.
   const controls = element("div", { class: "kv-controls" });
-  const readouts = element("div", { class: "kv-readouts" });
-  const text = element("div", { class: "kv-text" });
-  const plot = element("div", { class: "kv-plot" });
   const error = element("div", { class: "kv-error", role: "alert", "aria-live": "polite" });
-  root.append(element("div", { class: "kv-title", text: title }), controls, readouts, text, plot, error);
+  const plot = element("div", { class: "kv-plot" });
+  // Shown in place of the figure when there is nothing true to draw (failure()).
+  const failurePanel = element("div", { class: "kv-failure", role: "status" });
+  const figure = element("div", { class: "kv-figure" }, [plot, failurePanel]);
+  const readouts = element("div", { class: "kv-readouts" });
+  const warnings = element("div", { class: "kv-warnings" });
+  const text = element("div", { class: "kv-text" });
+  const how = element("details", { class: "kv-how" }, [
+    element("summary", { text: "How this is computed", tabindex: "0", "data-lm-suppress-shortcuts": "true" }),
+    text,
+  ]);
+  root.append(element("div", { class: "kv-title", text: title }), controls, error, figure, readouts, warnings, how);
   el.append(root);
 
   const app = {
-    model, el, root, controls, readouts, text, plot, error,
+    model, el, root, controls, readouts, text, plot, error, figure, warnings, how,
+    /** the failure the current draw reported ("" when the figure is true) */
+    failed: "",
     localError: "",
     holding: false, // true while several traits are set at once (reset): draw once after
     drawn: false,   // set by redraw(), so set() knows whether a change event already drew
@@ -154,14 +168,38 @@ export function createApp({ model, el }, title) {
     },
     drawNow() {
       for (const s of app.syncers) s();
+      app.failed = "";
       try {
         app.draw();
         app.localError = "";
       } catch (e) {
         app.localError = e && e.message ? e.message : String(e);
         if (!(e instanceof KVInputError)) console.error(e);
+        // The figure and the readouts were drawn for other inputs than those on screen:
+        // hide them rather than let them pass for the answer.
+        app.failed = "The figure waits for inputs it can use: see the message above.";
       }
+      showFailure(app);
       app.showError();
+    },
+    /**
+     * Called by a draw when the inputs are valid but describe something that cannot
+     * happen (the weights do not fit, nothing fits): the figure gives way to `message`
+     * and the headline numbers are greyed. The next draw clears it.
+     * @param {string} message
+     */
+    failure(message) {
+      app.failed = message;
+    },
+    /**
+     * The text under the figure: warnings (cls "kv-warn") stay in view under the
+     * readouts, everything else goes into the closed "How this is computed" fold.
+     * @param {Array<string | {text: string, cls?: string}>} lines
+     */
+    say(lines) {
+      const isWarn = (l) => typeof l === "object" && l.cls === "kv-warn";
+      setTextLines(warnings, lines.filter(isWarn));
+      setTextLines(text, lines.filter((l) => !isWarn(l)));
     },
     theme() {
       return readTheme(root);
@@ -180,6 +218,16 @@ export function createApp({ model, el }, title) {
     },
   };
   return app;
+}
+
+/**
+ * Show or clear the failure panel for the draw that just ran (app.failed).
+ * @param {App} app
+ */
+function showFailure(app) {
+  const panel = /** @type {HTMLElement} */ (app.figure.querySelector(".kv-failure"));
+  panel.textContent = app.failed;
+  app.root.classList.toggle("kv-failed", Boolean(app.failed));
 }
 
 /**

@@ -25,7 +25,6 @@ export function plotLayout(app, extra = {}) {
     paper_bgcolor: "rgba(0,0,0,0)",
     plot_bgcolor: "rgba(0,0,0,0)",
     font: { color: t.fg, family: t.font, size: 12 * s },
-    colorway: t.colors,
     legend: { orientation: "h", y: -0.25, font: { color: t.fg }, traceorder: "normal" },
     hoverlabel: { font: { size: 12 * s } },
     xaxis: axis(xaxis),

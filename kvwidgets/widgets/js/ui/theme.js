@@ -55,16 +55,39 @@ export function readTheme(node) {
     cs = getComputedStyle(node);
   }
   const v = (name, fallback) => (cs.getPropertyValue(name) || "").trim() || fallback;
-  const dark = source === "dark";
+  const darkSource = source === "dark";
+  const fg = v("--kv-fg", darkSource ? "#e8e8e8" : "#1f1f1f");
+  const bg = v("--kv-bg", darkSource ? "#1e1e1e" : "#ffffff");
+  const [lf, lb] = [brightness(fg), brightness(bg)];
   return {
     source,
-    fg: v("--kv-fg", dark ? "#e8e8e8" : "#1f1f1f"),
-    fg2: v("--kv-fg2", dark ? "#a8a8a8" : "#616161"),
-    bg: v("--kv-bg", dark ? "#1e1e1e" : "#ffffff"),
-    grid: v("--kv-grid", dark ? "#444444" : "#e0e0e0"),
+    // whether the page is dark: light text on a dark background, whoever set them
+    dark: lf !== null && lb !== null ? lf > lb : darkSource,
+    fg,
+    fg2: v("--kv-fg2", darkSource ? "#a8a8a8" : "#616161"),
+    bg,
+    grid: v("--kv-grid", darkSource ? "#444444" : "#e0e0e0"),
+    warn: v("--kv-warn", darkSource ? "#ff8a80" : "#b3261e"),
     font: v("--kv-font", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"),
-    colors: ["#3b82c4", "#e07b39", "#4aa564", "#c94c4c", "#8c6bb1", "#8c8c8c", "#d4a017"],
   };
+}
+
+/** Rough brightness (0..1) of a CSS colour as hosts write them (#rgb, #rrggbb, rgb(),
+ *  rgba(), white, black); null for anything else. Only compared, never shown. */
+function brightness(css) {
+  const s = css.trim().toLowerCase();
+  if (s === "white") return 1;
+  if (s === "black") return 0;
+  let rgb = null;
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/.exec(s);
+  if (hex) {
+    const h = hex[1].length === 3 ? [...hex[1]].map((c) => c + c).join("") : hex[1];
+    rgb = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+  }
+  const fn = /^rgba?\(([^)]*)\)$/.exec(s);
+  if (fn) rgb = fn[1].split(/[ ,/]+/).slice(0, 3).map(Number);
+  if (!rgb || rgb.some((x) => !Number.isFinite(x))) return null;
+  return (0.299 * rgb[0] + 0.587 * rgb[1] + 0.114 * rgb[2]) / 255;
 }
 
 /**

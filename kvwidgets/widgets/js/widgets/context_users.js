@@ -9,9 +9,8 @@ import { KVInputError, checkInt } from "../calc/errors.js";
 import { limitLines } from "../calc/model.js";
 import { fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { dtypeColor } from "../ui/colours.js";
+import { conceptColor, dtypeColor } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
-import { setTextLines } from "../ui/dom.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -94,7 +93,7 @@ function render({ model, el }) {
     const traces = lines.map(([, name], i) => ({
       type: "scatter", mode: "lines", name,
       x: stairs[i].x, y: stairs[i].users.map(Number),
-      line: { color: dtypeColor(lines[i][0]) || t.colors[i], shape: "hv" },  // users hold until the next drop
+      line: { color: dtypeColor(lines[i][0]) || conceptColor("other"), shape: "hv" },  // users hold until the next drop
       hovertemplate: "from %{x:,} tokens: %{y:,} users<extra>" + name + "</extra>",
     }));
     const marks = axisValues(app, "marks");
@@ -121,7 +120,7 @@ function render({ model, el }) {
         x: Math.log10(c), y: onAxis ? (isLog ? Math.log10(u) : u) : 0, yref: onAxis ? "y" : "paper",
         text: `${u.toLocaleString("en-US")} user${u === 1 ? "" : "s"}`, showarrow: false,
         xshift: onAxis ? ARROW : 0, yshift: onAxis ? ARROW : 0, xanchor: "left", yanchor: onAxis ? "middle" : "auto",
-        font: { color: t.fg }, bordercolor: dtypeColor(lines[0][0]) || t.colors[0], bgcolor: t.bg,
+        font: { color: t.fg }, bordercolor: dtypeColor(lines[0][0]) || conceptColor("other"), bgcolor: t.bg,
       });
       if (onAxis) shapes.push(...arrowShapes(c, u, t.fg2));
     }
@@ -133,7 +132,7 @@ function render({ model, el }) {
     const chosenOnAxis = !isLog || chosenUsers > 0;
     if (chosenOnAxis) {
       annotations.push({ x: Math.log10(context), y: isLog ? Math.log10(chosenUsers) : chosenUsers, text: "\u25CF",
-        showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.colors[3], size: 18 * app.scale() } });
+        showarrow: false, xanchor: "center", yanchor: "middle", font: { color: conceptColor("warning"), size: 18 * app.scale() } });
     }
     annotations.push({
       x: Math.log10(context), y: chosenOnAxis ? (isLog ? Math.log10(chosenUsers) : chosenUsers) : 0,
@@ -147,7 +146,7 @@ function render({ model, el }) {
       textLines.push({ text: "Where no conversation fits (0 users) the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
     textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
-    setTextLines(app.text, textLines);
+    app.say(textLines);
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${model.get("kv_dtype")} cache)`;
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;
     drawPlot(app, traces, {

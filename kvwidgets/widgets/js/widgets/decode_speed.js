@@ -7,9 +7,9 @@ import { decodeCeiling, decodeFits } from "../calc/decode.js";
 import { limitLines, modelWeightBytes } from "../calc/model.js";
 import { fmtBytes, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { conceptColor } from "../ui/colours.js";
+import { conceptColor, rampColor } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, intBox, modelSelect, moreFold, paramsBox, paramsOverride, resetButton } from "../ui/controls.js";
-import { element, setTextLines } from "../ui/dom.js";
+import { element } from "../ui/dom.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -29,7 +29,7 @@ function splitBar(app) {
   const k = element("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
   const bar = element("div", { class: "kv-split", role: "img", style: "display:flex;height:1.2em;width:100%;margin:0.3em 0;border-radius:3px;overflow:hidden" }, [w, k]);
   const caption = element("div", { class: "kv-note", "data-kv-out": "step_split" });
-  app.text.after(caption, bar);
+  app.plot.before(caption, bar);
   return (weights, kv) => {
     const share = kv / (weights + kv);
     w.style.width = `${(1 - share) * 100}%`;
@@ -118,8 +118,10 @@ function render({ model, el }) {
       ];
     };
     const NOTE = " (does not fit in memory)";
-    batches.forEach((b, i) => {
-      const color = t.colors[i % t.colors.length];
+    // a batch's colour follows its size (1 to 1,024 sequences), whatever else is drawn
+    const batchColor = (b) => rampColor(b, 1, 1024, t.dark);
+    batches.forEach((b) => {
+      const color = batchColor(b);
       for (const part of lineParts(shape, gpu, xs, b, o)) {
         const ds = ceilings(part.xs, b);
         if (part.fits) {
@@ -156,7 +158,7 @@ function render({ model, el }) {
     if (showMeasured) {
       // measured points for the batches drawn, so each has its line's colour
       const rows = meas.rows.filter((r) => batches.includes(r.batch));
-      const color = (b) => t.colors[Math.max(0, batches.indexOf(b)) % t.colors.length];
+      const color = batchColor;
       traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", x: rows.map((r) => r.context),
         y: rows.map((r) => r.tokens_per_s_per_user), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
         text: rows.map((r) => `batch ${r.batch}`), xaxis: "x", yaxis: "y",
@@ -177,7 +179,7 @@ function render({ model, el }) {
       lines.push({ text: `KV reads pass the weights at batch ${d.crossover_batch.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" });
     }
     lines.push(...limitLines(shape, { context, weights: true, params: o.params }));
-    setTextLines(app.text, lines);
+    app.say(lines);
     setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
     const num = (x, dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });
     outUser.textContent = `${num(d.tokens_per_s_per_user, 1)} tok/s`;

@@ -15,7 +15,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { accentColor, conceptColor } from "../ui/colours.js";
 import { dtypeSelect, intBox, modelSelect, resetButton, selectControl } from "../ui/controls.js";
 import { diagramBox, diagramWidth } from "../ui/diagram.js";
-import { element, setTextLines, svgElement } from "../ui/dom.js";
+import { element, svgElement } from "../ui/dom.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
@@ -300,7 +300,7 @@ function render({ model, el }) {
       lines.push({ text: `${T.toLocaleString("en-US")} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${shape.max_context.toLocaleString("en-US")}).`, cls: "kv-warn" });
     }
     // Everything is computed: now touch the page.
-    setTextLines(app.text, lines);
+    app.say(lines);
     outTokens.textContent = `${T.toLocaleString("en-US")} (${P.toLocaleString("en-US")} prompt + ${G.toLocaleString("en-US")} generated)`;
     outStored.textContent = fmtBytes(st.stored_bytes);
     outRead.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";

@@ -5,10 +5,10 @@ import { KVInputError, checkInt } from "../calc/errors.js";
 import { kvBytes, kvBytesPerToken } from "../calc/model.js";
 import { fmtBytes, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { conceptColor } from "../ui/colours.js";
+import { conceptColor, rampColor } from "../ui/colours.js";
 import { contextControl, dtypeSelect, moreFold, resetButton, selectControl } from "../ui/controls.js";
 import { diagramWidth } from "../ui/diagram.js";
-import { element, setTextLines, svgElement } from "../ui/dom.js";
+import { element, svgElement } from "../ui/dom.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -118,7 +118,7 @@ function render({ model, el }) {
     const at = (tokens, i, name) => ({
       type: "bar", name, orientation: "h", y: names,
       x: all.map((s) => Number(kvBytes(s, tokens, bits)) / 1e9),
-      marker: { color: t.colors[i] },
+      marker: { color: rampColor(tokens, 1024, 1048576, t.dark) },  // the context length's colour
       hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>",
     });
     const traces = [at(short, 0, `${fmtTokens(short)} tokens`), at(long, 1, `${fmtTokens(long)} tokens`)];
@@ -130,7 +130,7 @@ function render({ model, el }) {
     lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
     const headsSvg = headSharing(app, L, labels, perToken, diagramWidth(app));
     // Everything is computed: now touch the page.
-    setTextLines(app.text, lines);
+    app.say(lines);
     heads.replaceChildren(headsSvg);
     outDesign.textContent = labels.map((l, i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
     // The bars' names are long ("Sliding hybrid 1024", model names) and there is no

@@ -12,9 +12,9 @@ import { contextGrid, recomputeCrossover, reloadSeconds, tierGbps } from "../cal
 import { fmtBytes, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
 import { contextControl, dtypeSelect, gpuSelect, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl } from "../ui/controls.js";
-import { setTextLines } from "../ui/dom.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
+import { rampColor } from "../ui/colours.js";
 
 /**
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
@@ -99,7 +99,7 @@ function render({ model, el }) {
     const at = {};
     names.forEach((name, i) => {
       const tier = tiers[name];
-      const color = t.colors[(i + 1) % t.colors.length];
+      const color = rampColor(i + 1, 1, names.length, t.dark);  // tiers in order, fastest first
       const label = TIER_NAMES[name] || tier.label || name;
       const line = (sp) => xs.map((x) => reloadSeconds(shape, x, bits, tierGbps(tier, sp)));
       const slow = line("low");
@@ -160,7 +160,7 @@ function render({ model, el }) {
       lines.push({ text: `${context.toLocaleString("en-US")} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${shape.max_context.toLocaleString("en-US")}).`, cls: "kv-warn" });
     }
     // Everything is computed: now touch the page.
-    setTextLines(app.text, lines);
+    app.say(lines);
     outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}`).join(" · ");
     outRecompute.textContent = `ideal ${fmtSeconds(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds(measuredAt)}` : "");
     outFastest.textContent = fastest[0];

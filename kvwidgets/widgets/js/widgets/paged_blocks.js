@@ -12,7 +12,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuSelect, intBox, modelSelect, resetButton, selectControl } from "../ui/controls.js";
 import { diagramBox, diagramWidth } from "../ui/diagram.js";
-import { setTextLines, svgElement } from "../ui/dom.js";
+import { svgElement } from "../ui/dom.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
@@ -227,7 +227,7 @@ function render({ model, el }) {
       lines.push({ text: `Not even one reservation of ${n(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
     }
     // Everything is computed: now touch the page.
-    setTextLines(app.text, lines);
+    app.say(lines);
     outBlocks.textContent = `${n(p.paged_blocks)} paged, ${n(p.reserved_blocks)} reserved`;
     outWaste.textContent = `paged ${pct(p.paged_waste)}, reserved ${pct(p.reserved_waste)}`;
     outUsers.textContent = `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;

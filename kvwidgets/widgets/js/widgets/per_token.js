@@ -8,7 +8,7 @@ import { fmtBytes, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor } from "../ui/colours.js";
 import { contextControl, dtypeSelect, modelSelect, resetButton } from "../ui/controls.js";
-import { element, setTextLines } from "../ui/dom.js";
+import { element } from "../ui/dom.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -112,7 +112,7 @@ function render({ model, el }) {
   const outMha = app.readout("mha_bytes_per_token", "With query heads by mistake:");
   const outSeq = app.readout("kv_bytes", "One conversation:");
   const formula = element("div", { class: "kv-formula", "aria-label": "bytes per token, factor by factor" });
-  app.text.before(formula);
+  app.readouts.after(formula);
 
   app.draw = () => {
     const L = app.lookup();
@@ -145,7 +145,7 @@ function render({ model, el }) {
     lines.push(...limitLines(shape, { context }));
     // Everything is computed: now touch the page.
     showFormula();
-    setTextLines(app.text, lines);
+    app.say(lines);
     outBpt.textContent = texts.bytes_per_token;
     outMha.textContent = texts.mha_bytes_per_token;
     outSeq.textContent = `${fmtBytes(seq)} at ${fmtTokens(context)} tokens`;

@@ -9,7 +9,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, billionsBox, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
 import { diagramWidth } from "../ui/diagram.js";
-import { element, setTextLines, svgElement } from "../ui/dom.js";
+import { element, svgElement } from "../ui/dom.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -170,7 +170,7 @@ function render({ model, el }) {
     const lines = [{ text: msg, cls: fit.users > 0n ? "kv-note" : "kv-warn" }];
     if (o.memory === "device") lines.push({ text: `${gpu.name} reports ${fmtBytes(gpu.device_bytes)} (marketed ${fmtBytes(gpu.memory_bytes)}).`, cls: "kv-note" });
     lines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: paramsOverride(app) }));
-    setTextLines(app.text, lines);
+    app.say(lines);
     outUsers.textContent = Number(fit.users).toLocaleString("en-US");
     outPer.textContent = fmtBytes(fit.kv_per_user_bytes);
     outBudget.textContent = fit.weights_fit ? fmtBytes(fit.kv_budget_bytes) : "none (weights do not fit)";
