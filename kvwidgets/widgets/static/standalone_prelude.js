@@ -36,6 +36,7 @@
     decodeCeiling: () => decodeCeiling,
     decodeFits: () => decodeFits,
     decodeStepBytes: () => decodeStepBytes,
+    decodeWeightBytes: () => decodeWeightBytes,
     decodeWeightParams: () => decodeWeightParams,
     diagramBox: () => diagramBox,
     diagramWidth: () => diagramWidth,
@@ -46,6 +47,7 @@
     element: () => element,
     exactDouble: () => exactDouble,
     fitMessage: () => fitMessage,
+    fixed: () => fixed,
     fixedBytes: () => fixedBytes,
     floatSlider: () => floatSlider,
     floorDiv: () => floorDiv,
@@ -73,6 +75,7 @@
     maxContext: () => maxContext,
     memoryBudget: () => memoryBudget,
     modelSelect: () => modelSelect,
+    modelWeightBytes: () => modelWeightBytes,
     moreFold: () => moreFold,
     notePlotlyProblem: () => notePlotlyProblem,
     numbersPerToken: () => numbersPerToken,
@@ -189,13 +192,33 @@
 
   // kvwidgets/widgets/js/calc/units.js
   var SCALE = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12 };
+  function fixed(x, digits) {
+    if (!Number.isFinite(x)) throw new RangeError(`cannot format ${x}`);
+    const view = new DataView(new ArrayBuffer(8));
+    view.setFloat64(0, x);
+    const high = view.getUint32(0);
+    const biased = high >>> 20 & 2047;
+    let mantissa = BigInt(high & 1048575) << 32n | BigInt(view.getUint32(4));
+    if (biased !== 0) mantissa |= 1n << 52n;
+    const exponent = (biased === 0 ? 1 : biased) - 1075;
+    let num = mantissa * 10n ** BigInt(digits);
+    let den = 1n;
+    if (exponent >= 0) num <<= BigInt(exponent);
+    else den <<= BigInt(-exponent);
+    let q = num / den;
+    const twice = 2n * (num % den);
+    if (twice > den || twice === den && q % 2n === 1n) q += 1n;
+    const text = q.toString().padStart(digits + 1, "0");
+    const whole = text.slice(0, text.length - digits).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+    const sign = high >>> 31 ? "-" : "";
+    return digits > 0 ? `${sign}${whole}.${text.slice(text.length - digits)}` : `${sign}${whole}`;
+  }
   function fmtBytes(n, unit = null, digits = 2) {
-    n = Number(n);
-    const a = Math.abs(n);
+    const x = Number(n);
+    const a = Math.abs(x);
     if (unit === null) unit = a < 1024 ? "B" : a < 1024 ** 2 ? "KiB" : a < 1e9 ? "MB" : a < 1e12 ? "GB" : "TB";
-    const v = n / SCALE[unit];
-    const opts = unit === "B" || Number.isInteger(v) ? { maximumFractionDigits: 0 } : { minimumFractionDigits: digits, maximumFractionDigits: digits };
-    return `${v.toLocaleString("en-US", opts)} ${unit}`;
+    const v = x / SCALE[unit];
+    return `${fixed(v, unit === "B" || Number.isInteger(v) ? 0 : digits)} ${unit}`;
   }
   function fmtTokens(n) {
     n = Number(n);
@@ -204,7 +227,7 @@
     return n.toLocaleString("en-US");
   }
   function fmtGB(n, digits) {
-    return (Number(n) / 1e9).toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+    return fixed(Number(n) / 1e9, digits);
   }
 
   // kvwidgets/widgets/js/calc/model.js
@@ -237,6 +260,30 @@
   }
   function weightBytes(params, bits) {
     return ceilDiv(big(params) * BigInt(bits), 8n);
+  }
+  function routedParams(shape, p, wb) {
+    const routed = shape.moe ? BigInt(Math.min(shape.moe.routed_params, Number(p))) : 0n;
+    if (!routed) {
+      const [rp, rq] = wb.routed;
+      const [op, oq] = wb.other;
+      throw new KVInputError(`weight_dtype '${wb.name}' stores the routed experts of a mixture of experts in ${rp / rq} bits and every other weight in ${op / oq}; ${shape.name} has no routed experts, so pick one format for all weights (for example 'int4' or 'fp8')`);
+    }
+    return routed;
+  }
+  function modelWeightBytes(shape, params, wb) {
+    const p = big(params ?? shape.params);
+    if (typeof wb === "number") return weightBytes(p, wb);
+    const routed = routedParams(shape, p, wb);
+    const [rp, rq] = wb.routed.map(BigInt);
+    const [op, oq] = wb.other.map(BigInt);
+    return ceilDiv(routed * rp * oq + (p - routed) * op * rq, rq * oq * 8n);
+  }
+  function decodeWeightBytes(shape, batch, params, wb) {
+    const read = decodeWeightParams(shape, batch, params);
+    if (typeof wb === "number") return read * wb / 8;
+    const p = exactDouble("params", big(params ?? shape.params));
+    const shared = p - Number(routedParams(shape, p, wb));
+    return shared * (wb.other[0] / wb.other[1]) / 8 + (read - shared) * (wb.routed[0] / wb.routed[1]) / 8;
   }
   function decodeWeightParams(shape, batch, params) {
     const p = exactDouble("params", big(params ?? shape.params));
@@ -324,7 +371,7 @@
     const { p, q } = utilizationFraction(o.utilization);
     const working = BigInt(checkInt("working_bytes", o.workingBytes || 0, 0));
     const mem = gpuMemory(gpu, o.memory || "marketed");
-    const weights = weightBytes(o.params ?? shape.params, o.weightBits);
+    const weights = modelWeightBytes(shape, o.params, o.weightBits);
     const N = BigInt(n);
     const num = mem * p * N - weights * q - working * q * N;
     const usable = floorDiv(mem * p * N, q);
@@ -456,8 +503,8 @@
     batch = checkInt("batch", batch, 1);
     const n = checkInt("num_gpus", o.numGpus, 1);
     const bw = gpu.bandwidth_gbps;
-    const allWeights = exactDouble("weights", weightBytes(o.params ?? shape.params, o.weightBits)) / n;
-    const weights = shape.moe ? decodeWeightParams(shape, batch, o.params) * o.weightBits / 8 / n : allWeights;
+    const allWeights = exactDouble("weights", modelWeightBytes(shape, o.params, o.weightBits)) / n;
+    const weights = shape.moe ? decodeWeightBytes(shape, batch, o.params, o.weightBits) / n : allWeights;
     const kvSeq = exactDouble("kv per sequence", kvBytes(shape, context, o.kvBits, n));
     const kv = exactDouble("kv per step", BigInt(batch) * BigInt(kvSeq));
     const step = (weights + kv) / (bw * 1e9);
@@ -759,6 +806,12 @@
       bits(field) {
         return dtypeBits(dtypes, m.get(field), field);
       },
+      /** The weight format: bits of a plain dtype, or a mixed format's parts (calc/model.js modelWeightBytes). */
+      weightBits() {
+        const format = m.get("weight_dtype");
+        const mixed = (m.get("weight_formats") || {})[format];
+        return mixed ? { name: format, ...mixed } : dtypeBits(dtypes, format, "weight_dtype");
+      },
       dtypes
     };
   }
@@ -945,7 +998,7 @@
     return axes[name];
   }
   function startApp(app) {
-    for (const t of [...inputNames(app), "shapes", "gpus", "dtypes", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
+    for (const t of [...inputNames(app), "shapes", "gpus", "dtypes", "weight_formats", "presets", "axes"]) app.on(`change:${t}`, () => app.redraw());
     app.on("change:error", () => app.showError());
     app.on("change:scale", () => {
       app.root.style.setProperty("--kv-scale", String(app.scale()));
@@ -1195,8 +1248,12 @@
     return selectControl(app, "num_gpus", "GPUs", () => counts().map((n) => [n, String(n)]), ["axes"]);
   }
   function dtypeSelect(app, name, labelText) {
-    const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4" };
-    return selectControl(app, name, labelText, () => Object.keys(app.model.get("dtypes") || names).map((d) => [d, names[d] || d]), ["dtypes"]);
+    const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4", mxfp4: "MXFP4 experts" };
+    const options = () => [
+      ...Object.keys(app.model.get("dtypes") || names),
+      ...name === "weight_dtype" ? Object.keys(app.model.get("weight_formats") || {}) : []
+    ];
+    return selectControl(app, name, labelText, () => options().map((d) => [d, names[d] || d]), ["dtypes", "weight_formats"]);
   }
   function utilizationSlider(app) {
     return floatSlider(app, "utilization", "Utilization", { min: 0.5, max: 1, step: 0.01, fmt: (v) => `${Math.round(v * 100)}%` });
@@ -1318,7 +1375,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "3f97e3ddc0fb4d40";
+  var LIBRARY_HASH = "c80add3aa2bd5868";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js
