@@ -1368,6 +1368,10 @@ var CONCEPT_COLORS = {
   // activations and graphs
   waste: "#d0d0d0",
   // reserved or inside a block, never written
+  reserved: "#edc948",
+  // held for tokens a request will still write (not yet written)
+  rounding: "#b07aa1",
+  // lost to the allocator: a reservation rounded up to a power of two
   warning: "#d1345b",
   // past a limit: a bar that overflows, a batch that does not fit
   query: "#7f6fb5",

@@ -1484,6 +1484,10 @@
     // activations and graphs
     waste: "#d0d0d0",
     // reserved or inside a block, never written
+    reserved: "#edc948",
+    // held for tokens a request will still write (not yet written)
+    rounding: "#b07aa1",
+    // lost to the allocator: a reservation rounded up to a power of two
     warning: "#d1345b",
     // past a limit: a bar that overflows, a batch that does not fit
     query: "#7f6fb5",
@@ -1787,7 +1791,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "cd90e5143c050a03";
+  var LIBRARY_HASH = "712412ef32aac690";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js
