@@ -28,13 +28,16 @@ BLOCK_SIZES = (8, 16, 32)  # vLLM's --block-size choices on CUDA; 16 is its defa
 REQUEST_COUNTS = (300, 1000, 3000)
 VIEWS = ("all", *POLICIES)
 POINTS = 200  # steps sampled per series
+SIZING = ("model", "gpu", "num_gpus", "weight_dtype", "kv_dtype")  # what sizes the memory when kv_slots is 0
 
 
 class MemoryOverTrace(KVWidget):
     """KV memory over a request trace, stacked by use, for Orca's three reservations and vLLM's paging.
 
     kv_slots: token slots of KV memory (default: the paper's OPT-13B on an A100-40GB,
-    15,728); 0 sizes them from model, gpu, num_gpus, weight_dtype and kv_dtype.
+    15,728); 0 sizes them from model, gpu, num_gpus, weight_dtype and kv_dtype. Giving or
+    changing one of those (here or in the browser) sets kv_slots to 0 unless kv_slots is
+    given too: the trace then runs on what that model leaves on that GPU.
     seed: the request lengths' seed (a new seed draws new lengths in Python).
     """
 
@@ -78,6 +81,8 @@ class MemoryOverTrace(KVWidget):
 
     def __init__(self, scenario: Any = None, **kwargs: Any) -> None:
         self._lengths_for: tuple[int, int] | None = None
+        if "kv_slots" not in kwargs and any(k in kwargs for k in SIZING):
+            kwargs["kv_slots"] = 0  # a model or GPU given: trace the memory it leaves
         super().__init__(scenario, **kwargs)
         self.observe(self._on_seed, names=["seed"])
 
@@ -91,6 +96,13 @@ class MemoryOverTrace(KVWidget):
 
     def _on_input(self, change: dict[str, Any]) -> None:
         if change["name"] == "view":  # which panels are drawn: nothing to recompute
+            if self.view not in VIEWS:
+                self.error = _bad_view(self.view)
+            elif self.error.startswith("view must"):
+                self.refresh()
+            return
+        if change["name"] in SIZING and self.kv_slots != 0:
+            self.kv_slots = 0  # its observer recomputes
             return
         super()._on_input(change)
 
@@ -120,7 +132,7 @@ class MemoryOverTrace(KVWidget):
                 f"block_size must be one of {', '.join(map(str, BLOCK_SIZES))}, got {self.block_size!r}"
             )
         if self.view not in VIEWS:
-            raise InputError(f"view must be one of {', '.join(VIEWS)}, got {self.view!r}")
+            raise InputError(_bad_view(self.view))
         slots = check_int("kv_slots", self.kv_slots)
         if slots == 0:
             m = self.get_model(self.model)
@@ -151,6 +163,10 @@ class MemoryOverTrace(KVWidget):
             "runs": {p: dataclasses.asdict(r) for p, r in trace.runs.items()},
             "notes": list(trace.notes),
         }
+
+
+def _bad_view(view: object) -> str:
+    return f"view must be one of {', '.join(VIEWS)}, got {view!r}"
 
 
 def _reference() -> dict[str, Any]:

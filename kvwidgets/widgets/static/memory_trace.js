@@ -321,13 +321,11 @@ function render({ model, el }) {
   selectControl(app, "view", "Show", () => axisValues(app, "views").map((v) => [v, v === "all" ? "all four" : POLICY_LABELS[v] || v]), ["axes"]);
   resetButton(app);
   const sized = [modelSelect(app), gpuSelect(app), gpuCount(app), dtypeSelect(app, "weight_dtype", "Weights"), dtypeSelect(app, "kv_dtype", "KV cache")];
-  app.syncers.push(() => {
-    const given = Number(model.get("kv_slots")) !== 0;
-    for (const c of sized) {
-      c.disabled = given;
-      c.title = given ? "sizes the KV memory when 'KV memory' is 'what the model leaves on the GPU'" : "";
-    }
-  });
+  for (const c of sized) {
+    c.addEventListener("change", () => {
+      if (Number(model.get("kv_slots")) !== 0) app.set("kv_slots", 0);
+    });
+  }
   const outs = Object.fromEntries(POLICIES.map((p) => [p, app.readout(p, `${POLICY_LABELS[p]}:`)]));
   const outWasted = app.readout("wasted", "Not holding tokens:");
   const stopWatch = diagramBox(app);

@@ -47,14 +47,13 @@ function render({ model, el }) {
   selectControl(app, "view", "Show", () => axisValues(app, "views").map((v) => [v, v === "all" ? "all four" : POLICY_LABELS[v] || v]), ["axes"]);
   resetButton(app);
   const sized = [modelSelect(app), gpuSelect(app), gpuCount(app), dtypeSelect(app, "weight_dtype", "Weights"), dtypeSelect(app, "kv_dtype", "KV cache")];
-  // Greyed while the memory is given in slots: they size it only for "what the model leaves".
-  app.syncers.push(() => {
-    const given = Number(model.get("kv_slots")) !== 0;
-    for (const c of sized) {
-      c.disabled = given;
-      c.title = given ? "sizes the KV memory when 'KV memory' is 'what the model leaves on the GPU'" : "";
-    }
-  });
+  // Picking a model, GPU or format asks for the memory it leaves: the trace follows it
+  // (Python does the same when one of these traits is set there).
+  for (const c of sized) {
+    c.addEventListener("change", () => {
+      if (Number(model.get("kv_slots")) !== 0) app.set("kv_slots", 0);
+    });
+  }
   const outs = Object.fromEntries(POLICIES.map((p) => [p, app.readout(p, `${POLICY_LABELS[p]}:`)]));
   const outWasted = app.readout("wasted", "Not holding tokens:");
   const stopWatch = diagramBox(app);
