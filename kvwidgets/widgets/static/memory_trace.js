@@ -359,7 +359,18 @@ function render({ model, el }) {
     return { trace: cache.trace, dataset, count, budget };
   };
   app.draw = () => {
-    const { trace, dataset, count, budget } = runTrace();
+    let traced;
+    try {
+      traced = runTrace();
+    } catch (e) {
+      if (!(e instanceof KVInputError) || !/leave no KV memory/.test(e.message)) throw e;
+      app.failure(e.message);
+      app.say([{ text: "The KV memory is what the weights leave on the GPUs at 90% utilization; with none left there is no trace to run." }]);
+      app.diagram.replaceChildren();
+      for (const o of [...Object.values(outs), outWasted]) o.textContent = "none";
+      return;
+    }
+    const { trace, dataset, count, budget } = traced;
     const view = model.get("view");
     const shown = view === "all" ? POLICIES : POLICIES.filter((p) => p === view);
     if (!shown.length) throw new KVInputError(`view must be one of ${axisValues(app, "views").join(", ")}, got ${view}`);
@@ -391,7 +402,8 @@ function render({ model, el }) {
     const ph = (shown.length > 1 ? 110 : 220) * s;
     const axisW = 36 * s;
     const steps = trace.steps;
-    const lastStep = steps.length ? steps[steps.length - 1] : 1;
+    const end = shown.length > 1 ? steps.length ? steps[steps.length - 1] : 1 : trace.runs[shown[0]].total_steps;
+    const lastStep = Math.max(1, end);
     const titleH = fs * 1.5;
     const ticksH = fs * 1.5;
     const rowH = titleH + ph + ticksH + 10 * s;
@@ -409,13 +421,14 @@ function render({ model, el }) {
       );
       const X = (step) => px + (lastStep > 0 ? step / lastStep * plotW : 0);
       const Y = (share) => py + ph * (1 - share);
-      const below = steps.map(() => 0);
+      const idx = steps.map((_, j) => j).filter((j) => steps[j] <= lastStep);
+      const below = idx.map(() => 0);
       for (const [key, concept] of USES) {
-        const above = below.map((b, j) => b + run[key][j]);
-        let d = steps.map((st, j) => `${j ? "L" : "M"}${X(st).toFixed(1)},${Y(above[j]).toFixed(1)}`).join("");
-        for (let j = steps.length - 1; j >= 0; j--) d += `L${X(steps[j]).toFixed(1)},${Y(below[j]).toFixed(1)}`;
+        const above = below.map((b, k) => b + run[key][idx[k]]);
+        let d = idx.map((j, k) => `${k ? "L" : "M"}${X(steps[j]).toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
+        for (let k = idx.length - 1; k >= 0; k--) d += `L${X(steps[idx[k]]).toFixed(1)},${Y(below[k]).toFixed(1)}`;
         g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: conceptColor(concept), stroke: "none" }));
-        for (let j = 0; j < below.length; j++) below[j] = above[j];
+        for (let k = 0; k < below.length; k++) below[k] = above[k];
       }
       g.append(svgElement("rect", { x: px, y: py, width: plotW, height: ph, fill: "none", stroke: t.grid, "stroke-width": 1 }));
       for (const share of [0, 0.5, 1]) {
