@@ -140,7 +140,7 @@ function render({ model, el }) {
     // ends where its own run does
     const end = shown.length > 1 ? (steps.length ? steps[steps.length - 1] : 1) : trace.runs[shown[0]].total_steps;
     const lastStep = Math.max(1, end);
-    const titleH = fs * 1.5;
+    const titleH = fs * 1.9; // the title line, then room for the 100% label above the plot
     const ticksH = fs * 1.5;
     const rowH = titleH + ph + ticksH + 10 * s;
     shown.forEach((pol, i) => {
