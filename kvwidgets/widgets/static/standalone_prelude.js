@@ -564,6 +564,14 @@
     if (policy === "pow2") return Math.min(maxLen, p + nextPow2(o));
     return p + o;
   }
+  function addTo(acc, tok, res, inn, rnd, running, steps) {
+    acc[0] += tok;
+    acc[1] += res;
+    acc[2] += inn;
+    acc[3] += rnd;
+    acc[4] += running;
+    acc[5] += steps;
+  }
   var Sums = class {
     constructor(capacity) {
       this.cap = capacity;
@@ -571,14 +579,8 @@
       this.whole = [0, 0, 0, 0, 0, 0];
     }
     add(tok, res, inn, rnd, running, steps, saturated) {
-      for (const acc of saturated ? [this.window, this.whole] : [this.whole]) {
-        acc[0] += tok;
-        acc[1] += res;
-        acc[2] += inn;
-        acc[3] += rnd;
-        acc[4] += running;
-        acc[5] += steps;
-      }
+      addTo(this.whole, tok, res, inn, rnd, running, steps);
+      if (saturated) addTo(this.window, tok, res, inn, rnd, running, steps);
     }
     run(policy, samples, totalSteps, preemptions) {
       const c = this.cap;
@@ -777,7 +779,10 @@
     let k = 0;
     let preemptions = 0;
     const sums = new Sums(capacity);
-    const perStep = [];
+    const stepTokens = [];
+    const stepSlack = [];
+    const stepNever = [];
+    const stepRunning = [];
     const push = (map, key, v) => {
       const list = map.get(key);
       if (list) list.push(v);
@@ -807,8 +812,12 @@
         tailCounted[i] = b === ceilDivInt(final[i], B);
         if (tailCounted[i]) never += tail[i];
       }
-      const want = (needs.get(t) || []).filter(([i, e]) => running[i] && epoch[i] === e).map(([i]) => i);
-      needs.delete(t);
+      const want = [];
+      const asked = needs.get(t);
+      if (asked) {
+        for (const [i, e] of asked) if (running[i] && epoch[i] === e) want.push(i);
+        needs.delete(t);
+      }
       while (want.length > free) {
         while (!running[victims.peek()]) victims.pop();
         const v = victims.pop();
@@ -842,7 +851,10 @@
       tokens += k;
       const slack = usedBlocks * B - tokens;
       sums.add(tokens, slack - never, never, 0, k, 1, head < queue.length);
-      perStep.push([tokens, slack, never, k]);
+      stepTokens.push(tokens);
+      stepSlack.push(slack);
+      stepNever.push(never);
+      stepRunning.push(k);
       for (const [i, e] of ends.get(t) || []) {
         if (running[i] && epoch[i] === e) {
           running[i] = false;
@@ -856,11 +868,7 @@
       ends.delete(t);
       t += 1;
     }
-    const sample = (grid) => grid.map((s) => {
-      if (s >= perStep.length) return [0, 0, 0, 0, 0];
-      const [tok, slack, nev, kk] = perStep[s];
-      return [tok, slack - nev, nev, 0, kk];
-    });
+    const sample = (grid) => grid.map((s) => s >= stepTokens.length ? [0, 0, 0, 0, 0] : [stepTokens[s], stepSlack[s] - stepNever[s], stepNever[s], 0, stepRunning[s]]);
     return { sums, sample, total: t, preemptions };
   }
   function roundHalfEven(x) {
@@ -1791,7 +1799,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "712412ef32aac690";
+  var LIBRARY_HASH = "fbbcfb519e439706";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js
