@@ -57,6 +57,11 @@ def test_every_control_redraws_with_no_kernel_and_draws_the_cores_numbers(watche
     first, first_readouts = panels(page), page.evaluate(READOUTS_JS)
     assert [x[:3] for x in first] == expected_panels(kw.MemoryOverTrace())
     assert first_readouts["paged"].startswith("97% of the cache holds tokens, batch 33")
+    # the fold: ours beside the paper's figures in the paper's setting (Figure 2, Figure 13)
+    table = page.evaluate(
+        "[...document.querySelectorAll('.kv-how table.kv-how-table tr')].map(r => r.textContent)"
+    )
+    assert len(table) == 5 and "(96.3%)" in table[4] and "(7.00)" in table[1] and "(20.4%)" in table[1]
     for kv, option, trait, value in MOVES:
         before = panels(page)
         page.locator(f'[data-kv="{kv}"]').select_option(option)

@@ -10,7 +10,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor } from "../ui/colours.js";
 import { dtypeSelect, gpuCount, gpuSelect, modelSelect, resetButton, selectControl } from "../ui/controls.js";
 import { diagramBox, diagramWidth } from "../ui/diagram.js";
-import { svgElement } from "../ui/dom.js";
+import { element, svgElement } from "../ui/dom.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
@@ -57,6 +57,9 @@ function render({ model, el }) {
   const outs = Object.fromEntries(POLICIES.map((p) => [p, app.readout(p, `${POLICY_LABELS[p]}:`)]));
   const outWasted = app.readout("wasted", "Not holding tokens:");
   const stopWatch = diagramBox(app);
+  // ours beside the paper's, policy by policy, in the fold under its text
+  const table = element("table", { class: "kv-how-table" });
+  app.text.before(table);
   /** @type {{key: string, trace: any}} the last trace, per widget */
   let cache = { key: "", trace: null };
 
@@ -102,6 +105,7 @@ function render({ model, el }) {
       app.failure(e.message);
       app.say([{ text: "The KV memory is what the weights leave on the GPUs at 90% utilization; with none left there is no trace to run." }]);
       app.diagram.replaceChildren();
+      table.replaceChildren();
       for (const o of [...Object.values(outs), outWasted]) o.textContent = "none";
       return;
     }
@@ -203,26 +207,42 @@ function render({ model, el }) {
       { text: "Reserved, not yet written: slots held for tokens the request will still write. Never written: slots held past a request's end (or the empty tail of its last block). Allocator rounding + free: what the paper calls external fragmentation and others." },
       { text: `Request lengths: lognormal draws with the paper's mean lengths (Figure 11: ${fit.label || dataset} prompts ${fit.input_mean} tokens, outputs ${fit.output_mean}); the spread is ours: output sigma ${fit.output_sigma} fitted to Figure 2's Orca (Max) bar, prompt sigma ${fit.input_sigma} assumed; prompts at most ${n(fit.max_input || 0)} tokens.` },
     );
-    for (const p of POLICIES) {
+    // the table: each policy's averages (and the paper's where it gives them)
+    const paperUse = (p) => (paperSetting && dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {});
+    const paperBatch = (p) => (paperSetting ? ((ref.paper_batch || {})[dataset] || {})[p] : undefined);
+    const cell = (ours, paper) => element("td", {}, [
+      element("span", { text: ours }),
+      ...(paper === undefined ? [] : [element("span", { class: "kv-paper", text: ` (${paper})` })]),
+    ]);
+    const head = ["", "token states", "reserved", "never written", "rounding + free", "batch", "steps to finish", "preemptions"];
+    const tableRows = POLICIES.map((p) => {
       const r = trace.runs[p];
-      let row = `${POLICY_LABELS[p]}: token states ${pct1(r.mean_token_states)}, reserved ${pct1(r.mean_reserved)}, never written ${pct1(r.mean_internal)}, rounding ${pct1(r.mean_rounding)}, free ${pct1(r.mean_free)}; batch ${r.mean_running.toFixed(2)}; done in ${n(r.total_steps)} steps${p === "paged" ? `, ${n(r.preemptions)} preemption${r.preemptions === 1 ? "" : "s"}` : ""}.`;
-      if (paperSetting) {
-        const use = dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {};
-        const b = ((ref.paper_batch || {})[dataset] || {})[p];
-        const paperUse = use.token_states !== undefined ? `token states ${pct1(use.token_states)}` : "";
-        row += ` The paper: ${[paperUse, b !== undefined ? `batch ${b.toFixed(2)}` : ""].filter(Boolean).join(", ")}.`;
-      }
-      lines.push({ text: row });
-    }
+      const u = paperUse(p);
+      const b = paperBatch(p);
+      const opt = (v) => (v === undefined ? undefined : pct1(v));
+      return element("tr", {}, [
+        element("td", { text: POLICY_LABELS[p] }),
+        cell(pct1(r.mean_token_states), opt(u.token_states)),
+        cell(pct1(r.mean_reserved), opt(u.reserved)),
+        cell(pct1(r.mean_internal), opt(u.internal)),
+        cell(pct1(r.mean_rounding + r.mean_free), opt(u.external_and_others)),
+        cell(r.mean_running.toFixed(2), b === undefined ? undefined : b.toFixed(2)),
+        cell(n(r.total_steps), undefined),
+        cell(p === "paged" ? n(r.preemptions) : "", undefined),
+      ]);
+    });
+    const caption = paperSetting
+      ? `Averages over the saturated steps; in brackets the paper's (Figure 2${dataset === "sharegpt" ? "" : ": ShareGPT only"}; Figure 13's mean batch).`
+      : "Averages over the saturated steps (the paper's figures are shown in its setting: its memory, blocks of 16).";
+    const newTable = [element("caption", { text: caption }), element("tr", {}, head.map((h) => element("th", { text: h }))), ...tableRows];
     if (paperSetting) {
-      lines.push({ text: "The paper's figures: Figure 2 (ShareGPT, token states 20.4%, 26.8%, 38.2% for Orca Max, Pow2, Oracle and 96.3% for vLLM) and Figure 13 (mean batch at 2 requests/s for ShareGPT, 30 for Alpaca). Its runs are one-hour traces of real lengths at one request rate; ours are saturated synthetic traces. vLLM's Alpaca batch (132) is not a memory limit at the paper's rate, so ours is higher." });
-    } else {
-      lines.push({ text: "The paper's own figures are shown beside ours in its setting: the paper's KV memory, blocks of 16." });
+      lines.push({ text: "The paper's runs are one-hour traces of real lengths at one request rate (ShareGPT 2 requests/s, Alpaca 30); ours are saturated synthetic traces. vLLM's Alpaca batch (132) is not a memory limit at the paper's rate, so ours is higher; the paper's vLLM bar gives only the token share (96.3%)." });
     }
     if (ref.source) lines.push({ text: `Source: ${ref.source}` });
 
     // Everything is computed: now touch the page.
     app.say(lines);
+    table.replaceChildren(...newTable);
     for (const p of POLICIES) {
       const r = trace.runs[p];
       outs[p].textContent = `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
