@@ -12,6 +12,7 @@ import pytest
 import kvwidgets as kw
 
 from .conftest import open_exported
+from .test_keyboard_theme import accessible_names, contrast, focused, rgba
 from .text_layout import TEXT_PROBLEMS_JS
 
 pytestmark = pytest.mark.browser
@@ -119,6 +120,62 @@ def test_the_figure_comes_first_at_800_px(browser, tmp_path, scale, limit):
             )
             assert mono == []
             assert page.evaluate(TEXT_PROBLEMS_JS) == []
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+NAMES = {
+    "dataset": "Requests like",
+    "num_requests": "How many",
+    "kv_slots": "KV memory",
+    "block_size": "Block size",
+    "view": "Show",
+    "reset": "Reset",
+    "model": "Model",
+    "gpu": "GPU",
+    "num_gpus": "GPUs",
+    "weight_dtype": "Weights",
+    "kv_dtype": "KV cache",
+}
+
+
+def test_keyboard_reaches_every_control_in_order_and_drives_it(watched, tmp_path):
+    page = watched.page
+    path = tmp_path / "keys.html"
+    kw.MemoryOverTrace().to_html(path)
+    open_exported(watched, path)
+    controls = page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)")
+    assert set(controls) == set(NAMES)
+    visited = []
+    for _ in controls:
+        page.keyboard.press("Tab")
+        visited.append(focused(page))
+    assert visited == controls
+    assert {kv: label for kv, (_, label) in accessible_names(page).items()} == NAMES
+    page.locator('[data-kv="block_size"]').focus()
+    before = panels(page)
+    page.keyboard.press("ArrowDown")  # 16 -> 32 tokens
+    assert page.evaluate(f"{MODEL}.get('block_size')") == 32 and panels(page) != before
+    watched.assert_clean()
+
+
+def test_dark_theme_text_reads(browser, tmp_path):
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme="dark")
+    try:
+        from .conftest import PageWatch
+
+        watch = PageWatch(context.new_page())
+        path = tmp_path / "dark.html"
+        kw.MemoryOverTrace().to_html(path)
+        open_exported(watch, path)
+        c = watch.page.evaluate(
+            """() => { const root = document.querySelector('.kv-widget');
+                 const text = root.querySelector('.kv-mt-panel text');
+                 return { background: getComputedStyle(root).backgroundColor, text: getComputedStyle(text).fill }; }"""
+        )
+        assert rgba(c["background"]) == rgba("#1e1e1e")
+        assert contrast(c["text"], c["background"]) >= 4.5
         watch.assert_clean()
     finally:
         context.close()
