@@ -57,6 +57,7 @@ _WIDGETS = {
     "DecodeStep",
     "PagedBlocks",
     "OffloadOrRecompute",
+    "MemoryOverTrace",
 }
 __all__ = sorted(
     [n for n in dir() if not n.startswith("_") and n != "annotations"] + list(_WIDGETS) + ["tables", "export"]

@@ -1,4 +1,4 @@
-"""The eight widgets (five calculators, three explainers of the mechanism) and the Scenario
+"""The widgets (five calculators, four explainers of the mechanism) and the Scenario
 that drives several of them.
 
 Each is an anywidget: inputs are synced traitlets named as in the API contract, the
@@ -11,6 +11,7 @@ from .context_users import ContextVsUsers
 from .decode_speed import DecodeSpeed
 from .decode_step import DecodeStep
 from .designs import AttentionDesigns
+from .memory_trace import MemoryOverTrace
 from .offload import OffloadOrRecompute
 from .paged_blocks import PagedBlocks
 from .per_token import PerTokenBytes
@@ -23,6 +24,7 @@ __all__ = [
     "DecodeSpeed",
     "DecodeStep",
     "KVWidget",
+    "MemoryOverTrace",
     "OffloadOrRecompute",
     "PagedBlocks",
     "PerTokenBytes",

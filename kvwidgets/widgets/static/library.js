@@ -105,21 +105,21 @@ function fixed(x, digits) {
   const sign = high >>> 31 ? "-" : "";
   return digits > 0 ? `${sign}${whole}.${text.slice(text.length - digits)}` : `${sign}${whole}`;
 }
-function fmtBytes(n, unit = null, digits = 2) {
-  const x = Number(n);
+function fmtBytes(n2, unit = null, digits = 2) {
+  const x = Number(n2);
   const a = Math.abs(x);
   if (unit === null) unit = a < 1024 ? "B" : a < 1024 ** 2 ? "KiB" : a < 1e9 ? "MB" : a < 1e12 ? "GB" : "TB";
   const v = x / SCALE[unit];
   return `${fixed(v, unit === "B" || Number.isInteger(v) ? 0 : digits)} ${unit}`;
 }
-function fmtTokens(n) {
-  n = Number(n);
-  if (n >= 1048576 && n % 1048576 === 0) return `${n / 1048576}M`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024}K`;
-  return n.toLocaleString("en-US");
+function fmtTokens(n2) {
+  n2 = Number(n2);
+  if (n2 >= 1048576 && n2 % 1048576 === 0) return `${n2 / 1048576}M`;
+  if (n2 >= 1024 && n2 % 1024 === 0) return `${n2 / 1024}K`;
+  return n2.toLocaleString("en-US");
 }
-function fmtGB(n, digits) {
-  return fixed(Number(n) / 1e9, digits);
+function fmtGB(n2, digits) {
+  return fixed(Number(n2) / 1e9, digits);
 }
 
 // kvwidgets/widgets/js/calc/model.js
@@ -196,8 +196,8 @@ function activeParams(shape, params) {
   return p - floorDiv(routed * (E - BigInt(shape.moe.per_token)), E);
 }
 function perTokenReadouts(shape, bits) {
-  const n = (x) => Number(x).toLocaleString("en-US");
-  const both = (x) => x < 1024n ? fmtBytes(x) : `${fmtBytes(x)} (${n(x)} B)`;
+  const n2 = (x) => Number(x).toLocaleString("en-US");
+  const both = (x) => x < 1024n ? fmtBytes(x) : `${fmtBytes(x)} (${n2(x)} B)`;
   const past = kvBytesPerToken(shape, bits);
   const within = kvBytesPerTokenWithinWindows(shape, bits);
   const capped = shape.groups.some((g) => g.cap !== null && g.cap !== void 0 && grows(g));
@@ -211,16 +211,16 @@ function perTokenReadouts(shape, bits) {
   return { bytes_per_token: bytesPerToken, mha_bytes_per_token: mha, past, within };
 }
 function limitLines(shape, { context = null, weights = false, params = void 0 } = {}) {
-  const n = (x) => Number(x).toLocaleString("en-US");
+  const n2 = (x) => Number(x).toLocaleString("en-US");
   const out = [];
   const max = shape.max_context;
   if (max && context !== null && context > max) {
-    out.push({ text: `${n(context)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(max)}): the numbers hold for the memory, not for the model's quality.`, cls: "kv-warn", kind: "past_max_context" });
+    out.push({ text: `${n2(context)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n2(max)}): the numbers hold for the memory, not for the model's quality.`, cls: "kv-warn", kind: "past_max_context" });
   }
   if (max) {
     const never = shape.groups.filter((g) => g.cap !== null && g.cap !== void 0 && g.cap > 0 && g.kv_heads !== void 0 && g.cap >= max);
     if (never.length) {
-      out.push({ text: `A window of ${n(never[0].cap)} tokens is at least ${shape.name}'s maximum context (${n(max)}): nothing ever slides out, so every token costs its full bytes in those layers.`, cls: "kv-warn", kind: "window_never_slides" });
+      out.push({ text: `A window of ${n2(never[0].cap)} tokens is at least ${shape.name}'s maximum context (${n2(max)}): nothing ever slides out, so every token costs its full bytes in those layers.`, cls: "kv-warn", kind: "window_never_slides" });
     }
   }
   for (const note of shape.engine_notes || []) out.push({ text: note, cls: "kv-warn", kind: "engine_note" });
@@ -259,16 +259,16 @@ function gpuMemory(gpu, which = "marketed") {
   throw new KVInputError(`memory must be 'marketed' or 'device', got '${which}'`);
 }
 function memoryBudget(shape, gpu, o) {
-  const n = checkInt("num_gpus", o.numGpus, 1);
+  const n2 = checkInt("num_gpus", o.numGpus, 1);
   const { p, q } = utilizationFraction(o.utilization);
   const working = BigInt(checkInt("working_bytes", o.workingBytes || 0, 0));
   const mem = gpuMemory(gpu, o.memory || "marketed");
   const weights = modelWeightBytes(shape, o.params, o.weightBits);
-  const N = BigInt(n);
+  const N = BigInt(n2);
   const num = mem * p * N - weights * q - working * q * N;
   const usable = floorDiv(mem * p * N, q);
   return {
-    num_gpus: n,
+    num_gpus: n2,
     p,
     q,
     num,
@@ -382,33 +382,445 @@ function usersStaircase(shape, gpu, o, lo = 1024, hi = 1048576, exactBelow = 256
   return { x: xs, users: ys, exactFrom };
 }
 function fitMessage(f) {
-  const n = (x) => Number(x).toLocaleString("en-US");
+  const n2 = (x) => Number(x).toLocaleString("en-US");
   const past = f.max_context !== null && f.max_context !== void 0 && Number(f.context) > Number(f.max_context);
   if (!f.weights_fit) {
     return `The weights (${fmtGB(f.weights_bytes, 1)} GB) do not fit in the usable ${fmtGB(f.usable_bytes, 1)} GB: the model does not even load.`;
   }
   if (f.users === 0n) {
-    return `Loads but cannot serve: ${fmtGB(f.kv_budget_bytes, 2)} GB is left after the weights, less than one ${n(f.context)}-token conversation needs (${fmtGB(f.kv_per_user_bytes, 2)} GB).` + (past ? ` ${n(f.context)} tokens is past this model's maximum of ${n(f.max_context)} anyway.` : "");
+    return `Loads but cannot serve: ${fmtGB(f.kv_budget_bytes, 2)} GB is left after the weights, less than one ${n2(f.context)}-token conversation needs (${fmtGB(f.kv_per_user_bytes, 2)} GB).` + (past ? ` ${n2(f.context)} tokens is past this model's maximum of ${n2(f.max_context)} anyway.` : "");
   }
-  const fit = f.users === 1n ? `1 conversation of ${n(f.context)} tokens fits at once` : `${n(f.users)} conversations of ${n(f.context)} tokens fit at once`;
-  return past ? `${fit}, but ${n(f.context)} tokens is past this model's maximum of ${n(f.max_context)}.` : `${fit}.`;
+  const fit = f.users === 1n ? `1 conversation of ${n2(f.context)} tokens fits at once` : `${n2(f.users)} conversations of ${n2(f.context)} tokens fit at once`;
+  return past ? `${fit}, but ${n2(f.context)} tokens is past this model's maximum of ${n2(f.max_context)}.` : `${fit}.`;
+}
+
+// kvwidgets/widgets/js/calc/allocator_trace.js
+var POLICIES = ["max", "pow2", "oracle", "paged"];
+var POLICY_LABELS = { max: "Orca (Max)", pow2: "Orca (Pow2)", oracle: "Orca (Oracle)", paged: "vLLM (paged)" };
+var SHARES = ["token_states", "reserved", "internal", "rounding", "free"];
+var n = (x) => Number(x).toLocaleString("en-US");
+function nextPow2(x) {
+  let p = 1;
+  while (p < x) p *= 2;
+  return p;
+}
+var Heap = class {
+  constructor(less) {
+    this.a = [];
+    this.less = less;
+  }
+  get size() {
+    return this.a.length;
+  }
+  peek() {
+    return this.a[0];
+  }
+  push(x) {
+    const a = this.a;
+    a.push(x);
+    let i = a.length - 1;
+    while (i > 0) {
+      const p = i - 1 >> 1;
+      if (!this.less(a[i], a[p])) break;
+      [a[i], a[p]] = [a[p], a[i]];
+      i = p;
+    }
+  }
+  pop() {
+    const a = this.a;
+    const top = a[0];
+    const last = a.pop();
+    if (a.length) {
+      a[0] = last;
+      let i = 0;
+      for (; ; ) {
+        const l = 2 * i + 1;
+        const r = l + 1;
+        let m = i;
+        if (l < a.length && this.less(a[l], a[m])) m = l;
+        if (r < a.length && this.less(a[r], a[m])) m = r;
+        if (m === i) break;
+        [a[i], a[m]] = [a[m], a[i]];
+        i = m;
+      }
+    }
+    return top;
+  }
+};
+var byEndThenId = (x, y) => x[0] < y[0] || x[0] === y[0] && x[1] < y[1];
+function reservation(policy, p, o, maxLen) {
+  if (policy === "max") return maxLen;
+  if (policy === "pow2") return Math.min(maxLen, p + nextPow2(o));
+  return p + o;
+}
+function addTo(acc, tok, res, inn, rnd, running, steps) {
+  acc[0] += tok;
+  acc[1] += res;
+  acc[2] += inn;
+  acc[3] += rnd;
+  acc[4] += running;
+  acc[5] += steps;
+}
+var Sums = class {
+  constructor(capacity) {
+    this.cap = capacity;
+    this.window = [0, 0, 0, 0, 0, 0];
+    this.whole = [0, 0, 0, 0, 0, 0];
+  }
+  add(tok, res, inn, rnd, running, steps, saturated) {
+    addTo(this.whole, tok, res, inn, rnd, running, steps);
+    if (saturated) addTo(this.window, tok, res, inn, rnd, running, steps);
+  }
+  run(policy, samples, totalSteps, preemptions) {
+    const c = this.cap;
+    const cols = { token_states: [], reserved: [], internal: [], rounding: [], free: [] };
+    const running = [];
+    for (const [tok, res, inn, rnd, k] of samples) {
+      cols.token_states.push(tok / c);
+      cols.reserved.push(res / c);
+      cols.internal.push(inn / c);
+      cols.rounding.push(rnd / c);
+      cols.free.push((c - tok - res - inn - rnd) / c);
+      running.push(k);
+    }
+    const acc = this.window[5] ? this.window : this.whole;
+    const steps = Math.max(1, acc[5]);
+    for (const v of [...acc, steps * c]) {
+      if (!Number.isSafeInteger(v)) throw new KVInputError("the trace is too large to evaluate exactly in the browser (a sum passes 2^53): give fewer requests or less memory");
+    }
+    const held = acc[0] + acc[1] + acc[2] + acc[3];
+    return {
+      policy,
+      label: POLICY_LABELS[policy],
+      ...cols,
+      running,
+      mean_token_states: acc[0] / (steps * c),
+      mean_reserved: acc[1] / (steps * c),
+      mean_internal: acc[2] / (steps * c),
+      mean_rounding: acc[3] / (steps * c),
+      mean_free: 1 - held / (steps * c),
+      mean_running: acc[4] / steps,
+      saturated_steps: this.window[5],
+      total_steps: totalSteps,
+      preemptions
+    };
+  }
+};
+var Buddy = class {
+  constructor(capacity) {
+    this.free = /* @__PURE__ */ new Map();
+    this.largest = 0;
+    const sizes = [];
+    for (let s = 1; s <= capacity; s *= 2) sizes.push(s);
+    let addr = 0;
+    for (const size of sizes.reverse()) {
+      if (Math.floor(capacity / size) % 2 === 1) {
+        this.free.set(size, /* @__PURE__ */ new Set([addr]));
+        this.largest = Math.max(this.largest, size);
+        addr += size;
+      }
+    }
+  }
+  alloc(size) {
+    let s = size;
+    while (!(this.free.get(s) && this.free.get(s).size)) {
+      s *= 2;
+      if (s > this.largest) return null;
+    }
+    const set = (
+      /** @type {Set<number>} */
+      this.free.get(s)
+    );
+    let addr = Infinity;
+    for (const a of set) if (a < addr) addr = a;
+    set.delete(addr);
+    while (s > size) {
+      s /= 2;
+      if (!this.free.has(s)) this.free.set(s, /* @__PURE__ */ new Set());
+      this.free.get(s).add(addr + s);
+    }
+    return addr;
+  }
+  release(addr, size) {
+    for (; ; ) {
+      const buddy = Math.floor(addr / size) % 2 === 0 ? addr + size : addr - size;
+      const same = this.free.get(size);
+      if (same === void 0 || !same.has(buddy)) {
+        if (!this.free.has(size)) this.free.set(size, /* @__PURE__ */ new Set());
+        this.free.get(size).add(addr);
+        return;
+      }
+      same.delete(buddy);
+      addr = Math.min(addr, buddy);
+      size *= 2;
+    }
+  }
+};
+function runReserving(policy, reqs, capacity, maxLen, buddy) {
+  const res = reqs.map(([p, o]) => reservation(policy, p, o, maxLen));
+  const chunk = buddy ? res.map(nextPow2) : res;
+  let room = capacity;
+  if (buddy) {
+    room = 1;
+    while (room * 2 <= capacity) room *= 2;
+  }
+  chunk.forEach((c, i) => {
+    if (c > room) {
+      throw new KVInputError(`request ${i} needs a ${n(c)}-slot reservation under ${POLICY_LABELS[policy]}, more than the ${n(room)} contiguous KV slots there are: it could never be admitted (give more memory or shorter requests)`);
+    }
+  });
+  const sums = new Sums(capacity);
+  const segments = [];
+  const queue = reqs.map((_, i) => i);
+  let head = 0;
+  const ends = new Heap(byEndThenId);
+  let t = 0;
+  let base = 0;
+  let k = 0;
+  let final = 0;
+  let reserved = 0;
+  let held = 0;
+  const arena = buddy ? new Buddy(capacity) : null;
+  const where = /* @__PURE__ */ new Map();
+  while (head < queue.length || ends.size) {
+    while (head < queue.length) {
+      const i = queue[head];
+      if (arena === null) {
+        if (held + chunk[i] > capacity) break;
+      } else {
+        const addr = arena.alloc(chunk[i]);
+        if (addr === null) break;
+        where.set(i, addr);
+      }
+      head += 1;
+      const [p, o] = reqs[i];
+      ends.push([t + o - 1, i]);
+      base += p + 1 - t;
+      k += 1;
+      final += p + o;
+      reserved += res[i];
+      held += chunk[i];
+    }
+    const last = ends.peek()[0];
+    segments.push([t, last, base, k, final, reserved, held]);
+    const m = last - t + 1;
+    const tok = base * m + k * Math.floor((t + last) * m / 2);
+    sums.add(tok, final * m - tok, (reserved - final) * m, (held - reserved) * m, k * m, m, head < queue.length);
+    while (ends.size && ends.peek()[0] === last) {
+      const [, i] = ends.pop();
+      const [p, o] = reqs[i];
+      base -= p + 1 - (last - o + 1);
+      k -= 1;
+      final -= p + o;
+      reserved -= res[i];
+      held -= chunk[i];
+      if (arena !== null) {
+        arena.release(where.get(i), chunk[i]);
+        where.delete(i);
+      }
+    }
+    t = last + 1;
+  }
+  const sample = (grid) => {
+    const out = [];
+    let j = 0;
+    for (const s of grid) {
+      while (j < segments.length && segments[j][1] < s) j += 1;
+      if (j === segments.length) {
+        out.push([0, 0, 0, 0, 0]);
+        continue;
+      }
+      const [, , b, kk, f, r, h] = segments[j];
+      const tk = b + kk * s;
+      out.push([tk, f - tk, r - f, h - r, kk]);
+    }
+    return out;
+  };
+  return { sums, sample, total: t, preemptions: 0 };
+}
+var ceilDivInt = (a, b) => Math.floor((a + b - 1) / b);
+function runPaged(reqs, capacity, B, watermarkBlocks) {
+  const totalBlocks = Math.floor(capacity / B);
+  reqs.forEach(([p, o], i) => {
+    const need = ceilDivInt(p + o, B);
+    if (need > totalBlocks - watermarkBlocks) {
+      throw new KVInputError(`request ${i} needs ${n(need)} blocks of ${B} tokens, more than the ${n(totalBlocks - watermarkBlocks)} a request may take: it could never finish (give more memory or shorter requests)`);
+    }
+  });
+  const N = reqs.length;
+  const length = reqs.map(([p]) => p);
+  const final = reqs.map(([p, o]) => p + o);
+  const tail = final.map((f) => ceilDivInt(f, B) * B - f);
+  const admittedAt = new Array(N).fill(0);
+  const startLen = new Array(N).fill(0);
+  const blocks = new Array(N).fill(0);
+  const epoch = new Array(N).fill(0);
+  const tailCounted = new Array(N).fill(false);
+  const needs = /* @__PURE__ */ new Map();
+  const ends = /* @__PURE__ */ new Map();
+  const victims = new Heap((x, y) => x > y);
+  const running = new Array(N).fill(false);
+  let queue = reqs.map((_, i) => i);
+  let free = totalBlocks;
+  let tokens = 0;
+  let usedBlocks = 0;
+  let never = 0;
+  let k = 0;
+  let preemptions = 0;
+  const sums = new Sums(capacity);
+  const stepTokens = [];
+  const stepSlack = [];
+  const stepNever = [];
+  const stepRunning = [];
+  const push = (map, key, v) => {
+    const list = map.get(key);
+    if (list) list.push(v);
+    else map.set(key, [v]);
+  };
+  let t = 0;
+  let head = 0;
+  while (head < queue.length || k) {
+    while (head < queue.length) {
+      const i = queue[head];
+      const b = ceilDivInt(length[i], B);
+      if (free - b < watermarkBlocks) break;
+      head += 1;
+      free -= b;
+      usedBlocks += b;
+      blocks[i] = b;
+      const L0 = startLen[i] = length[i];
+      admittedAt[i] = t;
+      epoch[i] += 1;
+      running[i] = true;
+      k += 1;
+      tokens += L0;
+      victims.push(i);
+      const rem = final[i] - L0;
+      for (let j = (-L0 % B + B) % B; j < rem; j += B) push(needs, t + j, [i, epoch[i]]);
+      push(ends, t + rem - 1, [i, epoch[i]]);
+      tailCounted[i] = b === ceilDivInt(final[i], B);
+      if (tailCounted[i]) never += tail[i];
+    }
+    const want = [];
+    const asked = needs.get(t);
+    if (asked) {
+      for (const [i, e] of asked) if (running[i] && epoch[i] === e) want.push(i);
+      needs.delete(t);
+    }
+    while (want.length > free) {
+      while (!running[victims.peek()]) victims.pop();
+      const v = victims.pop();
+      const have = startLen[v] + (t - admittedAt[v]);
+      running[v] = false;
+      k -= 1;
+      tokens -= have;
+      free += blocks[v];
+      usedBlocks -= blocks[v];
+      if (tailCounted[v]) never -= tail[v];
+      length[v] = have;
+      if (head > 0) {
+        head -= 1;
+        queue[head] = v;
+      } else {
+        queue = [v, ...queue];
+      }
+      preemptions += 1;
+      const at = want.indexOf(v);
+      if (at >= 0) want.splice(at, 1);
+    }
+    for (const i of want) {
+      blocks[i] += 1;
+      if (blocks[i] === ceilDivInt(final[i], B)) {
+        tailCounted[i] = true;
+        never += tail[i];
+      }
+    }
+    free -= want.length;
+    usedBlocks += want.length;
+    tokens += k;
+    const slack = usedBlocks * B - tokens;
+    sums.add(tokens, slack - never, never, 0, k, 1, head < queue.length);
+    stepTokens.push(tokens);
+    stepSlack.push(slack);
+    stepNever.push(never);
+    stepRunning.push(k);
+    for (const [i, e] of ends.get(t) || []) {
+      if (running[i] && epoch[i] === e) {
+        running[i] = false;
+        k -= 1;
+        tokens -= final[i];
+        free += blocks[i];
+        usedBlocks -= blocks[i];
+        never -= tail[i];
+      }
+    }
+    ends.delete(t);
+    t += 1;
+  }
+  const sample = (grid) => grid.map((s) => s >= stepTokens.length ? [0, 0, 0, 0, 0] : [stepTokens[s], stepSlack[s] - stepNever[s], stepNever[s], 0, stepRunning[s]]);
+  return { sums, sample, total: t, preemptions };
+}
+function roundHalfEven(x) {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+function traceGrid(totalSteps, points) {
+  if (totalSteps <= points) return Array.from({ length: totalSteps }, (_, i) => i);
+  const set = /* @__PURE__ */ new Set();
+  for (let j = 0; j < points; j++) set.add(roundHalfEven(j * (totalSteps - 1) / (points - 1)));
+  return [...set].sort((a, b) => a - b);
+}
+function kvSlotsFor(shape, gpu, o) {
+  const kinds = [...new Set(shape.groups.map((g) => g.kind))].filter((k) => k !== "full" && k !== "mla").sort();
+  if (kinds.length) {
+    throw new KVInputError(`${shape.name} has ${kinds.join(", ")} layers: a trace counts token slots of one fixed size, which only full-attention and MLA layers have; give kv_slots instead`);
+  }
+  const b = memoryBudget(shape, gpu, o);
+  const perToken = kvBytesPerToken(shape, o.kvBits, b.num_gpus) * BigInt(b.num_gpus);
+  if (b.kv_budget_bytes <= 0n) {
+    const gb = (Number(b.weights_bytes) / 1e9).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    throw new KVInputError(`${shape.name}'s weights (${gb} GB) leave no KV memory on ${b.num_gpus} x ${gpu.name}: nothing to trace`);
+  }
+  return Number(floorDiv(b.kv_budget_bytes, perToken));
+}
+function allocatorTrace(reqs, o) {
+  const kvSlots = checkInt("kv_slots", o.kvSlots, 1);
+  const blockSize = checkInt("block_size", o.blockSize ?? 16, 1);
+  const points = checkInt("points", o.points ?? 200, 2);
+  const maxLen = checkInt("max_len", o.maxLen ?? 2048, 2);
+  const watermark = o.watermark ?? 0.01;
+  const buddy = o.buddy ?? true;
+  const policies = o.policies ?? POLICIES;
+  const bad = policies.filter((p) => !POLICIES.includes(p));
+  if (bad.length || !policies.length) throw new KVInputError(`policies must be some of ${POLICIES.join(", ")}; got ${JSON.stringify(policies)}`);
+  if (!reqs.length) throw new KVInputError("requests is empty: give at least one (prompt tokens, output tokens) pair");
+  const totalBlocks = Math.floor(kvSlots / blockSize);
+  const watermarkBlocks = Math.trunc(watermark * totalBlocks);
+  const raw = {};
+  for (const pol of policies) {
+    raw[pol] = pol === "paged" ? runPaged(reqs, kvSlots, blockSize, watermarkBlocks) : runReserving(pol, reqs, kvSlots, maxLen, buddy);
+  }
+  const grid = traceGrid(Math.max(...Object.values(raw).map((r) => r.total)), points);
+  const runs = {};
+  for (const [pol, r] of Object.entries(raw)) runs[pol] = r.sums.run(pol, r.sample(grid), r.total, r.preemptions);
+  return { kv_slots: kvSlots, block_size: blockSize, max_len: maxLen, buddy, watermark_blocks: watermarkBlocks, steps: grid, runs };
 }
 
 // kvwidgets/widgets/js/calc/decode.js
 function decodeCeiling(shape, gpu, context, batch, o) {
   context = checkInt("context", context, 1);
   batch = checkInt("batch", batch, 1);
-  const n = checkInt("num_gpus", o.numGpus, 1);
+  const n2 = checkInt("num_gpus", o.numGpus, 1);
   const bw = gpu.bandwidth_gbps;
-  const allWeights = exactDouble("weights", modelWeightBytes(shape, o.params, o.weightBits)) / n;
-  const weights = shape.moe ? decodeWeightBytes(shape, batch, o.params, o.weightBits) / n : allWeights;
-  const kvSeq = exactDouble("kv per sequence", kvBytes(shape, context, o.kvBits, n));
+  const allWeights = exactDouble("weights", modelWeightBytes(shape, o.params, o.weightBits)) / n2;
+  const weights = shape.moe ? decodeWeightBytes(shape, batch, o.params, o.weightBits) / n2 : allWeights;
+  const kvSeq = exactDouble("kv per sequence", kvBytes(shape, context, o.kvBits, n2));
   const kv = exactDouble("kv per step", BigInt(batch) * BigInt(kvSeq));
   const step = (weights + kv) / (bw * 1e9);
   return {
     context,
     batch,
-    num_gpus: n,
+    num_gpus: n2,
     gpu: gpu.name,
     bandwidth_gbps: bw,
     weight_bytes_per_step: weights,
@@ -428,8 +840,8 @@ function decodeFits(shape, gpu, context, batch, o) {
 }
 function prefillSeconds(shape, gpu, tokens, params, numGpus = 1) {
   tokens = checkInt("tokens", tokens, 1);
-  const n = checkInt("num_gpus", numGpus, 1);
-  return Number(2n * activeParams(shape, params) * BigInt(tokens)) / (gpu.bf16_tflops * 1e12 * n);
+  const n2 = checkInt("num_gpus", numGpus, 1);
+  return Number(2n * activeParams(shape, params) * BigInt(tokens)) / (gpu.bf16_tflops * 1e12 * n2);
 }
 
 // kvwidgets/widgets/js/calc/dtypes.js
@@ -491,12 +903,12 @@ function blockPlan(shape, gpu, o) {
   const users = checkInt("users", o.users, 1);
   const prefix = checkInt("prefix_tokens", o.prefixTokens, 0);
   if (prefix >= used) {
-    const n2 = (x) => x.toLocaleString("en-US");
-    throw new KVInputError(`prefix_tokens must be less than used_tokens (${n2(used)}): each user adds tokens of its own after the shared prefix, got ${n2(prefix)}`);
+    const n3 = (x) => x.toLocaleString("en-US");
+    throw new KVInputError(`prefix_tokens must be less than used_tokens (${n3(used)}): each user adds tokens of its own after the shared prefix, got ${n3(prefix)}`);
   }
   const b = memoryBudget(shape, gpu, o);
-  const n = BigInt(b.num_gpus);
-  const blockBytes = kvBytesPerTokenWithinWindows(shape, o.kvBits, b.num_gpus) * n * BigInt(bs);
+  const n2 = BigInt(b.num_gpus);
+  const blockBytes = kvBytesPerTokenWithinWindows(shape, o.kvBits, b.num_gpus) * n2 * BigInt(bs);
   if (blockBytes <= 0n) throw new KVInputError(`${shape.name} stores nothing per token, so it has no blocks to page`);
   const reservedBlocks = blocksFor(reserved, bs);
   const paged = blocksFor(used, bs);
@@ -690,14 +1102,14 @@ function makeLookup(app) {
   const gpus = m.get("gpus") || {};
   const dtypes = m.get("dtypes") || {};
   return {
-    shape(n = name) {
-      const s = shapes[n];
-      if (!s) throw new KVInputError(`unknown model '${n}'. Known models: ${Object.keys(shapes).sort().join(", ")}.`);
+    shape(n2 = name) {
+      const s = shapes[n2];
+      if (!s) throw new KVInputError(`unknown model '${n2}'. Known models: ${Object.keys(shapes).sort().join(", ")}.`);
       return s;
     },
-    gpu(n = m.get("gpu")) {
-      const g = gpus[n];
-      if (!g) throw new KVInputError(`unknown GPU '${n}'. Known GPUs: ${Object.keys(gpus).sort().join(", ")}.`);
+    gpu(n2 = m.get("gpu")) {
+      const g = gpus[n2];
+      if (!g) throw new KVInputError(`unknown GPU '${n2}'. Known GPUs: ${Object.keys(gpus).sort().join(", ")}.`);
       return g;
     },
     bits(field) {
@@ -970,6 +1382,10 @@ var CONCEPT_COLORS = {
   // activations and graphs
   waste: "#d0d0d0",
   // reserved or inside a block, never written
+  reserved: "#edc948",
+  // held for tokens a request will still write (not yet written)
+  rounding: "#b07aa1",
+  // lost to the allocator: a reservation rounded up to a power of two
   warning: "#d1345b",
   // past a limit: a bar that overflows, a batch that does not fit
   query: "#7f6fb5",
@@ -1134,7 +1550,7 @@ function modelSelect(app) {
   return selectControl(app, "model", "Model", () => {
     const shapes = app.model.get("shapes") || {};
     const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
-    const extra = Object.keys(shapes).filter((n) => !presets.includes(n)).sort();
+    const extra = Object.keys(shapes).filter((n2) => !presets.includes(n2)).sort();
     return [...presets, ...extra];
   }, ["shapes", "presets"]);
 }
@@ -1143,7 +1559,7 @@ function gpuSelect(app) {
 }
 function gpuCount(app) {
   const counts = () => (app.model.get("axes") || {}).gpu_counts || [1, 2, 4, 8];
-  return selectControl(app, "num_gpus", "GPUs", () => counts().map((n) => [n, String(n)]), ["axes"]);
+  return selectControl(app, "num_gpus", "GPUs", () => counts().map((n2) => [n2, String(n2)]), ["axes"]);
 }
 function dtypeSelect(app, name, labelText) {
   const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4", mxfp4: "MXFP4 experts" };
@@ -1189,7 +1605,7 @@ function resetButton(app) {
     const initial = app.model.get("initial") || {};
     app.holding = true;
     try {
-      for (const n of Object.keys(initial)) app.model.set(n, initial[n]);
+      for (const n2 of Object.keys(initial)) app.model.set(n2, initial[n2]);
     } finally {
       app.holding = false;
     }
@@ -1273,16 +1689,21 @@ function drawPlot(app, data, layout, dataKey) {
   return Plotly.react(app.plot, data, full, { displayModeBar: false, responsive: true });
 }
 export {
+  Buddy,
   CONCEPT_COLORS,
   CONTEXT_STEPS,
   KEYED_TAGS,
   KVInputError,
   PAGE_DARK,
   PAGE_LIGHT,
+  POLICIES,
+  POLICY_LABELS,
   SCALE,
+  SHARES,
   SVG_NS,
   accentColor,
   activeParams,
+  allocatorTrace,
   axisValues,
   big,
   billionsBox,
@@ -1332,6 +1753,7 @@ export {
   kvBytesPerToken,
   kvBytesPerTokenWithinWindows,
   kvHeadsPerGpu,
+  kvSlotsFor,
   labelled,
   limitLines,
   luminance,
@@ -1341,6 +1763,7 @@ export {
   modelSelect,
   modelWeightBytes,
   moreFold,
+  nextPow2,
   notePlotlyProblem,
   numbersPerToken,
   pageScheme,
@@ -1364,6 +1787,7 @@ export {
   tierGbps,
   tokenBits,
   tokensHeld,
+  traceGrid,
   tryModelCall,
   usersStaircase,
   usersThatFit,

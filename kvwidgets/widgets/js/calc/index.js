@@ -12,6 +12,7 @@
 //    kvwidgets/core/decode.py, from integers that are checked to be below 2^53 (so the
 //    int -> double conversions are exact and IEEE rounding gives the same bits).
 
+export * from "./allocator_trace.js";
 export * from "./budget.js";
 export * from "./decode.js";
 export * from "./dtypes.js";

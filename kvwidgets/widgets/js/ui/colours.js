@@ -22,6 +22,8 @@ export const CONCEPT_COLORS = {
   reserve: "#9c9c9c",  // held back by the engine (1 - utilization)
   working: "#bab0ac",  // activations and graphs
   waste: "#d0d0d0",    // reserved or inside a block, never written
+  reserved: "#edc948", // held for tokens a request will still write (not yet written)
+  rounding: "#b07aa1", // lost to the allocator: a reservation rounded up to a power of two
   warning: "#d1345b",  // past a limit: a bar that overflows, a batch that does not fit
   query: "#7f6fb5",    // the new token's query: read once, never kept
   other: "#8c8c8c",

@@ -1,0 +1,262 @@
+// MemoryOverTrace: the PagedAttention paper's four allocators over one stream of requests,
+// each a panel of KV memory over time stacked by use (token states, reserved for tokens
+// still to come, never written, allocator rounding, free), drawn in SVG.
+// Every number is calc/allocator_trace.js allocatorTrace (core.allocator_trace), run in the
+// browser on the request lengths Python drew (the `lengths` trait).
+
+import { POLICIES, POLICY_LABELS, allocatorTrace, kvSlotsFor } from "../calc/allocator_trace.js";
+import { KVInputError } from "../calc/errors.js";
+import { axisValues, createApp, startApp } from "../ui/app.js";
+import { conceptColor } from "../ui/colours.js";
+import { dtypeSelect, gpuCount, gpuSelect, modelSelect, resetButton, selectControl } from "../ui/controls.js";
+import { diagramBox, diagramWidth } from "../ui/diagram.js";
+import { element, svgElement } from "../ui/dom.js";
+import { widgetModule } from "../loader/widget_module.js";
+
+/**
+ * @typedef {import("../ui/app.js").RenderContext} RenderContext
+ */
+
+// The uses a step's KV slots are split into, bottom to top, with their colour concept.
+const USES = [
+  ["token_states", "kv", "token states"],
+  ["reserved", "reserved", "reserved, not yet written"],
+  ["internal", "waste", "never written"],
+  ["rounding", "rounding", "allocator rounding"],
+  ["free", "free", "free"],
+];
+const DATASET_LABELS = { sharegpt: "ShareGPT", alpaca: "Alpaca" };
+
+const n = (x) => Number(x).toLocaleString("en-US");
+const pct = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: 0 })}%`;
+const pct1 = (x) => `${(x * 100).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
+const batch = (x) => x.toLocaleString("en-US", { maximumFractionDigits: x < 10 ? 1 : 0 });
+
+/**
+ * @param {RenderContext} ctx
+ */
+function render({ model, el }) {
+  const app = createApp({ model, el }, "Where does KV memory go when each request reserves its own, and when it is paged?");
+  selectControl(app, "dataset", "Requests like", () => Object.keys(model.get("lengths") || DATASET_LABELS).map((d) => [d, DATASET_LABELS[d] || d]), ["lengths"]);
+  selectControl(app, "num_requests", "How many", () => axisValues(app, "request_counts").map((c) => [c, n(c)]), ["axes"]);
+  selectControl(app, "kv_slots", "KV memory", () => {
+    const paper = (model.get("reference") || {}).paper_kv_slots || 15728;
+    return [[paper, `the paper's: ${n(paper)} token slots`], [0, "what the model leaves on the GPU"]];
+  }, ["reference"]);
+  selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((b) => [b, `${b} tokens`]), ["axes"]);
+  selectControl(app, "view", "Show", () => axisValues(app, "views").map((v) => [v, v === "all" ? "all four" : POLICY_LABELS[v] || v]), ["axes"]);
+  resetButton(app);
+  const sized = [modelSelect(app), gpuSelect(app), gpuCount(app), dtypeSelect(app, "weight_dtype", "Weights"), dtypeSelect(app, "kv_dtype", "KV cache")];
+  // Picking a model, GPU or format asks for the memory it leaves: the trace follows it
+  // (Python does the same when one of these traits is set there).
+  for (const c of sized) {
+    c.addEventListener("change", () => {
+      if (Number(model.get("kv_slots")) !== 0) app.set("kv_slots", 0);
+    });
+  }
+  const outs = Object.fromEntries(POLICIES.map((p) => [p, app.readout(p, `${POLICY_LABELS[p]}:`)]));
+  const outWasted = app.readout("wasted", "Not holding tokens:");
+  const stopWatch = diagramBox(app);
+  // ours beside the paper's, policy by policy, in the fold under its text
+  const table = element("table", { class: "kv-how-table" });
+  app.text.before(table);
+  /** @type {{key: string, trace: any}} the last trace, per widget */
+  let cache = { key: "", trace: null };
+
+  /** The trace for the inputs on screen, computed once per set of inputs (not per view or width). */
+  const runTrace = () => {
+    const L = app.lookup();
+    const dataset = model.get("dataset");
+    const lengths = model.get("lengths") || {};
+    const flat = lengths[dataset];
+    if (!flat) throw new KVInputError(`unknown dataset '${dataset}'. Known datasets: ${Object.keys(lengths).sort().join(", ")}.`);
+    const count = Number(model.get("num_requests"));
+    if (!Number.isInteger(count) || count < 1) throw new KVInputError(`num_requests must be a whole number >= 1, got ${count}`);
+    if (2 * count > flat.length) throw new KVInputError(`num_requests: the page holds the lengths of ${n(flat.length / 2)} requests; more need the kernel to draw them`);
+    const blockSize = model.get("block_size");
+    if (!axisValues(app, "block_sizes").includes(blockSize)) throw new KVInputError(`block_size must be one of ${axisValues(app, "block_sizes").join(", ")}, got ${blockSize}`);
+    let kvSlots = Number(model.get("kv_slots"));
+    let budget = null;
+    if (kvSlots === 0) {
+      const shape = L.shape();
+      const gpu = L.gpu();
+      const o = { numGpus: model.get("num_gpus"), weightBits: L.weightBits(), kvBits: L.bits("kv_dtype"), utilization: 0.9 };
+      kvSlots = kvSlotsFor(shape, gpu, o);
+      budget = { shape, gpu, numGpus: o.numGpus };
+    }
+    const key = JSON.stringify([dataset, count, kvSlots, blockSize, flat.length, flat[0], flat[1], model.get("seed")]);
+    if (cache.key !== key) {
+      /** @type {Array<[number, number]>} */
+      const reqs = [];
+      for (let i = 0; i < count; i++) reqs.push([flat[2 * i], flat[2 * i + 1]]);
+      cache = { key, trace: allocatorTrace(reqs, { kvSlots, blockSize, points: axisValues(app, "points")[0] }) };
+    }
+    return { trace: cache.trace, dataset, count, budget };
+  };
+
+  app.draw = () => {
+    let traced;
+    try {
+      traced = runTrace();
+    } catch (e) {
+      // Valid inputs that leave nothing to trace (the weights fill the GPU): say so in
+      // place of the figure, with the headline numbers greyed (the frame's failure).
+      if (!(e instanceof KVInputError) || !/leave no KV memory/.test(e.message)) throw e;
+      app.failure(e.message);
+      app.say([{ text: "The KV memory is what the weights leave on the GPUs at 90% utilization; with none left there is no trace to run." }]);
+      app.diagram.replaceChildren();
+      table.replaceChildren();
+      for (const o of [...Object.values(outs), outWasted]) o.textContent = "none";
+      return;
+    }
+    const { trace, dataset, count, budget } = traced;
+    const view = model.get("view");
+    const shown = view === "all" ? POLICIES : POLICIES.filter((p) => p === view);
+    if (!shown.length) throw new KVInputError(`view must be one of ${axisValues(app, "views").join(", ")}, got ${view}`);
+    const t = app.theme();
+    const s = app.scale();
+    const W = diagramWidth(app);
+    const fs = 12 * s;
+    const parts = [];
+
+    // legend: one swatch per use, wrapped to the width
+    let lx = 0;
+    let ly = 0;
+    const legend = svgElement("g", { class: "kv-mt-legend" });
+    for (const [, concept, label] of USES) {
+      const w = 18 * s + label.length * fs * 0.52;
+      if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; }
+      legend.append(svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill: conceptColor(concept) }),
+        svgElement("text", { x: lx + 17 * s, y: ly + 11 * s, "font-size": fs * 0.9, fill: t.fg2, text: label }));
+      lx += w + 14 * s;
+    }
+    parts.push(legend);
+    const top = ly + 26 * s;
+
+    // panels: two columns when there is room for all four, one otherwise
+    const cols = shown.length > 1 && W >= 620 * s ? 2 : 1;
+    const gap = 22 * s;
+    const pw = (W - gap * (cols - 1)) / cols;
+    const ph = (shown.length > 1 ? 110 : 220) * s;
+    const axisW = 36 * s;
+    const steps = trace.steps;
+    // one scale for every panel (so a faster policy's earlier end shows); one panel alone
+    // ends where its own run does
+    const end = shown.length > 1 ? (steps.length ? steps[steps.length - 1] : 1) : trace.runs[shown[0]].total_steps;
+    const lastStep = Math.max(1, end);
+    const titleH = fs * 1.9; // the title line, then room for the 100% label above the plot
+    const ticksH = fs * 1.5;
+    const rowH = titleH + ph + ticksH + 10 * s;
+    shown.forEach((pol, i) => {
+      const run = trace.runs[pol];
+      const x0 = (i % cols) * (pw + gap);
+      const y0 = top + Math.floor(i / cols) * rowH;
+      const px = x0 + axisW;
+      const plotW = Math.max(60, pw - axisW - 4 * s);
+      const py = y0 + titleH;
+      const g = svgElement("g", { class: "kv-mt-panel", "data-policy": pol, "data-token-share": run.mean_token_states.toFixed(4), "data-batch": run.mean_running.toFixed(2) });
+      g.append(svgElement("text", { x: x0, y: y0 + fs, "font-size": fs, "font-weight": 600, fill: t.fg, text: run.label }),
+        svgElement("text", { x: x0 + pw, y: y0 + fs, "font-size": fs * 0.9, fill: t.fg2, "text-anchor": "end", text: `${pct(run.mean_token_states)} tokens, batch ${batch(run.mean_running)}` }));
+      const X = (step) => px + (lastStep > 0 ? (step / lastStep) * plotW : 0);
+      const Y = (share) => py + ph * (1 - share);
+      // stacked areas: each use between the cumulative share below it and below plus it
+      const idx = steps.map((_, j) => j).filter((j) => steps[j] <= lastStep);
+      const below = idx.map(() => 0);
+      for (const [key, concept] of USES) {
+        const above = below.map((b, k) => b + run[key][idx[k]]);
+        let d = idx.map((j, k) => `${k ? "L" : "M"}${X(steps[j]).toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
+        for (let k = idx.length - 1; k >= 0; k--) d += `L${X(steps[idx[k]]).toFixed(1)},${Y(below[k]).toFixed(1)}`;
+        g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: conceptColor(concept), stroke: "none" }));
+        for (let k = 0; k < below.length; k++) below[k] = above[k];
+      }
+      g.append(svgElement("rect", { x: px, y: py, width: plotW, height: ph, fill: "none", stroke: t.grid, "stroke-width": 1 }));
+      for (const share of [0, 0.5, 1]) {
+        g.append(svgElement("text", { x: px - 4 * s, y: Y(share) + fs * 0.3, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": "end", text: pct(share) }));
+      }
+      // where this policy's last request finished (the same step scale in every panel)
+      const done = X(Math.min(run.total_steps, lastStep));
+      g.append(svgElement("line", { x1: done, x2: done, y1: py, y2: py + ph, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${3 * s} ${2 * s}` }));
+      const doneText = `all done at step ${n(run.total_steps)}`;
+      const doneW = doneText.length * fs * 0.8 * 0.55;
+      const leftOfLine = done - px > doneW + 6 * s;
+      g.append(svgElement("text", { x: leftOfLine ? done - 4 * s : Math.min(done + 4 * s, px + plotW - doneW), y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": leftOfLine ? "end" : "start", text: doneText }));
+      if (leftOfLine && done - px > doneW + 60 * s) g.append(svgElement("text", { x: px, y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, text: "step 0" }));
+      parts.push(g);
+    });
+    const rows = Math.ceil(shown.length / cols);
+    const H = top + rows * rowH;
+    const aria = shown.map((p) => `${POLICY_LABELS[p]}: ${pct(trace.runs[p].mean_token_states)} of the cache holds tokens, batch ${batch(trace.runs[p].mean_running)}`).join("; ");
+    const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font, "aria-label": aria }, parts);
+
+    // ---- words: the readouts, warnings and the fold -------------------------------------
+    const ref = model.get("reference") || {};
+    const fit = (ref.fits || {})[dataset] || {};
+    const paperSetting = trace.kv_slots === ref.paper_kv_slots && trace.block_size === 16 && trace.max_len === ref.paper_max_len;
+    const lines = [];
+    const idle = POLICIES.filter((p) => trace.runs[p].saturated_steps === 0).map((p) => POLICY_LABELS[p]);
+    if (idle.length) {
+      lines.push({ cls: "kv-warn", text: `${idle.join(", ")}: no request ever waited (the memory holds all ${n(count)} requests at once), so ${idle.length === 1 ? "its" : "their"} shares are over the whole run, not a full server. Give more requests or less memory to see one.` });
+    }
+    const memory = budget
+      ? `${n(trace.kv_slots)} token slots: what ${budget.shape.name} leaves on ${budget.numGpus} x ${budget.gpu.name} at 90% utilization, divided by its KV bytes per token (a slot is one token in every layer)`
+      : `${n(trace.kv_slots)} token slots${trace.kv_slots === ref.paper_kv_slots ? " (the paper's Table 1: OPT-13B on an A100-40GB leaves 12 GiB for the cache, at 800 KiB a token)" : ""}`;
+    lines.push(
+      { text: `${n(count)} requests like ${fit.label || dataset}'s (seed ${model.get("seed")}) on ${memory}; the longest sequence is ${n(trace.max_len)} tokens (OPT's), blocks of ${trace.block_size}.` },
+      { text: "Every request waits at step 0 and is admitted first come, first served when its memory fits; one decode step writes one token per running request. The shares are averages over the steps at which a request is still waiting: a full server." },
+      { text: "Orca (Max) reserves the maximum length, Orca (Pow2) the prompt plus the output rounded up to a power of two, Orca (Oracle) exactly prompt + output; each reservation is placed by a buddy allocator (the paper's assumption), which rounds it up to a power of two and can split free space too finely for the next request. vLLM hands out blocks as a sequence grows, keeps 1% of the blocks free when admitting (vLLM 0.2.0) and preempts the latest request when blocks run out." },
+      { text: "Reserved, not yet written: slots held for tokens the request will still write. Never written: slots held past a request's end (or the empty tail of its last block). Allocator rounding + free: what the paper calls external fragmentation and others." },
+      { text: `Request lengths: lognormal draws with the paper's mean lengths (Figure 11: ${fit.label || dataset} prompts ${fit.input_mean} tokens, outputs ${fit.output_mean}); the spread is ours: output sigma ${fit.output_sigma} fitted to Figure 2's Orca (Max) bar, prompt sigma ${fit.input_sigma} assumed; prompts at most ${n(fit.max_input || 0)} tokens.` },
+    );
+    // the table: each policy's averages (and the paper's where it gives them)
+    const paperUse = (p) => (paperSetting && dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {});
+    const paperBatch = (p) => (paperSetting ? ((ref.paper_batch || {})[dataset] || {})[p] : undefined);
+    const cell = (ours, paper) => element("td", {}, [
+      element("span", { text: ours }),
+      ...(paper === undefined ? [] : [element("span", { class: "kv-paper", text: ` (${paper})` })]),
+    ]);
+    const head = ["", "token states", "reserved", "never written", "rounding + free", "batch", "steps to finish", "preemptions"];
+    const tableRows = POLICIES.map((p) => {
+      const r = trace.runs[p];
+      const u = paperUse(p);
+      const b = paperBatch(p);
+      const opt = (v) => (v === undefined ? undefined : pct1(v));
+      return element("tr", {}, [
+        element("td", { text: POLICY_LABELS[p] }),
+        cell(pct1(r.mean_token_states), opt(u.token_states)),
+        cell(pct1(r.mean_reserved), opt(u.reserved)),
+        cell(pct1(r.mean_internal), opt(u.internal)),
+        cell(pct1(r.mean_rounding + r.mean_free), opt(u.external_and_others)),
+        cell(r.mean_running.toFixed(2), b === undefined ? undefined : b.toFixed(2)),
+        cell(n(r.total_steps), undefined),
+        cell(p === "paged" ? n(r.preemptions) : "", undefined),
+      ]);
+    });
+    const caption = paperSetting
+      ? `Averages over the saturated steps; in brackets the paper's (Figure 2${dataset === "sharegpt" ? "" : ": ShareGPT only"}; Figure 13's mean batch).`
+      : "Averages over the saturated steps (the paper's figures are shown in its setting: its memory, blocks of 16).";
+    const newTable = [element("caption", { text: caption }), element("tr", {}, head.map((h) => element("th", { text: h }))), ...tableRows];
+    if (paperSetting) {
+      lines.push({ text: "The paper's runs are one-hour traces of real lengths at one request rate (ShareGPT 2 requests/s, Alpaca 30); ours are saturated synthetic traces. vLLM's Alpaca batch (132) is not a memory limit at the paper's rate, so ours is higher; the paper's vLLM bar gives only the token share (96.3%)." });
+    }
+    if (ref.source) lines.push({ text: `Source: ${ref.source}` });
+
+    // Everything is computed: now touch the page.
+    app.say(lines);
+    table.replaceChildren(...newTable);
+    for (const p of POLICIES) {
+      const r = trace.runs[p];
+      outs[p].textContent = `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
+    }
+    const orca = ["max", "pow2", "oracle"].map((p) => 1 - trace.runs[p].mean_token_states);
+    outWasted.textContent = `reserving ${pct(Math.min(...orca))}-${pct(Math.max(...orca))}, paging ${pct(1 - trace.runs.paged.mean_token_states)}`;
+    app.diagram.replaceChildren(svg);
+    app.drawnWidth = W;
+  };
+  const stop = startApp(app);
+  return () => {
+    stopWatch();
+    stop();
+  };
+}
+
+export default widgetModule(render);

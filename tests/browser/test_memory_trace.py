@@ -1,0 +1,181 @@
+"""MemoryOverTrace exported and opened from file:// in Chromium, no kernel: every control
+redraws the panels from the lengths in the page (calc/allocator_trace.js), the numbers drawn
+are the core's, Reset brings the first picture back, the figure stands near the widget's top
+(800 px, scale 1 and 1.5) and its texts neither overlap nor leave it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import kvwidgets as kw
+
+from .conftest import open_exported
+from .test_keyboard_theme import accessible_names, contrast, focused, rgba
+from .text_layout import TEXT_PROBLEMS_JS
+
+pytestmark = pytest.mark.browser
+
+MODEL = "window.kvwExport.models[0]"
+PANELS_JS = """() => [...document.querySelectorAll('.kv-mt-panel')].map(g =>
+    [g.dataset.policy, g.dataset.tokenShare, g.dataset.batch, g.innerHTML.length])"""
+READOUTS_JS = """() => Object.fromEntries(
+    [...document.querySelectorAll('[data-kv-out]')].map(e => [e.dataset.kvOut, e.textContent]))"""
+FIGURE_TOP_JS = """() => [...document.querySelectorAll('.kv-widget')].map(w =>
+    w.querySelector('.kv-figure').getBoundingClientRect().top - w.getBoundingClientRect().top)"""
+
+# (data-kv, option, trait, value): each sets a trait and must change the panels drawn
+MOVES = [
+    ("dataset", "alpaca", "dataset", "alpaca"),
+    ("num_requests", "3000", "num_requests", 3000),
+    ("block_size", "32", "block_size", 32),
+    ("kv_slots", "0", "kv_slots", 0),
+    ("gpu", "H200", "gpu", "H200"),
+    ("kv_dtype", "fp8", "kv_dtype", "fp8"),
+    ("weight_dtype", "fp8", "weight_dtype", "fp8"),
+    ("num_gpus", "2", "num_gpus", 2),
+    ("model", "qwen3-8b", "model", "qwen3-8b"),
+    ("view", "pow2", "view", "pow2"),
+]
+
+
+def panels(page):
+    return page.evaluate(PANELS_JS)
+
+
+def expected_panels(w):
+    return [
+        [p, f"{r['mean_token_states']:.4f}", f"{r['mean_running']:.2f}"] for p, r in w.result["runs"].items()
+    ]
+
+
+def test_every_control_redraws_with_no_kernel_and_draws_the_cores_numbers(watched, tmp_path):
+    page = watched.page
+    path = tmp_path / "trace.html"
+    kw.MemoryOverTrace().to_html(path)
+    open_exported(watched, path)
+    first, first_readouts = panels(page), page.evaluate(READOUTS_JS)
+    assert [x[:3] for x in first] == expected_panels(kw.MemoryOverTrace())
+    assert first_readouts["paged"].startswith("97% of the cache holds tokens, batch 33")
+    # the fold: ours beside the paper's figures in the paper's setting (Figure 2, Figure 13)
+    table = page.evaluate(
+        "[...document.querySelectorAll('.kv-how table.kv-how-table tr')].map(r => r.textContent)"
+    )
+    assert len(table) == 5 and "(96.3%)" in table[4] and "(7.00)" in table[1] and "(20.4%)" in table[1]
+    for kv, option, trait, value in MOVES:
+        before = panels(page)
+        page.locator(f'[data-kv="{kv}"]').select_option(option)
+        assert page.evaluate(f"{MODEL}.get({json.dumps(trait)})") == value, kv
+        assert page.locator(".kv-error").text_content() == "", (
+            f"{kv}: {page.locator('.kv-error').text_content()}"
+        )
+        assert panels(page) != before, f"{kv} did not redraw the panels"
+    # picking a model, GPU or format traced the memory it leaves; the browser's numbers
+    # are the core's for the same inputs
+    state = {t: page.evaluate(f"{MODEL}.get({json.dumps(t)})") for _, _, t, _ in MOVES}
+    assert state["kv_slots"] == 0
+    page.locator('[data-kv="view"]').select_option("all")
+    assert [x[:3] for x in panels(page)] == expected_panels(kw.MemoryOverTrace(**{**state, "view": "all"}))
+
+    page.locator('[data-kv="reset"]').click()
+    assert panels(page) == first and page.evaluate(READOUTS_JS) == first_readouts
+    watched.assert_clean()
+
+
+def test_a_model_that_leaves_no_memory_shows_why_in_place_of_the_figure(watched, tmp_path):
+    page = watched.page
+    path = tmp_path / "fail.html"
+    kw.MemoryOverTrace(model="llama-3.1-70b", gpu="H100").to_html(path)
+    open_exported(watched, path)
+    assert page.locator(".kv-mt-panel").count() == 0
+    assert "leave no KV memory" in page.locator(".kv-failure").text_content()
+    page.locator('[data-kv="num_gpus"]').select_option("2")  # two H100s: about 3 GB left for the cache
+    assert page.locator(".kv-mt-panel").count() == 4
+    assert page.locator(".kv-failure").text_content() == ""
+    watched.assert_clean()
+
+
+@pytest.mark.parametrize(("scale", "limit"), [(1.0, 300), (1.5, 450)])
+def test_the_figure_comes_first_at_800_px(browser, tmp_path, scale, limit):
+    context = browser.new_context(viewport={"width": 800, "height": 900})
+    try:
+        page = context.new_page()
+        from .conftest import PageWatch
+
+        watch = PageWatch(page)
+        for view in ("all", "paged"):
+            path = tmp_path / f"trace-{view}-{scale}.html"
+            kw.MemoryOverTrace(scale=scale, view=view).to_html(path)
+            open_exported(watch, path)
+            tops = page.evaluate(FIGURE_TOP_JS)
+            assert tops and all(0 < t <= limit for t in tops), (view, tops)
+            # no monospace text above the figure
+            mono = page.evaluate(
+                """() => [...document.querySelectorAll('.kv-widget *')].filter(e =>
+                    e.children.length === 0 && e.textContent.trim() &&
+                    /mono/i.test(getComputedStyle(e).fontFamily) &&
+                    e.getBoundingClientRect().top < document.querySelector('.kv-figure').getBoundingClientRect().top
+                ).map(e => e.textContent.trim())"""
+            )
+            assert mono == []
+            assert page.evaluate(TEXT_PROBLEMS_JS) == []
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+NAMES = {
+    "dataset": "Requests like",
+    "num_requests": "How many",
+    "kv_slots": "KV memory",
+    "block_size": "Block size",
+    "view": "Show",
+    "reset": "Reset",
+    "model": "Model",
+    "gpu": "GPU",
+    "num_gpus": "GPUs",
+    "weight_dtype": "Weights",
+    "kv_dtype": "KV cache",
+}
+
+
+def test_keyboard_reaches_every_control_in_order_and_drives_it(watched, tmp_path):
+    page = watched.page
+    path = tmp_path / "keys.html"
+    kw.MemoryOverTrace().to_html(path)
+    open_exported(watched, path)
+    controls = page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)")
+    assert set(controls) == set(NAMES)
+    visited = []
+    for _ in controls:
+        page.keyboard.press("Tab")
+        visited.append(focused(page))
+    assert visited == controls
+    assert {kv: label for kv, (_, label) in accessible_names(page).items()} == NAMES
+    page.locator('[data-kv="block_size"]').focus()
+    before = panels(page)
+    page.keyboard.press("ArrowDown")  # 16 -> 32 tokens
+    assert page.evaluate(f"{MODEL}.get('block_size')") == 32 and panels(page) != before
+    watched.assert_clean()
+
+
+def test_dark_theme_text_reads(browser, tmp_path):
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme="dark")
+    try:
+        from .conftest import PageWatch
+
+        watch = PageWatch(context.new_page())
+        path = tmp_path / "dark.html"
+        kw.MemoryOverTrace().to_html(path)
+        open_exported(watch, path)
+        c = watch.page.evaluate(
+            """() => { const root = document.querySelector('.kv-widget');
+                 const text = root.querySelector('.kv-mt-panel text');
+                 return { background: getComputedStyle(root).backgroundColor, text: getComputedStyle(text).fill }; }"""
+        )
+        assert rgba(c["background"]) == rgba("#1e1e1e")
+        assert contrast(c["text"], c["background"]) >= 4.5
+        watch.assert_clean()
+    finally:
+        context.close()
