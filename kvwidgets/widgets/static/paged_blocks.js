@@ -377,7 +377,7 @@ function render({ model, el }) {
     };
     const p = blockPlan(shape, gpu, o);
     const pct = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
-    const plural = (k2, word) => `${n(k2)} ${word}${Number(k2) === 1 ? "" : "s"}`;
+    const plural = (k, word) => `${n(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
     const t = app.theme();
     const s = app.scale();
     const W = diagramWidth(app);
@@ -453,7 +453,7 @@ function render({ model, el }) {
     for (let i = 0; i < head; i++) block(i, x0 + i * cz);
     if (!fits) {
       zoom.append(label(x0 + (head + 1.5) * cz, zTop + h * 0.7, "…", { "text-anchor": "middle", fill: t.fg }));
-      for (let k2 = 0; k2 < tail; k2++) block(p.paged_blocks - tail + k2, x0 + (head + 3 + k2) * cz);
+      for (let k = 0; k < tail; k++) block(p.paged_blocks - tail + k, x0 + (head + 3 + k) * cz);
     }
     parts.push(zoom);
     y = zTop + h + 8 * s;
@@ -478,76 +478,78 @@ function render({ model, el }) {
     else lastRow.append(label(x0, y + h + fs * 1.1, lastText, { fill: t.fg }));
     parts.push(lastRow);
     y += h + (besides ? 6 * s : fs * 1.6);
-    heading("The block table: each request's blocks lie wherever a block was free");
-    const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
-    const cw = barW / M;
-    const k = Math.max(1, Math.min(p.paged_blocks, Math.floor((M - 2) / 3), 4));
-    const perm = Array.from({ length: M }, (_, j) => j).sort((a, b) => jitter(a) - jitter(b));
-    const owner = new Array(M).fill("");
-    const physA = perm.slice(0, k);
-    const physB = perm.slice(k, 2 * k);
-    physA.forEach((q, i) => {
-      owner[q] = `A${i}`;
-    });
-    physB.forEach((q, i) => {
-      owner[q] = `B${i}`;
-    });
-    for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
-    const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
-    const shade = { A: 1, B: 0.55 };
-    const reqRow = (name, phys, yy) => {
-      table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
-      phys.forEach((_, i) => {
-        table.append(
-          svgElement("rect", { x: x0 + i * cw + 1, y: yy, width: cw - 2, height: h, fill: cKV, "fill-opacity": shade[name] }),
-          label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg })
-        );
+    if (!app.root.classList.contains("kv-compact")) {
+      heading("The block table: each request's blocks lie wherever a block was free");
+      const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
+      const cw = barW / M;
+      const k = Math.max(1, Math.min(p.paged_blocks, Math.floor((M - 2) / 3), 4));
+      const perm = Array.from({ length: M }, (_, j) => j).sort((a, b) => jitter(a) - jitter(b));
+      const owner = new Array(M).fill("");
+      const physA = perm.slice(0, k);
+      const physB = perm.slice(k, 2 * k);
+      physA.forEach((q, i) => {
+        owner[q] = `A${i}`;
       });
-      const more = p.paged_blocks > k ? " …" : "";
-      table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((q, i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
-    };
-    const aY = y;
-    const memY = aY + h + 26 * s;
-    const bY = memY + h + 26 * s;
-    reqRow("A", physA, aY);
-    table.append(label(0, memY + h * 0.7, "GPU memory"));
-    for (let q = 0; q < M; q++) {
-      const who = owner[q];
-      const mine = who === "" || who === "other" ? null : who[0];
-      const fill = who === "" ? "none" : mine ? cKV : cOther;
-      table.append(svgElement("rect", {
-        class: "kv-pb-phys",
-        "data-owner": who,
-        x: x0 + q * cw + 1,
-        y: memY,
-        width: cw - 2,
-        height: h,
-        fill,
-        "fill-opacity": mine ? shade[mine] : 0.35,
-        stroke: who === "" ? t.fg2 : "none",
-        "stroke-dasharray": who === "" ? `${2 * s} ${2 * s}` : null
+      physB.forEach((q, i) => {
+        owner[q] = `B${i}`;
+      });
+      for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
+      const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
+      const shade = { A: 1, B: 0.55 };
+      const reqRow = (name, phys, yy) => {
+        table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
+        phys.forEach((_, i) => {
+          table.append(
+            svgElement("rect", { x: x0 + i * cw + 1, y: yy, width: cw - 2, height: h, fill: cKV, "fill-opacity": shade[name] }),
+            label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg })
+          );
+        });
+        const more = p.paged_blocks > k ? " …" : "";
+        table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((q, i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
+      };
+      const aY = y;
+      const memY = aY + h + 26 * s;
+      const bY = memY + h + 26 * s;
+      reqRow("A", physA, aY);
+      table.append(label(0, memY + h * 0.7, "GPU memory"));
+      for (let q = 0; q < M; q++) {
+        const who = owner[q];
+        const mine = who === "" || who === "other" ? null : who[0];
+        const fill = who === "" ? "none" : mine ? cKV : cOther;
+        table.append(svgElement("rect", {
+          class: "kv-pb-phys",
+          "data-owner": who,
+          x: x0 + q * cw + 1,
+          y: memY,
+          width: cw - 2,
+          height: h,
+          fill,
+          "fill-opacity": mine ? shade[mine] : 0.35,
+          stroke: who === "" ? t.fg2 : "none",
+          "stroke-dasharray": who === "" ? `${2 * s} ${2 * s}` : null
+        }));
+        table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
+      }
+      const link = (i, q, fromY, toY, dash) => table.append(svgElement("line", {
+        x1: x0 + (i + 0.5) * cw,
+        y1: fromY,
+        x2: x0 + (q + 0.5) * cw,
+        y2: toY,
+        stroke: t.fg,
+        "stroke-width": 1.2 * s,
+        "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null
       }));
-      table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
+      physA.forEach((q, i) => link(i, q, aY + h, memY, false));
+      reqRow("B", physB, bY);
+      physB.forEach((q, i) => link(i, q, bY, memY + h, true));
+      parts.push(table);
+      y = bY + h + 4 * s;
+      for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; grey: other requests' blocks, dashed: free. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
+        parts.push(label(0, y + small, line));
+        y += small * 1.3;
+      }
+      y += small * 0.3;
     }
-    const link = (i, q, fromY, toY, dash) => table.append(svgElement("line", {
-      x1: x0 + (i + 0.5) * cw,
-      y1: fromY,
-      x2: x0 + (q + 0.5) * cw,
-      y2: toY,
-      stroke: t.fg,
-      "stroke-width": 1.2 * s,
-      "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null
-    }));
-    physA.forEach((q, i) => link(i, q, aY + h, memY, false));
-    reqRow("B", physB, bY);
-    physB.forEach((q, i) => link(i, q, bY, memY + h, true));
-    parts.push(table);
-    y = bY + h + 4 * s;
-    for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; grey: other requests' blocks, dashed: free. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
-      parts.push(label(0, y + small, line));
-      y += small * 1.3;
-    }
-    y += small * 0.3;
     heading(`Cache memory of one ${gpu.name}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`);
     const memRow = (cls, name, users, blocks, usedShare) => {
       const g = svgElement("g", { class: cls, "data-users": String(users) });

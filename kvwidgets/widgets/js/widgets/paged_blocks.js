@@ -205,56 +205,59 @@ function render({ model, el }) {
     y += h + (besides ? 6 * s : fs * 1.6);
 
     // -- 2. the block table: logical blocks of two requests, physical blocks anywhere -------
-    heading("The block table: each request's blocks lie wherever a block was free");
-    const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
-    const cw = barW / M;
-    const k = Math.max(1, Math.min(p.paged_blocks, Math.floor((M - 2) / 3), 4));
-    // a fixed scatter: the M blocks in an order that looks random and is the same on every draw
-    const perm = Array.from({ length: M }, (_, j) => j).sort((a, b) => jitter(a) - jitter(b));
-    const owner = new Array(M).fill("");
-    const physA = perm.slice(0, k);
-    const physB = perm.slice(k, 2 * k);
-    physA.forEach((q, i) => { owner[q] = `A${i}`; });
-    physB.forEach((q, i) => { owner[q] = `B${i}`; });
-    for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
-    const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
-    // request B a lighter shade of the cache's colour, its arrows dashed, so the two read apart
-    const shade = { A: 1, B: 0.55 };
-    const reqRow = (name, phys, yy) => {
-      table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
-      phys.forEach((_, i) => {
-        table.append(svgElement("rect", { x: x0 + i * cw + 1, y: yy, width: cw - 2, height: h, fill: cKV, "fill-opacity": shade[name] }),
-          label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg }));
-      });
-      const more = p.paged_blocks > k ? " …" : "";
-      table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((q, i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
-    };
-    const aY = y;
-    const memY = aY + h + 26 * s;
-    const bY = memY + h + 26 * s;
-    reqRow("A", physA, aY);
-    table.append(label(0, memY + h * 0.7, "GPU memory"));
-    for (let q = 0; q < M; q++) {
-      const who = owner[q];
-      const mine = who === "" || who === "other" ? null : who[0];
-      const fill = who === "" ? "none" : mine ? cKV : cOther;
-      table.append(svgElement("rect", { class: "kv-pb-phys", "data-owner": who, x: x0 + q * cw + 1, y: memY, width: cw - 2, height: h, fill,
-        "fill-opacity": mine ? shade[mine] : 0.35, stroke: who === "" ? t.fg2 : "none", "stroke-dasharray": who === "" ? `${2 * s} ${2 * s}` : null }));
-      table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
+    // (left out of the compact slide layout, where the figure must fit 1280x720 whole)
+    if (!app.root.classList.contains("kv-compact")) {
+      heading("The block table: each request's blocks lie wherever a block was free");
+      const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
+      const cw = barW / M;
+      const k = Math.max(1, Math.min(p.paged_blocks, Math.floor((M - 2) / 3), 4));
+      // a fixed scatter: the M blocks in an order that looks random and is the same on every draw
+      const perm = Array.from({ length: M }, (_, j) => j).sort((a, b) => jitter(a) - jitter(b));
+      const owner = new Array(M).fill("");
+      const physA = perm.slice(0, k);
+      const physB = perm.slice(k, 2 * k);
+      physA.forEach((q, i) => { owner[q] = `A${i}`; });
+      physB.forEach((q, i) => { owner[q] = `B${i}`; });
+      for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
+      const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
+      // request B a lighter shade of the cache's colour, its arrows dashed, so the two read apart
+      const shade = { A: 1, B: 0.55 };
+      const reqRow = (name, phys, yy) => {
+        table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
+        phys.forEach((_, i) => {
+          table.append(svgElement("rect", { x: x0 + i * cw + 1, y: yy, width: cw - 2, height: h, fill: cKV, "fill-opacity": shade[name] }),
+            label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg }));
+        });
+        const more = p.paged_blocks > k ? " …" : "";
+        table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((q, i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
+      };
+      const aY = y;
+      const memY = aY + h + 26 * s;
+      const bY = memY + h + 26 * s;
+      reqRow("A", physA, aY);
+      table.append(label(0, memY + h * 0.7, "GPU memory"));
+      for (let q = 0; q < M; q++) {
+        const who = owner[q];
+        const mine = who === "" || who === "other" ? null : who[0];
+        const fill = who === "" ? "none" : mine ? cKV : cOther;
+        table.append(svgElement("rect", { class: "kv-pb-phys", "data-owner": who, x: x0 + q * cw + 1, y: memY, width: cw - 2, height: h, fill,
+          "fill-opacity": mine ? shade[mine] : 0.35, stroke: who === "" ? t.fg2 : "none", "stroke-dasharray": who === "" ? `${2 * s} ${2 * s}` : null }));
+        table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
+      }
+      // arrows: request A's logical blocks down to their physical blocks, request B's up
+      const link = (i, q, fromY, toY, dash) => table.append(svgElement("line", { x1: x0 + (i + 0.5) * cw, y1: fromY, x2: x0 + (q + 0.5) * cw, y2: toY,
+        stroke: t.fg, "stroke-width": 1.2 * s, "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null }));
+      physA.forEach((q, i) => link(i, q, aY + h, memY, false));
+      reqRow("B", physB, bY);
+      physB.forEach((q, i) => link(i, q, bY, memY + h, true));
+      parts.push(table);
+      y = bY + h + 4 * s;
+      for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; grey: other requests' blocks, dashed: free. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
+        parts.push(label(0, y + small, line));
+        y += small * 1.3;
+      }
+      y += small * 0.3;
     }
-    // arrows: request A's logical blocks down to their physical blocks, request B's up
-    const link = (i, q, fromY, toY, dash) => table.append(svgElement("line", { x1: x0 + (i + 0.5) * cw, y1: fromY, x2: x0 + (q + 0.5) * cw, y2: toY,
-      stroke: t.fg, "stroke-width": 1.2 * s, "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null }));
-    physA.forEach((q, i) => link(i, q, aY + h, memY, false));
-    reqRow("B", physB, bY);
-    physB.forEach((q, i) => link(i, q, bY, memY + h, true));
-    parts.push(table);
-    y = bY + h + 4 * s;
-    for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; grey: other requests' blocks, dashed: free. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
-      parts.push(label(0, y + small, line));
-      y += small * 1.3;
-    }
-    y += small * 0.3;
 
     // -- 3. the cache memory: requests that fit -------------------------------------------
     heading(`Cache memory of one ${gpu.name}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`);
