@@ -1,0 +1,62 @@
+"""The figure leads: on an 800 px page each widget's figure starts within 300 px of the
+widget's top (450 px at scale 1.5), in every gallery state, and no monospace text stands
+between the widget's top and its figure (formulas and tables live in the closed fold)."""
+
+from __future__ import annotations
+
+import pytest
+
+from kvwidgets.export import gallery
+from kvwidgets.export.page import build_page, write_page
+from kvwidgets.export.snapshot import snapshot
+
+from .conftest import PageWatch, open_exported
+
+pytestmark = pytest.mark.browser
+
+# The widgets whose figures this test holds to the rule (issue 15's figure work).
+WIDGETS = ("DecodeSpeed", "AttentionDesigns", "OffloadOrRecompute")
+LIMIT_PX = {1.0: 300, 1.5: 450}
+
+# Per widget on the page: the figure's offset from the widget's top, and every visible
+# text above the figure set in a monospace font.
+MEASURE_JS = """() => [...document.querySelectorAll('.kv-widget')].map((w) => {
+  const top = w.getBoundingClientRect().top;
+  const fig = w.querySelector('.kv-figure').getBoundingClientRect().top;
+  const mono = [];
+  for (const el of w.querySelectorAll('*')) {
+    if (el.closest('.kv-figure') || el.closest('details.kv-how')) continue;
+    const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+    if (!own) continue;
+    const r = el.getBoundingClientRect();
+    if (!r.width || !r.height || r.top >= fig) continue;
+    if (/mono/i.test(getComputedStyle(el).fontFamily)) mono.push(el.textContent.trim().slice(0, 60));
+  }
+  return { offset: fig - top, mono };
+})"""
+
+
+@pytest.mark.parametrize("scale", sorted(LIMIT_PX))
+@pytest.mark.parametrize("name", WIDGETS)
+def test_the_figure_starts_near_the_top_with_no_monospace_above(browser, tmp_path, name, scale):
+    rows = gallery.gallery_widgets()[name]
+    widgets = []
+    for _state, make in rows:
+        w = make()
+        w.scale = scale
+        widgets.append(w)
+    path = write_page(build_page([snapshot(w) for w in widgets]), tmp_path / f"{name}.html")
+    context = browser.new_context(viewport={"width": 800, "height": 900})
+    try:
+        watch = PageWatch(context.new_page())
+        watch.page.set_default_timeout(30_000)
+        open_exported(watch, path)
+        measured = watch.page.evaluate(MEASURE_JS)
+        assert len(measured) == len(rows)
+        for (state, _), m in zip(rows, measured, strict=True):
+            where = f"{name} '{state.label}' at scale {scale}"
+            assert m["mono"] == [], f"{where}: monospace text above the figure: {m['mono']}"
+            assert 0 < m["offset"] <= LIMIT_PX[scale], f"{where}: figure starts {m['offset']:.0f} px down"
+        watch.assert_clean()
+    finally:
+        context.close()
