@@ -366,14 +366,18 @@ def test_attention_designs_draws_who_shares_which_kv_head(watched, tmp_path):
     ends = page.evaluate("""() => { const p = document.querySelectorAll('.kv-heads-panel')[1];
         return [...p.querySelectorAll('line')].map(l => l.getAttribute('x2')); }""")
     assert len(set(ends)) == 8 and all(ends.count(e) == 4 for e in set(ends))
-    # the bar axis: log by default, linear on request (the 4x from MHA to GQA at its true size)
-    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "log"
-    page.locator('[data-kv="more"]').click()
-    page.locator('[data-kv="x_scale"]').select_option("linear")
-    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "linear"
-    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.title.text").endswith(
-        "linear scale)"
+    # the bar axis: linear by default (the 4x from MHA to GQA at its true size), log on request;
+    # the designs and the real models are two charts (two y axes) on one bar axis
+    layout = "document.querySelector('.kv-plot').layout"
+    assert page.evaluate(f"[{layout}.xaxis.type, {layout}.xaxis2.type]") == ["linear", "linear"]
+    groups = page.evaluate(
+        "[...document.querySelector('.kv-plot').data].map(t => [t.yaxis, t.y.length, t.y[0]])"
     )
+    assert sorted(map(tuple, groups)) == [("y", 5, "MHA")] * 2 + [("y2", 5, "llama-3-8b")] * 2
+    page.locator('[data-kv="more"]').click()
+    page.locator('[data-kv="x_scale"]').select_option("log")
+    assert page.evaluate(f"[{layout}.xaxis.type, {layout}.xaxis2.type]") == ["log", "log"]
+    assert page.evaluate(f"{layout}.xaxis2.title.text").endswith("log scale)")
     watched.assert_clean()
 
 

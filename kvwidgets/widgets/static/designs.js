@@ -380,20 +380,41 @@ function render({ model, el }) {
     const shapes = labels.map((l) => L.shape(l));
     const real = (model.get("real") || []).map((n) => [n, L.shape(n)]);
     const perToken = shapes.map((s) => kvBytesPerToken(s, bits));
-    const names = [...labels, ...real.map(([n]) => n)];
-    const all = [...shapes, ...real.map(([, s]) => s)];
+    const fmtGB2 = (v) => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(1) : v >= 0.1 ? v.toFixed(2) : v.toFixed(3)) + " GB";
     const t = app.theme();
-    const at = (tokens, i, name) => ({
-      type: "bar",
-      name,
-      orientation: "h",
-      y: names,
-      x: all.map((s) => Number(kvBytes(s, tokens, bits)) / 1e9),
-      marker: { color: rampColor(tokens, 1024, 1048576, t.dark) },
-      // the context length's colour
-      hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>"
-    });
-    const traces = [at(short, 0, `${fmtTokens(short)} tokens`), at(long, 1, `${fmtTokens(long)} tokens`)];
+    const sc = app.scale();
+    const gb = (shape, tokens) => Number(kvBytes(shape, tokens, bits)) / 1e9;
+    const groups = [
+      { axis: "y", names: labels, shapes },
+      { axis: "y2", names: real.map(([n]) => n), shapes: real.map(([, s]) => s) }
+    ];
+    const top = Math.max(...groups.flatMap((g) => g.shapes.map((s) => gb(s, Math.max(short, long)))));
+    const traces = [];
+    for (const tokens of [short, long]) {
+      const name = `${fmtTokens(tokens)} tokens`;
+      const color = rampColor(tokens, 1024, 1048576, t.dark);
+      for (const g of groups) {
+        const x = g.shapes.map((s) => gb(s, tokens));
+        traces.push({
+          type: "bar",
+          name,
+          orientation: "h",
+          y: g.names,
+          x,
+          xaxis: g.axis === "y" ? "x" : "x2",
+          yaxis: g.axis,
+          legendgroup: name,
+          showlegend: g.axis === "y",
+          marker: { color },
+          // each bar's size at its end: on a linear axis the short context's bars are slivers
+          text: x.map((v) => fmtGB2(v)),
+          textposition: "outside",
+          cliponaxis: false,
+          textfont: { color: t.fg, size: 10 * sc },
+          hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>"
+        });
+      }
+    }
     const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
     for (const [n, s] of real) {
       const capped = s.groups.some((g) => g.cap !== null && g.cap !== void 0);
@@ -404,14 +425,33 @@ function render({ model, el }) {
     app.say(lines);
     heads.replaceChildren(headsSvg);
     outDesign.textContent = labels.map((l, i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
-    const sc = app.scale();
-    const longest = Math.max(...names.map((n) => String(n).length));
+    const longest = Math.max(...groups.flatMap((g) => g.names).map((n) => String(n).length));
+    const range = xScale === "log" ? void 0 : [0, top * 1.16];
+    const title = (text, y) => ({
+      text,
+      xref: "paper",
+      yref: "paper",
+      x: 0,
+      y,
+      xanchor: "left",
+      yanchor: "bottom",
+      showarrow: false,
+      font: { color: t.fg, size: 12 * sc, weight: 600 }
+    });
     drawPlot(app, traces, {
       barmode: "group",
+      bargap: 0.25,
       margin: { l: Math.round((longest * 0.62 * 12 + 16) * sc), r: 20 * sc, t: 30 * sc, b: 56 * sc },
-      height: Math.round(420 * app.scale()),
-      xaxis: { type: xScale, title: { text: `KV cache per conversation (GB, ${xScale} scale)` } },
-      yaxis: { type: "category", autorange: "reversed" }
+      height: Math.round(500 * sc),
+      annotations: [
+        title("Designs, all on Llama 3 8B's shape", 1),
+        title("Real models", 0.38)
+      ],
+      xaxis: { type: xScale, range, anchor: "y", matches: "x2", showticklabels: false },
+      xaxis2: { type: xScale, range, anchor: "y2", title: { text: `KV cache per conversation (GB, ${xScale} scale)` } },
+      yaxis: { type: "category", autorange: "reversed", domain: [0.55, 1] },
+      yaxis2: { type: "category", autorange: "reversed", domain: [0, 0.37] },
+      legend: { orientation: "h", yanchor: "top", y: -0.16, font: { color: t.fg } }
     });
   };
   return startApp(app);
