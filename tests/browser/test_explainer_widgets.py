@@ -65,7 +65,8 @@ MOVES = {
             ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
             ("context", "slide", "80", "context", 32768),
             ("context-box", "type", "20000", "context", 20000),
-            ("speed", "select", "low", "speed", "low"),
+            ("speed", "select", "typical", "speed", "typical"),  # the slow end is the default
+            ("bands", "click", None, "bands", True),
             ("params", "type", "70", "params", 70_000_000_000),
             ("gpu", "select", "H100-SXM", "gpu", "H100-SXM"),
             ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
@@ -90,6 +91,7 @@ NAMES = {
     "block_size": "Block size",
     "params": "parameters in billions, 0 = the model's own count",
     "more": "More",
+    "bands": "Ranges",
 }
 # the same hook named differently in one widget
 NAMES_IN = {"OffloadOrRecompute": {"speed": "Copy speed"}}
@@ -346,10 +348,19 @@ def test_offload_crossings_on_the_page_are_the_kernels(watched, tmp_path):
         ]
         assert expected, kwargs  # both cases cross somewhere
         assert text == " · ".join(expected)
-        # one marker per crossing on the plot, plus the chosen-context label
-        assert (
-            page.evaluate("document.querySelector('.kv-plot').layout.annotations.length") == len(expected) + 1
+        # one label per crossing on the plot, naming its token count (issue 15: the crossings
+        # are the widget's answer), and one dot per crossing at the same places
+        gd = "document.querySelector('.kv-plot')"
+        labels = page.evaluate(
+            f"{gd}.layout.annotations.filter(a => a.name === 'crossing').map(a => [a.text, Math.round(10 ** a.x)])"
         )
+        crossings = sorted(x for c in w.result["crossovers"].values() for x in c.values() if x is not None)
+        assert sorted(x for _, x in labels) == crossings
+        assert sorted(text for text, _ in labels) == sorted(f"{x:,} tokens" for x in crossings)
+        dots = page.evaluate(
+            f"{gd}.data.filter(t => t.name === 'where the cheaper way changes').map(t => t.x)"
+        )
+        assert [sorted(d) for d in dots] == [crossings]
     watched.assert_clean()
 
 

@@ -1176,6 +1176,26 @@ function diagramWidth(app) {
   return Math.max(320, w - parseFloat(cs.paddingLeft || "0") - parseFloat(cs.paddingRight || "0"));
 }
 
+// kvwidgets/widgets/js/ui/end_labels.js
+function endLabels(items, o) {
+  const order = items.map((it) => ({ ...it, ly: Math.log10(it.y) })).sort((a, b) => b.ly - a.ly);
+  const px = order.map((it) => it.ly * o.pxPerDecade);
+  for (let i = 1; i < px.length; i++) if (px[i - 1] - px[i] < o.gap) px[i] = px[i - 1] - o.gap;
+  return order.map((it, i) => ({
+    x: o.x,
+    y: it.ly,
+    xref: "x",
+    yref: "y",
+    xanchor: o.xanchor || "left",
+    yanchor: "middle",
+    showarrow: false,
+    yshift: px[i] - it.ly * o.pxPerDecade,
+    text: it.text,
+    name: "end label",
+    font: { color: it.color, size: o.size, weight: it.bold ? 700 : 400 }
+  }));
+}
+
 // kvwidgets/widgets/js/ui/plot.js
 function plotLayout(app, extra = {}) {
   const t = app.theme();
@@ -1247,6 +1267,7 @@ export {
   dtypeColor,
   dtypeSelect,
   element,
+  endLabels,
   exactDouble,
   fitMessage,
   fixedBytes,

@@ -1,7 +1,7 @@
 // Built by scripts/build_js.mjs from kvwidgets/widgets/js: edit those files, not this one (DEVELOP.md).
 
 // kvwidgets-library:library_binding
-var LIBRARY_HASH = "3f97e3ddc0fb4d40";
+var LIBRARY_HASH = "8bae5bd203274be2";
 
 // kvwidgets/widgets/js/loader/page_slots.js
 var PLOTLY_SLOT = "__kvwidgetsPlotly";

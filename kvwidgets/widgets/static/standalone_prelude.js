@@ -44,6 +44,7 @@
     dtypeColor: () => dtypeColor,
     dtypeSelect: () => dtypeSelect,
     element: () => element,
+    endLabels: () => endLabels,
     exactDouble: () => exactDouble,
     fitMessage: () => fitMessage,
     fixedBytes: () => fixedBytes,
@@ -1281,6 +1282,26 @@
     return Math.max(320, w - parseFloat(cs.paddingLeft || "0") - parseFloat(cs.paddingRight || "0"));
   }
 
+  // kvwidgets/widgets/js/ui/end_labels.js
+  function endLabels(items, o) {
+    const order = items.map((it) => ({ ...it, ly: Math.log10(it.y) })).sort((a, b) => b.ly - a.ly);
+    const px = order.map((it) => it.ly * o.pxPerDecade);
+    for (let i = 1; i < px.length; i++) if (px[i - 1] - px[i] < o.gap) px[i] = px[i - 1] - o.gap;
+    return order.map((it, i) => ({
+      x: o.x,
+      y: it.ly,
+      xref: "x",
+      yref: "y",
+      xanchor: o.xanchor || "left",
+      yanchor: "middle",
+      showarrow: false,
+      yshift: px[i] - it.ly * o.pxPerDecade,
+      text: it.text,
+      name: "end label",
+      font: { color: it.color, size: o.size, weight: it.bold ? 700 : 400 }
+    }));
+  }
+
   // kvwidgets/widgets/js/ui/plot.js
   function plotLayout(app, extra = {}) {
     const t = app.theme();
@@ -1318,7 +1339,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "3f97e3ddc0fb4d40";
+  var LIBRARY_HASH = "8bae5bd203274be2";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -10,6 +10,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor, rampColor } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, intBox, modelSelect, moreFold, paramsBox, paramsOverride, resetButton } from "../ui/controls.js";
 import { element } from "../ui/dom.js";
+import { endLabels } from "../ui/end_labels.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -59,9 +60,8 @@ function lineParts(shape, gpu, xs, batch, o) {
 }
 
 /**
- * Labels "batch N" at the right end of the per-user lines, at least one label height apart.
- * The top subplot spans about `h` px for the decades its lines cover; labels are placed in
- * log10 space and moved by yshift (px) where they would overlap.
+ * "batch N" at the right end of the per-user lines. The top subplot spans about `h` px
+ * for the decades its lines cover (plotly's autorange adds a little on each side).
  * @param {App} app
  */
 function batchEndLabels(app, batches, chosen, xEnd, at, colorOf) {
@@ -69,17 +69,8 @@ function batchEndLabels(app, batches, chosen, xEnd, at, colorOf) {
   const ys = batches.map((b) => Math.log10(at(b)));
   const span = Math.max(1, Math.max(...ys) - Math.min(...ys)) * 1.25;
   const h = (520 * s - 86 * s) * 0.45;  // the top subplot's share of the plot area
-  const pxPerDecade = h / span;
-  const gap = 14 * s;
-  const order = batches.map((b, i) => ({ b, y: ys[i], px: ys[i] * pxPerDecade })).sort((a, b) => b.y - a.y);
-  for (let i = 1; i < order.length; i++) {
-    if (order[i - 1].px - order[i].px < gap) order[i].px = order[i - 1].px - gap;
-  }
-  return order.map((l) => ({
-    x: Math.log10(xEnd), y: l.y, xref: "x", yref: "y", xanchor: "left", yanchor: "middle", showarrow: false,
-    yshift: l.px - l.y * pxPerDecade, text: `batch ${l.b}`,
-    font: { color: colorOf(l.b), size: 11 * s, weight: l.b === chosen ? 700 : 400 },
-  }));
+  return endLabels(batches.map((b) => ({ text: `batch ${b}`, y: at(b), color: colorOf(b), bold: b === chosen })),
+    { x: Math.log10(xEnd), pxPerDecade: h / span, gap: 14 * s, size: 11 * s });
 }
 
 function fitsText(batch, context, fit, loads) {
@@ -200,7 +191,7 @@ function render({ model, el }) {
     }
     // Each batch's name at the right end of its per-user line, in its colour (the lines
     // are far apart there: a step's KV reads dominate), pushed apart where two would touch.
-    const endLabels = batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor);
+    const batchLabels = batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor);
     // Everything is computed: now touch the page.
     const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
     if (showMeasured) lines.push({ text: `x marks, in their batch's colour: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
@@ -230,7 +221,7 @@ function render({ model, el }) {
     const xaxis = { type: "log", range: [Math.log10(900), Math.log10(1.2e6)] };
     const dataKey = [shape, gpu.name, o, batch, showMeasured];
     drawPlot(app, traces, {
-      annotations: [chosen, ...endLabels],
+      annotations: [chosen, ...batchLabels],
       margin: { l: 72 * app.scale(), r: 78 * app.scale(), t: 30 * app.scale(), b: 56 * app.scale() },
       height: Math.round(520 * app.scale()),
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
