@@ -96,7 +96,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "8bae5bd203274be2";
+var LIBRARY_HASH = "982675a18ceae9e2";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -321,7 +321,7 @@ function batchEndLabels(app, batches, chosen, xEnd, at, colorOf) {
   const h = (520 * s - 86 * s) * 0.45;
   return endLabels(
     batches.map((b) => ({ text: `batch ${b}`, y: at(b), color: colorOf(b), bold: b === chosen })),
-    { x: Math.log10(xEnd), pxPerDecade: h / span, gap: 14 * s, size: 11 * s }
+    { x: Math.log10(xEnd), pxPerDecade: h / span, gap: 14 * s, size: 11 * s, ink: app.theme().fg }
   );
 }
 function fitsText(batch, context, fit, loads) {
@@ -501,7 +501,7 @@ function render({ model, el }) {
     const dataKey = [shape, gpu.name, o, batch, showMeasured];
     drawPlot(app, traces, {
       annotations: [chosen, ...batchLabels],
-      margin: { l: 72 * app.scale(), r: 78 * app.scale(), t: 30 * app.scale(), b: 56 * app.scale() },
+      margin: { l: 72 * app.scale(), r: 92 * app.scale(), t: 30 * app.scale(), b: 56 * app.scale() },
       height: Math.round(520 * app.scale()),
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
       xaxis: { ...xaxis, matches: "x2", showticklabels: false },

@@ -1190,9 +1190,9 @@ function endLabels(items, o) {
     yanchor: "middle",
     showarrow: false,
     yshift: px[i] - it.ly * o.pxPerDecade,
-    text: it.text,
     name: "end label",
-    font: { color: it.color, size: o.size, weight: it.bold ? 700 : 400 }
+    text: `<span style="color:${it.color}">━━</span> ${it.text}`,
+    font: { color: o.ink, size: o.size, weight: it.bold ? 700 : 400 }
   }));
 }
 

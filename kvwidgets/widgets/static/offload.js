@@ -96,7 +96,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "8bae5bd203274be2";
+var LIBRARY_HASH = "982675a18ceae9e2";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -566,12 +566,12 @@ function render({ model, el }) {
       font: { color: t.fg, size: 11 * sc }
     });
     const height = Math.round(440 * sc);
-    const margin = { l: 72 * sc, r: 96 * sc, t: 34 * sc, b: 56 * sc };
+    const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 56 * sc };
     const yRange = [Math.log10(lo) - 0.15, Math.log10(hi) + 0.15];
     const pxPerDecade = (height - margin.t - margin.b) / (yRange[1] - yRange[0]);
     annotations.push(...endLabels(
       ends.map(([n, y, color]) => ({ text: SHORT_NAMES[n] || n, y, color })),
-      { x: Math.log10(12e5), pxPerDecade, gap: 14 * sc, size: 11 * sc }
+      { x: Math.log10(12e5), pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }
     ));
     const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n) => ({ name: n, gbps: tierGbps(tiers[n], speed), seconds: at[n] }));
     const pictureSvg = tierPicture(app, pictureTiers, diagramWidth(app), gpu, `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`);

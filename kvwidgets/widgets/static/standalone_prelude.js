@@ -1296,9 +1296,9 @@
       yanchor: "middle",
       showarrow: false,
       yshift: px[i] - it.ly * o.pxPerDecade,
-      text: it.text,
       name: "end label",
-      font: { color: it.color, size: o.size, weight: it.bold ? 700 : 400 }
+      text: `<span style="color:${it.color}">━━</span> ${it.text}`,
+      font: { color: o.ink, size: o.size, weight: it.bold ? 700 : 400 }
     }));
   }
 
@@ -1339,7 +1339,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "8bae5bd203274be2";
+  var LIBRARY_HASH = "982675a18ceae9e2";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -70,7 +70,7 @@ function batchEndLabels(app, batches, chosen, xEnd, at, colorOf) {
   const span = Math.max(1, Math.max(...ys) - Math.min(...ys)) * 1.25;
   const h = (520 * s - 86 * s) * 0.45;  // the top subplot's share of the plot area
   return endLabels(batches.map((b) => ({ text: `batch ${b}`, y: at(b), color: colorOf(b), bold: b === chosen })),
-    { x: Math.log10(xEnd), pxPerDecade: h / span, gap: 14 * s, size: 11 * s });
+    { x: Math.log10(xEnd), pxPerDecade: h / span, gap: 14 * s, size: 11 * s, ink: app.theme().fg });
 }
 
 function fitsText(batch, context, fit, loads) {
@@ -222,7 +222,7 @@ function render({ model, el }) {
     const dataKey = [shape, gpu.name, o, batch, showMeasured];
     drawPlot(app, traces, {
       annotations: [chosen, ...batchLabels],
-      margin: { l: 72 * app.scale(), r: 78 * app.scale(), t: 30 * app.scale(), b: 56 * app.scale() },
+      margin: { l: 72 * app.scale(), r: 92 * app.scale(), t: 30 * app.scale(), b: 56 * app.scale() },
       height: Math.round(520 * app.scale()),
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
       xaxis: { ...xaxis, matches: "x2", showticklabels: false },

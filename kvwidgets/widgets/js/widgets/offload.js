@@ -258,11 +258,11 @@ function render({ model, el }) {
     // each tier named at its line's end, in the right margin (y range fixed here so the
     // labels can be spaced in pixels)
     const height = Math.round(440 * sc);
-    const margin = { l: 72 * sc, r: 96 * sc, t: 34 * sc, b: 56 * sc };
+    const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 56 * sc };
     const yRange = [Math.log10(lo) - 0.15, Math.log10(hi) + 0.15];
     const pxPerDecade = (height - margin.t - margin.b) / (yRange[1] - yRange[0]);
     annotations.push(...endLabels(ends.map(([n, y, color]) => ({ text: SHORT_NAMES[n] || n, y, color })),
-      { x: Math.log10(1.2e6), pxPerDecade, gap: 14 * sc, size: 11 * sc }));
+      { x: Math.log10(1.2e6), pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }));
     // the picture lists the tiers fastest first, at the chosen speed
     const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n) => ({ name: n, gbps: tierGbps(tiers[n], speed), seconds: at[n] }));
     const pictureSvg = tierPicture(app, pictureTiers, diagramWidth(app), gpu, `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`);
