@@ -348,19 +348,15 @@ def test_offload_crossings_on_the_page_are_the_kernels(watched, tmp_path):
         ]
         assert expected, kwargs  # both cases cross somewhere
         assert text == " · ".join(expected)
-        # one label per crossing on the plot, naming its token count (issue 15: the crossings
-        # are the widget's answer), and one dot per crossing at the same places
-        gd = "document.querySelector('.kv-plot')"
-        labels = page.evaluate(
-            f"{gd}.layout.annotations.filter(a => a.name === 'crossing').map(a => [a.text, Math.round(10 ** a.x)])"
-        )
-        crossings = sorted(x for c in w.result["crossovers"].values() for x in c.values() if x is not None)
-        assert sorted(x for _, x in labels) == crossings
-        assert sorted(text for text, _ in labels) == sorted(f"{x:,} tokens" for x in crossings)
+        # one dot per crossing on the plot, labelled with its token count (issue 15: the
+        # crossings are the widget's answer)
         dots = page.evaluate(
-            f"{gd}.data.filter(t => t.name === 'where the cheaper way changes').map(t => t.x)"
+            "document.querySelector('.kv-plot').data"
+            ".filter(t => t.name === 'where the cheaper way changes').map(t => [t.x, t.text])"
         )
-        assert [sorted(d) for d in dots] == [crossings]
+        crossings = [x for c in w.result["crossovers"].values() for x in c.values() if x is not None]
+        assert len(dots) == 1 and sorted(dots[0][0]) == sorted(crossings)
+        assert dots[0][1] == [f"<b>{x:,} tokens</b>" for x in dots[0][0]]
     watched.assert_clean()
 
 

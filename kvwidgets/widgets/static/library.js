@@ -1181,19 +1181,24 @@ function endLabels(items, o) {
   const order = items.map((it) => ({ ...it, ly: Math.log10(it.y) })).sort((a, b) => b.ly - a.ly);
   const px = order.map((it) => it.ly * o.pxPerDecade);
   for (let i = 1; i < px.length; i++) if (px[i - 1] - px[i] < o.gap) px[i] = px[i - 1] - o.gap;
-  return order.map((it, i) => ({
-    x: o.x,
-    y: it.ly,
-    xref: "x",
-    yref: "y",
-    xanchor: o.xanchor || "left",
-    yanchor: "middle",
-    showarrow: false,
-    yshift: px[i] - it.ly * o.pxPerDecade,
-    name: "end label",
-    text: `<span style="color:${it.color}">━━</span> ${it.text}`,
-    font: { color: o.ink, size: o.size, weight: it.bold ? 700 : 400 }
-  }));
+  return {
+    type: "scatter",
+    mode: "text",
+    name: "end labels",
+    showlegend: false,
+    hoverinfo: "skip",
+    cliponaxis: false,
+    xaxis: o.xaxis || "x",
+    yaxis: o.yaxis || "y",
+    x: order.map(() => o.x),
+    y: px.map((p) => 10 ** (p / o.pxPerDecade)),
+    text: order.map((it) => {
+      const name = it.bold ? `<b>${it.text}</b>` : it.text;
+      return `<span style="color:${it.color}">━━</span> ${name}`;
+    }),
+    textposition: "middle right",
+    textfont: { color: o.ink, size: o.size }
+  };
 }
 
 // kvwidgets/widgets/js/ui/plot.js

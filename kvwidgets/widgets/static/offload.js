@@ -96,7 +96,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "982675a18ceae9e2";
+var LIBRARY_HASH = "169088559db87243";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, SCALE, SVG_NS, accentColor, activeParams, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, moreFold, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -518,35 +518,19 @@ function render({ model, el }) {
         dots.text.push(`${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens`);
       }
     });
-    dots.x.forEach((x, i) => {
-      annotations.push({
-        x: Math.log10(x),
-        y: Math.log10(dots.y[i]),
-        xref: "x",
-        yref: "y",
-        name: "crossing",
-        text: `${x.toLocaleString("en-US")} tokens`,
-        showarrow: true,
-        arrowhead: 0,
-        arrowcolor: t.fg,
-        arrowwidth: 1,
-        ax: (i % 2 ? 24 : -24) * sc,
-        ay: (i % 2 ? 30 : -30) * sc,
-        font: { color: t.fg, size: 11 * sc, weight: 600 },
-        bgcolor: t.bg,
-        hovertext: dots.text[i]
-      });
-    });
     if (dots.x.length) {
       traces.push({
         type: "scatter",
-        mode: "markers",
+        mode: "markers+text",
         name: "where the cheaper way changes",
         x: dots.x,
         y: dots.y,
-        text: dots.text,
+        text: dots.x.map((x) => `<b>${x.toLocaleString("en-US")} tokens</b>`),
+        hovertext: dots.text,
+        textposition: dots.x.map((_, i) => i % 2 ? "bottom right" : "top left"),
+        textfont: { color: t.fg, size: 11 * sc },
         marker: { size: 9 * sc, color: t.fg, line: { color: t.bg, width: 1.5 } },
-        hovertemplate: "%{text}<extra></extra>"
+        hovertemplate: "%{hovertext}<extra></extra>"
       });
     }
     const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
@@ -568,10 +552,10 @@ function render({ model, el }) {
     const height = Math.round(440 * sc);
     const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 56 * sc };
     const yRange = [Math.log10(lo) - 0.15, Math.log10(hi) + 0.15];
-    const pxPerDecade = (height - margin.t - margin.b) / (yRange[1] - yRange[0]);
-    annotations.push(...endLabels(
+    const pxPerDecade = 0.8 * (height - margin.t - margin.b) / (yRange[1] - yRange[0]);
+    traces.push(endLabels(
       ends.map(([n, y, color]) => ({ text: SHORT_NAMES[n] || n, y, color })),
-      { x: Math.log10(12e5), pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }
+      { x: 12e5, pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }
     ));
     const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n) => ({ name: n, gbps: tierGbps(tiers[n], speed), seconds: at[n] }));
     const pictureSvg = tierPicture(app, pictureTiers, diagramWidth(app), gpu, `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`);

@@ -112,7 +112,6 @@ function render({ model, el }) {
     const shapes = labels.map((l) => L.shape(l));
     const real = (model.get("real") || []).map((n) => [n, L.shape(n)]);
     const perToken = shapes.map((s) => kvBytesPerToken(s, bits));
-    const fmtGB = (v) => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(1) : v >= 0.1 ? v.toFixed(2) : v.toFixed(3)) + " GB";
     const t = app.theme();
     const sc = app.scale();
     const gb = (shape, tokens) => Number(kvBytes(shape, tokens, bits)) / 1e9;
@@ -132,9 +131,8 @@ function render({ model, el }) {
         traces.push({
           type: "bar", name, orientation: "h", y: g.names, x, xaxis: g.axis === "y" ? "x" : "x2", yaxis: g.axis,
           legendgroup: name, showlegend: g.axis === "y", marker: { color },
-          // each bar's size at its end: on a linear axis the short context's bars are slivers
-          text: x.map((v) => fmtGB(v)), textposition: "outside", cliponaxis: false,
-          textfont: { color: t.fg, size: 10 * sc },
+          // no printed sizes on the bars: plotly measures every bar text on each redraw,
+          // which made a context move about 1.7x slower; hover gives each size
           hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>",
         });
       }
@@ -154,8 +152,7 @@ function render({ model, el }) {
     // automargin (ui/plot.js plotLayout says why): size the left margin from the longest one,
     // about 0.62 em per character of the 12 px (x scale) tick font.
     const longest = Math.max(...groups.flatMap((g) => g.names).map((n) => String(n).length));
-    // room for the value printed past the longest bar: on a log axis a factor, on a linear one a share
-    const range = xScale === "log" ? undefined : [0, top * 1.16];
+    const range = xScale === "log" ? undefined : [0, top * 1.04];
     const title = (text, y) => ({ text, xref: "paper", yref: "paper", x: 0, y, xanchor: "left", yanchor: "bottom",
       showarrow: false, font: { color: t.fg, size: 12 * sc, weight: 600 } });
     drawPlot(app, traces, {

@@ -235,16 +235,13 @@ function render({ model, el }) {
         dots.text.push(`${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens`);
       }
     });
-    // labels alternate above and below the line, so two crossings near each other stay apart
-    dots.x.forEach((x, i) => {
-      annotations.push({ x: Math.log10(x), y: Math.log10(dots.y[i]), xref: "x", yref: "y", name: "crossing",
-        text: `${x.toLocaleString("en-US")} tokens`, showarrow: true, arrowhead: 0, arrowcolor: t.fg, arrowwidth: 1,
-        ax: (i % 2 ? 24 : -24) * sc, ay: (i % 2 ? 30 : -30) * sc, font: { color: t.fg, size: 11 * sc, weight: 600 },
-        bgcolor: t.bg, hovertext: dots.text[i] });
-    });
+    // each dot labelled with its token count; labels alternate above-left and below-right
+    // of their dot, so two crossings near each other stay apart
     if (dots.x.length) {
-      traces.push({ type: "scatter", mode: "markers", name: "where the cheaper way changes", x: dots.x, y: dots.y, text: dots.text,
-        marker: { size: 9 * sc, color: t.fg, line: { color: t.bg, width: 1.5 } }, hovertemplate: "%{text}<extra></extra>" });
+      traces.push({ type: "scatter", mode: "markers+text", name: "where the cheaper way changes", x: dots.x, y: dots.y,
+        text: dots.x.map((x) => `<b>${x.toLocaleString("en-US")} tokens</b>`), hovertext: dots.text,
+        textposition: dots.x.map((_, i) => (i % 2 ? "bottom right" : "top left")), textfont: { color: t.fg, size: 11 * sc },
+        marker: { size: 9 * sc, color: t.fg, line: { color: t.bg, width: 1.5 } }, hovertemplate: "%{hovertext}<extra></extra>" });
     }
     const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
     const options = names.map((n) => [`reload from ${TIER_NAMES[n] || n}`, at[n]]);
@@ -260,9 +257,11 @@ function render({ model, el }) {
     const height = Math.round(440 * sc);
     const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 56 * sc };
     const yRange = [Math.log10(lo) - 0.15, Math.log10(hi) + 0.15];
-    const pxPerDecade = (height - margin.t - margin.b) / (yRange[1] - yRange[0]);
-    annotations.push(...endLabels(ends.map(([n, y, color]) => ({ text: SHORT_NAMES[n] || n, y, color })),
-      { x: Math.log10(1.2e6), pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }));
+    // plotly takes room for the legend under the plot out of the plot's height: count on
+    // at most 80% of it, so labels are spaced at least `gap` apart in any case
+    const pxPerDecade = 0.8 * (height - margin.t - margin.b) / (yRange[1] - yRange[0]);
+    traces.push(endLabels(ends.map(([n, y, color]) => ({ text: SHORT_NAMES[n] || n, y, color })),
+      { x: 1.2e6, pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }));
     // the picture lists the tiers fastest first, at the chosen speed
     const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n) => ({ name: n, gbps: tierGbps(tiers[n], speed), seconds: at[n] }));
     const pictureSvg = tierPicture(app, pictureTiers, diagramWidth(app), gpu, `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`);
