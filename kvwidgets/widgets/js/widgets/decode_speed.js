@@ -1,6 +1,7 @@
 // DecodeSpeed: ideal bandwidth ceilings of decoding, per user (top) and in total
 // (bottom), against context for several batch sizes; the bytes one step reads split into
 // weights and KV; the batch at which KV reads pass the weights; measured H200 points.
+// A model whose weights do not fit has no speed: the figure gives way to a message.
 
 import { fitMessage, maxContext, usersThatFit } from "../calc/budget.js";
 import { decodeCeiling, decodeFits } from "../calc/decode.js";

@@ -1,9 +1,10 @@
 // OffloadOrRecompute: seconds to bring one conversation's cache back to the GPU from each
-// storage tier (a band from its slow to its fast end, a line at the chosen speed) against
-// recomputing it: the ideal prefill floor and, for the Llama-3-8B shape on an H200, the
-// prefill measured there. Where a reload line crosses a recompute line the cheaper way
-// changes; those points are marked. Closed forms: calc/offload.js reloadSeconds, calc/decode.js prefillSeconds,
-// recomputeCrossover (core.offload, core.decode).
+// storage tier (a line at the chosen copy speed, named at its end; the slow-to-fast band on
+// request) against recomputing it: the ideal prefill floor and, for the Llama-3-8B shape on
+// an H200, the prefill measured there. Where a reload line crosses a recompute line the
+// cheaper way changes: each such point is a dot labelled with its token count. Above the
+// chart, a picture of the tiers and their copy speeds. Closed forms: calc/offload.js
+// reloadSeconds, recomputeCrossover, calc/decode.js prefillSeconds (core.offload, core.decode).
 
 import { prefillSeconds } from "../calc/decode.js";
 import { checkInt } from "../calc/errors.js";
