@@ -496,7 +496,7 @@ function render({ model, el }) {
       app.failure(`${fitMessage(load)} Nothing is decoded, so there is no speed to draw: more GPUs, a smaller number format for the weights or a bigger GPU would load it.`);
       return;
     }
-    app.root.classList.remove("kv-failed");
+    if (app.root.classList.contains("kv-failed")) app.root.classList.remove("kv-failed");
     const xaxis = { type: "log", range: [Math.log10(900), Math.log10(12e5)] };
     const dataKey = [shape, gpu.name, o, batch, showMeasured];
     drawPlot(app, traces, {

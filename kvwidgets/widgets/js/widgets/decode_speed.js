@@ -218,7 +218,7 @@ function render({ model, el }) {
       return;
     }
     // drawn while visible: a plot drawn into the hidden figure would take plotly's default width
-    app.root.classList.remove("kv-failed");
+    if (app.root.classList.contains("kv-failed")) app.root.classList.remove("kv-failed");  // no class write on every draw
     const xaxis = { type: "log", range: [Math.log10(900), Math.log10(1.2e6)] };
     const dataKey = [shape, gpu.name, o, batch, showMeasured];
     drawPlot(app, traces, {
