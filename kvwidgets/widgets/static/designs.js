@@ -384,34 +384,25 @@ function render({ model, el }) {
     const t = app.theme();
     const sc = app.scale();
     const gb = (shape, tokens) => Number(kvBytes(shape, tokens, bits)) / 1e9;
-    const groups = [
-      { axis: "y", names: labels, shapes },
-      { axis: "y2", names: real.map(([n]) => n), shapes: real.map(([, s]) => s) }
-    ];
-    const top = Math.max(...groups.flatMap((g) => g.shapes.map((s) => gb(s, Math.max(short, long)))));
-    const traces = [];
-    for (const tokens of [short, long]) {
+    const GAP = " ";
+    const realNames = real.map(([n]) => n);
+    const rows = [...labels, GAP, ...realNames];
+    const rowShapes = [...shapes, null, ...real.map(([, s]) => s)];
+    const top = Math.max(...rowShapes.filter((s) => s).map((s) => gb(s, Math.max(short, long))));
+    const traces = [short, long].map((tokens) => {
       const name = `${fmtTokens(tokens)} tokens`;
-      const color = rampColor(tokens, 1024, 1048576, t.dark);
-      for (const g of groups) {
-        const x = g.shapes.map((s) => gb(s, tokens));
-        traces.push({
-          type: "bar",
-          name,
-          orientation: "h",
-          y: g.names,
-          x,
-          xaxis: g.axis === "y" ? "x" : "x2",
-          yaxis: g.axis,
-          legendgroup: name,
-          showlegend: g.axis === "y",
-          marker: { color },
-          // no printed sizes on the bars: plotly measures every bar text on each redraw,
-          // which made a context move about 1.7x slower; hover gives each size
-          hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>"
-        });
-      }
-    }
+      return {
+        type: "bar",
+        name,
+        orientation: "h",
+        y: rows,
+        x: rowShapes.map((s) => s ? gb(s, tokens) : null),
+        marker: { color: rampColor(tokens, 1024, 1048576, t.dark) },
+        // the context length's colour
+        // no printed sizes on the bars: plotly measures every bar text on each redraw; hover gives each size
+        hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>"
+      };
+    });
     const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
     for (const [n, s] of real) {
       const capped = s.groups.some((g) => g.cap !== null && g.cap !== void 0);
@@ -422,16 +413,16 @@ function render({ model, el }) {
     app.say(lines);
     heads.replaceChildren(headsSvg);
     outDesign.textContent = labels.map((l, i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
-    const longest = Math.max(...groups.flatMap((g) => g.names).map((n) => String(n).length));
+    const longest = Math.max(...rows.map((n) => String(n).length));
     const range = xScale === "log" ? void 0 : [0, top * 1.04];
-    const title = (text, y) => ({
+    const heading = (text, yref, y, yanchor) => ({
       text,
       xref: "paper",
-      yref: "paper",
       x: 0,
+      yref,
       y,
       xanchor: "left",
-      yanchor: "bottom",
+      yanchor,
       showarrow: false,
       font: { color: t.fg, size: 12 * sc, weight: 600 }
     });
@@ -439,15 +430,14 @@ function render({ model, el }) {
       barmode: "group",
       bargap: 0.25,
       margin: { l: Math.round((longest * 0.62 * 12 + 16) * sc), r: 20 * sc, t: 30 * sc, b: 56 * sc },
-      height: Math.round(500 * sc),
+      height: Math.round(470 * sc),
       annotations: [
-        title("Designs, all on Llama 3 8B's shape", 1),
-        title("Real models", 0.38)
+        heading("Designs, all on Llama 3 8B's shape", "paper", 1, "bottom"),
+        heading("Real models", "y", labels.length, "middle")
+        // in the empty row (category index)
       ],
-      xaxis: { type: xScale, range, anchor: "y", matches: "x2", showticklabels: false },
-      xaxis2: { type: xScale, range, anchor: "y2", title: { text: `KV cache per conversation (GB, ${xScale} scale)` } },
-      yaxis: { type: "category", autorange: "reversed", domain: [0.55, 1] },
-      yaxis2: { type: "category", autorange: "reversed", domain: [0, 0.37] },
+      xaxis: { type: xScale, range, title: { text: `KV cache per conversation (GB, ${xScale} scale)` } },
+      yaxis: { type: "category", autorange: "reversed" },
       legend: { orientation: "h", yanchor: "top", y: -0.16, font: { color: t.fg } }
     });
   };
