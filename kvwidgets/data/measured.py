@@ -17,8 +17,7 @@ from typing import Any
 # Stated here once so a widget or notebook can cite the data without re-reading the README.
 H200_DECODE_PROVENANCE = (
     "Measured on one NVIDIA H200 (2026-11-29): Llama-3-8B shape with random bf16 weights and "
-    "a bf16 KV cache, PyTorch SDPA attention, one CUDA graph per (batch, context); "
-    "kvwidgets/data/h200/README.md"
+    "a bf16 KV cache, PyTorch SDPA attention, one CUDA graph per (batch, context)"
 )
 H200_DECODE_MODEL = "llama-3-8b"
 # Presets with exactly the measured shape and weights (Llama 3.1 8B differs only in its RoPE
@@ -65,7 +64,7 @@ def h200_decode(attention: str = "sdpa") -> list[dict[str, Any]]:
 # prompt's keys and values from scratch, which is what recomputing a dropped cache costs.
 H200_PREFILL_PROVENANCE = (
     "Measured on one NVIDIA H200 (2026-11-29): prefill of one sequence, Llama-3-8B shape with "
-    "random bf16 weights, PyTorch SDPA (flash) attention, no CUDA graphs; kvwidgets/data/h200/README.md"
+    "random bf16 weights, PyTorch SDPA (flash) attention, no CUDA graphs"
 )
 H200_PREFILL_MODEL = "llama-3-8b"
 # Presets with exactly the measured shape and parameter count: Llama 3.1 8B differs from

@@ -102,7 +102,8 @@ def _states() -> dict[str, list[State]]:
         "OffloadOrRecompute": [
             State("default"),
             State("70B", {"model": "llama-3.1-70b", "params": 0}),
-            State("slow tiers", {"speed": "low"}),
+            State("typical copy speeds", {"speed": "typical"}),
+            State("each tier's range shaded", {"speed": "typical", "bands": True}),
         ],
         "MemoryOverTrace": [
             State("default: the paper's OPT-13B memory, ShareGPT"),

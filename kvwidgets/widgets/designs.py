@@ -56,8 +56,9 @@ class AttentionDesigns(KVWidget):
     context = traits.context(131072)
     window = traitlets.Int(1024, help="window of the hybrid's sliding layers (128 or 1024)").tag(sync=True)
     short_context = traitlets.Int(1024, help="the short conversation compared with `context`").tag(sync=True)
-    # linear shows the 4x step from MHA to GQA at its true size; log keeps MLA and the windows readable
-    x_scale = traitlets.Unicode("log", help="'log' or 'linear' bar axis").tag(sync=True)
+    # linear by default: it shows the 4x step from MHA to GQA at its true size (on a log axis
+    # it is a small part of a bar); log keeps the short context's bars readable
+    x_scale = traitlets.Unicode("linear", help="'linear' or 'log' bar axis").tag(sync=True)
     real = traitlets.List().tag(sync=True)  # real model names that loaded
 
     def __init__(self, **kwargs: Any) -> None:

@@ -41,16 +41,21 @@ class OffloadOrRecompute(KVWidget):
     """Seconds to reload one conversation's cache from each tier vs recomputing it."""
 
     _render_file = "offload.js"
-    _inputs = ("model", "gpu", "kv_dtype", "context", "speed", "params")
+    _inputs = ("model", "gpu", "kv_dtype", "context", "speed", "bands", "params")
     _axes = {"speeds": SPEEDS}
 
     model = traits.model()
     gpu = traits.gpu("H200")
     kv_dtype = traits.kv_dtype()
     context = traits.context(8192)  # Llama 3 8B's own maximum (max_position_embeddings)
-    speed = traitlets.Unicode("typical", help="copy speed of each tier: 'low', 'typical' or 'high'").tag(
+    # The slow end by default: there the cheaper way changes inside the chart (recompute wins
+    # a short conversation from pageable CPU memory or an older SSD, reload a long one);
+    # at the typical speeds reloading is faster at every length for this model.
+    speed = traitlets.Unicode("low", help="copy speed of each tier: 'low', 'typical' or 'high'").tag(
         sync=True
     )
+    # each tier's range (slow to fast end) as a band around its line, on request
+    bands = traitlets.Bool(False, help="shade each tier's range of copy speeds").tag(sync=True)
     params = traits.params()
     storage = traitlets.Dict().tag(sync=True)  # tier -> label, low/typical/high GB/s, source
     measured = traitlets.Dict().tag(sync=True)  # the H200 prefill rows and where they came from

@@ -66,7 +66,8 @@ MOVES = {
             ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
             ("context", "slide", "80", "context", 32768),
             ("context-box", "type", "20000", "context", 20000),
-            ("speed", "select", "low", "speed", "low"),
+            ("speed", "select", "typical", "speed", "typical"),  # the slow end is the default
+            ("bands", "click", None, "bands", True),
             ("params", "type", "70", "params", 70_000_000_000),
             ("gpu", "select", "H100-SXM", "gpu", "H100-SXM"),
             ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
@@ -92,6 +93,7 @@ NAMES = {
     "params": "parameters in billions, 0 = the model's own count",
     "more": "More",
     "attention_layer": "Attention in",
+    "bands": "Ranges",
 }
 # the same hook named differently in one widget
 NAMES_IN = {"OffloadOrRecompute": {"speed": "Copy speed"}}
@@ -348,10 +350,15 @@ def test_offload_crossings_on_the_page_are_the_kernels(watched, tmp_path):
         ]
         assert expected, kwargs  # both cases cross somewhere
         assert text == " · ".join(expected)
-        # one marker per crossing on the plot, plus the chosen-context label
-        assert (
-            page.evaluate("document.querySelector('.kv-plot').layout.annotations.length") == len(expected) + 1
+        # one dot per crossing on the plot, labelled with its token count (issue 15: the
+        # crossings are the widget's answer)
+        dots = page.evaluate(
+            "document.querySelector('.kv-plot').data"
+            ".filter(t => t.name === 'where the cheaper way changes').map(t => [t.x, t.text])"
         )
+        crossings = [x for c in w.result["crossovers"].values() for x in c.values() if x is not None]
+        assert len(dots) == 1 and sorted(dots[0][0]) == sorted(crossings)
+        assert dots[0][1] == [f"<b>{x:,} tokens</b>" for x in dots[0][0]]
     watched.assert_clean()
 
 
@@ -368,14 +375,18 @@ def test_attention_designs_draws_who_shares_which_kv_head(watched, tmp_path):
     ends = page.evaluate("""() => { const p = document.querySelectorAll('.kv-heads-panel')[1];
         return [...p.querySelectorAll('line')].map(l => l.getAttribute('x2')); }""")
     assert len(set(ends)) == 8 and all(ends.count(e) == 4 for e in set(ends))
-    # the bar axis: log by default, linear on request (the 4x from MHA to GQA at its true size)
-    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "log"
+    # the bar axis: linear by default (the 4x from MHA to GQA at its true size), log on request;
+    # the designs and the real models are two groups with an empty row between them
+    layout = "document.querySelector('.kv-plot').layout"
+    assert page.evaluate(f"{layout}.xaxis.type") == "linear"
+    rows = page.evaluate("[...document.querySelector('.kv-plot').data].map(t => t.y)")
+    designs = ["MHA", "GQA", "MQA", "MLA", "Sliding hybrid 1024"]
+    real = ["llama-3-8b", "llama-3-70b", "deepseek-v3", "gpt-oss-120b", "gemma-3-27b"]
+    assert rows == [designs + [" "] + real] * 2
     page.locator('[data-kv="more"]').click()
-    page.locator('[data-kv="x_scale"]').select_option("linear")
-    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.type") == "linear"
-    assert page.evaluate("document.querySelector('.kv-plot').layout.xaxis.title.text").endswith(
-        "linear scale)"
-    )
+    page.locator('[data-kv="x_scale"]').select_option("log")
+    assert page.evaluate(f"{layout}.xaxis.type") == "log"
+    assert page.evaluate(f"{layout}.xaxis.title.text").endswith("log scale)")
     watched.assert_clean()
 
 

@@ -61,9 +61,14 @@ NAMES = {
 }
 
 MODEL = "window.kvwExport.models[0]"
+# The figure as drawn: the plot's traces and marks, and the failure panel that stands in
+# for the plot when the inputs describe something that cannot run (a model that does not
+# load has no decode speed to draw: issue 15), so giving way to the panel is a redraw too.
 FIGURE_JS = """() => {
     const gd = document.querySelector('.kv-plot');
-    return JSON.stringify([gd.data, gd.layout.annotations || [], gd.layout.shapes || []]);
+    const failure = document.querySelector('.kv-failure');
+    return JSON.stringify([gd.data, gd.layout.annotations || [], gd.layout.shapes || [],
+                           failure ? failure.textContent : '']);
 }"""
 READOUTS_JS = """() => Object.fromEntries(
     [...document.querySelectorAll('[data-kv-out]')].map(e => [e.dataset.kvOut, e.textContent]))"""

@@ -9,6 +9,7 @@ export * from "./ui/colours.js";
 export * from "./ui/controls.js";
 export * from "./ui/diagram.js";
 export * from "./ui/dom.js";
+export * from "./ui/end_labels.js";
 export * from "./ui/host.js";
 export * from "./ui/plot.js";
 export * from "./ui/theme.js";

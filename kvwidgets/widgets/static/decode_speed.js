@@ -42,6 +42,7 @@ var dtypeBits;
 var dtypeColor;
 var dtypeSelect;
 var element;
+var endLabels;
 var exactDouble;
 var fitMessage;
 var fixed;
@@ -106,10 +107,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "1267892158e923a0";
+var LIBRARY_HASH = "cba59f56bae6543f";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SHARES, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SHARES, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -303,7 +304,7 @@ function splitBar(app) {
   const k = element("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
   const bar = element("div", { class: "kv-split", role: "img", style: "display:flex;height:1.2em;width:100%;margin:0.3em 0;border-radius:3px;overflow:hidden" }, [w, k]);
   const caption = element("div", { class: "kv-note", "data-kv-out": "step_split" });
-  app.plot.before(caption, bar);
+  app.plot.before(element("div", { class: "kv-split-box" }, [caption, bar]));
   return (weights, kv) => {
     const share = kv / (weights + kv);
     w.style.width = `${(1 - share) * 100}%`;
@@ -324,8 +325,19 @@ function lineParts(shape, gpu, xs, batch, o) {
   const above = xs.filter((c) => c > limit);
   return [{ fits: true, xs: [...below, limit] }, { fits: false, xs: [limit, ...above] }];
 }
-function fitsText(batch, context, fit) {
+function batchEndLabels(app, batches, chosen, xEnd, at, colorOf) {
+  const s = app.scale();
+  const ys = batches.map((b) => Math.log10(at(b)));
+  const span = Math.max(1, Math.max(...ys) - Math.min(...ys)) * 1.25;
+  const h = (520 * s - 86 * s) * 0.45;
+  return endLabels(
+    batches.map((b) => ({ text: `batch ${b}`, y: at(b), color: colorOf(b), bold: b === chosen })),
+    { x: xEnd, pxPerDecade: h / span, gap: 14 * s, size: 11 * s, ink: app.theme().fg }
+  );
+}
+function fitsText(batch, context, fit, loads) {
   const n = (x) => Number(x).toLocaleString("en-US");
+  if (!loads) return "the weights do not fit: the model does not load";
   const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n(fit.max_batch)} fit`;
   return fit.fits ? `batch ${n(batch)} at ${fmtTokens(context)} tokens fits (up to ${n(fit.max_batch)})` : `batch ${n(batch)} at ${fmtTokens(context)} tokens does not fit (${most}): the ceiling assumes caches that cannot be held`;
 }
@@ -355,6 +367,8 @@ function render({ model, el }) {
     const batch = model.get("batch");
     const d = decodeCeiling(shape, gpu, context, batch, o);
     const fit = decodeFits(shape, gpu, context, batch, o);
+    const load = usersThatFit(shape, gpu, context, { ...o, utilization: 0.9 });
+    const loads = load.weights_fit;
     const xs = Array.from({ length: POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
     const axes = model.get("axes") || {};
     const drawn = axes.lines || axisValues(app, "batches");
@@ -385,7 +399,7 @@ function render({ model, el }) {
       ];
     };
     const NOTE = " (does not fit in memory)";
-    const batchColor = (b) => rampColor(b, 1, 1024, t.dark);
+    const batchColor = (b) => rampColor(b, 1 / 8, 1024, t.dark);
     batches.forEach((b) => {
       const color = batchColor(b);
       for (const part of lineParts(shape, gpu, xs, b, o)) {
@@ -471,8 +485,9 @@ function render({ model, el }) {
         hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>"
       });
     }
+    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor));
     const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
-    if (showMeasured) lines.push({ text: `x marks: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
+    if (showMeasured) lines.push({ text: `x marks, in their batch's colour: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
     if (d.crossover_batch !== null) {
       const kvSeq = d.kv_bytes_per_step / batch;
       const allW = Number(modelWeightBytes(shape, o.params, o.weightBits)) / o.numGpus;
@@ -486,12 +501,18 @@ function render({ model, el }) {
     outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
     outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;
     outCross.textContent = d.crossover_batch === null ? "never" : d.crossover_batch.toLocaleString("en-US");
-    outFits.textContent = fitsText(batch, context, fit);
+    outFits.textContent = fitsText(batch, context, fit, loads);
     outFits.className = fit.fits ? "kv-value" : "kv-value kv-warn";
+    if (!loads) {
+      app.failure(`${fitMessage(load)} Nothing is decoded, so there is no speed to draw: more GPUs, a smaller number format for the weights or a bigger GPU would load it.`);
+      return;
+    }
+    if (app.root.classList.contains("kv-failed")) app.root.classList.remove("kv-failed");
     const xaxis = { type: "log", range: [Math.log10(900), Math.log10(12e5)] };
     const dataKey = [shape, gpu.name, o, batch, showMeasured];
     drawPlot(app, traces, {
       annotations: [chosen],
+      margin: { l: 72 * app.scale(), r: 92 * app.scale(), t: 30 * app.scale(), b: 56 * app.scale() },
       height: Math.round(520 * app.scale()),
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
       xaxis: { ...xaxis, matches: "x2", showticklabels: false },

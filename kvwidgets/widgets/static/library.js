@@ -1652,6 +1652,31 @@ function diagramWidth(app) {
   return Math.max(320, w - parseFloat(cs.paddingLeft || "0") - parseFloat(cs.paddingRight || "0"));
 }
 
+// kvwidgets/widgets/js/ui/end_labels.js
+function endLabels(items, o) {
+  const order = items.map((it) => ({ ...it, ly: Math.log10(it.y) })).sort((a, b) => b.ly - a.ly);
+  const px = order.map((it) => it.ly * o.pxPerDecade);
+  for (let i = 1; i < px.length; i++) if (px[i - 1] - px[i] < o.gap) px[i] = px[i - 1] - o.gap;
+  return {
+    type: "scatter",
+    mode: "text",
+    name: "end labels",
+    showlegend: false,
+    hoverinfo: "skip",
+    cliponaxis: false,
+    xaxis: o.xaxis || "x",
+    yaxis: o.yaxis || "y",
+    x: order.map(() => o.x),
+    y: px.map((p) => 10 ** (p / o.pxPerDecade)),
+    text: order.map((it) => {
+      const name = it.bold ? `<b>${it.text}</b>` : it.text;
+      return `<span style="color:${it.color}">━━</span> ${name}`;
+    }),
+    textposition: "middle right",
+    textfont: { color: o.ink, size: o.size }
+  };
+}
+
 // kvwidgets/widgets/js/ui/plot.js
 function plotLayout(app, extra = {}) {
   const t = app.theme();
@@ -1730,6 +1755,7 @@ export {
   dtypeColor,
   dtypeSelect,
   element,
+  endLabels,
   exactDouble,
   fitMessage,
   fixed,

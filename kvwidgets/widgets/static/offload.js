@@ -42,6 +42,7 @@ var dtypeBits;
 var dtypeColor;
 var dtypeSelect;
 var element;
+var endLabels;
 var exactDouble;
 var fitMessage;
 var fixed;
@@ -106,10 +107,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "1267892158e923a0";
+var LIBRARY_HASH = "cba59f56bae6543f";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SHARES, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SHARES, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -298,6 +299,60 @@ function widgetModule(render2) {
 
 // kvwidgets/widgets/js/widgets/offload.js
 var TIER_NAMES = { "cpu-pinned": "CPU memory (pinned)", "cpu-pageable": "CPU memory (pageable)", "nvme-ssd": "NVMe SSD" };
+var SHORT_NAMES = { "cpu-pinned": "pinned CPU", "cpu-pageable": "pageable CPU", "nvme-ssd": "NVMe SSD" };
+var TIER_DASH = { "cpu-pinned": "solid", "cpu-pageable": "longdash", "nvme-ssd": "dashdot" };
+var tierColor = (gbps, dark) => rampColor(gbps, 1, 100, dark);
+function tierPicture(app, tiers, W, gpu, cacheText) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 11 * s;
+  const rowH = 26 * s;
+  const H = tiers.length * rowH + 6 * s;
+  const bw = Math.min(150 * s, W * 0.24);
+  const gw = Math.min(230 * s, W * 0.3);
+  const gx = W - gw;
+  const parts = [];
+  tiers.forEach((tier, i) => {
+    const cy = i * rowH + rowH / 2 + 3 * s;
+    const color = tierColor(tier.gbps, t.dark);
+    const g = svgElement("g", { class: "kv-tier", "data-tier": tier.name, "data-gbps": tier.gbps });
+    g.append(
+      svgElement("rect", { x: 0.5, y: cy - rowH / 2 + 2 * s, width: bw, height: rowH - 4 * s, rx: 3 * s, fill: "none", stroke: color, "stroke-width": 1.5 * s }),
+      svgElement("text", { x: bw / 2, y: cy + fs * 0.35, "text-anchor": "middle", "font-size": fs, fill: t.fg, text: SHORT_NAMES[tier.name] || tier.name })
+    );
+    const w = Math.max(1.2, (1 + 2.2 * Math.log10(tier.gbps)) * s);
+    const x1 = bw + 4 * s;
+    const x2 = gx - 4 * s;
+    const head = 5 * s + w;
+    g.append(
+      svgElement("line", { x1, y1: cy + 4 * s, x2: x2 - head, y2: cy + 4 * s, stroke: color, "stroke-width": w }),
+      svgElement("polygon", { points: `${x2},${cy + 4 * s} ${x2 - head},${cy + 4 * s - head / 2} ${x2 - head},${cy + 4 * s + head / 2}`, fill: color }),
+      svgElement("text", {
+        x: (x1 + x2) / 2,
+        y: cy - 1 * s,
+        "text-anchor": "middle",
+        "font-size": fs * 0.95,
+        fill: t.fg,
+        text: `${tier.gbps.toLocaleString("en-US")} GB/s: ${fmtSeconds(tier.seconds)}`
+      })
+    );
+    parts.push(g);
+  });
+  parts.push(
+    svgElement("rect", { x: gx, y: 3 * s, width: gw - 1, height: H - 6 * s, rx: 4 * s, fill: "none", stroke: t.fg2, "stroke-width": 1.5 * s }),
+    svgElement("rect", { x: gx + 8 * s, y: H / 2 + 2 * s, width: gw - 17 * s, height: 8 * s, rx: 2 * s, fill: conceptColor("kv") }),
+    svgElement("text", { x: gx + gw / 2, y: H / 2 - 10 * s, "text-anchor": "middle", "font-size": fs, "font-weight": 600, fill: t.fg, text: `GPU (${gpu.name})` }),
+    svgElement("text", { x: gx + gw / 2, y: H / 2 + 24 * s, "text-anchor": "middle", "font-size": fs * 0.95, fill: t.fg, text: cacheText })
+  );
+  return svgElement("svg", {
+    width: W,
+    height: H,
+    viewBox: `0 0 ${W} ${H}`,
+    role: "img",
+    "font-family": t.font,
+    "aria-label": "the storage tiers and their copy speeds to the GPU"
+  }, parts);
+}
 function interpolateMeasured(rows, t) {
   for (const r of rows) if (r.tokens === t) return r.seconds;
   for (let i = 0; i + 1 < rows.length; i++) {
@@ -336,19 +391,32 @@ function fmtSeconds(x) {
   if (x < 1) return `${(x * 1e3).toLocaleString("en-US", { maximumFractionDigits: x < 0.01 ? 2 : 1 })} ms`;
   return `${x.toLocaleString("en-US", { maximumFractionDigits: 2 })} s`;
 }
+function checkControl(app, name, labelText) {
+  const box = element("input", { type: "checkbox", "data-kv": name });
+  box.addEventListener("change", () => app.set(name, box.checked));
+  const sync = () => {
+    box.checked = Boolean(app.model.get(name));
+  };
+  sync();
+  app.syncers.push(sync);
+  return labelled(app, labelText, box);
+}
 function render({ model, el }) {
-  const app = createApp({ model, el }, "Offload or recompute: getting one conversation's cache back");
+  const app = createApp({ model, el }, "Offload or recompute: which brings one conversation's cache back faster?");
   modelSelect(app);
   gpuSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   contextControl(app);
   selectControl(app, "speed", "Copy speed", () => axisValues(app, "speeds").map((v) => [v, v === "low" ? "slow end" : v === "high" ? "fast end" : "typical"]), ["axes"]);
+  checkControl(app, "bands", "Ranges");
   moreFold(app, () => paramsBox(app));
   resetButton(app);
   const outReload = app.readout("reload", "Reload:");
   const outRecompute = app.readout("recompute", "Recompute:");
   const outFastest = app.readout("fastest", "Fastest:");
   const outCross = app.readout("crossover", "Crossings:");
+  const picture = element("div", { class: "kv-diagram kv-tiers" });
+  app.plot.before(picture);
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
@@ -356,6 +424,7 @@ function render({ model, el }) {
     const bits = L.bits("kv_dtype");
     const context = checkInt("context", model.get("context"), 1);
     const speed = model.get("speed");
+    const bands = Boolean(model.get("bands"));
     const params = paramsOverride(app);
     const tiers = model.get("storage") || {};
     const names = Object.keys(tiers);
@@ -364,40 +433,58 @@ function render({ model, el }) {
     const sc = app.scale();
     const traces = [];
     const at = {};
-    names.forEach((name, i) => {
+    const ends = [];
+    let lo = Infinity;
+    let hi = 0;
+    const span = (ys) => {
+      for (const y of ys) if (y > 0) {
+        lo = Math.min(lo, y);
+        hi = Math.max(hi, y);
+      }
+    };
+    names.forEach((name) => {
       const tier = tiers[name];
-      const color = rampColor(i + 1, 1, names.length, t.dark);
+      const gbps = tierGbps(tier, speed);
+      const color = tierColor(gbps, t.dark);
       const label = TIER_NAMES[name] || tier.label || name;
       const line = (sp) => xs.map((x) => reloadSeconds(shape, x, bits, tierGbps(tier, sp)));
-      const slow = line("low");
-      const fast = line("high");
       const chosen = line(speed);
-      at[name] = reloadSeconds(shape, context, bits, tierGbps(tier, speed));
-      traces.push({ type: "scatter", mode: "lines", x: xs, y: slow, line: { width: 0, color }, showlegend: false, hoverinfo: "skip", legendgroup: name });
-      traces.push({
-        type: "scatter",
-        mode: "lines",
-        x: xs,
-        y: fast,
-        line: { width: 0, color },
-        fill: "tonexty",
-        fillcolor: color + "33",
-        showlegend: false,
-        hoverinfo: "skip",
-        legendgroup: name
-      });
+      at[name] = reloadSeconds(shape, context, bits, gbps);
+      ends.push([name, chosen[chosen.length - 1], color]);
+      span(chosen);
+      if (bands) {
+        const slow = line("low");
+        const fast = line("high");
+        span(slow);
+        span(fast);
+        traces.push({ type: "scatter", mode: "lines", x: xs, y: slow, line: { width: 0, color }, showlegend: false, hoverinfo: "skip", legendgroup: name });
+        traces.push({
+          type: "scatter",
+          mode: "lines",
+          x: xs,
+          y: fast,
+          line: { width: 0, color },
+          fill: "tonexty",
+          fillcolor: color + "40",
+          showlegend: false,
+          hoverinfo: "skip",
+          legendgroup: name
+        });
+      }
       traces.push({
         type: "scatter",
         mode: "lines",
         name: `reload from ${label}`,
         x: xs,
         y: chosen,
-        line: { color, width: 2.5 },
+        line: { color, width: 2.5, dash: TIER_DASH[name] || "solid" },
         legendgroup: name,
-        hovertemplate: `${label}, %{x:,} tokens: %{y:.3s} s<extra>${tier.typical_gbps} GB/s typical</extra>`
+        showlegend: false,
+        hovertemplate: `${label}, %{x:,} tokens: %{y:.3s} s<extra>${gbps} GB/s</extra>`
       });
     });
     const recompute = xs.map((x) => prefillSeconds(shape, gpu, x, params));
+    span(recompute);
     const recomputeAt = prefillSeconds(shape, gpu, context, params);
     traces.push({
       type: "scatter",
@@ -412,6 +499,7 @@ function render({ model, el }) {
     const showMeasured = Boolean(meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu);
     const rows = showMeasured ? meas.rows : [];
     if (showMeasured) {
+      span(rows.map((r) => r.seconds));
       traces.push({
         type: "scatter",
         mode: "lines+markers",
@@ -425,6 +513,7 @@ function render({ model, el }) {
     }
     const annotations = [];
     const crossText = [];
+    const dots = { x: [], y: [], text: [] };
     names.forEach((name) => {
       const tier = tiers[name];
       const label = TIER_NAMES[name] || name;
@@ -434,19 +523,27 @@ function render({ model, el }) {
       for (const [x, what] of [[xi, "ideal"], [xm, "measured"]]) {
         if (x === null) continue;
         const y = reloadSeconds(shape, x, bits, gbps);
-        crossText.push(`${label} = ${what} recompute at ${fmtTokens(x)}`);
-        annotations.push({
-          x: Math.log10(x),
-          y: Math.log10(y),
-          xref: "x",
-          yref: "y",
-          text: "●",
-          showarrow: false,
-          font: { color: t.fg, size: 12 * sc },
-          hovertext: `${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens`
-        });
+        crossText.push(`${label} = ${what} recompute at ${x.toLocaleString("en-US")}`);
+        dots.x.push(x);
+        dots.y.push(y);
+        dots.text.push(`${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens`);
       }
     });
+    if (dots.x.length) {
+      traces.push({
+        type: "scatter",
+        mode: "markers+text",
+        name: "where the cheaper way changes",
+        x: dots.x,
+        y: dots.y,
+        text: dots.x.map((x) => `<b>${x.toLocaleString("en-US")} tokens</b>`),
+        hovertext: dots.text,
+        textposition: dots.x.map((_, i) => i % 2 ? "bottom right" : "top left"),
+        textfont: { color: t.fg, size: 11 * sc },
+        marker: { size: 9 * sc, color: t.fg, line: { color: t.bg, width: 1.5 } },
+        hovertemplate: "%{hovertext}<extra></extra>"
+      });
+    }
     const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
     const options = names.map((n) => [`reload from ${TIER_NAMES[n] || n}`, at[n]]);
     options.push(["recompute (ideal)", recomputeAt]);
@@ -463,8 +560,19 @@ function render({ model, el }) {
       showarrow: false,
       font: { color: t.fg, size: 11 * sc }
     });
+    const height = Math.round(440 * sc);
+    const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 56 * sc };
+    const yRange = [Math.log10(lo) - 0.15, Math.log10(hi) + 0.15];
+    const pxPerDecade = 0.8 * (height - margin.t - margin.b) / (yRange[1] - yRange[0]);
+    traces.push(endLabels(
+      ends.map(([n, y, color]) => ({ text: SHORT_NAMES[n] || n, y, color })),
+      { x: 12e5, pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }
+    ));
+    const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n) => ({ name: n, gbps: tierGbps(tiers[n], speed), seconds: at[n] }));
+    const pictureSvg = tierPicture(app, pictureTiers, diagramWidth(app), gpu, `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`);
     const lines = [
-      { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} line; the band spans each tier's slow to fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" }
+      { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} of each tier; Ranges shades each tier from its slow to its fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
+      { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n) => `${TIER_NAMES[n] || n} ${tiers[n].low_gbps} / ${tiers[n].typical_gbps} / ${tiers[n].high_gbps}`).join("; ")}.`, cls: "kv-note" }
     ];
     if (showMeasured) lines.push({ text: `Measured: ${meas.provenance}. It grows faster than the ideal because attention's work grows with the square of the tokens.`, cls: "kv-note" });
     else lines.push({ text: `Measured prefill is drawn for ${meas.model || "llama-3-8b"} on the ${meas.gpu || "H200"} only (the shape that was measured).`, cls: "kv-note" });
@@ -472,19 +580,21 @@ function render({ model, el }) {
       lines.push({ text: `${context.toLocaleString("en-US")} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${shape.max_context.toLocaleString("en-US")}).`, cls: "kv-warn" });
     }
     app.say(lines);
-    outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}`).join(" · ");
+    picture.replaceChildren(pictureSvg);
+    const range = (n) => bands ? ` (${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].high_gbps))} to ${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].low_gbps))})` : "";
+    outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}${range(n)}`).join(" · ");
     outRecompute.textContent = `ideal ${fmtSeconds(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds(measuredAt)}` : "");
     outFastest.textContent = fastest[0];
     outCross.textContent = crossText.length ? crossText.join(" · ") : "none from 1K to 1M: one way is cheaper at every length";
     drawPlot(app, traces, {
       annotations,
       shapes,
-      height: Math.round(440 * sc),
-      margin: { l: 72 * sc, r: 20 * sc, t: 34 * sc, b: 56 * sc },
+      height,
+      margin,
       xaxis: { type: "log", title: { text: "context of the conversation (tokens)" }, range: [Math.log10(900), Math.log10(12e5)] },
-      yaxis: { type: "log", title: { text: "seconds to get the cache back" } },
+      yaxis: { type: "log", title: { text: "seconds to get the cache back" }, range: yRange },
       legend: { orientation: "h", yanchor: "top", y: -0.2, font: { color: t.fg } }
-    }, [shape, gpu.name, bits, speed, params, showMeasured]);
+    }, [shape, gpu.name, bits, speed, params, showMeasured, bands]);
   };
   return startApp(app);
 }

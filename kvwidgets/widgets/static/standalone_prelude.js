@@ -50,6 +50,7 @@
     dtypeColor: () => dtypeColor,
     dtypeSelect: () => dtypeSelect,
     element: () => element,
+    endLabels: () => endLabels,
     exactDouble: () => exactDouble,
     fitMessage: () => fitMessage,
     fixed: () => fixed,
@@ -1768,6 +1769,31 @@
     return Math.max(320, w - parseFloat(cs.paddingLeft || "0") - parseFloat(cs.paddingRight || "0"));
   }
 
+  // kvwidgets/widgets/js/ui/end_labels.js
+  function endLabels(items, o) {
+    const order = items.map((it) => ({ ...it, ly: Math.log10(it.y) })).sort((a, b) => b.ly - a.ly);
+    const px = order.map((it) => it.ly * o.pxPerDecade);
+    for (let i = 1; i < px.length; i++) if (px[i - 1] - px[i] < o.gap) px[i] = px[i - 1] - o.gap;
+    return {
+      type: "scatter",
+      mode: "text",
+      name: "end labels",
+      showlegend: false,
+      hoverinfo: "skip",
+      cliponaxis: false,
+      xaxis: o.xaxis || "x",
+      yaxis: o.yaxis || "y",
+      x: order.map(() => o.x),
+      y: px.map((p) => 10 ** (p / o.pxPerDecade)),
+      text: order.map((it) => {
+        const name = it.bold ? `<b>${it.text}</b>` : it.text;
+        return `<span style="color:${it.color}">━━</span> ${name}`;
+      }),
+      textposition: "middle right",
+      textfont: { color: o.ink, size: o.size }
+    };
+  }
+
   // kvwidgets/widgets/js/ui/plot.js
   function plotLayout(app, extra = {}) {
     const t = app.theme();
@@ -1806,7 +1832,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "1267892158e923a0";
+  var LIBRARY_HASH = "cba59f56bae6543f";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -1,8 +1,9 @@
 // DecodeSpeed: ideal bandwidth ceilings of decoding, per user (top) and in total
 // (bottom), against context for several batch sizes; the bytes one step reads split into
 // weights and KV; the batch at which KV reads pass the weights; measured H200 points.
+// A model whose weights do not fit has no speed: the figure gives way to a message.
 
-import { maxContext } from "../calc/budget.js";
+import { fitMessage, maxContext, usersThatFit } from "../calc/budget.js";
 import { decodeCeiling, decodeFits } from "../calc/decode.js";
 import { limitLines, modelWeightBytes } from "../calc/model.js";
 import { fmtBytes, fmtTokens } from "../calc/units.js";
@@ -10,6 +11,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor, rampColor } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, intBox, modelSelect, moreFold, paramsBox, paramsOverride, resetButton } from "../ui/controls.js";
 import { element } from "../ui/dom.js";
+import { endLabels } from "../ui/end_labels.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -29,7 +31,8 @@ function splitBar(app) {
   const k = element("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
   const bar = element("div", { class: "kv-split", role: "img", style: "display:flex;height:1.2em;width:100%;margin:0.3em 0;border-radius:3px;overflow:hidden" }, [w, k]);
   const caption = element("div", { class: "kv-note", "data-kv-out": "step_split" });
-  app.plot.before(caption, bar);
+  // one box, so that a failure (which hides the figure's children) hides the bar too
+  app.plot.before(element("div", { class: "kv-split-box" }, [caption, bar]));
   return (weights, kv) => {
     const share = kv / (weights + kv);
     w.style.width = `${(1 - share) * 100}%`;
@@ -57,8 +60,23 @@ function lineParts(shape, gpu, xs, batch, o) {
   return [{ fits: true, xs: [...below, limit] }, { fits: false, xs: [limit, ...above] }];
 }
 
-function fitsText(batch, context, fit) {
+/**
+ * "batch N" at the right end of the per-user lines. The top subplot spans about `h` px
+ * for the decades its lines cover (plotly's autorange adds a little on each side).
+ * @param {App} app
+ */
+function batchEndLabels(app, batches, chosen, xEnd, at, colorOf) {
+  const s = app.scale();
+  const ys = batches.map((b) => Math.log10(at(b)));
+  const span = Math.max(1, Math.max(...ys) - Math.min(...ys)) * 1.25;
+  const h = (520 * s - 86 * s) * 0.45;  // the top subplot's share of the plot area
+  return endLabels(batches.map((b) => ({ text: `batch ${b}`, y: at(b), color: colorOf(b), bold: b === chosen })),
+    { x: xEnd, pxPerDecade: h / span, gap: 14 * s, size: 11 * s, ink: app.theme().fg });
+}
+
+function fitsText(batch, context, fit, loads) {
   const n = (x) => Number(x).toLocaleString("en-US");
+  if (!loads) return "the weights do not fit: the model does not load";
   const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n(fit.max_batch)} fit`;
   return fit.fits
     ? `batch ${n(batch)} at ${fmtTokens(context)} tokens fits (up to ${n(fit.max_batch)})`
@@ -95,6 +113,9 @@ function render({ model, el }) {
     const batch = model.get("batch");
     const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
     const fit = decodeFits(shape, gpu, context, batch, o);
+    // A model whose weights do not fit has no decode speed: no line, no bold tok/s.
+    const load = usersThatFit(shape, gpu, context, { ...o, utilization: 0.9 });
+    const loads = load.weights_fit;
     const xs = Array.from({ length: POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
     const axes = model.get("axes") || {};
     const drawn = axes.lines || axisValues(app, "batches"); // a few lines by default (decode_speed.py LINES)
@@ -118,8 +139,9 @@ function render({ model, el }) {
       ];
     };
     const NOTE = " (does not fit in memory)";
-    // a batch's colour follows its size (1 to 1,024 sequences), whatever else is drawn
-    const batchColor = (b) => rampColor(b, 1, 1024, t.dark);
+    // a batch's colour follows its size, whatever else is drawn (the ramp's faint end
+    // sits below batch 1 so that batch 1 still reads on the page)
+    const batchColor = (b) => rampColor(b, 1 / 8, 1024, t.dark);
     batches.forEach((b) => {
       const color = batchColor(b);
       for (const part of lineParts(shape, gpu, xs, b, o)) {
@@ -168,9 +190,12 @@ function render({ model, el }) {
         text: rows.map((r) => `batch ${r.batch}`), xaxis: "x2", yaxis: "y2",
         hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>" });
     }
+    // Each batch's name at the right end of its per-user line, in its colour (the lines
+    // are far apart there: a step's KV reads dominate), pushed apart where two would touch.
+    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor));
     // Everything is computed: now touch the page.
     const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
-    if (showMeasured) lines.push({ text: `x marks: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
+    if (showMeasured) lines.push({ text: `x marks, in their batch's colour: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
     if (d.crossover_batch !== null) {
       // the crossover readout, said in words: weights are read once per step, caches once per sequence
       const kvSeq = d.kv_bytes_per_step / batch;
@@ -186,12 +211,19 @@ function render({ model, el }) {
     outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
     outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;
     outCross.textContent = d.crossover_batch === null ? "never" : d.crossover_batch.toLocaleString("en-US");
-    outFits.textContent = fitsText(batch, context, fit);
+    outFits.textContent = fitsText(batch, context, fit, loads);
     outFits.className = fit.fits ? "kv-value" : "kv-value kv-warn";
+    if (!loads) {
+      app.failure(`${fitMessage(load)} Nothing is decoded, so there is no speed to draw: more GPUs, a smaller number format for the weights or a bigger GPU would load it.`);
+      return;
+    }
+    // drawn while visible: a plot drawn into the hidden figure would take plotly's default width
+    if (app.root.classList.contains("kv-failed")) app.root.classList.remove("kv-failed");  // no class write on every draw
     const xaxis = { type: "log", range: [Math.log10(900), Math.log10(1.2e6)] };
     const dataKey = [shape, gpu.name, o, batch, showMeasured];
     drawPlot(app, traces, {
       annotations: [chosen],
+      margin: { l: 72 * app.scale(), r: 92 * app.scale(), t: 30 * app.scale(), b: 56 * app.scale() },
       height: Math.round(520 * app.scale()),
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
       xaxis: { ...xaxis, matches: "x2", showticklabels: false },

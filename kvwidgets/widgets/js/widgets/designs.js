@@ -112,16 +112,27 @@ function render({ model, el }) {
     const shapes = labels.map((l) => L.shape(l));
     const real = (model.get("real") || []).map((n) => [n, L.shape(n)]);
     const perToken = shapes.map((s) => kvBytesPerToken(s, bits));
-    const names = [...labels, ...real.map(([n]) => n)];
-    const all = [...shapes, ...real.map(([, s]) => s)];
     const t = app.theme();
-    const at = (tokens, i, name) => ({
-      type: "bar", name, orientation: "h", y: names,
-      x: all.map((s) => Number(kvBytes(s, tokens, bits)) / 1e9),
-      marker: { color: rampColor(tokens, 1024, 1048576, t.dark) },  // the context length's colour
-      hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>",
+    const sc = app.scale();
+    const gb = (shape, tokens) => Number(kvBytes(shape, tokens, bits)) / 1e9;
+    // The designs on one shape (top) and the real models (below) as two groups on one bar
+    // axis, an empty row between them under a "Real models" heading, so a design is never
+    // read as a model. One trace per context length (each in its ramp colour): a trace per
+    // group as well made a context move about 1.3x slower.
+    const GAP = " ";
+    const realNames = real.map(([n]) => n);
+    const rows = [...labels, GAP, ...realNames];
+    const rowShapes = [...shapes, null, ...real.map(([, s]) => s)];
+    const top = Math.max(...rowShapes.filter((s) => s).map((s) => gb(s, Math.max(short, long))));
+    const traces = [short, long].map((tokens) => {
+      const name = `${fmtTokens(tokens)} tokens`;
+      return {
+        type: "bar", name, orientation: "h", y: rows, x: rowShapes.map((s) => (s ? gb(s, tokens) : null)),
+        marker: { color: rampColor(tokens, 1024, 1048576, t.dark) },  // the context length's colour
+        // no printed sizes on the bars: plotly measures every bar text on each redraw; hover gives each size
+        hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>",
+      };
     });
-    const traces = [at(short, 0, `${fmtTokens(short)} tokens`), at(long, 1, `${fmtTokens(long)} tokens`)];
     const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
     for (const [n, s] of real) {
       const capped = s.groups.some((g) => g.cap !== null && g.cap !== undefined);
@@ -136,14 +147,22 @@ function render({ model, el }) {
     // The bars' names are long ("Sliding hybrid 1024", model names) and there is no
     // automargin (ui/plot.js plotLayout says why): size the left margin from the longest one,
     // about 0.62 em per character of the 12 px (x scale) tick font.
-    const sc = app.scale();
-    const longest = Math.max(...names.map((n) => String(n).length));
+    const longest = Math.max(...rows.map((n) => String(n).length));
+    const range = xScale === "log" ? undefined : [0, top * 1.04];
+    const heading = (text, yref, y, yanchor) => ({ text, xref: "paper", x: 0, yref, y, xanchor: "left", yanchor,
+      showarrow: false, font: { color: t.fg, size: 12 * sc, weight: 600 } });
     drawPlot(app, traces, {
       barmode: "group",
+      bargap: 0.25,
       margin: { l: Math.round((longest * 0.62 * 12 + 16) * sc), r: 20 * sc, t: 30 * sc, b: 56 * sc },
-      height: Math.round(420 * app.scale()),
-      xaxis: { type: xScale, title: { text: `KV cache per conversation (GB, ${xScale} scale)` } },
+      height: Math.round(470 * sc),
+      annotations: [
+        heading("Designs, all on Llama 3 8B's shape", "paper", 1, "bottom"),
+        heading("Real models", "y", labels.length, "middle"),  // in the empty row (category index)
+      ],
+      xaxis: { type: xScale, range, title: { text: `KV cache per conversation (GB, ${xScale} scale)` } },
       yaxis: { type: "category", autorange: "reversed" },
+      legend: { orientation: "h", yanchor: "top", y: -0.16, font: { color: t.fg } },
     });
   };
   return startApp(app);

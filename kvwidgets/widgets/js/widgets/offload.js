@@ -1,9 +1,10 @@
 // OffloadOrRecompute: seconds to bring one conversation's cache back to the GPU from each
-// storage tier (a band from its slow to its fast end, a line at the chosen speed) against
-// recomputing it: the ideal prefill floor and, for the Llama-3-8B shape on an H200, the
-// prefill measured there. Where a reload line crosses a recompute line the cheaper way
-// changes; those points are marked. Closed forms: calc/offload.js reloadSeconds, calc/decode.js prefillSeconds,
-// recomputeCrossover (core.offload, core.decode).
+// storage tier (a line at the chosen copy speed, named at its end; the slow-to-fast band on
+// request) against recomputing it: the ideal prefill floor and, for the Llama-3-8B shape on
+// an H200, the prefill measured there. Where a reload line crosses a recompute line the
+// cheaper way changes: each such point is a dot labelled with its token count. Above the
+// chart, a picture of the tiers and their copy speeds. Closed forms: calc/offload.js
+// reloadSeconds, recomputeCrossover, calc/decode.js prefillSeconds (core.offload, core.decode).
 
 import { prefillSeconds } from "../calc/decode.js";
 import { checkInt } from "../calc/errors.js";
@@ -11,16 +12,73 @@ import { activeParams, kvBytes } from "../calc/model.js";
 import { contextGrid, recomputeCrossover, reloadSeconds, tierGbps } from "../calc/offload.js";
 import { fmtBytes, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { contextControl, dtypeSelect, gpuSelect, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl } from "../ui/controls.js";
+import { contextControl, dtypeSelect, gpuSelect, labelled, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl } from "../ui/controls.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
-import { rampColor } from "../ui/colours.js";
+import { conceptColor, rampColor } from "../ui/colours.js";
+import { diagramWidth } from "../ui/diagram.js";
+import { element, svgElement } from "../ui/dom.js";
+import { endLabels } from "../ui/end_labels.js";
 
 /**
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
 
 const TIER_NAMES = { "cpu-pinned": "CPU memory (pinned)", "cpu-pageable": "CPU memory (pageable)", "nvme-ssd": "NVMe SSD" };
+// Names at the lines' ends and in the tier picture: short enough for the right margin.
+const SHORT_NAMES = { "cpu-pinned": "pinned CPU", "cpu-pageable": "pageable CPU", "nvme-ssd": "NVMe SSD" };
+// Two tiers can copy at nearly the same speed (pageable CPU memory and an NVMe SSD both
+// near 7 GB/s), so their lines lie on each other: a dash per tier tells them apart.
+const TIER_DASH = { "cpu-pinned": "solid", "cpu-pageable": "longdash", "nvme-ssd": "dashdot" };
+// Copy speeds span 1 to 100 GB/s on the ramp: a tier's colour is its speed's.
+const tierColor = (gbps, dark) => rampColor(gbps, 1, 100, dark);
+
+/**
+ * The tiers as a picture: where the cache can wait (CPU memory, an NVMe SSD) and the GPU it
+ * must come back to, one arrow per tier, as thick as its copy speed is fast, labelled with
+ * the speed and the time to bring this conversation's cache back.
+ * @param {import("../ui/app.js").App} app
+ */
+function tierPicture(app, tiers, W, gpu, cacheText) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 11 * s;
+  const rowH = 26 * s;
+  const H = tiers.length * rowH + 6 * s;
+  const bw = Math.min(150 * s, W * 0.24);
+  const gw = Math.min(230 * s, W * 0.3);
+  const gx = W - gw;
+  const parts = [];
+  tiers.forEach((tier, i) => {
+    const cy = i * rowH + rowH / 2 + 3 * s;
+    const color = tierColor(tier.gbps, t.dark);
+    const g = svgElement("g", { class: "kv-tier", "data-tier": tier.name, "data-gbps": tier.gbps });
+    g.append(
+      svgElement("rect", { x: 0.5, y: cy - rowH / 2 + 2 * s, width: bw, height: rowH - 4 * s, rx: 3 * s, fill: "none", stroke: color, "stroke-width": 1.5 * s }),
+      svgElement("text", { x: bw / 2, y: cy + fs * 0.35, "text-anchor": "middle", "font-size": fs, fill: t.fg, text: SHORT_NAMES[tier.name] || tier.name }),
+    );
+    // arrow from the tier to the GPU: width grows with the log of the speed
+    const w = Math.max(1.2, (1 + 2.2 * Math.log10(tier.gbps)) * s);
+    const x1 = bw + 4 * s;
+    const x2 = gx - 4 * s;
+    const head = 5 * s + w;
+    g.append(
+      svgElement("line", { x1, y1: cy + 4 * s, x2: x2 - head, y2: cy + 4 * s, stroke: color, "stroke-width": w }),
+      svgElement("polygon", { points: `${x2},${cy + 4 * s} ${x2 - head},${cy + 4 * s - head / 2} ${x2 - head},${cy + 4 * s + head / 2}`, fill: color }),
+      svgElement("text", { x: (x1 + x2) / 2, y: cy - 1 * s, "text-anchor": "middle", "font-size": fs * 0.95, fill: t.fg,
+        text: `${tier.gbps.toLocaleString("en-US")} GB/s: ${fmtSeconds(tier.seconds)}` }),
+    );
+    parts.push(g);
+  });
+  parts.push(
+    svgElement("rect", { x: gx, y: 3 * s, width: gw - 1, height: H - 6 * s, rx: 4 * s, fill: "none", stroke: t.fg2, "stroke-width": 1.5 * s }),
+    svgElement("rect", { x: gx + 8 * s, y: H / 2 + 2 * s, width: gw - 17 * s, height: 8 * s, rx: 2 * s, fill: conceptColor("kv") }),
+    svgElement("text", { x: gx + gw / 2, y: H / 2 - 10 * s, "text-anchor": "middle", "font-size": fs, "font-weight": 600, fill: t.fg, text: `GPU (${gpu.name})` }),
+    svgElement("text", { x: gx + gw / 2, y: H / 2 + 24 * s, "text-anchor": "middle", "font-size": fs * 0.95, fill: t.fg, text: cacheText }),
+  );
+  return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
+    "aria-label": "the storage tiers and their copy speeds to the GPU" }, parts);
+}
 
 /** Measured seconds at t, straight between points on log-log axes (data.measured.interpolate_log). */
 function interpolateMeasured(rows, t) {
@@ -66,21 +124,38 @@ function fmtSeconds(x) {
 }
 
 /**
+ * A checkbox bound to a boolean trait.
+ * @param {import("../ui/app.js").App} app
+ */
+function checkControl(app, name, labelText) {
+  const box = element("input", { type: "checkbox", "data-kv": name });
+  box.addEventListener("change", () => app.set(name, box.checked));
+  const sync = () => { box.checked = Boolean(app.model.get(name)); };
+  sync();
+  app.syncers.push(sync);
+  return labelled(app, labelText, box);
+}
+
+/**
  * @param {RenderContext} ctx
  */
 function render({ model, el }) {
-  const app = createApp({ model, el }, "Offload or recompute: getting one conversation's cache back");
+  const app = createApp({ model, el }, "Offload or recompute: which brings one conversation's cache back faster?");
   modelSelect(app);
   gpuSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   contextControl(app);
   selectControl(app, "speed", "Copy speed", () => axisValues(app, "speeds").map((v) => [v, v === "low" ? "slow end" : v === "high" ? "fast end" : "typical"]), ["axes"]);
+  checkControl(app, "bands", "Ranges");
   moreFold(app, () => paramsBox(app));
   resetButton(app);
   const outReload = app.readout("reload", "Reload:");
   const outRecompute = app.readout("recompute", "Recompute:");
   const outFastest = app.readout("fastest", "Fastest:");
   const outCross = app.readout("crossover", "Crossings:");
+  // the tier picture sits above the chart, inside the figure
+  const picture = element("div", { class: "kv-diagram kv-tiers" });
+  app.plot.before(picture);
 
   app.draw = () => {
     const L = app.lookup();
@@ -89,30 +164,46 @@ function render({ model, el }) {
     const bits = L.bits("kv_dtype");
     const context = checkInt("context", model.get("context"), 1);
     const speed = model.get("speed");
+    const bands = Boolean(model.get("bands"));
     const params = paramsOverride(app);
     const tiers = model.get("storage") || {};
-    const names = Object.keys(tiers);
+    const names = Object.keys(tiers);  // the order of Python's result (readouts, crossings)
     const xs = contextGrid(1024, 1048576);
     const t = app.theme();
     const sc = app.scale();
     const traces = [];
     const at = {};
-    names.forEach((name, i) => {
+    const ends = [];  // [name, seconds at the last x] for the end labels
+    let lo = Infinity;
+    let hi = 0;
+    const span = (ys) => { for (const y of ys) if (y > 0) { lo = Math.min(lo, y); hi = Math.max(hi, y); } };
+    names.forEach((name) => {
       const tier = tiers[name];
-      const color = rampColor(i + 1, 1, names.length, t.dark);  // tiers in order, fastest first
+      const gbps = tierGbps(tier, speed);
+      const color = tierColor(gbps, t.dark);
       const label = TIER_NAMES[name] || tier.label || name;
       const line = (sp) => xs.map((x) => reloadSeconds(shape, x, bits, tierGbps(tier, sp)));
-      const slow = line("low");
-      const fast = line("high");
       const chosen = line(speed);
-      at[name] = reloadSeconds(shape, context, bits, tierGbps(tier, speed));
-      traces.push({ type: "scatter", mode: "lines", x: xs, y: slow, line: { width: 0, color }, showlegend: false, hoverinfo: "skip", legendgroup: name });
-      traces.push({ type: "scatter", mode: "lines", x: xs, y: fast, line: { width: 0, color }, fill: "tonexty", fillcolor: color + "33",
-        showlegend: false, hoverinfo: "skip", legendgroup: name });
-      traces.push({ type: "scatter", mode: "lines", name: `reload from ${label}`, x: xs, y: chosen, line: { color, width: 2.5 }, legendgroup: name,
-        hovertemplate: `${label}, %{x:,} tokens: %{y:.3s} s<extra>${tier.typical_gbps} GB/s typical</extra>` });
+      at[name] = reloadSeconds(shape, context, bits, gbps);
+      ends.push([name, chosen[chosen.length - 1], color]);
+      span(chosen);
+      if (bands) {
+        // each tier's range, slow end to fast end, on request: drawn always, two near-equal
+        // tiers' bands would lie on each other and mix
+        const slow = line("low");
+        const fast = line("high");
+        span(slow);
+        span(fast);
+        traces.push({ type: "scatter", mode: "lines", x: xs, y: slow, line: { width: 0, color }, showlegend: false, hoverinfo: "skip", legendgroup: name });
+        traces.push({ type: "scatter", mode: "lines", x: xs, y: fast, line: { width: 0, color }, fill: "tonexty", fillcolor: color + "40",
+          showlegend: false, hoverinfo: "skip", legendgroup: name });
+      }
+      traces.push({ type: "scatter", mode: "lines", name: `reload from ${label}`, x: xs, y: chosen, line: { color, width: 2.5, dash: TIER_DASH[name] || "solid" },
+        legendgroup: name, showlegend: false,
+        hovertemplate: `${label}, %{x:,} tokens: %{y:.3s} s<extra>${gbps} GB/s</extra>` });
     });
     const recompute = xs.map((x) => prefillSeconds(shape, gpu, x, params));
+    span(recompute);
     const recomputeAt = prefillSeconds(shape, gpu, context, params);
     traces.push({ type: "scatter", mode: "lines", name: `recompute, ideal ${gpu.name} (${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS)`,
       x: xs, y: recompute, line: { color: t.fg, width: 2.5, dash: "dash" }, hovertemplate: "ideal recompute, %{x:,} tokens: %{y:.3s} s<extra></extra>" });
@@ -120,13 +211,16 @@ function render({ model, el }) {
     const showMeasured = Boolean(meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu);
     const rows = showMeasured ? meas.rows : [];
     if (showMeasured) {
+      span(rows.map((r) => r.seconds));
       traces.push({ type: "scatter", mode: "lines+markers", name: "recompute, measured H200 prefill", x: rows.map((r) => r.tokens), y: rows.map((r) => r.seconds),
         line: { color: t.fg, width: 1.5, dash: "dot" }, marker: { symbol: "x", size: 9 * sc, color: t.fg },
         hovertemplate: "measured prefill, %{x:,} tokens: %{y:.3s} s<extra></extra>" });
     }
-    // where the cheaper way changes: against the ideal (exact, calc/offload.js) and the measured points
+    // The widget's answer: where the cheaper way changes, against the ideal (exact,
+    // calc/offload.js) and the measured points; each crossing a dot labelled with its tokens.
     const annotations = [];
     const crossText = [];
+    const dots = { x: [], y: [], text: [] };
     names.forEach((name) => {
       const tier = tiers[name];
       const label = TIER_NAMES[name] || name;
@@ -136,11 +230,20 @@ function render({ model, el }) {
       for (const [x, what] of [[xi, "ideal"], [xm, "measured"]]) {
         if (x === null) continue;
         const y = reloadSeconds(shape, x, bits, gbps);
-        crossText.push(`${label} = ${what} recompute at ${fmtTokens(x)}`);
-        annotations.push({ x: Math.log10(x), y: Math.log10(y), xref: "x", yref: "y", text: "\u25CF", showarrow: false,
-          font: { color: t.fg, size: 12 * sc }, hovertext: `${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens` });
+        crossText.push(`${label} = ${what} recompute at ${x.toLocaleString("en-US")}`);
+        dots.x.push(x);
+        dots.y.push(y);
+        dots.text.push(`${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens`);
       }
     });
+    // each dot labelled with its token count; labels alternate above-left and below-right
+    // of their dot, so two crossings near each other stay apart
+    if (dots.x.length) {
+      traces.push({ type: "scatter", mode: "markers+text", name: "where the cheaper way changes", x: dots.x, y: dots.y,
+        text: dots.x.map((x) => `<b>${x.toLocaleString("en-US")} tokens</b>`), hovertext: dots.text,
+        textposition: dots.x.map((_, i) => (i % 2 ? "bottom right" : "top left")), textfont: { color: t.fg, size: 11 * sc },
+        marker: { size: 9 * sc, color: t.fg, line: { color: t.bg, width: 1.5 } }, hovertemplate: "%{hovertext}<extra></extra>" });
+    }
     const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
     const options = names.map((n) => [`reload from ${TIER_NAMES[n] || n}`, at[n]]);
     options.push(["recompute (ideal)", recomputeAt]);
@@ -150,9 +253,23 @@ function render({ model, el }) {
     const shapes = [{ type: "line", xref: "x", yref: "paper", x0: context, x1: context, y0: 0, y1: 1, line: { color: t.fg2, width: 1, dash: "dot" } }];
     annotations.push({ x: Math.log10(context), y: 1, xref: "x", yref: "paper", yanchor: "bottom", text: `${fmtTokens(context)}: ${fmtBytes(kvb)} of cache`,
       showarrow: false, font: { color: t.fg, size: 11 * sc } });
+    // each tier named at its line's end, in the right margin (y range fixed here so the
+    // labels can be spaced in pixels)
+    const height = Math.round(440 * sc);
+    const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 56 * sc };
+    const yRange = [Math.log10(lo) - 0.15, Math.log10(hi) + 0.15];
+    // plotly takes room for the legend under the plot out of the plot's height: count on
+    // at most 80% of it, so labels are spaced at least `gap` apart in any case
+    const pxPerDecade = 0.8 * (height - margin.t - margin.b) / (yRange[1] - yRange[0]);
+    traces.push(endLabels(ends.map(([n, y, color]) => ({ text: SHORT_NAMES[n] || n, y, color })),
+      { x: 1.2e6, pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }));
+    // the picture lists the tiers fastest first, at the chosen speed
+    const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n) => ({ name: n, gbps: tierGbps(tiers[n], speed), seconds: at[n] }));
+    const pictureSvg = tierPicture(app, pictureTiers, diagramWidth(app), gpu, `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`);
 
     const lines = [
-      { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} line; the band spans each tier's slow to fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
+      { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} of each tier; Ranges shades each tier from its slow to its fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
+      { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n) => `${TIER_NAMES[n] || n} ${tiers[n].low_gbps} / ${tiers[n].typical_gbps} / ${tiers[n].high_gbps}`).join("; ")}.`, cls: "kv-note" },
     ];
     if (showMeasured) lines.push({ text: `Measured: ${meas.provenance}. It grows faster than the ideal because attention's work grows with the square of the tokens.`, cls: "kv-note" });
     else lines.push({ text: `Measured prefill is drawn for ${meas.model || "llama-3-8b"} on the ${meas.gpu || "H200"} only (the shape that was measured).`, cls: "kv-note" });
@@ -161,19 +278,24 @@ function render({ model, el }) {
     }
     // Everything is computed: now touch the page.
     app.say(lines);
-    outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}`).join(" · ");
+    picture.replaceChildren(pictureSvg);
+    // with the ranges drawn, each tier's time from its fast to its slow end beside it
+    const range = (n) => (bands
+      ? ` (${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].high_gbps))} to ${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].low_gbps))})`
+      : "");
+    outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}${range(n)}`).join(" · ");
     outRecompute.textContent = `ideal ${fmtSeconds(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds(measuredAt)}` : "");
     outFastest.textContent = fastest[0];
     outCross.textContent = crossText.length ? crossText.join(" · ") : "none from 1K to 1M: one way is cheaper at every length";
     drawPlot(app, traces, {
       annotations,
       shapes,
-      height: Math.round(440 * sc),
-      margin: { l: 72 * sc, r: 20 * sc, t: 34 * sc, b: 56 * sc },
+      height,
+      margin,
       xaxis: { type: "log", title: { text: "context of the conversation (tokens)" }, range: [Math.log10(900), Math.log10(1.2e6)] },
-      yaxis: { type: "log", title: { text: "seconds to get the cache back" } },
+      yaxis: { type: "log", title: { text: "seconds to get the cache back" }, range: yRange },
       legend: { orientation: "h", yanchor: "top", y: -0.2, font: { color: t.fg } },
-    }, [shape, gpu.name, bits, speed, params, showMeasured]);
+    }, [shape, gpu.name, bits, speed, params, showMeasured, bands]);
   };
   return startApp(app);
 }
