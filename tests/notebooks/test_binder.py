@@ -88,7 +88,9 @@ def test_requirements_are_the_slides_stack():
         key = dep.name.lower().replace("_", "-")
         assert key in pins, f"binder/requirements.txt does not pin {dep.name} (lab or slides extra)"
         version = next(iter(pins[key].specifier)).version
-        assert dep.specifier.contains(version), f"{dep.name}=={version} is outside the extra's {dep.specifier}"
+        assert dep.specifier.contains(version), (
+            f"{dep.name}=={version} is outside the extra's {dep.specifier}"
+        )
 
 
 def test_postbuild_installs_kvwidgets_and_makes_lab_the_default():

@@ -124,9 +124,9 @@ STATED = [
     ("the slow end of local SSDs, 3.5 GB/s", "kw.STORAGE['nvme-ssd'].low_gbps", 3.5),
     ("**About 28,000 tokens** (28,049)", "crossing", 28_049),
     (
-        'choose **Copy speed** "slow end"',
-        "[setattr(offload_widget, 'speed', 'low'), offload_widget.result['crossovers']['nvme-ssd']['measured']][-1]",
-        28_049,
+        "its **Copy speed** starts at the slow end",
+        "(offload_widget.speed, offload_widget.result['crossovers']['nvme-ssd']['measured'])",
+        ["low", 28_049],
     ),
     (
         "whichever is faster at 1K is faster at 1M",
