@@ -61,9 +61,12 @@ NAMES = {
 }
 
 MODEL = "window.kvwExport.models[0]"
+# The figure: the plot, and the message that takes its place when the inputs describe a
+# model that does not load (app.failure: the plot then keeps its last data, hidden).
 FIGURE_JS = """() => {
     const gd = document.querySelector('.kv-plot');
-    return JSON.stringify([gd.data, gd.layout.annotations || [], gd.layout.shapes || []]);
+    const failure = document.querySelector('.kv-widget.kv-failed .kv-failure');
+    return JSON.stringify([gd.data, gd.layout.annotations || [], gd.layout.shapes || [], failure ? failure.textContent : '']);
 }"""
 READOUTS_JS = """() => Object.fromEntries(
     [...document.querySelectorAll('[data-kv-out]')].map(e => [e.dataset.kvOut, e.textContent]))"""
