@@ -451,8 +451,8 @@ function render({ model, el }) {
         yanchor: 0,
         x0: -r,
         x1: r,
-        y0: -r,
-        y1: r,
+        y0: 0,
+        y1: 2 * r,
         fillcolor: conceptColor("warning"),
         line: { width: 0 }
       });

@@ -421,7 +421,8 @@ function render({ model, el }) {
     const names = Object.fromEntries(kinds.map((k) => [k, KIND_NAMES[k] || k]));
     const traces = kinds.map((k) => ({
       type: "bar",
-      name: names[k] + (drawn.some((d) => d.thin.has(k)) ? " (thin: drawn taller)" : ""),
+      // a part drawn taller than it is says so, with its true size at the chosen length
+      name: names[k] + (drawn.some((d) => d.thin.has(k)) ? ` (${fmtBytes(byCtx[chosen][k] || 0n)} at ${fmtTokens(context)}: drawn taller)` : ""),
       x: contexts.map((c) => c === context ? `${fmtTokens(c)} (chosen)` : fmtTokens(c)),
       y: drawn.map((d) => d.v[k]),
       customdata: byCtx.map((b) => fmtBytes(b[k] || 0n)),
@@ -441,8 +442,7 @@ function render({ model, el }) {
         x1: i + 0.4,
         y0: 0,
         y1: g,
-        line: { color: t.fg2, width: 1.5 * s, dash: "dash" },
-        fillcolor: "rgba(0,0,0,0)"
+        line: { color: t.fg2, width: 1.5 * s, dash: "dash" }
       }));
       traces.push({
         type: "scatter",

@@ -392,7 +392,7 @@ function memoryBar(app, fit, gpu, W) {
     );
     lx += w + 14 * s;
   }
-  const [inBar, from, to, under] = n ? [conversations(n), convFrom, convTo, conceptColor("kv")] : [fit.weights_fit ? "one conversation does not fit" : "the weights do not fit", usableEnd, x(L.end), conceptColor("warning")];
+  const [inBar, from, to, under] = n ? [conversations(n), convFrom, convTo, conceptColor("kv")] : [fit.weights_fit ? "one conversation does not fit" : "the weights do not fit", x(memory) + 2 * s, x(L.end), conceptColor("warning")];
   if (to - from > inBar.length * fs * 0.6 + 8 * s) {
     parts.push(svgElement("text", {
       x: (from + to) / 2,
@@ -486,13 +486,17 @@ function render({ model, el }) {
       hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>"
     }));
     const ends = fits.map((f) => f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes")));
+    const countText = (f) => f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : conversations(Number(f.users));
+    const plotPx = Math.max(1, (app.plot.clientWidth || diagramWidth(app)) - 134 * s);
+    const labelPx = Math.max(...fits.map((f) => countText(f).length)) * 12 * s * 0.6 + 8 * s;
+    const xMax = Math.max(...ends) / (1 - Math.min(0.6, labelPx / plotPx));
     const annotations = fits.map((f, i) => ({
       y: labels[i],
       x: ends[i],
       xanchor: "left",
       xshift: 4 * s,
       showarrow: false,
-      text: f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : conversations(Number(f.users)),
+      text: countText(f),
       font: { color: t.fg }
     }));
     const barSvg = memoryBar(app, fit, gpu, diagramWidth(app));
@@ -513,7 +517,8 @@ function render({ model, el }) {
     }
     drawPlot(app, traces, {
       height: Math.round((70 + 30 * counts.length) * s),
-      margin: { l: 110 * s, r: 10 * s, t: 26 * s, b: 40 * s },
+      margin: { l: 110 * s, r: 24 * s, t: 26 * s, b: 40 * s },
+      // r: half the last tick's label
       barmode: "stack",
       bargap: 0.3,
       showlegend: false,
@@ -531,7 +536,7 @@ function render({ model, el }) {
         font: { color: t.fg }
       }],
       // room right of the longest bar for its count
-      xaxis: { title: { text: `GPU memory, ${o.memory} (GB)` }, range: [0, Math.max(...ends) * 1.3] },
+      xaxis: { title: { text: `GPU memory, ${o.memory} (GB)` }, range: [0, xMax] },
       yaxis: { type: "category", autorange: "reversed" }
     });
   };

@@ -155,10 +155,10 @@ function render({ model, el }) {
         text: `${conversations(chosenUsers)} (${String(model.get("kv_dtype")).toUpperCase()})`, font: { color: t.fg },
       });
     } else {
-      // 0 on a log axis: a dot on the floor, and no words there (the floor's label and the
+      // 0 on a log axis: a dot sitting on the floor, and no words there (the floor's label and the
       // readout say it); a shape, so it is never a text in the way of the floor's label
       shapes.push({ type: "circle", xref: "x", yref: "paper", xsizemode: "pixel", ysizemode: "pixel", xanchor: context, yanchor: 0,
-        x0: -r, x1: r, y0: -r, y1: r, fillcolor: conceptColor("warning"), line: { width: 0 } });
+        x0: -r, x1: r, y0: 0, y1: 2 * r, fillcolor: conceptColor("warning"), line: { width: 0 } });
     }
     // A model that does not load, or loads but has no room for one conversation of even
     // 1K tokens, has no line to draw: a message takes the chart's place.

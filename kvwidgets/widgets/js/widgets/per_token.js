@@ -178,7 +178,8 @@ function render({ model, el }) {
     /** @type {any[]} */
     const traces = kinds.map((k) => ({
       type: "bar",
-      name: names[k] + (drawn.some((d) => d.thin.has(k)) ? " (thin: drawn taller)" : ""),
+      // a part drawn taller than it is says so, with its true size at the chosen length
+      name: names[k] + (drawn.some((d) => d.thin.has(k)) ? ` (${fmtBytes(byCtx[chosen][k] || 0n)} at ${fmtTokens(context)}: drawn taller)` : ""),
       x: contexts.map((c) => (c === context ? `${fmtTokens(c)} (chosen)` : fmtTokens(c))),
       y: drawn.map((d) => d.v[k]),
       customdata: byCtx.map((b) => fmtBytes(b[k] || 0n)),
@@ -193,7 +194,7 @@ function render({ model, el }) {
     if (full) {
       // dashed outlines behind the bars (the same width, 1 - bargap), their tops above them
       ghosts.forEach((g, i) => shapes.push({ type: "rect", layer: "below", xref: "x", yref: "y", x0: i - 0.4, x1: i + 0.4, y0: 0, y1: g,
-        line: { color: t.fg2, width: 1.5 * s, dash: "dash" }, fillcolor: "rgba(0,0,0,0)" }));
+        line: { color: t.fg2, width: 1.5 * s, dash: "dash" } }));  // no fill: plotly's default
       // a legend entry for the outlines (a line with no points)
       traces.push({ type: "scatter", mode: "lines", name: "every layer full (no windows)", x: [null], y: [null], hoverinfo: "skip",
         line: { color: t.fg2, width: 1.5 * s, dash: "dash" } });
