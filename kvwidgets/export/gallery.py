@@ -39,6 +39,9 @@ def _states() -> dict[str, list[State]]:
             State("default"),
             State("MLA (DeepSeek-V3)", {"model": "deepseek-v3"}),
             State("sliding and full layers (gpt-oss-120b)", {"model": "gpt-oss-120b", "context": 131_072}),
+            State(
+                "five sliding layers to one full (Gemma 3 27B)", {"model": "gemma-3-27b", "context": 32_768}
+            ),
             State("recurrent state (Qwen3-Next)", {"model": "qwen3-next-80b-a3b"}),
             State("FP8 cache at 131K", {"model": "llama-3.1-8b", "kv_dtype": "fp8", "context": 131_072}),
         ],
@@ -51,7 +54,11 @@ def _states() -> dict[str, list[State]]:
             ),
             State("does not load (70B in BF16 on one H100)", {"model": "llama-3.1-70b"}),
             State(
-                "gpt-oss-120b, MXFP4 experts",
+                "loads but cannot serve one (8B at 1M tokens)",
+                {"model": "llama-3.1-8b", "context": 1_048_576},
+            ),
+            State(
+                "gpt-oss-120b, MXFP4 experts (its checkpoint's format)",
                 {"model": "gpt-oss-120b", "weight_dtype": "mxfp4", "context": 131_072},
             ),
         ],
@@ -59,6 +66,10 @@ def _states() -> dict[str, list[State]]:
             State("default"),
             State("FP8 cache", {"kv_dtype": "fp8", "model": "llama-3.1-8b"}),
             State("does not load", {"model": "llama-3.1-70b"}),
+            State(
+                "70B on two H100s: long conversations do not fit",
+                {"model": "llama-3.1-70b", "num_gpus": 2, "context": 131_072},
+            ),
             State("sliding layers (Gemma 3 27B)", {"model": "gemma-3-27b", "gpu": "H200"}),
         ],
         "DecodeSpeed": [

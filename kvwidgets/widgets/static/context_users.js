@@ -300,6 +300,9 @@ function widgetModule(render2) {
 // kvwidgets/widgets/js/widgets/context_users.js
 var LO = 1024;
 var HI = 1048576;
+function conversations(n) {
+  return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
+}
 function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
   const key = JSON.stringify([shape, gpu, o, lines, dtypes]);
   if (cache.key !== key) {
@@ -318,7 +321,7 @@ function arrowShapes(x, y, color) {
   ];
 }
 function render({ model, el }) {
-  const app = createApp({ model, el }, "Context against users");
+  const app = createApp({ model, el }, "How many conversations fit as each one gets longer?");
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -331,8 +334,8 @@ function render({ model, el }) {
     paramsBox(app);
   });
   resetButton(app);
-  const outUsers = app.readout("users", "Users at this context:");
-  const outMax = app.readout("max_context", "Longest context for one user:");
+  const outUsers = app.readout("users", "Conversations that fit at this length:");
+  const outMax = app.readout("max_context", "Longest one conversation can be:");
   const cache = {};
   app.draw = () => {
     const L = app.lookup();
@@ -361,7 +364,7 @@ function render({ model, el }) {
       y: stairs[i].users.map(Number),
       line: { color: dtypeColor(lines[i][0]) || conceptColor("other"), shape: "hv" },
       // users hold until the next drop
-      hovertemplate: "from %{x:,} tokens: %{y:,} users<extra>" + name + "</extra>"
+      hovertemplate: "from %{x:,} tokens: %{y:,} conversations<extra>" + name + "</extra>"
     }));
     const marks = axisValues(app, "marks");
     const first = stairs[0];
@@ -388,65 +391,108 @@ function render({ model, el }) {
       showarrow: false,
       font: { color: t.fg2 }
     }));
+    const firstZero = first.users.findIndex((u) => u === 0n);
+    const zeroFrom = isLog && firstZero >= 0 ? first.x[firstZero] : null;
     for (const c of marks) {
       const u = usersOnFirst(c);
-      const onAxis = !isLog || u > 0;
+      if (isLog && u === 0) continue;
       annotations.push({
         x: Math.log10(c),
-        y: onAxis ? isLog ? Math.log10(u) : u : 0,
-        yref: onAxis ? "y" : "paper",
-        text: `${u.toLocaleString("en-US")} user${u === 1 ? "" : "s"}`,
+        y: isLog ? Math.log10(u) : u,
+        text: conversations(u),
         showarrow: false,
-        xshift: onAxis ? ARROW : 0,
-        yshift: onAxis ? ARROW : 0,
+        xshift: ARROW,
+        yshift: ARROW,
         xanchor: "left",
-        yanchor: onAxis ? "middle" : "auto",
+        yanchor: "middle",
         font: { color: t.fg },
         bordercolor: dtypeColor(lines[0][0]) || conceptColor("other"),
         bgcolor: t.bg
       });
-      if (onAxis) shapes.push(...arrowShapes(c, u, t.fg2));
+      shapes.push(...arrowShapes(c, u, t.fg2));
+    }
+    if (zeroFrom !== null) {
+      annotations.push({
+        x: Math.log10(HI),
+        y: 0,
+        yref: "paper",
+        xanchor: "right",
+        yanchor: "bottom",
+        xshift: -4,
+        yshift: 2,
+        showarrow: false,
+        text: `none fits past ${(zeroFrom - 1).toLocaleString("en-US")} tokens`,
+        font: { color: t.fg },
+        bordercolor: dtypeColor(lines[0][0]) || conceptColor("other"),
+        bgcolor: t.bg
+      });
     }
     const chosenUsers = Number(here.users);
     const r = 6 * app.scale();
-    const chosenOnAxis = !isLog || chosenUsers > 0;
-    if (chosenOnAxis) {
+    if (!isLog || chosenUsers > 0) {
+      const y = isLog ? Math.log10(chosenUsers) : chosenUsers;
       annotations.push({
         x: Math.log10(context),
-        y: isLog ? Math.log10(chosenUsers) : chosenUsers,
+        y,
         text: "●",
         showarrow: false,
         xanchor: "center",
         yanchor: "middle",
         font: { color: conceptColor("warning"), size: 18 * app.scale() }
       });
+      annotations.push({
+        // below left, so it never sits on a mark's label (those go above right)
+        x: Math.log10(context),
+        y,
+        xanchor: "right",
+        yanchor: "top",
+        xshift: -r,
+        yshift: -r,
+        showarrow: false,
+        text: `${conversations(chosenUsers)} (${String(model.get("kv_dtype")).toUpperCase()})`,
+        font: { color: t.fg }
+      });
+    } else {
+      shapes.push({
+        type: "circle",
+        xref: "x",
+        yref: "paper",
+        xsizemode: "pixel",
+        ysizemode: "pixel",
+        xanchor: context,
+        yanchor: 0,
+        x0: -r,
+        x1: r,
+        y0: 0,
+        y1: 2 * r,
+        fillcolor: conceptColor("warning"),
+        line: { width: 0 }
+      });
     }
-    annotations.push({
-      x: Math.log10(context),
-      y: chosenOnAxis ? isLog ? Math.log10(chosenUsers) : chosenUsers : 0,
-      // below left, so it never sits on a mark's label (those go above right)
-      yref: chosenOnAxis ? "y" : "paper",
-      xanchor: "right",
-      yanchor: "top",
-      xshift: -r,
-      yshift: chosenOnAxis ? -r : 0,
-      showarrow: false,
-      text: `${chosenUsers.toLocaleString("en-US")} users (${model.get("kv_dtype")})`,
-      font: { color: t.fg }
-    });
-    const textLines = [{ text: fitMessage(here), cls: here.users > 0n ? "kv-note" : "kv-warn" }];
-    if (isLog && stairs.some((s) => s.users.some((u) => u === 0n))) {
-      textLines.push({ text: "Where no conversation fits (0 users) the line stops: 0 has no place on a log axis.", cls: "kv-note" });
+    const nothing = stairs.every((s) => s.users.every((u) => u === 0n));
+    const failed = !here.weights_fit ? fitMessage(here) : nothing ? `The model loads, but not one conversation of ${fmtTokens(LO)} tokens fits, with either cache. ${fitMessage(here)}` : "";
+    const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
+    const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
+    if (isLog && !failed && stairs.some((s) => s.users.some((u) => u === 0n))) {
+      textLines.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
     textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
     app.say(textLines);
-    outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${model.get("kv_dtype")} cache)`;
+    outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${String(model.get("kv_dtype")).toUpperCase()} cache)`;
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;
+    if (failed) {
+      app.failure(failed);
+      return;
+    }
     drawPlot(app, traces, {
       shapes,
       annotations,
       xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)] },
-      yaxis: isLog ? { type: "log", title: { text: "conversations that fit (log)" } } : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" }
+      // On a short range (a few hundred conversations at most) plotly labels every digit and
+      // those under 10 crowd together: ticks at 1, 2, 5 of each decade then. Only then: a
+      // set dtick makes each redraw slower (about 1.5x here), and longer ranges get 1, 2, 5
+      // from plotly itself.
+      yaxis: isLog ? { type: "log", ...shortRange ? { dtick: "D2" } : {}, title: { text: "conversations that fit (log)" } } : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" }
     }, [cache.key, yScale]);
   };
   return startApp(app);

@@ -298,6 +298,7 @@ function widgetModule(render2) {
 }
 
 // kvwidgets/widgets/js/widgets/per_token.js
+var MIN_SHARE = 0.02;
 var KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state" };
 function formulaLine(g, bits) {
   const bytes = bits / 8;
@@ -366,15 +367,26 @@ function formulaBox(app, box, shape, bits) {
     app.formulaValues = now;
   };
 }
+function windowed(g) {
+  return g.cap !== null && g.cap !== void 0 && grows(g) && g.fixed_tokens === void 0;
+}
+function withoutWindows(shape) {
+  return { ...shape, groups: shape.groups.map((g) => windowed(g) ? { ...g, cap: null } : g) };
+}
 function render({ model, el }) {
-  const app = createApp({ model, el }, "KV-cache bytes per token");
+  const app = createApp({ model, el }, "How many bytes does each token add to the KV cache?");
   modelSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   contextControl(app);
   resetButton(app);
-  const outBpt = app.readout("bytes_per_token", "Per token:");
-  const outMha = app.readout("mha_bytes_per_token", "With query heads by mistake:");
+  const outBpt = app.readout("bytes_per_token", "Each token adds:");
+  const outMha = app.readout("mha_bytes_per_token", "If every query head kept its own K and V:");
   const outSeq = app.readout("kv_bytes", "One conversation:");
+  const outSaving = app.readout("window_saving", "Without its windows:");
+  const savingItem = (
+    /** @type {HTMLElement} */
+    outSaving.parentElement
+  );
   const formula = element("div", { class: "kv-formula", "aria-label": "bytes per token, factor by factor" });
   app.readouts.after(formula);
   app.draw = () => {
@@ -385,37 +397,123 @@ function render({ model, el }) {
     const bpt = kvBytesPerToken(shape, bits);
     const showFormula = formulaBox(app, formula, shape, bits);
     const lines = shape.groups.map((g) => ({ text: formulaLine(g, bits) }));
-    if (shape.groups.length > 1 || shape.groups.some((g) => g.cap !== null && g.cap !== void 0)) {
+    const hasWindow = shape.groups.some(windowed);
+    if (hasWindow) {
       lines.push({ text: `Past every window each token adds ${fmtBytes(bpt)} (${Number(bpt).toLocaleString("en-US")} B).`, cls: "kv-note" });
     }
     const texts = perTokenReadouts(shape, bits);
     const contexts = [...axisValues(app, "bar_contexts")];
     if (!contexts.includes(context)) contexts.push(context);
     contexts.sort((a, b) => a - b);
+    const chosen = contexts.indexOf(context);
     const kinds = [...new Set(shape.groups.map((g) => g.kind))];
-    const byCtx = contexts.map((t2) => bytesByKind(shape, t2, bits));
+    const gb = (b) => Number(b) / 1e9;
+    const byCtx = contexts.map((c) => bytesByKind(shape, c, bits));
+    const totals = contexts.map((c) => gb(kvBytes(shape, c, bits)));
+    const full = hasWindow ? withoutWindows(shape) : null;
+    const ghosts = full ? contexts.map((c) => gb(kvBytes(full, c, bits))) : [];
+    const top = Math.max(...totals, ...ghosts);
     const seq = kvBytes(shape, context, bits);
+    const floor = MIN_SHARE * top;
+    const drawn = byCtx.map((b, i) => {
+      const v = Object.fromEntries(kinds.map((k) => [k, gb(b[k] || 0n)]));
+      const biggest = kinds.reduce((a, k) => v[k] > v[a] ? k : a, kinds[0]);
+      const thin = /* @__PURE__ */ new Set();
+      for (const k of kinds) {
+        if (k !== biggest && v[k] > 0 && v[k] < floor && v[biggest] - (floor - v[k]) >= 2 * floor) {
+          v[biggest] -= floor - v[k];
+          v[k] = floor;
+          thin.add(k);
+        }
+      }
+      return { v, thin, i };
+    });
     const t = app.theme();
+    const s = app.scale();
+    const names = Object.fromEntries(kinds.map((k) => [k, KIND_NAMES[k] || k]));
     const traces = kinds.map((k) => ({
       type: "bar",
-      name: KIND_NAMES[k] || k,
+      // a part drawn taller than it is says so, with its true size at the chosen length
+      name: names[k] + (drawn.some((d) => d.thin.has(k)) ? ` (${fmtBytes(byCtx[chosen][k] || 0n)} at ${fmtTokens(context)}: drawn taller)` : ""),
       x: contexts.map((c) => c === context ? `${fmtTokens(c)} (chosen)` : fmtTokens(c)),
-      y: byCtx.map((b) => Number(b[k] || 0n) / 1e9),
+      y: drawn.map((d) => d.v[k]),
+      customdata: byCtx.map((b) => fmtBytes(b[k] || 0n)),
       // the chosen context keeps its kind's colour and gets an outline
       marker: { color: conceptColor(k), line: { color: t.fg, width: contexts.map((c) => c === context ? 2 : 0) } },
-      hovertemplate: "%{x}: %{y:.3f} GB<extra>" + (KIND_NAMES[k] || k) + "</extra>"
+      hovertemplate: "%{x}: %{customdata}<extra>" + names[k] + "</extra>"
     }));
+    const shapes = [];
+    const annotations = [];
+    if (full) {
+      ghosts.forEach((g, i) => shapes.push({
+        type: "rect",
+        layer: "below",
+        xref: "x",
+        yref: "y",
+        x0: i - 0.4,
+        x1: i + 0.4,
+        y0: 0,
+        y1: g,
+        line: { color: t.fg2, width: 1.5 * s, dash: "dash" }
+      }));
+      traces.push({
+        type: "scatter",
+        mode: "lines",
+        name: "every layer full (no windows)",
+        x: [null],
+        y: [null],
+        hoverinfo: "skip",
+        line: { color: t.fg2, width: 1.5 * s, dash: "dash" }
+      });
+    }
+    const plotWidth = Math.max(0, (app.plot.clientWidth || 700) - 92 * s);
+    const barPx = 0.8 * plotWidth / contexts.length;
+    const pxPerGB = (360 * s - 86 * s) / (top * 1.08);
+    let below = 0;
+    for (const k of kinds) {
+      const d = drawn[chosen];
+      const at = below;
+      below += d.v[k];
+      if (!d.thin.has(k)) continue;
+      const text = `${names[k]}<br>${fmtBytes(byCtx[chosen][k])} ↓`;
+      const wide = Math.max(names[k].length, 10) * 12 * s * 0.6;
+      const roomAbove = (totals[chosen] - at - floor) * pxPerGB;
+      if (wide < barPx - 6 * s && roomAbove > 40 * s) {
+        const over = kinds.find((o) => o !== k && !d.thin.has(o)) || k;
+        annotations.push({
+          x: chosen,
+          y: at + floor,
+          yanchor: "bottom",
+          yshift: 2 * s,
+          showarrow: false,
+          text,
+          font: { color: inkOn(conceptColor(over)) }
+        });
+      }
+    }
     lines.push(...limitLines(shape, { context }));
     showFormula();
     app.say(lines);
     outBpt.textContent = texts.bytes_per_token;
     outMha.textContent = texts.mha_bytes_per_token;
-    outSeq.textContent = `${fmtBytes(seq)} at ${fmtTokens(context)} tokens`;
+    outSeq.textContent = `${fmtBytes(seq)} at ${context.toLocaleString("en-US")} tokens`;
+    if (full) app.readouts.append(savingItem);
+    else savingItem.remove();
+    if (full) {
+      const none = Number(kvBytes(full, context, bits));
+      const saved = none > 0 ? Math.round(100 * (none - Number(seq)) / none) : 0;
+      outSaving.textContent = `${fmtBytes(none)}; the windows save ${saved}%`;
+    } else {
+      outSaving.textContent = "";
+    }
     drawPlot(app, traces, {
       barmode: "stack",
-      showlegend: kinds.length > 1,
+      bargap: 0.2,
+      shapes,
+      annotations,
+      showlegend: kinds.length > 1 || Boolean(full),
       xaxis: { title: { text: "conversation length (tokens)" }, type: "category" },
-      yaxis: { title: { text: "KV cache per conversation (GB)" } }
+      yaxis: { title: { text: "KV cache per conversation (GB)" }, range: [0, top * 1.08] }
     });
   };
   return startApp(app);

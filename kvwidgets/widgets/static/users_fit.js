@@ -299,53 +299,99 @@ function widgetModule(render2) {
 
 // kvwidgets/widgets/js/widgets/users_fit.js
 var COUNTABLE = 64;
+function conversations(n) {
+  return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
+}
+function layout(fit) {
+  const weights = fit.weights_bytes;
+  const working = fit.weights_fit ? fit.working_bytes : 0n;
+  const n = Number(fit.users);
+  const conv = n > 0 || !fit.weights_fit ? fit.kv_used_bytes : fit.kv_per_user_bytes;
+  const end = weights + working + conv;
+  const over = end > fit.usable_bytes ? end - fit.usable_bytes : 0n;
+  return { weights, working, conv, end, over, n };
+}
 function memoryBar(app, fit, gpu, W) {
   const t = app.theme();
   const s = app.scale();
   const fs = 12 * s;
-  const total = Number(fit.memory_bytes);
-  const x = (b) => Number(b) / total * W;
+  const L = layout(fit);
+  const memory = fit.memory_bytes;
+  const span = Number(L.end > memory ? L.end : memory);
+  const x = (b) => Number(b) / span * W;
   const h = 30 * s;
   const top = fs * 1.6;
   const parts = [];
-  const n = Number(fit.users);
-  const users = (k) => `${k.toLocaleString("en-US")} conversation${k === 1 ? "" : "s"}`;
+  const n = L.n;
   parts.push(svgElement("text", {
     x: 0,
     y: fs * 1.1,
     "font-size": fs,
     fill: t.fg,
     "font-weight": 600,
-    text: `One deployment: ${fit.num_gpus} x ${gpu.name}, ${fmtBytes(fit.memory_bytes)}`
+    text: `One deployment: ${fit.num_gpus} x ${gpu.name}, ${fmtBytes(memory)}`
   }));
-  let at = 0;
-  const seg = (cls, bytes, concept, extra = {}) => {
-    const w = x(bytes);
-    if (w > 0) parts.push(svgElement("rect", { class: cls, x: at, y: top, width: w, height: h, fill: conceptColor(concept), ...extra }));
-    at += Math.max(0, w);
-  };
-  const weights = fit.weights_bytes < fit.usable_bytes ? fit.weights_bytes : fit.usable_bytes;
-  seg("kv-mem-weights", weights, "weights");
-  if (fit.weights_fit) seg("kv-mem-working", fit.working_bytes, "working");
-  const group = n <= COUNTABLE ? 1 : Math.ceil(n / 40);
-  const convFrom = at;
-  for (let i = 0; i < n; i += group) {
-    const k = Math.min(group, n - i);
-    seg("kv-mem-conv", fit.kv_per_user_bytes * BigInt(k), "kv", { stroke: t.bg, "stroke-width": 1, "data-conversations": k });
+  const usableEnd = x(fit.usable_bytes);
+  if (fit.reserve_bytes > 0n) {
+    parts.push(svgElement("rect", { class: "kv-mem-reserve", x: usableEnd, y: top, width: x(memory) - usableEnd, height: h, fill: conceptColor("reserve") }));
   }
-  const convTo = at;
-  seg("kv-mem-free", fit.left_over_bytes, "free");
-  at = x(fit.usable_bytes);
-  seg("kv-mem-reserve", fit.reserve_bytes, "reserve");
+  let at = 0n;
+  const seg = (cls, bytes, concept, extra = {}) => {
+    if (bytes <= 0n) return;
+    const room = fit.usable_bytes > at ? fit.usable_bytes - at : 0n;
+    const inside = bytes < room ? bytes : room;
+    if (inside > 0n) parts.push(svgElement("rect", { class: cls, x: x(at), y: top, width: x(inside), height: h, fill: conceptColor(concept), ...extra }));
+    if (bytes > inside) {
+      parts.push(svgElement("rect", {
+        class: `${cls} kv-mem-over`,
+        x: x(at + inside),
+        y: top,
+        width: x(bytes - inside),
+        height: h,
+        fill: conceptColor("warning"),
+        ...extra
+      }));
+    }
+    at += bytes;
+  };
+  seg("kv-mem-weights", L.weights, "weights");
+  seg("kv-mem-working", L.working, "working");
+  const group = n <= COUNTABLE ? 1 : Math.ceil(n / 40);
+  const convFrom = x(at);
+  if (n > 0) {
+    for (let i = 0; i < n; i += group) {
+      const k = Math.min(group, n - i);
+      seg("kv-mem-conv", fit.kv_per_user_bytes * BigInt(k), "kv", { stroke: t.bg, "stroke-width": 1, "data-conversations": k });
+    }
+  } else if (fit.weights_fit) {
+    seg("kv-mem-conv kv-mem-needed", L.conv, "kv", { stroke: t.bg, "stroke-width": 1, "data-conversations": 0 });
+  }
+  const convTo = x(at);
+  if (!L.over) seg("kv-mem-free", fit.left_over_bytes, "free");
+  let ly = top + h + 8 * s;
+  if (L.over) {
+    const gx = x(memory);
+    parts.push(svgElement("line", { class: "kv-mem-end", x1: gx, x2: gx, y1: top - 4 * s, y2: top + h + 4 * s, stroke: t.fg, "stroke-width": 2 * s }));
+    const endText = `the GPU ends: ${fmtBytes(memory)}`;
+    const endW = endText.length * fs * 0.55;
+    parts.push(svgElement("text", {
+      x: gx + (gx > endW + 4 * s ? -4 * s : 4 * s),
+      y: top + h + 4 * s + fs,
+      "font-size": fs * 0.9,
+      fill: t.fg,
+      "text-anchor": gx > endW + 4 * s ? "end" : "start",
+      text: endText
+    }));
+    ly += fs * 1.2;
+  }
   const labels = [
     ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
-    ...fit.working_bytes > 0n ? [["working", `working area ${fmtBytes(fit.working_bytes)}`]] : [],
-    ["kv", n ? `${users(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block: ${group})` : ""}` : "no conversation fits"],
-    ["free", `left ${fmtBytes(fit.left_over_bytes)}`],
-    ["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]
+    ...L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : [],
+    ...n > 0 ? [["kv", `${conversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block: ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
+    ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `left ${fmtBytes(fit.left_over_bytes)}`]] : [],
+    ...fit.reserve_bytes > 0n ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
   ];
   let lx = 0;
-  let ly = top + h + 8 * s;
   for (const [concept, text] of labels) {
     const w = 18 * s + text.length * fs * 0.55;
     if (lx > 0 && lx + w > W) {
@@ -358,15 +404,16 @@ function memoryBar(app, fit, gpu, W) {
     );
     lx += w + 14 * s;
   }
-  if (n && convTo - convFrom > 90 * s) {
+  const [inBar, from, to, under] = n ? [conversations(n), convFrom, convTo, conceptColor("kv")] : [fit.weights_fit ? "one conversation does not fit" : "the weights do not fit", x(memory) + 2 * s, x(L.end), conceptColor("warning")];
+  if (to - from > inBar.length * fs * 0.6 + 8 * s) {
     parts.push(svgElement("text", {
-      x: (convFrom + convTo) / 2,
+      x: (from + to) / 2,
       y: top + h / 2 + fs * 0.35,
       "font-size": fs,
-      fill: conceptColor("ink"),
+      fill: inkOn(under),
       "text-anchor": "middle",
       "font-weight": 600,
-      text: users(n)
+      text: inBar
     }));
   }
   const H = ly + 20 * s;
@@ -376,11 +423,11 @@ function memoryBar(app, fit, gpu, W) {
     viewBox: `0 0 ${W} ${H}`,
     role: "img",
     "font-family": t.font,
-    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${users(n)} fit`
+    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${n ? `${conversations(n)} fit` : !fit.weights_fit ? "the weights do not fit" : "no conversation fits"}`
   }, parts);
 }
 function render({ model, el }) {
-  const app = createApp({ model, el }, "How many conversations fit");
+  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -398,11 +445,11 @@ function render({ model, el }) {
     paramsBox(app);
   });
   resetButton(app);
-  const outUsers = app.readout("users", "Users:");
+  const outUsers = app.readout("users", "Conversations that fit:");
   const outPer = app.readout("kv_per_user", "KV per conversation:");
   const outBudget = app.readout("kv_budget", "Left after weights:");
   const outPerToken = app.readout("kv_per_token", "KV per token:");
-  const bar = element("div", { class: "kv-diagram kv-membar" });
+  const bar = element("div", { class: "kv-diagram kv-membar kv-figure-keeps" });
   app.plot.before(bar);
   app.draw = () => {
     const L = app.lookup();
@@ -432,27 +479,36 @@ function render({ model, el }) {
     const labels = counts.map((n) => `${n} GPU${n > 1 ? "s" : ""}${n === fit.num_gpus ? " (chosen)" : ""}`);
     const gb = (f, key) => f.error ? 0 : Number(f[key]) / 1e9;
     const parts = [
-      ["weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
-      ["working area", (f) => f.error || !f.weights_fit ? 0 : gb(f, "working_bytes")],
-      ["users' KV", (f) => gb(f, "kv_used_bytes")],
-      ["left over", (f) => gb(f, "left_over_bytes")],
-      ["reserve (1 - utilization)", (f) => gb(f, "reserve_bytes")]
+      ["weights", "weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
+      ["warning", "weights past the usable memory", (f) => f.error || f.weights_fit ? 0 : gb(f, "weights_bytes") - gb(f, "usable_bytes")],
+      ["working", "working area", (f) => f.error || !f.weights_fit ? 0 : gb(f, "working_bytes")],
+      ["kv", "conversations' KV", (f) => gb(f, "kv_used_bytes")],
+      ["free", "left over", (f) => gb(f, "left_over_bytes")],
+      ["reserve", "reserve (1 - utilization)", (f) => f.error || !f.weights_fit ? 0 : gb(f, "reserve_bytes")]
     ];
     const t = app.theme();
-    const traces = parts.map(([name, get], i) => ({
+    const s = app.scale();
+    const traces = parts.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
       type: "bar",
+      orientation: "h",
       name,
-      x: labels,
-      y: fits.map(get),
-      marker: { color: conceptColor(["weights", "working", "kv", "free", "reserve"][i]) },
-      hovertemplate: "%{x}: %{y:.2f} GB<extra>" + name + "</extra>"
+      y: labels,
+      x: fits.map(get),
+      marker: { color: conceptColor(concept) },
+      hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>"
     }));
+    const ends = fits.map((f) => f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes")));
+    const countText = (f) => f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : conversations(Number(f.users));
+    const plotPx = Math.max(1, (app.plot.clientWidth || diagramWidth(app)) - 134 * s);
+    const labelPx = Math.max(...fits.map((f) => countText(f).length)) * 12 * s * 0.6 + 8 * s;
+    const xMax = Math.max(...ends) / (1 - Math.min(0.6, labelPx / plotPx));
     const annotations = fits.map((f, i) => ({
-      x: labels[i],
-      y: f.error ? 0 : Number(f.memory_bytes) / 1e9,
-      yanchor: "bottom",
+      y: labels[i],
+      x: ends[i],
+      xanchor: "left",
+      xshift: 4 * s,
       showarrow: false,
-      text: f.error ? "heads do not split" : !f.weights_fit ? "does not load" : `${Number(f.users).toLocaleString("en-US")} users`,
+      text: countText(f),
       font: { color: t.fg }
     }));
     const barSvg = memoryBar(app, fit, gpu, diagramWidth(app));
@@ -460,18 +516,40 @@ function render({ model, el }) {
     bar.replaceChildren(barSvg);
     outPerToken.textContent = perToken;
     const msg = fitMessage(fit);
-    const lines = [{ text: msg, cls: fit.users > 0n ? "kv-note" : "kv-warn" }];
+    const lines = [{ text: msg, cls: fit.users > 0n || !fit.weights_fit ? "kv-note" : "kv-warn" }];
     if (o.memory === "device") lines.push({ text: `${gpu.name} reports ${fmtBytes(gpu.device_bytes)} (marketed ${fmtBytes(gpu.memory_bytes)}).`, cls: "kv-note" });
     lines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: paramsOverride(app) }));
     app.say(lines);
     outUsers.textContent = Number(fit.users).toLocaleString("en-US");
     outPer.textContent = fmtBytes(fit.kv_per_user_bytes);
-    outBudget.textContent = fit.weights_fit ? fmtBytes(fit.kv_budget_bytes) : "none (weights do not fit)";
+    outBudget.textContent = fit.weights_fit ? fmtBytes(fit.kv_budget_bytes) : "none (the weights do not fit)";
+    if (!fit.weights_fit) {
+      app.failure(msg);
+      return;
+    }
     drawPlot(app, traces, {
+      height: Math.round((70 + 30 * counts.length) * s),
+      margin: { l: 110 * s, r: 24 * s, t: 26 * s, b: 40 * s },
+      // r: half the last tick's label
       barmode: "stack",
-      annotations,
-      xaxis: { type: "category" },
-      yaxis: { title: { text: `GPU memory, ${o.memory} (GB)` } }
+      bargap: 0.3,
+      showlegend: false,
+      // the chart's caption, over its bars
+      annotations: [...annotations, {
+        text: "The same model on 1, 2, 4 and 8 GPUs",
+        xref: "paper",
+        yref: "paper",
+        x: 0,
+        y: 1,
+        xanchor: "left",
+        yanchor: "bottom",
+        yshift: 4 * s,
+        showarrow: false,
+        font: { color: t.fg }
+      }],
+      // room right of the longest bar for its count
+      xaxis: { title: { text: `GPU memory, ${o.memory} (GB)` }, range: [0, xMax] },
+      yaxis: { type: "category", autorange: "reversed" }
     });
   };
   return startApp(app);

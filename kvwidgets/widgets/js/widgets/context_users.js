@@ -22,6 +22,11 @@ import { widgetModule } from "../loader/widget_module.js";
 const LO = 1024;
 const HI = 1048576;
 
+/** "1 conversation", "53 conversations" */
+function conversations(n) {
+  return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
+}
+
 /**
  * The two step lines depend on neither the context nor the y scale: keep the last ones
  * so dragging the context slider only moves the marker.
@@ -54,7 +59,7 @@ function arrowShapes(x, y, color) {
  * @param {RenderContext} ctx
  */
 function render({ model, el }) {
-  const app = createApp({ model, el }, "Context against users");
+  const app = createApp({ model, el }, "How many conversations fit as each one gets longer?");
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -67,8 +72,8 @@ function render({ model, el }) {
     paramsBox(app);
   });
   resetButton(app);
-  const outUsers = app.readout("users", "Users at this context:");
-  const outMax = app.readout("max_context", "Longest context for one user:");
+  const outUsers = app.readout("users", "Conversations that fit at this length:");
+  const outMax = app.readout("max_context", "Longest one conversation can be:");
   const cache = {};
 
   app.draw = () => {
@@ -94,7 +99,7 @@ function render({ model, el }) {
       type: "scatter", mode: "lines", name,
       x: stairs[i].x, y: stairs[i].users.map(Number),
       line: { color: dtypeColor(lines[i][0]) || conceptColor("other"), shape: "hv" },  // users hold until the next drop
-      hovertemplate: "from %{x:,} tokens: %{y:,} users<extra>" + name + "</extra>",
+      hovertemplate: "from %{x:,} tokens: %{y:,} conversations<extra>" + name + "</extra>",
     }));
     const marks = axisValues(app, "marks");
     const first = stairs[0];
@@ -109,50 +114,79 @@ function render({ model, el }) {
     const annotations = marks.map((c) => ({
       x: Math.log10(c), yref: "paper", y: 1, yanchor: "bottom", text: fmtTokens(c), showarrow: false, font: { color: t.fg2 },
     }));
-    for (const c of marks) {  // the user count at each mark, on the 16-bit line
+    // 0 has no place on a log axis: where the 16-bit line reaches 0 it stops, the marks
+    // past that point get no label, and one label on the plot's floor, at its right end,
+    // says from where none fits.
+    const firstZero = first.users.findIndex((u) => u === 0n);
+    const zeroFrom = isLog && firstZero >= 0 ? first.x[firstZero] : null;
+    for (const c of marks) {  // the conversation count at each mark, on the 16-bit line
       const u = usersOnFirst(c);
-      const onAxis = !isLog || u > 0;  // 0 has no place on a log axis: write it at the bottom
+      if (isLog && u === 0) continue;
       // The label sits 18 px right of and above its point, an arrow pointing back to it.
       // The arrow is two shapes (sized in pixels from the point), not the annotation's own
       // arrow: plotly measures an annotation arrow's length on every draw, a forced page
       // layout each, twice per menu change; shapes are placed without measuring.
       annotations.push({
-        x: Math.log10(c), y: onAxis ? (isLog ? Math.log10(u) : u) : 0, yref: onAxis ? "y" : "paper",
-        text: `${u.toLocaleString("en-US")} user${u === 1 ? "" : "s"}`, showarrow: false,
-        xshift: onAxis ? ARROW : 0, yshift: onAxis ? ARROW : 0, xanchor: "left", yanchor: onAxis ? "middle" : "auto",
+        x: Math.log10(c), y: isLog ? Math.log10(u) : u, text: conversations(u), showarrow: false,
+        xshift: ARROW, yshift: ARROW, xanchor: "left", yanchor: "middle",
         font: { color: t.fg }, bordercolor: dtypeColor(lines[0][0]) || conceptColor("other"), bgcolor: t.bg,
       });
-      if (onAxis) shapes.push(...arrowShapes(c, u, t.fg2));
+      shapes.push(...arrowShapes(c, u, t.fg2));
+    }
+    if (zeroFrom !== null) {
+      annotations.push({
+        x: Math.log10(HI), y: 0, yref: "paper", xanchor: "right", yanchor: "bottom", xshift: -4, yshift: 2, showarrow: false,
+        text: `none fits past ${(zeroFrom - 1).toLocaleString("en-US")} tokens`,
+        font: { color: t.fg }, bordercolor: dtypeColor(lines[0][0]) || conceptColor("other"), bgcolor: t.bg,
+      });
     }
     // The chosen point is a layout annotation (a dot and a label), not a trace: moving the
     // context then changes no trace and Plotly redraws only the annotations (drawPlot's
     // dataKey). Annotations sit at log10 positions on log axes, as the marks' labels do.
     const chosenUsers = Number(here.users);
     const r = 6 * app.scale();
-    const chosenOnAxis = !isLog || chosenUsers > 0;
-    if (chosenOnAxis) {
-      annotations.push({ x: Math.log10(context), y: isLog ? Math.log10(chosenUsers) : chosenUsers, text: "\u25CF",
+    if (!isLog || chosenUsers > 0) {
+      const y = isLog ? Math.log10(chosenUsers) : chosenUsers;
+      annotations.push({ x: Math.log10(context), y, text: "\u25CF",
         showarrow: false, xanchor: "center", yanchor: "middle", font: { color: conceptColor("warning"), size: 18 * app.scale() } });
+      annotations.push({
+        // below left, so it never sits on a mark's label (those go above right)
+        x: Math.log10(context), y, xanchor: "right", yanchor: "top", xshift: -r, yshift: -r, showarrow: false,
+        text: `${conversations(chosenUsers)} (${String(model.get("kv_dtype")).toUpperCase()})`, font: { color: t.fg },
+      });
+    } else {
+      // 0 on a log axis: a dot sitting on the floor, and no words there (the floor's label and the
+      // readout say it); a shape, so it is never a text in the way of the floor's label
+      shapes.push({ type: "circle", xref: "x", yref: "paper", xsizemode: "pixel", ysizemode: "pixel", xanchor: context, yanchor: 0,
+        x0: -r, x1: r, y0: 0, y1: 2 * r, fillcolor: conceptColor("warning"), line: { width: 0 } });
     }
-    annotations.push({
-      x: Math.log10(context), y: chosenOnAxis ? (isLog ? Math.log10(chosenUsers) : chosenUsers) : 0,
-      // below left, so it never sits on a mark's label (those go above right)
-      yref: chosenOnAxis ? "y" : "paper", xanchor: "right", yanchor: "top", xshift: -r, yshift: chosenOnAxis ? -r : 0, showarrow: false,
-      text: `${chosenUsers.toLocaleString("en-US")} users (${model.get("kv_dtype")})`, font: { color: t.fg },
-    });
+    // A model that does not load, or loads but has no room for one conversation of even
+    // 1K tokens, has no line to draw: a message takes the chart's place.
+    const nothing = stairs.every((s) => s.users.every((u) => u === 0n));
+    const failed = !here.weights_fit ? fitMessage(here)
+      : nothing ? `The model loads, but not one conversation of ${fmtTokens(LO)} tokens fits, with either cache. ${fitMessage(here)}` : "";
+    const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
     // Everything is computed: now touch the page.
-    const textLines = [{ text: fitMessage(here), cls: here.users > 0n ? "kv-note" : "kv-warn" }];
-    if (isLog && stairs.some((s) => s.users.some((u) => u === 0n))) {
-      textLines.push({ text: "Where no conversation fits (0 users) the line stops: 0 has no place on a log axis.", cls: "kv-note" });
+    const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
+    if (isLog && !failed && stairs.some((s) => s.users.some((u) => u === 0n))) {
+      textLines.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
     textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
     app.say(textLines);
-    outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${model.get("kv_dtype")} cache)`;
+    outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${String(model.get("kv_dtype")).toUpperCase()} cache)`;
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;
+    if (failed) {
+      app.failure(failed);
+      return;  // the chart stays hidden until the inputs draw something true
+    }
     drawPlot(app, traces, {
       shapes, annotations,
       xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)] },
-      yaxis: isLog ? { type: "log", title: { text: "conversations that fit (log)" } }
+      // On a short range (a few hundred conversations at most) plotly labels every digit and
+      // those under 10 crowd together: ticks at 1, 2, 5 of each decade then. Only then: a
+      // set dtick makes each redraw slower (about 1.5x here), and longer ranges get 1, 2, 5
+      // from plotly itself.
+      yaxis: isLog ? { type: "log", ...(shortRange ? { dtick: "D2" } : {}), title: { text: "conversations that fit (log)" } }
         : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" },
     }, [cache.key, yScale]);
   };

@@ -6,7 +6,7 @@ import { fitMessage, usersThatFit } from "../calc/budget.js";
 import { limitLines, perTokenReadouts } from "../calc/model.js";
 import { fmtBytes } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { conceptColor } from "../ui/colours.js";
+import { conceptColor, inkOn } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, billionsBox, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
 import { diagramWidth } from "../ui/diagram.js";
 import { element, svgElement } from "../ui/dom.js";
@@ -20,54 +20,104 @@ import { widgetModule } from "../loader/widget_module.js";
 
 const COUNTABLE = 64;  // up to this many conversations each is its own segment; beyond, groups
 
+/** "1 conversation", "53 conversations" */
+function conversations(n) {
+  return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
+}
+
+/**
+ * What one deployment is asked to hold, in the order it is laid out from the start of its
+ * memory: the weights, the working area, the conversations (at least the one that does not
+ * fit, when none does). Whatever lies past the usable end is an overflow: drawn past it in
+ * the warning colour, past the GPU's own end when it is that long.
+ */
+function layout(fit) {
+  const weights = fit.weights_bytes;
+  const working = fit.weights_fit ? fit.working_bytes : 0n;
+  const n = Number(fit.users);
+  // loads but cannot serve: the one conversation that does not fit is what overflows
+  const conv = n > 0 || !fit.weights_fit ? fit.kv_used_bytes : fit.kv_per_user_bytes;
+  const end = weights + working + conv;
+  const over = end > fit.usable_bytes ? end - fit.usable_bytes : 0n;
+  return { weights, working, conv, end, over, n };
+}
+
 /**
  * One deployment's memory as a bar: weights, working area, each conversation's cache as a
  * segment you can count (grouped into equal runs when there are too many to count), what
  * is left, and the reserve utilization keeps free. Widths are bytes; values from usersThatFit.
+ * Weights or a conversation that do not fit run past the usable end in the warning colour,
+ * past the GPU's end if need be, with the GPU's end marked.
  * @param {App} app
  */
 function memoryBar(app, fit, gpu, W) {
   const t = app.theme();
   const s = app.scale();
   const fs = 12 * s;
-  const total = Number(fit.memory_bytes);
-  const x = (b) => (Number(b) / total) * W;
+  const L = layout(fit);
+  const memory = fit.memory_bytes;
+  const span = Number(L.end > memory ? L.end : memory);
+  const x = (b) => (Number(b) / span) * W;
   const h = 30 * s;
   const top = fs * 1.6;
   const parts = [];
-  const n = Number(fit.users);
-  const users = (k) => `${k.toLocaleString("en-US")} conversation${k === 1 ? "" : "s"}`;
+  const n = L.n;
   parts.push(svgElement("text", { x: 0, y: fs * 1.1, "font-size": fs, fill: t.fg, "font-weight": 600,
-    text: `One deployment: ${fit.num_gpus} x ${gpu.name}, ${fmtBytes(fit.memory_bytes)}` }));
-  let at = 0;
-  const seg = (cls, bytes, concept, extra = {}) => {
-    const w = x(bytes);
-    if (w > 0) parts.push(svgElement("rect", { class: cls, x: at, y: top, width: w, height: h, fill: conceptColor(concept), ...extra }));
-    at += Math.max(0, w);
-  };
-  const weights = fit.weights_bytes < fit.usable_bytes ? fit.weights_bytes : fit.usable_bytes;
-  seg("kv-mem-weights", weights, "weights");
-  if (fit.weights_fit) seg("kv-mem-working", fit.working_bytes, "working");
-  const group = n <= COUNTABLE ? 1 : Math.ceil(n / 40);
-  const convFrom = at;
-  for (let i = 0; i < n; i += group) {
-    const k = Math.min(group, n - i);
-    seg("kv-mem-conv", fit.kv_per_user_bytes * BigInt(k), "kv", { stroke: t.bg, "stroke-width": 1, "data-conversations": k });
+    text: `One deployment: ${fit.num_gpus} x ${gpu.name}, ${fmtBytes(memory)}` }));
+  const usableEnd = x(fit.usable_bytes);
+  // the reserve first: an overflow is drawn over it, as it would have to take it
+  if (fit.reserve_bytes > 0n) {
+    parts.push(svgElement("rect", { class: "kv-mem-reserve", x: usableEnd, y: top, width: x(memory) - usableEnd, height: h, fill: conceptColor("reserve") }));
   }
-  const convTo = at;
-  seg("kv-mem-free", fit.left_over_bytes, "free");
-  at = x(fit.usable_bytes);
-  seg("kv-mem-reserve", fit.reserve_bytes, "reserve");
+  let at = 0n;  // bytes laid out so far
+  // a segment from `at`; the part of it past the usable end takes the warning colour
+  const seg = (cls, bytes, concept, extra = {}) => {
+    if (bytes <= 0n) return;
+    const room = fit.usable_bytes > at ? fit.usable_bytes - at : 0n;
+    const inside = bytes < room ? bytes : room;
+    if (inside > 0n) parts.push(svgElement("rect", { class: cls, x: x(at), y: top, width: x(inside), height: h, fill: conceptColor(concept), ...extra }));
+    if (bytes > inside) {
+      parts.push(svgElement("rect", { class: `${cls} kv-mem-over`, x: x(at + inside), y: top, width: x(bytes - inside), height: h,
+        fill: conceptColor("warning"), ...extra }));
+    }
+    at += bytes;
+  };
+  seg("kv-mem-weights", L.weights, "weights");
+  seg("kv-mem-working", L.working, "working");
+  const group = n <= COUNTABLE ? 1 : Math.ceil(n / 40);
+  const convFrom = x(at);
+  if (n > 0) {
+    for (let i = 0; i < n; i += group) {
+      const k = Math.min(group, n - i);
+      seg("kv-mem-conv", fit.kv_per_user_bytes * BigInt(k), "kv", { stroke: t.bg, "stroke-width": 1, "data-conversations": k });
+    }
+  } else if (fit.weights_fit) {
+    seg("kv-mem-conv kv-mem-needed", L.conv, "kv", { stroke: t.bg, "stroke-width": 1, "data-conversations": 0 });
+  }
+  const convTo = x(at);
+  if (!L.over) seg("kv-mem-free", fit.left_over_bytes, "free");
   // labels under the bar: what each part is, in reading order, wrapped onto new lines
+  let ly = top + h + 8 * s;
+  if (L.over) {
+    // the GPU's end, marked across the bar and named under it
+    const gx = x(memory);
+    parts.push(svgElement("line", { class: "kv-mem-end", x1: gx, x2: gx, y1: top - 4 * s, y2: top + h + 4 * s, stroke: t.fg, "stroke-width": 2 * s }));
+    const endText = `the GPU ends: ${fmtBytes(memory)}`;
+    const endW = endText.length * fs * 0.55;
+    parts.push(svgElement("text", { x: gx + (gx > endW + 4 * s ? -4 * s : 4 * s), y: top + h + 4 * s + fs, "font-size": fs * 0.9, fill: t.fg,
+      "text-anchor": gx > endW + 4 * s ? "end" : "start", text: endText }));
+    ly += fs * 1.2;
+  }
   const labels = [
     ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
-    ...(fit.working_bytes > 0n ? [["working", `working area ${fmtBytes(fit.working_bytes)}`]] : []),
-    ["kv", n ? `${users(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block: ${group})` : ""}` : "no conversation fits"],
-    ["free", `left ${fmtBytes(fit.left_over_bytes)}`],
-    ["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`],
+    ...(L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : []),
+    ...(n > 0 ? [["kv", `${conversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block: ${group})` : ""}`]]
+      : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : []),
+    ...(L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]]
+      : fit.left_over_bytes > 0n ? [["free", `left ${fmtBytes(fit.left_over_bytes)}`]] : []),
+    ...(fit.reserve_bytes > 0n ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []),
   ];
   let lx = 0;
-  let ly = top + h + 8 * s;
   for (const [concept, text] of labels) {
     const w = 18 * s + text.length * fs * 0.55;
     if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; }
@@ -75,20 +125,24 @@ function memoryBar(app, fit, gpu, W) {
       svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
     lx += w + 14 * s;
   }
-  if (n && convTo - convFrom > 90 * s) {
-    parts.push(svgElement("text", { x: (convFrom + convTo) / 2, y: top + h / 2 + fs * 0.35, "font-size": fs, fill: conceptColor("ink"),
-      "text-anchor": "middle", "font-weight": 600, text: users(n) }));
+  // the headline inside the bar where it has room: the conversations, or what overflows
+  const [inBar, from, to, under] = n ? [conversations(n), convFrom, convTo, conceptColor("kv")]
+    // past the GPU's end, clear of its mark
+    : [fit.weights_fit ? "one conversation does not fit" : "the weights do not fit", x(memory) + 2 * s, x(L.end), conceptColor("warning")];
+  if (to - from > inBar.length * fs * 0.6 + 8 * s) {
+    parts.push(svgElement("text", { x: (from + to) / 2, y: top + h / 2 + fs * 0.35, "font-size": fs, fill: inkOn(under),
+      "text-anchor": "middle", "font-weight": 600, text: inBar }));
   }
   const H = ly + 20 * s;
   return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
-    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${users(n)} fit` }, parts);
+    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${n ? `${conversations(n)} fit` : !fit.weights_fit ? "the weights do not fit" : "no conversation fits"}` }, parts);
 }
 
 /**
  * @param {RenderContext} ctx
  */
 function render({ model, el }) {
-  const app = createApp({ model, el }, "How many conversations fit");
+  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -106,12 +160,14 @@ function render({ model, el }) {
     paramsBox(app);
   });
   resetButton(app);
-  const outUsers = app.readout("users", "Users:");
+  const outUsers = app.readout("users", "Conversations that fit:");
   const outPer = app.readout("kv_per_user", "KV per conversation:");
   const outBudget = app.readout("kv_budget", "Left after weights:");
   const outPerToken = app.readout("kv_per_token", "KV per token:");
-  // the deployment's memory bar leads; the 1/2/4/8-GPU bars follow as the second view
-  const bar = element("div", { class: "kv-diagram kv-membar" });
+  // the deployment's memory bar leads; the 1/2/4/8-GPU bars follow, smaller, as the
+  // second view. The bar stays when the model does not load (kv-figure-keeps): it is
+  // the picture of why, while the GPU-count chart gives way to the message.
+  const bar = element("div", { class: "kv-diagram kv-membar kv-figure-keeps" });
   app.plot.before(bar);
 
   app.draw = () => {
@@ -142,23 +198,32 @@ function render({ model, el }) {
     });
     const labels = counts.map((n) => `${n} GPU${n > 1 ? "s" : ""}${n === fit.num_gpus ? " (chosen)" : ""}`);
     const gb = (f, key) => (f.error ? 0 : Number(f[key]) / 1e9);
-    /** @type {Array<[string, (f: any) => number]>} */
+    /** @type {Array<[string, string, (f: any) => number]>} the parts of each bar, in order */
     const parts = [
-      ["weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
-      ["working area", (f) => (f.error || !f.weights_fit ? 0 : gb(f, "working_bytes"))],
-      ["users' KV", (f) => gb(f, "kv_used_bytes")],
-      ["left over", (f) => gb(f, "left_over_bytes")],
-      ["reserve (1 - utilization)", (f) => gb(f, "reserve_bytes")],
+      ["weights", "weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
+      ["warning", "weights past the usable memory", (f) => (f.error || f.weights_fit ? 0 : gb(f, "weights_bytes") - gb(f, "usable_bytes"))],
+      ["working", "working area", (f) => (f.error || !f.weights_fit ? 0 : gb(f, "working_bytes"))],
+      ["kv", "conversations' KV", (f) => gb(f, "kv_used_bytes")],
+      ["free", "left over", (f) => gb(f, "left_over_bytes")],
+      ["reserve", "reserve (1 - utilization)", (f) => (f.error || !f.weights_fit ? 0 : gb(f, "reserve_bytes"))],
     ];
     const t = app.theme();
-    const traces = parts.map(([name, get], i) => ({
-      type: "bar", name, x: labels, y: fits.map(get),
-      marker: { color: conceptColor(["weights", "working", "kv", "free", "reserve"][i]) },
-      hovertemplate: "%{x}: %{y:.2f} GB<extra>" + name + "</extra>",
+    const s = app.scale();
+    // only the parts some bar has: no trace (and no hover name) for what is not drawn
+    const traces = parts.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
+      type: "bar", orientation: "h", name, y: labels, x: fits.map(get),
+      marker: { color: conceptColor(concept) },
+      hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>",
     }));
+    const ends = fits.map((f) => (f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes"))));
+    const countText = (f) => (f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : conversations(Number(f.users)));
+    // the x range leaves room right of the longest bar for the widest count label
+    const plotPx = Math.max(1, (app.plot.clientWidth || diagramWidth(app)) - 134 * s);
+    const labelPx = Math.max(...fits.map((f) => countText(f).length)) * 12 * s * 0.6 + 8 * s;
+    const xMax = Math.max(...ends) / (1 - Math.min(0.6, labelPx / plotPx));
     const annotations = fits.map((f, i) => ({
-      x: labels[i], y: f.error ? 0 : Number(f.memory_bytes) / 1e9, yanchor: "bottom", showarrow: false,
-      text: f.error ? "heads do not split" : !f.weights_fit ? "does not load" : `${Number(f.users).toLocaleString("en-US")} users`,
+      y: labels[i], x: ends[i], xanchor: "left", xshift: 4 * s, showarrow: false,
+      text: countText(f),
       font: { color: t.fg },
     }));
     const barSvg = memoryBar(app, fit, gpu, diagramWidth(app));
@@ -167,18 +232,30 @@ function render({ model, el }) {
     bar.replaceChildren(barSvg);
     outPerToken.textContent = perToken;
     const msg = fitMessage(fit);
-    const lines = [{ text: msg, cls: fit.users > 0n ? "kv-note" : "kv-warn" }];
+    // a model that does not load: the message takes the chart's place, not a warning line
+    const lines = [{ text: msg, cls: fit.users > 0n || !fit.weights_fit ? "kv-note" : "kv-warn" }];
     if (o.memory === "device") lines.push({ text: `${gpu.name} reports ${fmtBytes(gpu.device_bytes)} (marketed ${fmtBytes(gpu.memory_bytes)}).`, cls: "kv-note" });
     lines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: paramsOverride(app) }));
     app.say(lines);
     outUsers.textContent = Number(fit.users).toLocaleString("en-US");
     outPer.textContent = fmtBytes(fit.kv_per_user_bytes);
-    outBudget.textContent = fit.weights_fit ? fmtBytes(fit.kv_budget_bytes) : "none (weights do not fit)";
+    outBudget.textContent = fit.weights_fit ? fmtBytes(fit.kv_budget_bytes) : "none (the weights do not fit)";
+    if (!fit.weights_fit) {
+      app.failure(msg);
+      return;  // the GPU-count chart stays hidden until the model loads
+    }
     drawPlot(app, traces, {
+      height: Math.round((70 + 30 * counts.length) * s),
+      margin: { l: 110 * s, r: 24 * s, t: 26 * s, b: 40 * s },  // r: half the last tick's label
       barmode: "stack",
-      annotations,
-      xaxis: { type: "category" },
-      yaxis: { title: { text: `GPU memory, ${o.memory} (GB)` } },
+      bargap: 0.3,
+      showlegend: false,
+      // the chart's caption, over its bars
+      annotations: [...annotations, { text: "The same model on 1, 2, 4 and 8 GPUs", xref: "paper", yref: "paper", x: 0, y: 1,
+        xanchor: "left", yanchor: "bottom", yshift: 4 * s, showarrow: false, font: { color: t.fg } }],
+      // room right of the longest bar for its count
+      xaxis: { title: { text: `GPU memory, ${o.memory} (GB)` }, range: [0, xMax] },
+      yaxis: { type: "category", autorange: "reversed" },
     });
   };
   return startApp(app);

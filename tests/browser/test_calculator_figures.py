@@ -1,0 +1,125 @@
+"""What the calculators' figures draw (issue 15): failures drawn as failures (UsersThatFit's
+overflowing bar, ContextVsUsers' message in place of an empty chart), and PerTokenBytes'
+ghost of every layer full with a visible sliding part labelled with its true size."""
+
+from __future__ import annotations
+
+import pytest
+
+import kvwidgets as kw
+from kvwidgets.core.units import GB
+
+from .conftest import open_exported
+
+pytestmark = pytest.mark.browser
+
+FAILED_JS = """() => {
+    const w = document.querySelector('.kv-widget');
+    const shown = (sel) => { const e = w.querySelector(sel); return !!e && getComputedStyle(e).display !== 'none'; };
+    return { failed: w.classList.contains('kv-failed'), plot: shown('.kv-plot'), bar: shown('.kv-membar'),
+             message: shown('.kv-failure') ? w.querySelector('.kv-failure').textContent : '',
+             struck: [...w.querySelectorAll('.kv-readouts .kv-value')].map(e => getComputedStyle(e).textDecorationLine) };
+}"""
+
+
+def test_weights_that_do_not_fit_run_past_the_gpus_end(watched, tmp_path):
+    page = watched.page
+    kw.UsersThatFit(model="llama-3.1-70b", gpu="H100").to_html(tmp_path / "70b.html")
+    open_exported(watched, tmp_path / "70b.html")
+    state = page.evaluate(FAILED_JS)
+    # the bar stays (it is the picture of why), the GPU-count chart gives way to the message
+    assert state["failed"] and state["bar"] and not state["plot"]
+    assert "do not fit" in state["message"]
+    assert set(state["struck"]) == {"line-through"}
+    geometry = page.evaluate("""() => {
+        const r = (sel) => [...document.querySelectorAll(sel)].map(e => [+e.getAttribute('x'), +e.getAttribute('width')]);
+        const end = document.querySelector('.kv-membar .kv-mem-end');
+        return { weights: r('.kv-membar .kv-mem-weights'), over: r('.kv-membar .kv-mem-over'),
+                 gpuEnd: end ? +end.getAttribute('x1') : null,
+                 overFill: [...document.querySelectorAll('.kv-membar .kv-mem-over')].map(e => e.getAttribute('fill')) };
+    }""")
+    fit = kw.users_that_fit("llama-3.1-70b", "H100")
+    (w0, w_in), (o0, o_w) = geometry["weights"][0], geometry["over"][0]
+    assert o0 == pytest.approx(w0 + w_in)  # the overflow continues the weights
+    end = o0 + o_w
+    # drawn to scale: 141 GB against the GPU's 80 GB, the part past the usable 72 GB in the warning colour
+    assert end / geometry["gpuEnd"] == pytest.approx(fit.weights_bytes / fit.memory_bytes, rel=1e-6)
+    assert w_in / end == pytest.approx(fit.usable_bytes / fit.weights_bytes, rel=1e-6)
+    assert geometry["overFill"] == ["#d1345b"]
+    # a model that loads brings the chart back
+    page.locator('[data-kv="model"]').select_option("llama-3-8b")
+    state = page.evaluate(FAILED_JS)
+    assert not state["failed"] and state["plot"] and state["bar"] and state["message"] == ""
+    assert page.locator(".kv-membar .kv-mem-over").count() == 0
+    watched.assert_clean()
+
+
+def test_the_gpu_count_chart_names_only_what_it_draws(watched, tmp_path):
+    page = watched.page
+    kw.UsersThatFit().to_html(tmp_path / "users.html")
+    open_exported(watched, tmp_path / "users.html")
+    names = page.evaluate("document.querySelector('.kv-plot').data.map(t => t.name)")
+    assert "working area" not in names and "weights" in names  # no working area by default
+    assert (
+        page.evaluate("document.querySelector('.kv-plot').layout.height") < 360
+    )  # smaller than the bar's old chart
+    page.click('[data-kv="more"]')
+    box = page.locator('[data-kv="working_bytes"]')
+    box.fill("4")
+    box.press("Tab")
+    assert "working area" in page.evaluate("document.querySelector('.kv-plot').data.map(t => t.name)")
+    watched.assert_clean()
+
+
+def test_context_vs_users_gives_way_to_a_message_when_the_model_does_not_load(watched, tmp_path):
+    page = watched.page
+    kw.ContextVsUsers(model="llama-3.1-70b", gpu="H100").to_html(tmp_path / "cvu.html")
+    open_exported(watched, tmp_path / "cvu.html")
+    state = page.evaluate(FAILED_JS)
+    assert state["failed"] and not state["plot"] and "do not fit" in state["message"]
+    page.locator('[data-kv="num_gpus"]').select_option("2")  # 160 GB: it loads
+    state = page.evaluate(FAILED_JS)
+    assert not state["failed"] and state["plot"]
+    layout = page.evaluate("document.querySelector('.kv-plot').layout")
+    texts = [a["text"] for a in layout["annotations"]]
+    # at 128K on two H100s no 16-bit conversation fits: one floor label, no "0 ..." boxes
+    last = kw.max_context("llama-3.1-70b", "H100", 1, num_gpus=2)
+    assert f"none fits past {last:,} tokens" in texts
+    assert not any(t.startswith("0 ") for t in texts)
+    # the lines keep the dictionary's cache colours
+    colours = page.evaluate("document.querySelector('.kv-plot').data.map(t => [t.name, t.line.color])")
+    assert colours == [["16-bit cache", "#f28e2b"], ["FP8 cache", "#f9bc75"]]
+    watched.assert_clean()
+
+
+def test_per_token_bytes_draws_the_ghost_and_the_thin_window(watched, tmp_path):
+    page = watched.page
+    kw.PerTokenBytes(model="gpt-oss-120b", context=131_072).to_html(tmp_path / "oss.html")
+    open_exported(watched, tmp_path / "oss.html")
+    gd = page.evaluate(
+        "(() => { const g = document.querySelector('.kv-plot'); return { data: g.data, layout: g.layout }; })()"
+    )
+    m = kw.load_model("gpt-oss-120b")
+    full = m.kv_bytes_per_token_within_windows() * 131_072 / GB  # every layer full at 128K
+    ghosts = [s for s in gd["layout"]["shapes"] if s.get("line", {}).get("dash") == "dash"]
+    assert len(ghosts) == 4 and ghosts[-1]["y1"] == pytest.approx(full)
+    sliding = next(t for t in gd["data"] if t["name"].startswith("sliding window"))
+    top = max(s["y1"] for s in ghosts)
+    # 4.7 MB against a 9.7 GB ghost: drawn 2% of the tallest bar, its true size in the hover
+    true_sliding = m.bytes_by_kind(131_072)["sliding"]
+    assert true_sliding / GB < 0.001 * top
+    assert sliding["y"][-1] == pytest.approx(0.02 * top)
+    assert sliding["customdata"][-1] == "4.72 MB"
+    # the bar's total stays true: what the sliding part gained, the full part gave
+    full_trace = next(t for t in gd["data"] if t["name"] == "full attention")
+    assert sliding["y"][-1] + full_trace["y"][-1] == pytest.approx(m.kv_bytes(131_072) / GB)
+    assert any("4.72 MB" in a["text"] for a in gd["layout"]["annotations"])  # labelled on the chosen bar
+    saving = page.locator('[data-kv-out="window_saving"]').text_content()
+    assert saving.endswith("the windows save 50%")
+    # no window, no ghost, no "past every window"
+    page.locator('[data-kv="model"]').select_option("qwen3-next-80b-a3b")
+    assert page.locator('[data-kv-out="window_saving"]').count() == 0
+    assert "Past every window" not in page.locator(".kv-text").text_content()
+    shapes = page.evaluate("document.querySelector('.kv-plot').layout.shapes || []")
+    assert shapes == []
+    watched.assert_clean()
