@@ -96,10 +96,18 @@ def test_an_executed_notebook_saves_plotly_js_once(tmp_path):
     views = [m for m in models.values() if m["state"].get("_shared_assets")]
     assert len(views) == 3 and {m["state"]["_shared_assets"] for m in views} == {f"IPY_MODEL_{bundle_id}"}
     size = len(nbformat.writes(nb).encode())
-    # bundle + library once, then each widget's state: its ESM (the loader and its render
-    # code) and CSS, under 35 KB, its GPU table, and one shape per bundled preset, about
-    # 1 KB each as nbformat indents them (so the bound grows with the presets, never with
-    # a second copy of the 1.2 MB bundle)
+    # bundle + library once, then each widget's state: its own ESM (the loader and its render
+    # code) and CSS, measured, plus its GPU table and other traits (under 10 KB) and one shape
+    # per bundled preset, about 1 KB each as nbformat indents them. So the bound follows the
+    # widgets' own code and the presets, and fails on any second copy of the 1.2 MB bundle or
+    # of the library.
     shared = len(json.dumps(plotly_source()).encode()) + len(json.dumps(library_source()).encode())
-    per_widget = 35_000 + 1_000 * len(kw.list_presets())
-    assert size < shared + 3 * per_widget, f"{size:,} bytes, shared texts {shared:,}"
+    own = sum(
+        len(json.dumps(str(cls._esm)).encode()) + len(json.dumps(cls._css).encode())
+        for cls in (kw.UsersThatFit, kw.ContextVsUsers, kw.DecodeSpeed)
+    )
+    per_widget_data = 10_000 + 1_000 * len(kw.list_presets())
+    assert size < shared + own + 3 * per_widget_data, (
+        f"{size:,} bytes, shared texts {shared:,}, own code {own:,}"
+    )
+    assert len(json.dumps(plotly_source())) > 1_000_000  # the bound could not hide a second copy
