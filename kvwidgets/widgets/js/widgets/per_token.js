@@ -179,7 +179,7 @@ function render({ model, el }) {
     const traces = kinds.map((k) => ({
       type: "bar",
       // a part drawn taller than it is says so, with its true size at the chosen length
-      name: names[k] + (drawn.some((d) => d.thin.has(k)) ? ` (${fmtBytes(byCtx[chosen][k] || 0n)} at ${fmtTokens(context)}: drawn taller)` : ""),
+      name: names[k] + (drawn.some((d) => d.thin.has(k)) ? ` (${fmtBytes(byCtx[chosen][k] || 0n)} at ${fmtTokens(context)}; drawn taller where too thin)` : ""),
       x: contexts.map((c) => (c === context ? `${fmtTokens(c)} (chosen)` : fmtTokens(c))),
       y: drawn.map((d) => d.v[k]),
       customdata: byCtx.map((b) => fmtBytes(b[k] || 0n)),
