@@ -32,9 +32,13 @@ pytestmark = pytest.mark.browser
 
 ROOT = "window.kvHost.root()"
 HOST_COLOURS_JS = COLOURS_JS.replace("document.querySelector('.kv-widget')", ROOT)
+# the figure as drawn, and the failure panel that stands in for it when the inputs describe
+# something that cannot run (a 70B that does not load): giving way to the panel is a redraw
 FIGURE_JS = f"""() => {{
     const gd = {ROOT}.querySelector('.kv-plot');
-    return JSON.stringify([gd.data, gd.layout.annotations || [], gd.layout.shapes || []]);
+    const failure = {ROOT}.querySelector('.kv-widget.kv-failed .kv-failure');
+    return JSON.stringify([gd.data, gd.layout.annotations || [], gd.layout.shapes || [],
+                           failure ? failure.textContent : '']);
 }}"""
 # the drawn tick labels have the widget's text colour (the plot follows the CSS)
 SETTLED_JS = f"""() => {{

@@ -24,8 +24,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = "hot_reload.ipynb"
-OLD_TITLE = "How many conversations fit"
-NEW_TITLE = "How many conversations fit (edited)"
+OLD_TITLE = "How many conversations fit on these GPUs at once?"
+NEW_TITLE = "How many conversations fit on these GPUs at once? (edited)"
 
 
 @pytest.fixture(scope="module")

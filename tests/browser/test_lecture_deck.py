@@ -101,6 +101,9 @@ def test_every_slide_fits_1280x720_and_the_widgets_redraw_offline(browser, deck)
         page.goto(deck.as_uri())
         page.wait_for_function("() => window.Reveal && Reveal.isReady()")
         assert page.evaluate("Reveal.getTotalSlides()") == SLIDES
+        # the page's widget manager renders every view from the saved state as the page loads;
+        # count per slide only once all nine are there (a slide looked at earlier could miss one)
+        page.wait_for_function("() => document.querySelectorAll('.kv-widget').length >= 9")
         widgets_seen = 0
         for i in range(SLIDES):
             page.evaluate(f"Reveal.slide({i})")
