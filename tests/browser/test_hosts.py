@@ -48,6 +48,36 @@ SETTLED_JS = f"""() => {{
 }}"""
 
 
+# plotly.js's stylesheet, copied into the shadow root (ui/shadow.js): the graph's .main-svg
+# layers lie exactly on each other, and the axis titles and legend lie inside the widget's frame
+LAYOUT_JS = f"""() => {{
+    const root = {ROOT};
+    const gd = root.querySelector('.kv-plot');
+    if (!gd || !gd.querySelector('.main-svg')) return null;
+    const box = (e) => {{ const r = e.getBoundingClientRect();
+                          return [r.left, r.top, r.right, r.bottom].map(Math.round); }};
+    const layers = [...gd.querySelectorAll('.main-svg')].map(box);
+    const frame = root.getBoundingClientRect();
+    const inside = [...gd.querySelectorAll('.xtitle, .ytitle, .legend')].map((e) => {{
+        const r = e.getBoundingClientRect();
+        return [e.getAttribute('class'), r.top >= frame.top - 1 && r.bottom <= frame.bottom + 1
+                && r.left >= frame.left - 1 && r.right <= frame.right + 1];
+    }});
+    return {{ layers, inside }};
+}}"""
+
+
+def assert_plot_whole(page, name):
+    """The plot's layers stacked and its titles and legend in the frame (a diagram: nothing)."""
+    got = page.evaluate(LAYOUT_JS)
+    if got is None:
+        return
+    assert len(got["layers"]) >= 2, f"{name}: plotly drew {len(got['layers'])} layer"
+    assert all(b == got["layers"][0] for b in got["layers"]), f"{name}: layers not stacked {got['layers']}"
+    outside = [c for c, ok in got["inside"] if not ok]
+    assert not outside, f"{name}: outside the widget's frame: {outside}"
+
+
 def model_get(page, name):
     return page.evaluate(f"window.kvHost.model.get({json.dumps(name)})")
 
@@ -81,6 +111,7 @@ def test_widget_under_mysts_model(watched, myst_site, name):
         )
         == "MystAnyModel.save_changes not implemented yet."
     )
+    assert_plot_whole(page, name)
     first = page.evaluate(FIGURE_JS)
     initial = page.evaluate("window.kvHost.initial")
 

@@ -12,4 +12,5 @@ export * from "./ui/dom.js";
 export * from "./ui/end_labels.js";
 export * from "./ui/host.js";
 export * from "./ui/plot.js";
+export * from "./ui/shadow.js";
 export * from "./ui/theme.js";

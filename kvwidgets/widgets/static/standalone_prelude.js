@@ -101,6 +101,7 @@
     resetButton: () => resetButton,
     selectControl: () => selectControl,
     setTextLines: () => setTextLines,
+    sharePlotlyStyles: () => sharePlotlyStyles,
     startApp: () => startApp,
     svgElement: () => svgElement,
     themeKey: () => themeKey,
@@ -1794,6 +1795,47 @@
     };
   }
 
+  // kvwidgets/widgets/js/ui/shadow.js
+  var copies = /* @__PURE__ */ new WeakMap();
+  function plotlyRules() {
+    const rules = [];
+    for (const style of document.querySelectorAll('style[id^="plotly.js-style"]')) {
+      const sheet = (
+        /** @type {HTMLStyleElement} */
+        style.sheet
+      );
+      if (!sheet) continue;
+      for (const rule of Array.from(sheet.cssRules)) rules.push(rule.cssText);
+    }
+    return rules;
+  }
+  function sharePlotlyStyles(node) {
+    const root = node.getRootNode();
+    if (typeof ShadowRoot === "undefined" || !(root instanceof ShadowRoot)) return;
+    const rules = plotlyRules();
+    const known = copies.get(root);
+    if (known && known.count === rules.length) return;
+    const text = rules.join("\n");
+    if (known) {
+      if (known.sheet instanceof HTMLStyleElement) known.sheet.textContent = text;
+      else known.sheet.replaceSync(text);
+      known.count = rules.length;
+      return;
+    }
+    let sheet;
+    if ("adoptedStyleSheets" in root && typeof CSSStyleSheet.prototype.replaceSync === "function") {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(text);
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+    } else {
+      sheet = document.createElement("style");
+      sheet.dataset.kv = "plotly-styles";
+      sheet.textContent = text;
+      root.prepend(sheet);
+    }
+    copies.set(root, { sheet, count: rules.length });
+  }
+
   // kvwidgets/widgets/js/ui/plot.js
   function plotLayout(app, extra = {}) {
     const t = app.theme();
@@ -1827,12 +1869,13 @@
     if (!Plotly) throw new Error(`plotly.js did not load: ${plotlyProblem || "window.Plotly is missing"}`);
     const full = plotLayout(app, layout);
     if (app.root.classList.contains("kv-compact")) full.height = Math.round(0.7 * full.height);
+    sharePlotlyStyles(app.plot);
     full.datarevision = dataKey === void 0 ? `draw ${++app.revision}` : JSON.stringify([dataKey, app.scale(), app.theme()]);
     return Plotly.react(app.plot, data, full, { displayModeBar: false, responsive: true });
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "cba59f56bae6543f";
+  var LIBRARY_HASH = "07b0e7628aac7d27";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

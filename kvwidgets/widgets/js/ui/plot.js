@@ -1,5 +1,7 @@
 // Drawing with plotly.js: the layout every chart shares and Plotly.react with a data key.
 
+import { sharePlotlyStyles } from "./shadow.js";
+
 /**
  * Plotly layout with the theme's colours and the scale factor.
  * @param {import("./app.js").App} app
@@ -57,6 +59,7 @@ export function drawPlot(app, data, layout, dataKey) {
   /** @type {Record<string, any>} */
   const full = plotLayout(app, layout);
   if (app.root.classList.contains("kv-compact")) full.height = Math.round(0.7 * full.height); // a slide's figure
+  sharePlotlyStyles(app.plot);
   full.datarevision = dataKey === undefined ? `draw ${++app.revision}` : JSON.stringify([dataKey, app.scale(), app.theme()]);
   return Plotly.react(app.plot, data, full, { displayModeBar: false, responsive: true });
 }
