@@ -3,8 +3,12 @@
     snippet = kvwidgets.export.to_myst(kw.ContextVsUsers(context=32768), "widgets")
 
 writes ``widgets/ContextVsUsers.mjs`` (the widget's ES module), ``.css`` and ``.json``
-(the widget's state: its inputs, the model shapes and GPU rows it draws from) and
-returns the directive to paste into a page, e.g.::
+(the widget's state: its inputs, the model shapes and GPU rows it draws from), and
+``widgets/kvwidgets-<hash>.mjs``: plotly.js and the shared library, which every widget's
+module imports by a relative URL, so a page with several widgets fetches and runs them
+once (the browser's module map keeps one instance per URL; the hash names the text, so
+files of two kvwidgets versions never mix). It returns the directive to paste into a
+page, e.g.::
 
     ```{anywidget} ./widgets/ContextVsUsers.mjs
     :css: ./widgets/ContextVsUsers.css
@@ -17,12 +21,16 @@ JSON5/JSON body, which must be inline: the .json file holds the same text for wh
 builds pages another way. On the page MyST's model (@myst-theme/anywidget MystAnyModel)
 keeps state in the browser only: there is no kernel, and its save_changes() and off()
 throw "not implemented"; kvwidgets' widgets expect that (js/ui/host.js tryModelCall) and redraw on
-the page. A local path as the ESM needs a myst-theme release with PR 824; older
+the page. MyST's renderer (@myst-theme/anywidget 1.4.1 dist/renderers.js) loads the
+ESM with ``import(url)``, so the relative import resolves beside it; a host that copies
+only the one file named in the directive needs ``shared=False`` (plotly.js inside each
+widget's module). A local path as the ESM needs a myst-theme release with PR 824; older
 themes need the files served at a URL (give ``url_prefix``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -30,6 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.errors import InputError
+from ..widgets.front_end import standalone_runtime
 from .errors import ExportError
 from .folders import writable_folder
 from .snapshot import snapshot
@@ -46,20 +55,29 @@ class MystFiles:
     css: Path
     json: Path
     directive: str
+    runtime: Path | None = None  # plotly.js and the library, shared by a page's widgets
 
     def __str__(self) -> str:
         return self.directive
 
 
 def to_myst(
-    widget, folder, *, name: str | None = None, page_dir=None, url_prefix: str | None = None
+    widget,
+    folder,
+    *,
+    name: str | None = None,
+    page_dir=None,
+    url_prefix: str | None = None,
+    shared: bool = True,
 ) -> MystFiles:
     """Write ``<name>.mjs``, ``<name>.css`` and ``<name>.json`` for ``widget`` into ``folder``.
 
     ``name`` defaults to the widget's class name. The directive's paths are relative to
     ``page_dir`` (the folder of the Markdown page that will hold it; default: the
     current folder), or start with ``url_prefix`` (e.g. "https://example.org/widgets/")
-    when the files are served from elsewhere. Returns a MystFiles whose ``directive``
+    when the files are served from elsewhere. ``shared`` (default) writes plotly.js and
+    the library once into ``kvwidgets-<hash>.mjs`` beside the widget's module, which
+    imports it; ``shared=False`` puts them inside the widget's module. Returns a MystFiles whose ``directive``
     (also its str()) is the text to paste into the page.
     """
     if isinstance(widget, (list, tuple)):
@@ -79,9 +97,21 @@ def to_myst(
     state = {k: v for k, v in snap.state.items() if not k.startswith("_")}
     body = json.dumps(state, ensure_ascii=False, allow_nan=False, sort_keys=True)
 
+    if not isinstance(shared, bool):
+        raise InputError(f"shared must be True or False, got {shared!r}")
+
     target = writable_folder(folder, "the widget's files")
     files = {ext: target / f"{name}.{ext}" for ext in ("mjs", "css", "json")}
     texts = {"mjs": snap.esm, "css": snap.css, "json": body + "\n"}
+    runtime_text = standalone_runtime()
+    runtime = None
+    # a widget whose module does not start with kvwidgets' runtime keeps its module whole
+    if shared and snap.esm.startswith(runtime_text):
+        digest = hashlib.sha256(runtime_text.encode()).hexdigest()[:16]
+        runtime = target / f"kvwidgets-{digest}.mjs"
+        texts["mjs"] = f'import "./{runtime.name}";\n' + snap.esm[len(runtime_text) :]
+        files["runtime"] = runtime
+        texts["runtime"] = runtime_text
     for ext, path in files.items():
         try:
             path.write_text(texts[ext], encoding="utf-8")
@@ -96,4 +126,6 @@ def to_myst(
         return rel if rel.startswith("../") else "./" + rel
 
     directive = f"```{{anywidget}} {ref(files['mjs'])}\n:css: {ref(files['css'])}\n{body}\n```\n"
-    return MystFiles(esm=files["mjs"], css=files["css"], json=files["json"], directive=directive)
+    return MystFiles(
+        esm=files["mjs"], css=files["css"], json=files["json"], directive=directive, runtime=runtime
+    )

@@ -125,4 +125,11 @@ def standalone_esm(render_file: str) -> str:
     (export.page.shared_prefix)."""
     esm = widget_esm(render_file)
     widget = esm.read_text(encoding="utf-8") if isinstance(esm, Path) else esm
-    return plotly_prelude() + read_built("standalone_prelude.js") + ";\n" + widget
+    return standalone_runtime() + widget
+
+
+def standalone_runtime() -> str:
+    """The start of every standalone ESM: plotly.js, then the library put in the page's
+    slots. kvwidgets.export.to_myst writes it as one file that each widget's module
+    imports, so a page's browser fetches and runs it once."""
+    return plotly_prelude() + read_built("standalone_prelude.js") + ";\n"

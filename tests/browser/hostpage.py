@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import functools
 import html
+import json
 import shutil
 import threading
 from contextlib import contextmanager
@@ -106,6 +107,50 @@ window.kvHost = {{
   model, initial, cleanup,
   root: () => (rootEl.shadowRoot || document).querySelector(".kv-widget"),
 }};
+document.documentElement.dataset.hostReady = "1";
+</script>
+</body>
+</html>
+"""
+    (folder / page).write_text(text, encoding="utf-8")
+    return page
+
+
+def myst_page(folder: Path, names: list[str], page: str) -> str:
+    """Write `page` hosting the widget files of every name in `names` on one page, each
+    rendered as MyST's renderer does (its own import(url), MyST's model, a shadow root);
+    window.kvHosts holds one {model, initial, root} per widget, in order."""
+    for fixture in HOSTS.iterdir():
+        if fixture.suffix in (".js", ".css"):
+            shutil.copy(fixture, folder / fixture.name)
+    divs = "\n".join(f'<div id="host-{i}" class="relative w-full"></div>' for i in range(len(names)))
+    text = f"""<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>MyST page</title></head>
+<body>
+{divs}
+<script type="module">
+import {{ MystAnyModel }} from "./myst_model.js";
+async function mount(name, rootEl) {{
+  const state = await (await fetch(`./${{name}}.json`)).json();
+  const widget = (await import(`./${{name}}.mjs`)).default;
+  const model = new MystAnyModel(state);
+  const initial = JSON.parse(JSON.stringify(state));
+  await widget.initialize?.({{ model }});
+  const shadowRoot = rootEl.attachShadow({{ mode: "open" }});
+  const el = document.createElement("div");
+  el.className = "myst-anywidget";
+  el.style.position = "relative";
+  shadowRoot.replaceChildren(el);
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = `./${{name}}.css`;
+  el.appendChild(link);
+  await widget.render?.({{ model, el }});
+  return {{ model, initial, root: () => shadowRoot.querySelector(".kv-widget") }};
+}}
+const names = {json.dumps(names)};
+window.kvHosts = await Promise.all(names.map((n, i) => mount(n, document.getElementById(`host-${{i}}`))));
 document.documentElement.dataset.hostReady = "1";
 </script>
 </body>

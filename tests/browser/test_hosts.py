@@ -25,7 +25,7 @@ import pytest
 import kvwidgets as kw
 
 from .conftest import PageWatch
-from .hostpage import host_page, serve
+from .hostpage import host_page, myst_page, serve
 from .test_keyboard_theme import COLOURS_JS, WIDGETS, assert_colours, context_at, rgba
 
 pytestmark = pytest.mark.browser
@@ -50,26 +50,27 @@ SETTLED_JS = f"""() => {{
 
 # plotly.js's stylesheet, copied into the shadow root (ui/shadow.js): the graph's .main-svg
 # layers lie exactly on each other, and the axis titles and legend lie inside the widget's frame
-LAYOUT_JS = f"""() => {{
-    const root = {ROOT};
+LAYOUT_JS = """(i) => {
+    const root = (i === null ? window.kvHost : window.kvHosts[i]).root();
     const gd = root.querySelector('.kv-plot');
     if (!gd || !gd.querySelector('.main-svg')) return null;
-    const box = (e) => {{ const r = e.getBoundingClientRect();
-                          return [r.left, r.top, r.right, r.bottom].map(Math.round); }};
+    const box = (e) => { const r = e.getBoundingClientRect();
+                          return [r.left, r.top, r.right, r.bottom].map(Math.round); };
     const layers = [...gd.querySelectorAll('.main-svg')].map(box);
     const frame = root.getBoundingClientRect();
-    const inside = [...gd.querySelectorAll('.xtitle, .ytitle, .legend')].map((e) => {{
+    const inside = [...gd.querySelectorAll('.xtitle, .ytitle, .legend')].map((e) => {
         const r = e.getBoundingClientRect();
         return [e.getAttribute('class'), r.top >= frame.top - 1 && r.bottom <= frame.bottom + 1
                 && r.left >= frame.left - 1 && r.right <= frame.right + 1];
-    }});
-    return {{ layers, inside }};
-}}"""
+    });
+    return { layers, inside };
+}"""
 
 
-def assert_plot_whole(page, name):
-    """The plot's layers stacked and its titles and legend in the frame (a diagram: nothing)."""
-    got = page.evaluate(LAYOUT_JS)
+def assert_plot_whole(page, name, index=None):
+    """The plot's layers stacked and its titles and legend in the frame (a diagram: nothing);
+    `index` picks a widget of a myst_page."""
+    got = page.evaluate(LAYOUT_JS, index)
     if got is None:
         return
     assert len(got["layers"]) >= 2, f"{name}: plotly drew {len(got['layers'])} layer"
@@ -356,3 +357,74 @@ def test_a_host_with_only_jupyter_text_and_second_layout_colour(browser, theme_s
         watch.assert_clean()
     finally:
         context.close()
+
+
+# Two widgets on one MyST page, as to_myst writes them with plotly.js shared (its default)
+# and inside each widget's module (shared=False)
+PAIR = ["ContextVsUsers", "UsersThatFit"]
+
+
+@pytest.fixture(scope="module")
+def myst_pair(tmp_path_factory):
+    folders = {}
+    for shared in (True, False):
+        folder = tmp_path_factory.mktemp("shared" if shared else "whole")
+        for name in PAIR:
+            kw.export.to_myst(getattr(kw, name)(), folder, page_dir=folder, shared=shared)
+        myst_page(folder, PAIR, "page.html")
+        folders[shared] = folder
+    with serve(folders[True]) as shared_url, serve(folders[False]) as whole_url:
+        yield {True: shared_url, False: whole_url}
+
+
+def load_pair(watch: PageWatch, url: str) -> list[tuple[str, int]]:
+    """Open the two-widget page in a page not used before; the JavaScript modules it
+    fetched, with their sizes."""
+    fetched = []
+
+    def note(response):
+        if response.url.endswith(".mjs"):
+            fetched.append((response.url.rsplit("/", 1)[-1], len(response.body())))
+
+    watch.page.on("response", note)
+    watch.page.goto(url)
+    watch.page.wait_for_selector("html[data-host-ready]", state="attached")
+    for i in range(len(PAIR)):
+        watch.page.wait_for_function(
+            f"() => !!window.kvHosts[{i}].root().querySelector('.kv-plot .main-svg')"
+        )
+    return fetched
+
+
+def test_myst_page_loads_plotly_once(watched, myst_pair, capsys):
+    other = PageWatch(watched.page.context.new_page())
+    whole = load_pair(other, f"{myst_pair[False]}/page.html")
+    other.assert_clean()
+    other.page.close()
+    shared = load_pair(watched, f"{myst_pair[True]}/page.html")
+    page = watched.page
+    runtime = [n for n, _ in shared if n.startswith("kvwidgets-")]
+    assert len(runtime) == 1, f"plotly.js's file fetched {len(runtime)} times: {shared}"
+    assert sorted(n for n, _ in whole) == [f"{n}.mjs" for n in PAIR]
+    assert sorted(n for n, _ in shared) == sorted([runtime[0], *(f"{n}.mjs" for n in PAIR)])
+    shared_bytes, whole_bytes = sum(b for _, b in shared), sum(b for _, b in whole)
+    with capsys.disabled():
+        print(
+            f"\nMyST page with {' and '.join(PAIR)}: {whole_bytes:,} bytes of JavaScript with "
+            f"plotly.js in each module, {shared_bytes:,} shared"
+        )
+    plotly = len(kw.widgets.front_end.plotly_source().encode())
+    assert whole_bytes - shared_bytes > 0.9 * plotly  # one copy of plotly.js less
+    assert page.evaluate("window.Plotly && typeof window.Plotly.react") == "function"
+    for i, name in enumerate(PAIR):
+        assert_plot_whole(page, name, i)
+    # Reset in the second widget brings back its first figure
+    figure = """(i) => JSON.stringify(window.kvHosts[i].root().querySelector('.kv-plot').data)"""
+    first = page.evaluate(figure, 1)
+    second = page.locator("#host-1")
+    second.locator('[data-kv="context"]').fill("70")
+    assert page.evaluate(figure, 1) != first
+    second.locator('[data-kv="reset"]').click()
+    assert page.evaluate(figure, 1) == first
+    assert_plot_whole(page, PAIR[1], 1)
+    watched.assert_clean()

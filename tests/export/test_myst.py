@@ -6,12 +6,14 @@ tests/browser/test_hosts.py renders what this writes, through a MyST-like model.
 from __future__ import annotations
 
 import json
+from hashlib import sha256
 
 import pytest
 
 import kvwidgets as kw
 from kvwidgets.core.errors import InputError
 from kvwidgets.export import ExportError, NotAWidgetError, to_myst
+from kvwidgets.widgets.front_end import plotly_version, standalone_runtime
 
 from .toy import Toy
 
@@ -20,8 +22,16 @@ def test_writes_esm_css_and_state_and_the_directive(tmp_path):
     w = kw.ContextVsUsers(context=32768)
     files = to_myst(w, tmp_path / "widgets", page_dir=tmp_path)
     assert files.esm == tmp_path / "widgets" / "ContextVsUsers.mjs"
-    # MyST has no kernel to hand over the shared plotly.js model: the ESM carries its own copy
-    assert files.esm.read_text(encoding="utf-8") == w.standalone_esm()
+    # MyST has no kernel to hand over the shared plotly.js model: the ESM imports plotly.js
+    # and the library from one file beside it, and the two make the standalone ESM
+    runtime = standalone_runtime()
+    assert (
+        files.runtime == tmp_path / "widgets" / f"kvwidgets-{sha256(runtime.encode()).hexdigest()[:16]}.mjs"
+    )
+    assert files.runtime.read_text(encoding="utf-8") == runtime
+    esm = files.esm.read_text(encoding="utf-8")
+    assert esm.startswith(f'import "./{files.runtime.name}";\n') and plotly_version() not in esm
+    assert runtime + esm.split("\n", 1)[1] == w.standalone_esm()
     assert files.css.read_text(encoding="utf-8") == w._css
     state = json.loads(files.json.read_text(encoding="utf-8"))
     assert state["context"] == 32768 and state["kind"] == "ContextVsUsers"
@@ -52,6 +62,8 @@ def test_bad_input_is_named(tmp_path):
         to_myst(w, tmp_path, name="../up")
     with pytest.raises(InputError, match="one widget per directive"):
         to_myst([w, w], tmp_path)
+    with pytest.raises(InputError, match="shared must be True or False"):
+        to_myst(w, tmp_path, shared="yes")
     with pytest.raises(InputError, match="url_prefix must be a string"):
         to_myst(w, tmp_path, url_prefix=3)
     (tmp_path / "taken").write_text("x")
@@ -64,3 +76,19 @@ def test_bad_input_is_named(tmp_path):
 def test_binary_traits_cannot_go_in_the_json(tmp_path):
     with pytest.raises(ExportError, match=r"Toy holds binary values \(blob\)"):
         to_myst(Toy(), tmp_path)  # its `blob` trait is bytes
+
+
+def test_widgets_of_a_page_share_one_runtime_file(tmp_path):
+    a = to_myst(kw.ContextVsUsers(), tmp_path, page_dir=tmp_path)
+    b = to_myst(kw.UsersThatFit(), tmp_path, page_dir=tmp_path)
+    assert a.runtime == b.runtime
+    assert sorted(p.name for p in tmp_path.glob("*.mjs")) == sorted(
+        [a.runtime.name, "ContextVsUsers.mjs", "UsersThatFit.mjs"]
+    )
+    # served elsewhere, the import stays relative to the module's own URL
+    c = to_myst(kw.ContextVsUsers(), tmp_path, url_prefix="https://example.org/w/")
+    assert c.esm.read_text(encoding="utf-8").startswith(f'import "./{a.runtime.name}";\n')
+    # shared=False: the whole standalone ESM, no runtime file
+    d = to_myst(kw.ContextVsUsers(), tmp_path / "whole", shared=False)
+    assert d.runtime is None and d.esm.read_text(encoding="utf-8") == kw.ContextVsUsers().standalone_esm()
+    assert [p.name for p in (tmp_path / "whole").glob("*.mjs")] == ["ContextVsUsers.mjs"]
