@@ -6,7 +6,9 @@ tests/browser/test_hosts.py renders what this writes, through a MyST-like model.
 from __future__ import annotations
 
 import json
+import re
 from hashlib import sha256
+from pathlib import Path
 
 import pytest
 
@@ -92,3 +94,24 @@ def test_widgets_of_a_page_share_one_runtime_file(tmp_path):
     d = to_myst(kw.ContextVsUsers(), tmp_path / "whole", shared=False)
     assert d.runtime is None and d.esm.read_text(encoding="utf-8") == kw.ContextVsUsers().standalone_esm()
     assert [p.name for p in (tmp_path / "whole").glob("*.mjs")] == ["ContextVsUsers.mjs"]
+
+
+def test_the_docs_example_loads_and_shows_its_trade_off(tmp_path, monkeypatch):
+    """docs/myst.md's example runs as written, and its numbers are the widget's."""
+    doc = (Path(__file__).parents[2] / "docs" / "myst.md").read_text(encoding="utf-8")
+    code = re.search(r"```python\n(.*?)```", doc, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    scope = {}
+    exec(code, scope)  # the page's own example
+    w, files = scope["w"], scope["files"]
+    assert files.esm == Path("book/widgets/ContextVsUsers.mjs") and files.runtime.exists()
+    assert w.error == "" and w.result["users"] == 13
+    body = json.loads(files.directive.splitlines()[2])
+    assert body["model"] == "llama-3.1-8b" and body["context"] == 32768
+    assert f'"gpu": "{body["gpu"]}", "model": "llama-3.1-8b"' in doc  # the page's sample body
+    users = {
+        c: kw.UsersThatFit(model="llama-3.1-8b", gpu="H100", context=c).result["users"]
+        for c in (8192, 131072)
+    }
+    assert users == {8192: 52, 131072: 3}
+    assert "13 fit" in doc and "8,192 tokens 52 fit, at 131,072 only 3" in doc
