@@ -20,6 +20,7 @@ import functools
 import html
 import json
 import shutil
+import subprocess
 import threading
 from contextlib import contextmanager
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -116,41 +117,58 @@ document.documentElement.dataset.hostReady = "1";
     return page
 
 
+ROOT_DIR = Path(__file__).resolve().parents[2]
+
+
+def build_myst_renderer(folder: Path) -> None:
+    """Bundle MyST's real renderer (hosts/myst_renderer.mjs, with @myst-theme/anywidget and
+    React from node_modules) into `folder`/myst_renderer.js."""
+    esbuild = ROOT_DIR / "node_modules" / ".bin" / "esbuild"
+    renderer = ROOT_DIR / "node_modules" / "@myst-theme" / "anywidget"
+    if not esbuild.exists() or not renderer.exists():
+        raise RuntimeError(
+            "@myst-theme/anywidget is missing from node_modules: run 'bash scripts/js.sh install'"
+        )
+    subprocess.run(
+        [
+            str(esbuild),
+            str(HOSTS / "myst_renderer.mjs"),
+            "--bundle",
+            "--format=esm",
+            "--minify",
+            "--log-level=error",
+            '--define:process.env.NODE_ENV="production"',
+            f"--outfile={folder / 'myst_renderer.js'}",
+        ],
+        check=True,
+        cwd=ROOT_DIR,
+    )
+
+
 def myst_page(folder: Path, names: list[str], page: str) -> str:
-    """Write `page` hosting the widget files of every name in `names` on one page, each
-    rendered as MyST's renderer does (its own import(url), MyST's model, a shadow root);
-    window.kvHosts holds one {model, initial, root} per widget, in order."""
-    for fixture in HOSTS.iterdir():
-        if fixture.suffix in (".js", ".css"):
-            shutil.copy(fixture, folder / fixture.name)
-    divs = "\n".join(f'<div id="host-{i}" class="relative w-full"></div>' for i in range(len(names)))
+    """Write `page` showing the widget files of every name in `names` through MyST's real
+    {anywidget} renderer (build_myst_renderer), one directive node each: the ESM's and the
+    stylesheet's URLs and the JSON body as the model. window.kvHosts[i].root() is the i-th
+    widget's root inside the shadow root the renderer made."""
+    build_myst_renderer(folder)
+    divs = "\n".join(f'<div id="host-{i}"></div>' for i in range(len(names)))
     text = f"""<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>MyST page</title></head>
 <body>
 {divs}
 <script type="module">
-import {{ MystAnyModel }} from "./myst_model.js";
-async function mount(name, rootEl) {{
-  const state = await (await fetch(`./${{name}}.json`)).json();
-  const widget = (await import(`./${{name}}.mjs`)).default;
-  const model = new MystAnyModel(state);
-  const initial = JSON.parse(JSON.stringify(state));
-  await widget.initialize?.({{ model }});
-  const shadowRoot = rootEl.attachShadow({{ mode: "open" }});
-  const el = document.createElement("div");
-  el.className = "myst-anywidget";
-  el.style.position = "relative";
-  shadowRoot.replaceChildren(el);
-  const link = document.createElement("link");
-  link.rel = "stylesheet";
-  link.href = `./${{name}}.css`;
-  el.appendChild(link);
-  await widget.render?.({{ model, el }});
-  return {{ model, initial, root: () => shadowRoot.querySelector(".kv-widget") }};
-}}
+import {{ mount }} from "./myst_renderer.js";
 const names = {json.dumps(names)};
-window.kvHosts = await Promise.all(names.map((n, i) => mount(n, document.getElementById(`host-${{i}}`))));
+window.kvHosts = names.map((name, i) => ({{
+  root: () => document.querySelector(`#host-${{i}} > div`)?.shadowRoot?.querySelector(".kv-widget") ?? null,
+}}));
+for (const [i, name] of names.entries()) {{
+  const model = await (await fetch(`./${{name}}.json`)).json();
+  const esm = new URL(`./${{name}}.mjs`, location.href).href;
+  const css = new URL(`./${{name}}.css`, location.href).href;
+  mount(document.getElementById(`host-${{i}}`), {{ type: "anywidget", esm, css, model }});
+}}
 document.documentElement.dataset.hostReady = "1";
 </script>
 </body>

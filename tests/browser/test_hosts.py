@@ -6,6 +6,8 @@ way MyST's renderer does, with a model that behaves like MyST's (save_changes an
 throw "not implemented", see hosts/myst_model.js). Every widget draws, its slider,
 arrow keys, menu and Reset redraw, Reset brings back the first figure, and nothing
 throws out of the widget, also when it is taken down.
+A page of two widgets drawn by MyST's real renderer (@myst-theme/anywidget, from
+node_modules) fetches plotly.js once, and both plots are whole inside their shadow roots.
 
 Themes: each host's own colour variables, reproduced from its real CSS with a citation
 in hosts/ (VS Code's webview colours and body class, Colab's --colab-* variables and
@@ -359,7 +361,7 @@ def test_a_host_with_only_jupyter_text_and_second_layout_colour(browser, theme_s
         context.close()
 
 
-# Two widgets on one MyST page, as to_myst writes them with plotly.js shared (its default)
+# Two widgets on one MyST page, drawn by MyST's real renderer (hostpage.myst_page), as to_myst writes them with plotly.js shared (its default)
 # and inside each widget's module (shared=False)
 PAIR = ["ContextVsUsers", "UsersThatFit"]
 
@@ -391,7 +393,7 @@ def load_pair(watch: PageWatch, url: str) -> list[tuple[str, int]]:
     watch.page.wait_for_selector("html[data-host-ready]", state="attached")
     for i in range(len(PAIR)):
         watch.page.wait_for_function(
-            f"() => !!window.kvHosts[{i}].root().querySelector('.kv-plot .main-svg')"
+            f"() => !!window.kvHosts[{i}].root()?.querySelector('.kv-plot .main-svg')"
         )
     return fetched
 
