@@ -28,6 +28,8 @@ body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", sans-serif;
 main.kvw-export { max-width: 1100px; margin: 0 auto; padding: 16px 24px 32px; }
 main.kvw-export > h1 { font-size: 1.4rem; font-weight: 600; }
 .kvw-export-widget { margin: 0 0 32px; }
+html[data-kvw-framed] main.kvw-export { padding-bottom: 0; }
+html[data-kvw-framed] main.kvw-export > :last-child { margin-bottom: 0; }
 .kvw-export-error { color: #b42318; white-space: pre-wrap; }
 .kvw-caption { font-size: 1.05rem; white-space: pre-line; margin: 0 0 16px; }
 @media (prefers-color-scheme: dark) { body { color: #e8e8e8; background: #1e1e1e; } }

@@ -218,15 +218,25 @@ function applyPageOptions(el, options) {
     box.style.display = "none";
     control.dataset.kvPageHidden = "true";
   }
-  // a kept control inside a closed "More" fold: open the fold (its summary stays hidden)
+  // a kept control inside a closed "More" fold: open the fold (its summary stays hidden);
+  // a fold or a row of controls with no kept control goes whole, so no blank row or gap
+  // keeps its place
+  const holdsKept = (box) => [...box.querySelectorAll("[data-kv]")].some((c) => keep.has(c.dataset.kv));
   for (const fold of el.querySelectorAll("details.kv-more")) {
-    if ([...fold.querySelectorAll("[data-kv]")].some((c) => keep.has(c.dataset.kv))) fold.open = true;
+    if (holdsKept(fold)) fold.open = true;
+    else fold.style.display = "none";
+  }
+  for (const row of el.querySelectorAll(".kv-controls")) {
+    if (!holdsKept(row)) row.style.display = "none";
   }
 }
 
 // Tell a parent page (iframe_snippet) how tall this page is, now and whenever it changes.
 function postHeight() {
   if (window.parent === window) return;
+  // framed: the page drops the blank below its last widget (page.py's CSS), so the height
+  // posted is the content's and the course page shows no empty band under the iframe
+  document.documentElement.dataset.kvwFramed = "true";
   let last = -1;
   const post = () => {
     const h = Math.ceil(document.documentElement.getBoundingClientRect().height);

@@ -15,10 +15,39 @@ from ..core import DTYPE_BITS, GPUS
 from ..core.dtypes import MIXED_WEIGHT_FORMATS
 from ..core.model import Model
 
+# The models the notebooks work with, in the order the model menu lists them first; every
+# other preset sits behind the menu's "more models" group (tests/widgets check this list
+# against the presets the notebooks name).
+SERIES_MODELS = (
+    "llama-3-8b",
+    "llama-3.1-8b",
+    "llama-3-70b",
+    "llama-3.1-70b",
+    "deepseek-v3",
+    "gpt-oss-120b",
+    "gpt-oss-20b",
+    "gemma-3-27b",
+    "falcon-7b",
+    "qwen2.5-7b",
+    "qwen3-32b",
+)
+# Presets kept for checks against small reference models, not for serving questions: last.
+LAST_MODELS = ("gpt2",)
+
 
 def preset_names() -> tuple[str, ...]:
-    """The presets of kvwidgets.configs, in menu order."""
-    return tuple(configs.list_presets())
+    """The presets of kvwidgets.configs, in menu order: the series' models, the others
+    alphabetically, then LAST_MODELS."""
+    names = configs.list_presets()
+    first = [n for n in SERIES_MODELS if n in names]
+    last = [n for n in LAST_MODELS if n in names]
+    return (*first, *sorted(n for n in names if n not in first and n not in last), *last)
+
+
+def series_models() -> list[str]:
+    """The presets the model menu shows before its "more models" group."""
+    names = configs.list_presets()
+    return [n for n in SERIES_MODELS if n in names]
 
 
 @functools.cache

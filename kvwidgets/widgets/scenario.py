@@ -109,7 +109,7 @@ class Scenario(traitlets.HasTraits):
     model = traits.model()
     gpu = traits.gpu()
     num_gpus = traits.num_gpus()
-    context = traits.context(8000)
+    context = traits.context(8192)
     batch = traits.batch(1)
     weight_dtype = traits.weight_dtype()
     kv_dtype = traits.kv_dtype()

@@ -42,7 +42,7 @@ class UsersThatFit(KVWidget):
     model = traits.model()
     gpu = traits.gpu()
     num_gpus = traits.num_gpus()
-    context = traits.context(8000)
+    context = traits.context(8192)
     weight_dtype = traits.weight_dtype()
     kv_dtype = traits.kv_dtype()
     utilization = traits.utilization()

@@ -87,7 +87,7 @@ NAMES = {
     "context": "context, log scale from 1K to 1M tokens",
     "context-box": "context in tokens",
     "used_tokens": "Tokens used",
-    "users": "Users sharing",
+    "users": "Conversations sharing",
     "prefix_tokens": "Shared prefix (tokens)",
     "block_size": "Block size",
     "params": "parameters in billions, 0 = the model's own count",

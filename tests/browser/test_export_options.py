@@ -66,6 +66,11 @@ def test_iframe_takes_the_height_of_the_exported_page(watched, tmp_path):
     )
     heights = [frames.nth(i).evaluate("f => f.getBoundingClientRect().height") for i in range(2)]
     assert heights == inner and heights[0] > 640 and heights[1] != 480
+    # the height is the content's: no blank band below the widget (the page's bottom
+    # padding and the last section's margin go when the page is framed)
+    widget_js = "Math.ceil(document.querySelector('.kv-widget').getBoundingClientRect().bottom + scrollY)"
+    bottoms = [by_name[n].evaluate(widget_js) for n in ("speed.html", "step.html")]
+    assert all(0 <= h - b <= 1 for h, b in zip(inner, bottoms)), (inner, bottoms)
     # a page that grows tells the iframe again (once in view: Chromium defers the layout
     # work of an iframe scrolled out of sight, and its height with it)
     frames.nth(1).scroll_into_view_if_needed()
@@ -91,6 +96,20 @@ def test_a_kept_control_inside_the_more_fold_is_shown(watched, tmp_path):
     watched.assert_clean()
 
 
+def test_hidden_controls_leave_no_blank_in_the_row(watched, tmp_path):
+    page = watched.page
+    kw.UsersThatFit().to_html(tmp_path / "p.html", controls=["model"])
+    open_exported(watched, tmp_path / "p.html")
+    # the "More" fold holds no kept control: it goes whole, so the row is the model menu's height
+    assert page.locator("details.kv-more").evaluate("e => getComputedStyle(e).display") == "none"
+    row, label = (
+        page.locator(sel).evaluate("e => e.getBoundingClientRect().height")
+        for sel in (".kv-controls", 'label:has([data-kv="model"])')
+    )
+    assert row <= label + 1, (row, label)
+    watched.assert_clean()
+
+
 def test_widgets_a_scenario_links_stay_linked_on_the_page(watched, tmp_path):
     page = watched.page
     s = kw.Scenario(model="llama-3-8b", gpu="H200", context=8192)
@@ -110,4 +129,26 @@ def test_widgets_a_scenario_links_stay_linked_on_the_page(watched, tmp_path):
     page.locator('#kvw-widget-1 [data-kv="model"]').select_option("qwen3-8b")
     assert page.evaluate(get, [0, "model"]) == "qwen3-8b" and page.evaluate(get, [2, "model"]) == "llama-3-8b"
     assert page.locator('#kvw-widget-0 [data-kv="model"]').input_value() == "qwen3-8b"
+    watched.assert_clean()
+
+
+def test_model_menu_lists_the_series_first_and_the_rest_under_more_models(watched, tmp_path):
+    from kvwidgets.widgets import browser_data
+
+    page = watched.page
+    kw.UsersThatFit(model="qwen3-8b").to_html(tmp_path / "menu.html")
+    open_exported(watched, tmp_path / "menu.html")
+    menu = page.locator('[data-kv="model"]')
+    top = menu.evaluate("e => [...e.children].filter(c => c.tagName === 'OPTION').map(o => o.value)")
+    assert top == list(browser_data.SERIES_MODELS)
+    group = menu.evaluate(
+        "e => [...e.querySelectorAll('optgroup')].map(g => [g.label, [...g.children].map(o => o.value)])"
+    )
+    assert len(group) == 1 and group[0][0] == "more models"
+    assert group[0][1] == [n for n in browser_data.preset_names() if n not in browser_data.SERIES_MODELS]
+    assert group[0][1][-1] == "gpt2"
+    # the widget's model is in the group and shown as chosen; choosing a series model works
+    assert menu.evaluate("e => e.value") == "qwen3-8b"
+    menu.select_option("llama-3-70b")
+    assert page.evaluate("window.kvwExport.models[0].get('model')") == "llama-3-70b"
     watched.assert_clean()

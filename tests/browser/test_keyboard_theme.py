@@ -53,7 +53,7 @@ NAMES = {
     "working_bytes": "working area per GPU in GB",
     "params": "parameters in billions, 0 = the model's own count",
     "batch": "Batch",
-    "y_scale": "Users axis",
+    "y_scale": "Conversations axis",
     "x_scale": "Bar axis",
     "window": "Hybrid window",
     "reset": "Reset",
@@ -189,20 +189,21 @@ def test_keys_drive_the_controls(watched, exported, name):
     assert figure(page) != before
     assert int(slider.input_value()) == 84  # 40,000 lies nearest stop 84 (40,960 = 32K x 20/16)
 
-    # Arrow keys change a focused menu: the option above (bf16 -> fp32, llama-3-8b -> the
-    # preset listed before it: a different figure either way), then back down
+    # Keys change a focused menu: ArrowUp to the option above (bf16 -> fp32); a menu that
+    # starts at its first option (llama-3-8b heads the model menu, and llama-3.1-8b below it
+    # has the same shapes, so the same figure) goes End to its last and Home back
     menu = page.locator("select[data-kv]").first
     kv = menu.get_attribute("data-kv")
     options = menu.evaluate("e => [...e.options].map(o => o.value)")
     start = menu.input_value()
-    assert options.index(start) > 0, f"{name}: {kv} starts at its first option"
+    i = options.index(start)
+    key, back, moved = ("ArrowUp", "ArrowDown", options[i - 1]) if i > 0 else ("End", "Home", options[-1])
     menu.focus()
     before = figure(page)
-    page.keyboard.press("ArrowUp")
-    moved = options[options.index(start) - 1]
-    assert menu.input_value() == moved and str(trait(page, kv)) == moved, f"{name}: ArrowUp on {kv}"
+    page.keyboard.press(key)
+    assert menu.input_value() == moved and str(trait(page, kv)) == moved, f"{name}: {key} on {kv}"
     assert figure(page) != before, f"{name}: {kv} {start} -> {moved} did not redraw"
-    page.keyboard.press("ArrowDown")
+    page.keyboard.press(back)
     assert str(trait(page, kv)) == start and figure(page) == before
 
     # Space on Reset, then (after another change) Enter on Reset

@@ -100,7 +100,7 @@ STATED = [
         True,
     ),
     (
-        "the prefix's 250 blocks once, plus 250 blocks of each user's own",
+        "the prefix's 250 blocks once, plus 250 blocks of each conversation's own",
         "(shared_prompt.shared_blocks, shared_prompt.own_blocks)",
         [250, 250],
     ),
@@ -115,7 +115,7 @@ STATED = [
         [105, 53],
     ),
     (
-        "type 50 in **Users sharing**",
+        "type 50 in **Conversations sharing**",
         "[setattr(prefix_blocks, 'users', 50), (prefix_blocks.result['blocks_shared'], prefix_blocks.result['blocks_unshared'], "
         "prefix_blocks.result['users_sharing'])][-1]",
         [12_750, 25_000, 105],

@@ -14,22 +14,22 @@ INDEX_STATED = [
         ["llama-3.1-8b", 16, 80],
     ),
     (
-        "**53**, and at 128K only **3**",
-        "(kw.users_that_fit('llama-3.1-8b', 'H100', 8_000).users, kw.users_that_fit('llama-3.1-8b', 'H100', 131_072).users, "
+        "**52**, and at 128K only **3**",
+        "(kw.users_that_fit('llama-3.1-8b', 'H100', 8_192).users, kw.users_that_fit('llama-3.1-8b', 'H100', 131_072).users, "
         "kw.load_model('llama-3.1-8b').past_max_context(131_072))",
-        [53, 3, False],
+        [52, 3, False],
     ),
     (
         "the weights take 16 and leave 56\nGB",
-        "(round(kw.users_that_fit('llama-3.1-8b', 'H100', 8_000).usable_bytes / 1e9), "
-        "round(kw.users_that_fit('llama-3.1-8b', 'H100', 8_000).kv_budget_bytes / 1e9))",
+        "(round(kw.users_that_fit('llama-3.1-8b', 'H100', 8_192).usable_bytes / 1e9), "
+        "round(kw.users_that_fit('llama-3.1-8b', 'H100', 8_192).kv_budget_bytes / 1e9))",
         [72, 56],
     ),
     (
-        "128 KiB per token, which\nis 1.05 GB at 8,000 tokens and 17.18 GB at 128K",
-        "(kw.load_model('llama-3.1-8b').kv_bytes_per_token() // 1024, round(kw.load_model('llama-3.1-8b').kv_bytes(8_000) / 1e9, 2), "
+        "128 KiB per token, which\nis 1.07 GB at 8,192 tokens and 17.18 GB at 128K",
+        "(kw.load_model('llama-3.1-8b').kv_bytes_per_token() // 1024, round(kw.load_model('llama-3.1-8b').kv_bytes(8_192) / 1e9, 2), "
         "round(kw.load_model('llama-3.1-8b').kv_bytes(131_072) / 1e9, 2))",
-        [128, 1.05, 17.18],
+        [128, 1.07, 17.18],
     ),
     (
         "The model fits on the GPU four times over",
@@ -42,7 +42,7 @@ INDEX_STATED = [
         3,
     ),
     ("At 32,768\ntokens 13 conversations fit", "kw.users_that_fit('llama-3.1-8b', 'H100', 32_768).users", 13),
-    ("`reset()` goes back to 8,000 tokens and 53", "(fit.context, fit.result['users'])", [8_000, 53]),
+    ("`reset()` goes back to 8,192 tokens and 52", "(fit.context, fit.result['users'])", [8_192, 52]),
     ("90% is usable", "fit.result['usable_bytes']", 72_000_000_000),
     (
         "H100 80 GB, H200 141 GB",
@@ -53,7 +53,7 @@ INDEX_STATED = [
     (
         "scenario.reset()",
         "(memory_bar.model, memory_bar.context, memory_bar.weight_dtype)",
-        ["llama-3.1-8b", 8_000, "bf16"],
+        ["llama-3.1-8b", 8_192, "bf16"],
     ),
     (
         "Dense BF16 TFLOPS is half",

@@ -450,7 +450,12 @@ def test_decode_speed_says_whether_the_batch_fits_in_memory():
 
 def test_params_input_reproduces_the_seed_70b_assumption():
     w = kw.UsersThatFit(
-        model="llama-3-70b", weight_dtype="fp8", params=70_000_000_000, gpu="H200", kv_dtype="fp8"
+        model="llama-3-70b",
+        weight_dtype="fp8",
+        params=70_000_000_000,
+        gpu="H200",
+        kv_dtype="fp8",
+        context=8_000,
     )
     assert w.result["users"] == 43 and w.result["weights_bytes"] == 70_000_000_000
     w.params = 0  # the model's own count (70.55 B) leaves room for one user fewer
@@ -470,7 +475,7 @@ def test_params_input_reaches_the_other_widgets(cls):
 
 
 def test_scenario_carries_params():
-    s = kw.Scenario(model="llama-3-70b", gpu="H200", weight_dtype="fp8", kv_dtype="fp8")
+    s = kw.Scenario(model="llama-3-70b", gpu="H200", weight_dtype="fp8", kv_dtype="fp8", context=8_000)
     u = kw.UsersThatFit(scenario=s)
     s.params = 70_000_000_000
     assert u.params == 70_000_000_000 and u.result["users"] == 43

@@ -108,7 +108,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "07b0e7628aac7d27";
+var LIBRARY_HASH = "2ae70daf1d185989";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SHARES, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -353,7 +353,7 @@ function render({ model, el }) {
   dtypeSelect(app, "kv_dtype", "KV cache");
   moreFold(app, () => paramsBox(app));
   resetButton(app);
-  const outUser = app.readout("tokens_per_s_per_user", "Per user:");
+  const outUser = app.readout("tokens_per_s_per_user", "Per conversation:");
   const outTotal = app.readout("tokens_per_s_total", "Total:");
   const outStep = app.readout("step_ms", "Step:");
   const outCross = app.readout("crossover_batch", "KV reads pass the weights at batch:");
@@ -387,7 +387,7 @@ function render({ model, el }) {
           xaxis: "x",
           yaxis: "y",
           y: ds.map((x) => x.tokens_per_s_per_user),
-          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per user${note}<extra></extra>`
+          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${note}<extra></extra>`
         },
         {
           ...common,
@@ -433,7 +433,7 @@ function render({ model, el }) {
         xaxis: "x",
         yaxis: "y",
         y: over.x.length ? over.user : [null],
-        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.1f} tok/s per user${NOTE}<extra></extra>`
+        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${NOTE}<extra></extra>`
       },
       {
         ...dotted,
@@ -470,7 +470,7 @@ function render({ model, el }) {
         text: rows.map((r) => `batch ${r.batch}`),
         xaxis: "x",
         yaxis: "y",
-        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per user<extra></extra>"
+        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation<extra></extra>"
       });
       traces.push({
         type: "scatter",
@@ -518,7 +518,7 @@ function render({ model, el }) {
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
       xaxis: { ...xaxis, matches: "x2", showticklabels: false },
       xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" } },
-      yaxis: { type: "log", title: { text: "tok/s per user" } },
+      yaxis: { type: "log", title: { text: "tok/s per conversation" } },
       yaxis2: { type: "log", title: { text: "tok/s total" } },
       // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
       // into the title. Every length scales with `scale`, so one fraction fits all.

@@ -1452,14 +1452,18 @@ function labelled(app, labelText, control) {
 }
 function selectControl(app, name, labelText, options, dependsOn = []) {
   const sel = element("select", { "data-kv": name });
+  const option = (o) => {
+    const [v, t] = Array.isArray(o) ? o : [o, String(o)];
+    return element("option", { value: String(v), text: t });
+  };
   const fill = () => {
     const want = app.model.get(name);
     const opts = options();
-    const values = opts.map((o) => Array.isArray(o) ? o[0] : o);
+    const values = opts.flatMap((o) => o && o.group ? o.options : [o]).map((o) => Array.isArray(o) ? o[0] : o);
     if (!values.some((v) => String(v) === String(want))) opts.push([want, String(want)]);
     sel.replaceChildren(...opts.map((o) => {
-      const [v, t] = Array.isArray(o) ? o : [o, String(o)];
-      return element("option", { value: String(v), text: t });
+      if (!(o && o.group)) return option(o);
+      return element("optgroup", { label: o.group }, o.options.map(option));
     }));
     sel.value = String(want);
   };
@@ -1550,9 +1554,13 @@ function modelSelect(app) {
   return selectControl(app, "model", "Model", () => {
     const shapes = app.model.get("shapes") || {};
     const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
+    const series = (app.model.get("series_models") || []).filter((p) => presets.includes(p));
     const extra = Object.keys(shapes).filter((n2) => !presets.includes(n2)).sort();
-    return [...presets, ...extra];
-  }, ["shapes", "presets"]);
+    const more = presets.filter((p) => !series.includes(p));
+    const first = [...series, ...extra];
+    if (!first.length) return more;
+    return more.length ? [...first, { group: "more models", options: more }] : first;
+  }, ["shapes", "presets", "series_models"]);
 }
 function gpuSelect(app) {
   return selectControl(app, "gpu", "GPU", () => Object.keys(app.model.get("gpus") || {}), ["gpus"]);

@@ -108,7 +108,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "07b0e7628aac7d27";
+var LIBRARY_HASH = "2ae70daf1d185989";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SHARES, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -321,7 +321,7 @@ function render({ model, el }) {
   dtypeSelect(app, "kv_dtype", "KV cache");
   contextControl(app, "Max length (reserved)");
   intBox(app, "used_tokens", "Tokens used", { min: 1, max: 2 ** 40 });
-  intBox(app, "users", "Users sharing", { min: 1, max: 1 << 20 });
+  intBox(app, "users", "Conversations sharing", { min: 1, max: 1 << 20 });
   intBox(app, "prefix_tokens", "Shared prefix (tokens)", { min: 0, max: 2 ** 40 });
   selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((b) => [b, `${b} tokens`]), ["axes"]);
   resetButton(app);
@@ -354,7 +354,7 @@ function render({ model, el }) {
     const conflicts = [];
     const whole = (v) => Number.isInteger(v) && v >= 0;
     if (whole(used) && whole(prefix) && prefix >= used) {
-      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (${n(prefix)} tokens) must be shorter than the tokens used (${n(used)}): each user adds tokens of its own after it.`]);
+      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (${n(prefix)} tokens) must be shorter than the tokens used (${n(used)}): each conversation adds tokens of its own after it.`]);
     }
     if (whole(used) && whole(maxLen) && used > maxLen) {
       conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (${n(used)}) must fit in the maximum length (${n(maxLen)}) a reservation holds.`]);
@@ -585,12 +585,12 @@ function render({ model, el }) {
     };
     memRow("kv-pb-mem-reserved", "reserving", p.users_reserved, p.reserved_blocks, p.used_tokens / (p.reserved_blocks * bs));
     memRow("kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * bs));
-    heading(`${plural(p.users, "user")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
+    heading(`${plural(p.users, "conversation")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
     if (p.users_paged === 0n || p.users_sharing === 0n) {
       parts.push(label(
         0,
         y + fs,
-        `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no users share it here.`,
+        `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`,
         { fill: t.fg, class: "kv-pb-none" }
       ));
       y += fs * 1.6;
@@ -625,7 +625,7 @@ function render({ model, el }) {
       for (let u = 0; u < drawnUsers; u++) {
         const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
         g.append(
-          label(0, y + h * 0.7, `user ${u + 1}: ${n(p.own_blocks)} own`),
+          label(0, y + h * 0.7, `conversation ${u + 1}: ${n(p.own_blocks)} own`),
           // a thin line back to the shared blocks: the user's request reads them, it does not copy them
           svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` })
         );
@@ -634,7 +634,7 @@ function render({ model, el }) {
         y += h + 4 * s;
       }
       if (p.users > drawnUsers) {
-        parts.push(label(0, y + fs * 0.8, `+ ${n(p.users - drawnUsers)} more users like these`));
+        parts.push(label(0, y + fs * 0.8, `+ ${plural(p.users - drawnUsers, "more conversation")} like these`));
         y += fs * 1.4;
       }
       parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
@@ -670,7 +670,7 @@ function render({ model, el }) {
       { text: `reserving: ${n(p.reserved_blocks)} blocks per request, ${pct(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
       { text: `paging: ${n(p.paged_blocks)} blocks per request, ${pct(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
       { text: `sharing: ${n(p.shared_blocks)} shared + ${n(p.users)} x ${n(p.own_blocks)} own = ${n(p.blocks_shared)} blocks instead of ${n(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
-      { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${model.get("kv_dtype").toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each user's own.`, cls: "kv-note" },
+      { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${model.get("kv_dtype").toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each conversation's own.`, cls: "kv-note" },
       { text: "The block table: each request keeps a list of its blocks' numbers in memory, so its blocks need not lie together. vLLM's block pool hands a request the blocks at the head of its queue of free blocks, and a finished request's blocks rejoin that queue, so once the engine has run a while a request's blocks are scattered. The numbers drawn are an illustration of that, not a trace.", cls: "kv-note" }
     ];
     if (shape.groups.some((g) => g.cap !== null && g.cap !== void 0)) {
@@ -690,7 +690,7 @@ function render({ model, el }) {
     outBlocks.textContent = `${n(p.paged_blocks)} paged, ${n(p.reserved_blocks)} reserved`;
     outWaste.textContent = `paged ${pct(p.paged_waste)}, reserved ${pct(p.reserved_waste)}`;
     outUsers.textContent = `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
-    outShare.textContent = `${n(p.blocks_shared)} blocks for ${plural(p.users, "user")} (${n(p.blocks_unshared)} unshared)`;
+    outShare.textContent = `${n(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n(p.blocks_unshared)} unshared)`;
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };

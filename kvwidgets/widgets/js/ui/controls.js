@@ -34,18 +34,24 @@ export function labelled(app, labelText, control) {
 
 /**
  * A <select> bound to a trait; options() is re-read whenever the traits it depends on change.
+ * An option is a value, a [value, text] pair, or { group, options } for an <optgroup>.
+ * The trait's current value is always one of the options (added at the end if missing).
  * @param {import("./app.js").App} app
  */
 export function selectControl(app, name, labelText, options, dependsOn = []) {
   const sel = element("select", { "data-kv": name });
+  const option = (o) => {
+    const [v, t] = Array.isArray(o) ? o : [o, String(o)];
+    return element("option", { value: String(v), text: t });
+  };
   const fill = () => {
     const want = app.model.get(name);
     const opts = options();
-    const values = opts.map((o) => (Array.isArray(o) ? o[0] : o));
+    const values = opts.flatMap((o) => (o && o.group ? o.options : [o])).map((o) => (Array.isArray(o) ? o[0] : o));
     if (!values.some((v) => String(v) === String(want))) opts.push([want, String(want)]);
     sel.replaceChildren(...opts.map((o) => {
-      const [v, t] = Array.isArray(o) ? o : [o, String(o)];
-      return element("option", { value: String(v), text: t });
+      if (!(o && o.group)) return option(o);
+      return element("optgroup", { label: o.group }, o.options.map(option));
     }));
     sel.value = String(want);
   };
@@ -151,12 +157,19 @@ export function floatSlider(app, name, labelText, { min, max, step, fmt = (v) =>
  * @param {import("./app.js").App} app
  */
 export function modelSelect(app) {
+  // The series' models first (the list is Python's, browser_data.SERIES_MODELS), then models
+  // loaded from a config, then every other preset in a "more models" group, in the order
+  // Python sends them (reference-only presets last).
   return selectControl(app, "model", "Model", () => {
     const shapes = app.model.get("shapes") || {};
     const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
+    const series = (app.model.get("series_models") || []).filter((p) => presets.includes(p));
     const extra = Object.keys(shapes).filter((n) => !presets.includes(n)).sort();
-    return [...presets, ...extra];
-  }, ["shapes", "presets"]);
+    const more = presets.filter((p) => !series.includes(p));
+    const first = [...series, ...extra];
+    if (!first.length) return more;
+    return more.length ? [...first, { group: "more models", options: more }] : first;
+  }, ["shapes", "presets", "series_models"]);
 }
 
 /**

@@ -68,7 +68,7 @@ function render({ model, el }) {
   dtypeSelect(app, "kv_dtype", "KV cache");
   moreFold(app, () => {
     utilizationSlider(app);
-    selectControl(app, "y_scale", "Users axis", () => [["log", "log"], ["linear", "linear"]]);
+    selectControl(app, "y_scale", "Conversations axis", () => [["log", "log"], ["linear", "linear"]]);
     paramsBox(app);
   });
   resetButton(app);

@@ -97,7 +97,7 @@ function render({ model, el }) {
   dtypeSelect(app, "kv_dtype", "KV cache");
   moreFold(app, () => paramsBox(app));
   resetButton(app);
-  const outUser = app.readout("tokens_per_s_per_user", "Per user:");
+  const outUser = app.readout("tokens_per_s_per_user", "Per conversation:");
   const outTotal = app.readout("tokens_per_s_total", "Total:");
   const outStep = app.readout("step_ms", "Step:");
   const outCross = app.readout("crossover_batch", "KV reads pass the weights at batch:");
@@ -133,7 +133,7 @@ function render({ model, el }) {
       const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: contexts, line };
       return [
         { ...common, showlegend, xaxis: "x", yaxis: "y", y: ds.map((x) => x.tokens_per_s_per_user),
-          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per user${note}<extra></extra>` },
+          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${note}<extra></extra>` },
         { ...common, showlegend: false, xaxis: "x2", yaxis: "y2", y: ds.map((x) => x.tokens_per_s_total),
           hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total${note}<extra></extra>` },
       ];
@@ -166,7 +166,7 @@ function render({ model, el }) {
       x: over.x.length ? over.x : [null], text: over.text, line: { color: t.fg2, width: 1, dash: "dot" } };
     traces.push(
       { ...dotted, xaxis: "x", yaxis: "y", y: over.x.length ? over.user : [null],
-        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.1f} tok/s per user${NOTE}<extra></extra>` },
+        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${NOTE}<extra></extra>` },
       { ...dotted, showlegend: false, xaxis: "x2", yaxis: "y2", y: over.x.length ? over.total : [null],
         hovertemplate: `%{text}, %{x:,} tokens: %{y:,.0f} tok/s total${NOTE}<extra></extra>` },
     );
@@ -184,7 +184,7 @@ function render({ model, el }) {
       traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", x: rows.map((r) => r.context),
         y: rows.map((r) => r.tokens_per_s_per_user), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
         text: rows.map((r) => `batch ${r.batch}`), xaxis: "x", yaxis: "y",
-        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per user<extra></extra>" });
+        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation<extra></extra>" });
       traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", showlegend: false, x: rows.map((r) => r.context),
         y: rows.map((r) => r.tokens_per_s_total), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
         text: rows.map((r) => `batch ${r.batch}`), xaxis: "x2", yaxis: "y2",
@@ -228,7 +228,7 @@ function render({ model, el }) {
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
       xaxis: { ...xaxis, matches: "x2", showticklabels: false },
       xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" } },
-      yaxis: { type: "log", title: { text: "tok/s per user" } },
+      yaxis: { type: "log", title: { text: "tok/s per conversation" } },
       yaxis2: { type: "log", title: { text: "tok/s total" } },
       // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
       // into the title. Every length scales with `scale`, so one fraction fits all.
