@@ -530,6 +530,7 @@ function render({ model, el }) {
         dots.text.push(`${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens`);
       }
     });
+    const labelSide = (x, side) => Math.log10(x) < 4.3 ? "right" : Math.log10(x) > 5.5 ? "left" : side;
     if (dots.x.length) {
       traces.push({
         type: "scatter",
@@ -539,7 +540,7 @@ function render({ model, el }) {
         y: dots.y,
         text: dots.x.map((x) => `<b>${x.toLocaleString("en-US")} tokens</b>`),
         hovertext: dots.text,
-        textposition: dots.x.map((_, i) => i % 2 ? "bottom right" : "top left"),
+        textposition: dots.x.map((x, i) => `${i % 2 ? "bottom" : "top"} ${labelSide(x, i % 2 ? "right" : "left")}`),
         textfont: { color: t.fg, size: 11 * sc },
         marker: { size: 9 * sc, color: t.fg, line: { color: t.bg, width: 1.5 } },
         hovertemplate: "%{hovertext}<extra></extra>"

@@ -237,11 +237,14 @@ function render({ model, el }) {
       }
     });
     // each dot labelled with its token count; labels alternate above-left and below-right
-    // of their dot, so two crossings near each other stay apart
+    // of their dot, so two crossings near each other stay apart, and turn inwards near either
+    // end of the 1K-1M axis so a label never runs off the plot (at scale 1.5 a left label on a
+    // dot at 4K was cut at the axis)
+    const labelSide = (x, side) => (Math.log10(x) < 4.3 ? "right" : Math.log10(x) > 5.5 ? "left" : side);
     if (dots.x.length) {
       traces.push({ type: "scatter", mode: "markers+text", name: "where the cheaper way changes", x: dots.x, y: dots.y,
         text: dots.x.map((x) => `<b>${x.toLocaleString("en-US")} tokens</b>`), hovertext: dots.text,
-        textposition: dots.x.map((_, i) => (i % 2 ? "bottom right" : "top left")), textfont: { color: t.fg, size: 11 * sc },
+        textposition: dots.x.map((x, i) => `${i % 2 ? "bottom" : "top"} ${labelSide(x, i % 2 ? "right" : "left")}`), textfont: { color: t.fg, size: 11 * sc },
         marker: { size: 9 * sc, color: t.fg, line: { color: t.bg, width: 1.5 } }, hovertemplate: "%{hovertext}<extra></extra>" });
     }
     const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
