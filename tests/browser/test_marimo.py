@@ -93,7 +93,7 @@ def test_two_widgets_draw_and_a_slider_redraws_in_marimo(browser, marimo_app):
             f"({PLOTS})().length === 2 && ({PLOTS})().every(d => d && JSON.parse(d).length > 0)"
         )
         assert page.locator(".kv-error").all_text_contents() == ["", ""]
-        page.get_by_text("kernel context: 8000").wait_for()
+        page.get_by_text("kernel context: 8192").wait_for()  # the widgets start at 8,192 tokens
 
         before = page.evaluate(PLOTS)
         page.locator('[data-kv="context"]').first.fill("80")  # stop 80 = 32,768 tokens
