@@ -86,9 +86,10 @@ def test_context_vs_users_gives_way_to_a_message_when_the_model_does_not_load(wa
     last = kw.max_context("llama-3.1-70b", "H100", 1, num_gpus=2)
     assert f"none fits past {last:,} tokens" in texts
     assert not any(t.startswith("0 ") for t in texts)
-    # the lines keep the dictionary's cache colours
-    colours = page.evaluate("document.querySelector('.kv-plot').data.map(t => [t.name, t.line.color])")
-    assert colours == [["16-bit cache", "#f28e2b"], ["FP8 cache", "#f9bc75"]]
+    # both lines are the KV cache (its one colour); the format is the dash, so FP8 borrows no
+    # layer kind's shade
+    lines = page.evaluate("document.querySelector('.kv-plot').data.map(t => [t.name, t.line.color, t.line.dash])")
+    assert lines == [["16-bit cache", "#f28e2b", "solid"], ["FP8 cache", "#f28e2b", "dash"]]
     watched.assert_clean()
 
 

@@ -1397,7 +1397,10 @@ var CONCEPT_COLORS = {
   // text on one of the darker fills
 };
 function dtypeColor(dtype) {
-  return { bf16: CONCEPT_COLORS.kv, fp16: CONCEPT_COLORS.kv, fp32: CONCEPT_COLORS.mla, fp8: CONCEPT_COLORS.sliding }[dtype] || null;
+  return ["bf16", "fp16", "fp32", "fp8", "int8", "int4"].includes(dtype) ? CONCEPT_COLORS.kv : null;
+}
+function dtypeDash(dtype) {
+  return { fp8: "dash", int8: "dash", int4: "dot" }[dtype] || "solid";
 }
 function accentColor(app) {
   return getComputedStyle(app.root).getPropertyValue("--kv-accent").trim() || "#1976d2";
@@ -1803,6 +1806,7 @@ export {
   drawPlot,
   dtypeBits,
   dtypeColor,
+  dtypeDash,
   dtypeSelect,
   element,
   endLabels,

@@ -48,6 +48,7 @@
     drawPlot: () => drawPlot,
     dtypeBits: () => dtypeBits,
     dtypeColor: () => dtypeColor,
+    dtypeDash: () => dtypeDash,
     dtypeSelect: () => dtypeSelect,
     element: () => element,
     endLabels: () => endLabels,
@@ -1515,7 +1516,10 @@
     // text on one of the darker fills
   };
   function dtypeColor(dtype) {
-    return { bf16: CONCEPT_COLORS.kv, fp16: CONCEPT_COLORS.kv, fp32: CONCEPT_COLORS.mla, fp8: CONCEPT_COLORS.sliding }[dtype] || null;
+    return ["bf16", "fp16", "fp32", "fp8", "int8", "int4"].includes(dtype) ? CONCEPT_COLORS.kv : null;
+  }
+  function dtypeDash(dtype) {
+    return { fp8: "dash", int8: "dash", int4: "dot" }[dtype] || "solid";
   }
   function accentColor(app) {
     return getComputedStyle(app.root).getPropertyValue("--kv-accent").trim() || "#1976d2";
@@ -1883,7 +1887,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "2ae70daf1d185989";
+  var LIBRARY_HASH = "cf0a45feb36059d2";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

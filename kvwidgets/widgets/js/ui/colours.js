@@ -31,9 +31,15 @@ export const CONCEPT_COLORS = {
   paper: "#ffffff",    // text on one of the darker fills
 };
 
-/** Cache number formats: 16-bit is the KV colour itself, FP8 a pale shade of it. */
+/** A cache in any number format is still the KV cache: its colour. The format shows as the
+ *  line's dash (dtypeDash), so no format borrows the shade of a layer kind. */
 export function dtypeColor(dtype) {
-  return { bf16: CONCEPT_COLORS.kv, fp16: CONCEPT_COLORS.kv, fp32: CONCEPT_COLORS.mla, fp8: CONCEPT_COLORS.sliding }[dtype] || null;
+  return ["bf16", "fp16", "fp32", "fp8", "int8", "int4"].includes(dtype) ? CONCEPT_COLORS.kv : null;
+}
+
+/** The dash of a cache format's line: full width solid, narrower formats dashed or dotted. */
+export function dtypeDash(dtype) {
+  return { fp8: "dash", int8: "dash", int4: "dot" }[dtype] || "solid";
 }
 
 /**

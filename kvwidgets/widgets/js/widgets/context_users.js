@@ -9,7 +9,7 @@ import { KVInputError, checkInt } from "../calc/errors.js";
 import { limitLines } from "../calc/model.js";
 import { fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { conceptColor, dtypeColor } from "../ui/colours.js";
+import { conceptColor, dtypeColor, dtypeDash } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
@@ -98,7 +98,7 @@ function render({ model, el }) {
     const traces = lines.map(([, name], i) => ({
       type: "scatter", mode: "lines", name,
       x: stairs[i].x, y: stairs[i].users.map(Number),
-      line: { color: dtypeColor(lines[i][0]) || conceptColor("other"), shape: "hv" },  // users hold until the next drop
+      line: { color: dtypeColor(lines[i][0]) || conceptColor("other"), dash: dtypeDash(lines[i][0]), shape: "hv" },  // users hold until the next drop
       hovertemplate: "from %{x:,} tokens: %{y:,} conversations<extra>" + name + "</extra>",
     }));
     const marks = axisValues(app, "marks");
