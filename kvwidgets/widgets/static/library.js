@@ -397,7 +397,6 @@ function fitMessage(f) {
 // kvwidgets/widgets/js/calc/allocator_trace.js
 var POLICIES = ["max", "pow2", "oracle", "paged"];
 var POLICY_LABELS = { max: "Orca (Max)", pow2: "Orca (Pow2)", oracle: "Orca (Oracle)", paged: "vLLM (paged)" };
-var SHARES = ["token_states", "reserved", "internal", "rounding", "free"];
 var n = (x) => Number(x).toLocaleString("en-US");
 function nextPow2(x) {
   let p = 1;
@@ -1777,7 +1776,6 @@ export {
   POLICIES,
   POLICY_LABELS,
   SCALE,
-  SHARES,
   SVG_NS,
   accentColor,
   activeParams,

@@ -19,7 +19,6 @@
     POLICIES: () => POLICIES,
     POLICY_LABELS: () => POLICY_LABELS,
     SCALE: () => SCALE,
-    SHARES: () => SHARES,
     SVG_NS: () => SVG_NS,
     accentColor: () => accentColor,
     activeParams: () => activeParams,
@@ -516,7 +515,6 @@
   // kvwidgets/widgets/js/calc/allocator_trace.js
   var POLICIES = ["max", "pow2", "oracle", "paged"];
   var POLICY_LABELS = { max: "Orca (Max)", pow2: "Orca (Pow2)", oracle: "Orca (Oracle)", paged: "vLLM (paged)" };
-  var SHARES = ["token_states", "reserved", "internal", "rounding", "free"];
   var n = (x) => Number(x).toLocaleString("en-US");
   function nextPow2(x) {
     let p = 1;
@@ -1887,7 +1885,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "cf0a45feb36059d2";
+  var LIBRARY_HASH = "71e9b3a329290e4c";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

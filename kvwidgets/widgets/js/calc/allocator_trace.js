@@ -13,7 +13,6 @@ import { kvBytesPerToken } from "./model.js";
 
 export const POLICIES = ["max", "pow2", "oracle", "paged"];
 export const POLICY_LABELS = { max: "Orca (Max)", pow2: "Orca (Pow2)", oracle: "Orca (Oracle)", paged: "vLLM (paged)" };
-export const SHARES = ["token_states", "reserved", "internal", "rounding", "free"];
 
 const n = (x) => Number(x).toLocaleString("en-US");
 
