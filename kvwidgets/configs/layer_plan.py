@@ -243,7 +243,14 @@ def base_plan(view: ConfigView, num_layers: int) -> list[str]:
     window = view.get("sliding_window", ("sliding_window",), default=None)
 
     pattern_n = view.get("sliding_window_pattern", ("sliding_window_pattern",), default=None)
-    if pattern_n is not None and window is not None:
+    if pattern_n is not None and window is None:
+        # a pattern of sliding layers with no window to size them: reading every layer as full
+        # would be a silent number
+        raise ConfigError(
+            f"sliding_window_pattern is {pattern_n!r} ({view.where('sliding_window_pattern')}) but the "
+            "config gives no sliding_window: the sliding layers' window size is needed (tokens)"
+        )
+    if pattern_n is not None:
         n = view.check_int("sliding_window_pattern", pattern_n, 1)
         view.note(
             "layer_types",

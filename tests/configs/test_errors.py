@@ -135,3 +135,25 @@ def test_as_mha_without_query_heads():
     m = kw.uniform_model("toy", 2, 2, 64, 1000)
     with pytest.raises(ConfigError, match="num_query_heads"):
         m.as_mha()
+
+
+def test_a_sliding_pattern_without_a_window_is_refused_by_name():
+    """Reading the layers as full would be a silent number: the window size is missing."""
+    import pytest as _pytest
+
+    import kvwidgets as _kw
+    from kvwidgets.core.errors import ConfigError
+
+    config = dict(
+        model_type="brandnew",
+        hidden_size=4096,
+        num_attention_heads=32,
+        num_key_value_heads=8,
+        num_hidden_layers=32,
+        vocab_size=32000,
+        intermediate_size=14336,
+        sliding_window_pattern=6,
+    )
+    with _pytest.raises(ConfigError, match=r"sliding_window_pattern is 6.*no sliding_window"):
+        _kw.load_model(config)
+    assert _kw.load_model({**config, "sliding_window": 4096}).bytes_by_kind(8192)["sliding"] > 0
