@@ -139,11 +139,6 @@ def test_as_mha_without_query_heads():
 
 def test_a_sliding_pattern_without_a_window_is_refused_by_name():
     """Reading the layers as full would be a silent number: the window size is missing."""
-    import pytest as _pytest
-
-    import kvwidgets as _kw
-    from kvwidgets.core.errors import ConfigError
-
     config = dict(
         model_type="brandnew",
         hidden_size=4096,
@@ -154,6 +149,6 @@ def test_a_sliding_pattern_without_a_window_is_refused_by_name():
         intermediate_size=14336,
         sliding_window_pattern=6,
     )
-    with _pytest.raises(ConfigError, match=r"sliding_window_pattern is 6.*no sliding_window"):
-        _kw.load_model(config)
-    assert _kw.load_model({**config, "sliding_window": 4096}).bytes_by_kind(8192)["sliding"] > 0
+    with pytest.raises(ConfigError, match=r"sliding_window_pattern is 6.*no sliding_window"):
+        kw.load_model(config)
+    assert kw.load_model({**config, "sliding_window": 4096}).bytes_by_kind(8192)["sliding"] > 0
