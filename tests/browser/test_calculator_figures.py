@@ -88,7 +88,9 @@ def test_context_vs_users_gives_way_to_a_message_when_the_model_does_not_load(wa
     assert not any(t.startswith("0 ") for t in texts)
     # both lines are the KV cache (its one colour); the format is the dash, so FP8 borrows no
     # layer kind's shade
-    lines = page.evaluate("document.querySelector('.kv-plot').data.map(t => [t.name, t.line.color, t.line.dash])")
+    lines = page.evaluate(
+        "document.querySelector('.kv-plot').data.map(t => [t.name, t.line.color, t.line.dash])"
+    )
     assert lines == [["16-bit cache", "#f28e2b", "solid"], ["FP8 cache", "#f28e2b", "dash"]]
     watched.assert_clean()
 
