@@ -572,11 +572,11 @@ DST_JS = """() => {
     const layer = document.querySelector('.kv-dst-layer[data-kind="sliding"]');
     const cell = layer.querySelector('.kv-dst-row');
     const att = document.querySelector('.kv-dst-attention');
-    return { span: +header.dataset.span, dropped: +layer.dataset.dropped, cellWidth: +cell.getAttribute('width'),
+    return { span: +header.dataset.span, dropped: +layer.dataset.dropped, cellWidth: +cell.dataset.cellWidth,
              newX: +layer.querySelector('.kv-dst-new').getAttribute('x'),
              attention: att ? [att.dataset.kind, +att.dataset.scored] : null,
              weights: att ? +att.querySelector('.kv-dst-weights').dataset.bins : 0,
-             parts: att ? ['.kv-dst-scoring', '.kv-dst-q', '.kv-dst-weighted rect', '.kv-dst-sum', '.kv-dst-out', '.kv-dst-next']
+             parts: att ? ['.kv-dst-scoring', '.kv-dst-q', '.kv-dst-weighted path', '.kv-dst-sum', '.kv-dst-out', '.kv-dst-next']
                  .map(q => att.querySelectorAll(q).length > 0) : [],
              labels: [...layer.querySelectorAll('.kv-dst-strip-label')].map(e => e.textContent) };
 }"""
@@ -631,8 +631,9 @@ PB_JS = """() => {
     const t = document.querySelector('.kv-pb-table');
     const z = document.querySelector('.kv-pb-zoom');
     return { physical: t ? JSON.parse(t.dataset.physical) : null, logical: t ? +t.dataset.logical : 0,
-             zoomBlocks: z ? z.querySelectorAll('.kv-pb-block').length : 0,
-             zoomWidth: z ? +z.querySelector('.kv-pb-block').getAttribute('width') : 0,
+             // the magnified blocks are one path: a subpath (M...z) per block
+             zoomBlocks: z ? (z.querySelector('.kv-pb-block').getAttribute('d').match(/M/g) || []).length : 0,
+             zoomWidth: z ? +z.querySelector('.kv-pb-block').dataset.cellWidth : 0,
              users: document.querySelectorAll('.kv-pb-user').length,
              none: document.querySelector('.kv-pb-none') ? document.querySelector('.kv-pb-none').textContent : null,
              failed: document.querySelector('.kv-widget').classList.contains('kv-failed'),

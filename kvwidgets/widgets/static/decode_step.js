@@ -20,6 +20,7 @@ var big;
 var billionsBox;
 var blockPlan;
 var blocksFor;
+var boxesPath;
 var bytesByKind;
 var ceilDiv;
 var checkInt;
@@ -78,6 +79,7 @@ var modelWeightBytes;
 var moreFold;
 var nextPow2;
 var notePlotlyProblem;
+var noteWidth;
 var numbersPerToken;
 var pageScheme;
 var paramsBox;
@@ -108,10 +110,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "71e9b3a329290e4c";
+var LIBRARY_HASH = "ffcc61c4867d5f68";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -468,15 +470,31 @@ function render({ model, el }) {
     const text = (x, yy, str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
     const drawRows = (g, first, y2, h, color) => {
       if (cellW >= MIN_CELL) {
-        for (let i = first; i < T; i++) {
+        const last = decoding ? T - 1 : T;
+        const cells = (from, to) => boxesPath(Array.from({ length: to - from }, (_, k) => [xOf(from + k), y2, cellW, h]));
+        const promptEnd = Math.max(first, Math.min(P, last));
+        for (const [from, to, opacity] of [[first, promptEnd, 0.55], [promptEnd, last, 0.95]]) {
+          if (to > from) {
+            g.append(svgElement("path", {
+              class: "kv-dst-row",
+              d: cells(from, to),
+              "data-cell-width": cellW,
+              fill: color,
+              "fill-opacity": opacity,
+              stroke: t.bg,
+              "stroke-width": 1
+            }));
+          }
+        }
+        if (decoding) {
           g.append(svgElement("rect", {
-            class: i === T - 1 && decoding ? "kv-dst-new" : "kv-dst-row",
-            x: xOf(i),
+            class: "kv-dst-new",
+            x: xOf(T - 1),
             y: y2,
             width: cellW,
             height: h,
             fill: color,
-            "fill-opacity": i < P ? 0.55 : 0.95,
+            "fill-opacity": T - 1 < P ? 0.55 : 0.95,
             stroke: t.bg,
             "stroke-width": 1
           }));
@@ -718,11 +736,14 @@ function render({ model, el }) {
         text(x0 - 6 * s, y + hV / 2 + small * 0.35, vStrip.name, { "text-anchor": "end", "font-weight": 600 })
       );
       const weighted = svgElement("g", { class: "kv-dst-weighted" });
+      const byLevel = Array.from({ length: 16 }, () => []);
       for (let b = 0; b < bins.length; b++) {
-        const bx = xOf(first + b * per);
         const bw = Math.min(per, T - first - b * per) * cellW;
-        weighted.append(svgElement("rect", { x: bx, y, width: bw, height: hV, fill: color, "fill-opacity": (0.12 + 0.88 * Math.sqrt(bins[b] / max)).toFixed(3) }));
+        byLevel[Math.round(15 * Math.sqrt(bins[b] / max))].push([xOf(first + b * per), y, bw, hV]);
       }
+      byLevel.forEach((boxes, level) => {
+        if (boxes.length) weighted.append(svgElement("path", { d: boxesPath(boxes), fill: color, "fill-opacity": (0.12 + 0.88 * level / 15).toFixed(3) }));
+      });
       panel.append(weighted, svgElement("rect", { x: xOf(first), y, width: xT - xOf(first), height: hV, fill: "none", stroke: color, "stroke-width": 1 }));
       const vBottom = y + hV;
       y = vBottom + 22 * s;

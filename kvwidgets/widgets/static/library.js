@@ -1005,6 +1005,40 @@ function svgElement(tag, attrs = {}, children = []) {
   return e;
 }
 
+// kvwidgets/widgets/js/ui/diagram.js
+function diagramBox(app) {
+  const box = element("div", { class: "kv-diagram" });
+  app.plot.replaceWith(box);
+  app.diagram = box;
+  app.drawnWidth = 0;
+  const watch = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
+    noteWidth(app, entries);
+    if (app.root.isConnected && Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
+  }) : null;
+  if (watch) watch.observe(app.root);
+  return () => {
+    if (watch) watch.disconnect();
+  };
+}
+function noteWidth(app, entries) {
+  for (const e of entries) if (e.target === app.root) app.contentWidth = e.contentRect.width;
+}
+function diagramWidth(app) {
+  if (app.contentWidth > 0) return Math.max(320, app.contentWidth);
+  const w = app.root.clientWidth;
+  if (!w) return 860;
+  const cs = getComputedStyle(app.root);
+  return Math.max(320, w - parseFloat(cs.paddingLeft || "0") - parseFloat(cs.paddingRight || "0"));
+}
+function boxesPath(boxes) {
+  let d = "";
+  for (const [x, y, w, h] of boxes) d += `M${round(x)} ${round(y)}h${round(w)}v${round(h)}h${round(-w)}z`;
+  return d;
+}
+function round(v) {
+  return Math.round(v * 100) / 100;
+}
+
 // kvwidgets/widgets/js/ui/host.js
 var warned = /* @__PURE__ */ new Set();
 function tryModelCall(model, method, ...args) {
@@ -1170,6 +1204,8 @@ function createApp({ model, el }, title) {
     stale: false,
     revision: 0,
     // plotly layout.datarevision: bumped on every draw
+    /** @type {ReturnType<typeof readTheme> | null} the theme read for the draw under way */
+    drawTheme: null,
     /** @type {() => void} the widget's drawing, set by its render function */
     draw: () => {
     },
@@ -1181,6 +1217,8 @@ function createApp({ model, el }, title) {
     diagram: null,
     drawnWidth: 0,
     // the width the diagram was last laid out in
+    contentWidth: 0,
+    // the root's content width at the last resize observation (0: not yet)
     /** @type {Record<string, string> | null} PerTokenBytes: the formula's factors last drawn */
     formulaValues: null,
     /**
@@ -1242,6 +1280,7 @@ function createApp({ model, el }, title) {
     drawNow() {
       for (const s of app.syncers) s();
       app.failed = "";
+      app.drawTheme = readTheme(root);
       try {
         app.draw();
         app.localError = "";
@@ -1249,6 +1288,8 @@ function createApp({ model, el }, title) {
         app.localError = e && e.message ? e.message : String(e);
         if (!(e instanceof KVInputError)) console.error(e);
         app.failed = "The figure waits for inputs it can use: see the message above.";
+      } finally {
+        app.drawTheme = null;
       }
       showFailure(app);
       app.showError();
@@ -1273,7 +1314,7 @@ function createApp({ model, el }, title) {
       setTextLines(text, lines.filter((l) => !isWarn(l)));
     },
     theme() {
-      return readTheme(root);
+      return app.drawTheme || readTheme(root);
     },
     scale() {
       const s = Number(model.get("scale"));
@@ -1343,7 +1384,10 @@ function startApp(app) {
       app.redraw();
     }
   };
-  const layoutWatch = typeof ResizeObserver === "function" ? new ResizeObserver(onLayout) : null;
+  const layoutWatch = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
+    noteWidth(app, entries);
+    onLayout();
+  }) : null;
   if (layoutWatch) layoutWatch.observe(app.root);
   app.redraw();
   return () => {
@@ -1641,27 +1685,6 @@ function moreFold(app, build) {
   return fold;
 }
 
-// kvwidgets/widgets/js/ui/diagram.js
-function diagramBox(app) {
-  const box = element("div", { class: "kv-diagram" });
-  app.plot.replaceWith(box);
-  app.diagram = box;
-  app.drawnWidth = 0;
-  const watch = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
-    if (app.root.isConnected && Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
-  }) : null;
-  if (watch) watch.observe(app.root);
-  return () => {
-    if (watch) watch.disconnect();
-  };
-}
-function diagramWidth(app) {
-  const w = app.root.clientWidth;
-  if (!w) return 860;
-  const cs = getComputedStyle(app.root);
-  return Math.max(320, w - parseFloat(cs.paddingLeft || "0") - parseFloat(cs.paddingRight || "0"));
-}
-
 // kvwidgets/widgets/js/ui/end_labels.js
 function endLabels(items, o) {
   const order = items.map((it) => ({ ...it, ly: Math.log10(it.y) })).sort((a, b) => b.ly - a.ly);
@@ -1785,6 +1808,7 @@ export {
   billionsBox,
   blockPlan,
   blocksFor,
+  boxesPath,
   bytesByKind,
   ceilDiv,
   checkInt,
@@ -1843,6 +1867,7 @@ export {
   moreFold,
   nextPow2,
   notePlotlyProblem,
+  noteWidth,
   numbersPerToken,
   pageScheme,
   paramsBox,

@@ -20,6 +20,7 @@ var big;
 var billionsBox;
 var blockPlan;
 var blocksFor;
+var boxesPath;
 var bytesByKind;
 var ceilDiv;
 var checkInt;
@@ -78,6 +79,7 @@ var modelWeightBytes;
 var moreFold;
 var nextPow2;
 var notePlotlyProblem;
+var noteWidth;
 var numbersPerToken;
 var pageScheme;
 var paramsBox;
@@ -108,10 +110,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "71e9b3a329290e4c";
+var LIBRARY_HASH = "ffcc61c4867d5f68";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -422,9 +424,11 @@ function render({ model, el }) {
       svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
     );
     if (blockW >= 4 * s) {
-      for (let i = 0; i < p.paged_blocks; i++) {
-        pageRow.append(svgElement("rect", { x: x0 + i * blockW, y, width: blockW, height: h, fill: "none", stroke: t.bg, "stroke-width": 1 }));
-      }
+      const edges = Array.from({ length: p.paged_blocks }, (_, i) => (
+        /** @type {[number, number, number, number]} */
+        [x0 + i * blockW, y, blockW, h]
+      ));
+      pageRow.append(svgElement("path", { d: boxesPath(edges), fill: "none", stroke: t.bg, "stroke-width": 1 }));
     }
     const endX = x0 + Math.max(1, p.paged_blocks * blockW);
     pageRow.append(svgElement("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
@@ -445,18 +449,28 @@ function render({ model, el }) {
       label(0, zTop + h * 0.7, `magnified: ${plural(p.paged_blocks, "block")}`)
     );
     const lastShare = p.last_block_tokens / bs;
-    const block = (i, x) => {
-      const part = i === p.paged_blocks - 1 ? lastShare : 1;
-      zoom.append(
-        svgElement("rect", { class: "kv-pb-block", x, y: zTop, width: cz, height: h, fill: cEmpty, "fill-opacity": 0.5, stroke: t.bg, "stroke-width": 1 }),
-        svgElement("rect", { x, y: zTop, width: cz * part, height: h, fill: cKV, stroke: t.bg, "stroke-width": 1 })
-      );
-    };
-    for (let i = 0; i < head; i++) block(i, x0 + i * cz);
+    const drawnBlocks = Array.from({ length: head }, (_, i) => [i, x0 + i * cz]);
     if (!fits) {
       zoom.append(label(x0 + (head + 1.5) * cz, zTop + h * 0.7, "…", { "text-anchor": "middle", fill: t.fg }));
-      for (let k = 0; k < tail; k++) block(p.paged_blocks - tail + k, x0 + (head + 3 + k) * cz);
+      for (let k = 0; k < tail; k++) drawnBlocks.push([p.paged_blocks - tail + k, x0 + (head + 3 + k) * cz]);
     }
+    zoom.append(
+      svgElement("path", {
+        class: "kv-pb-block",
+        "data-cell-width": cz,
+        d: boxesPath(drawnBlocks.map(([, x]) => [x, zTop, cz, h])),
+        fill: cEmpty,
+        "fill-opacity": 0.5,
+        stroke: t.bg,
+        "stroke-width": 1
+      }),
+      svgElement("path", {
+        d: boxesPath(drawnBlocks.map(([i, x]) => [x, zTop, cz * (i === p.paged_blocks - 1 ? lastShare : 1), h])),
+        fill: cKV,
+        stroke: t.bg,
+        "stroke-width": 1
+      })
+    );
     parts.push(zoom);
     y = zTop + h + 8 * s;
     const slotW = Math.min(22 * s, (barW - 10) / bs);
@@ -564,13 +578,12 @@ function render({ model, el }) {
       if (total > 0 && u > 0) {
         const segW = blocks / total * barW;
         if (segW >= 4 * s && u <= 400) {
-          for (let i = 0; i < u; i++) {
-            g.append(
-              svgElement("rect", { class: "kv-pb-request", x: x0 + i * segW, y, width: segW * usedShare, height: h, fill: cKV }),
-              svgElement("rect", { x: x0 + i * segW + segW * usedShare, y, width: segW * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 }),
-              svgElement("line", { x1: x0 + (i + 1) * segW, x2: x0 + (i + 1) * segW, y1: y, y2: y + h, stroke: t.bg, "stroke-width": 1 })
-            );
-          }
+          const each = (f) => boxesPath(Array.from({ length: u }, (_, i) => f(x0 + i * segW)));
+          g.append(
+            svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((x) => [x, y, segW * usedShare, h]), fill: cKV }),
+            svgElement("path", { d: each((x) => [x + segW * usedShare, y, segW * (1 - usedShare), h]), fill: cEmpty, "fill-opacity": 0.35 }),
+            svgElement("path", { d: Array.from({ length: u }, (_, i) => `M${x0 + (i + 1) * segW} ${y}v${h}`).join(""), stroke: t.bg, "stroke-width": 1 })
+          );
         } else {
           const all = segW * u;
           g.append(
@@ -600,13 +613,11 @@ function render({ model, el }) {
       const drawBlocks = (g, x, yy, count, color, lastFill) => {
         if (count <= 0) return;
         if (cell >= 3) {
-          for (let i = 0; i < count; i++) {
-            const part = i === count - 1 && lastFill !== void 0 ? lastFill : 1;
-            g.append(
-              svgElement("rect", { x: x + i * cell, y: yy, width: cell - 1, height: h, fill: "none", stroke: color, "stroke-width": 1 }),
-              svgElement("rect", { x: x + i * cell, y: yy, width: (cell - 1) * part, height: h, fill: color })
-            );
-          }
+          const each = (f) => boxesPath(Array.from({ length: count }, (_, i) => f(i, x + i * cell)));
+          g.append(
+            svgElement("path", { d: each((i, bx) => [bx, yy, cell - 1, h]), fill: "none", stroke: color, "stroke-width": 1 }),
+            svgElement("path", { d: each((i, bx) => [bx, yy, (cell - 1) * (i === count - 1 && lastFill !== void 0 ? lastFill : 1), h]), fill: color })
+          );
         } else {
           g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
         }

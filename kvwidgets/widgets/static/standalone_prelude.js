@@ -28,6 +28,7 @@
     billionsBox: () => billionsBox,
     blockPlan: () => blockPlan,
     blocksFor: () => blocksFor,
+    boxesPath: () => boxesPath,
     bytesByKind: () => bytesByKind,
     ceilDiv: () => ceilDiv,
     checkInt: () => checkInt,
@@ -86,6 +87,7 @@
     moreFold: () => moreFold,
     nextPow2: () => nextPow2,
     notePlotlyProblem: () => notePlotlyProblem,
+    noteWidth: () => noteWidth,
     numbersPerToken: () => numbersPerToken,
     pageScheme: () => pageScheme,
     paramsBox: () => paramsBox,
@@ -1123,6 +1125,40 @@
     return e;
   }
 
+  // kvwidgets/widgets/js/ui/diagram.js
+  function diagramBox(app) {
+    const box = element("div", { class: "kv-diagram" });
+    app.plot.replaceWith(box);
+    app.diagram = box;
+    app.drawnWidth = 0;
+    const watch = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
+      noteWidth(app, entries);
+      if (app.root.isConnected && Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
+    }) : null;
+    if (watch) watch.observe(app.root);
+    return () => {
+      if (watch) watch.disconnect();
+    };
+  }
+  function noteWidth(app, entries) {
+    for (const e of entries) if (e.target === app.root) app.contentWidth = e.contentRect.width;
+  }
+  function diagramWidth(app) {
+    if (app.contentWidth > 0) return Math.max(320, app.contentWidth);
+    const w = app.root.clientWidth;
+    if (!w) return 860;
+    const cs = getComputedStyle(app.root);
+    return Math.max(320, w - parseFloat(cs.paddingLeft || "0") - parseFloat(cs.paddingRight || "0"));
+  }
+  function boxesPath(boxes) {
+    let d = "";
+    for (const [x, y, w, h] of boxes) d += `M${round(x)} ${round(y)}h${round(w)}v${round(h)}h${round(-w)}z`;
+    return d;
+  }
+  function round(v) {
+    return Math.round(v * 100) / 100;
+  }
+
   // kvwidgets/widgets/js/ui/host.js
   var warned = /* @__PURE__ */ new Set();
   function tryModelCall(model, method, ...args) {
@@ -1288,6 +1324,8 @@
       stale: false,
       revision: 0,
       // plotly layout.datarevision: bumped on every draw
+      /** @type {ReturnType<typeof readTheme> | null} the theme read for the draw under way */
+      drawTheme: null,
       /** @type {() => void} the widget's drawing, set by its render function */
       draw: () => {
       },
@@ -1299,6 +1337,8 @@
       diagram: null,
       drawnWidth: 0,
       // the width the diagram was last laid out in
+      contentWidth: 0,
+      // the root's content width at the last resize observation (0: not yet)
       /** @type {Record<string, string> | null} PerTokenBytes: the formula's factors last drawn */
       formulaValues: null,
       /**
@@ -1360,6 +1400,7 @@
       drawNow() {
         for (const s of app.syncers) s();
         app.failed = "";
+        app.drawTheme = readTheme(root);
         try {
           app.draw();
           app.localError = "";
@@ -1367,6 +1408,8 @@
           app.localError = e && e.message ? e.message : String(e);
           if (!(e instanceof KVInputError)) console.error(e);
           app.failed = "The figure waits for inputs it can use: see the message above.";
+        } finally {
+          app.drawTheme = null;
         }
         showFailure(app);
         app.showError();
@@ -1391,7 +1434,7 @@
         setTextLines(text, lines.filter((l) => !isWarn(l)));
       },
       theme() {
-        return readTheme(root);
+        return app.drawTheme || readTheme(root);
       },
       scale() {
         const s = Number(model.get("scale"));
@@ -1461,7 +1504,10 @@
         app.redraw();
       }
     };
-    const layoutWatch = typeof ResizeObserver === "function" ? new ResizeObserver(onLayout) : null;
+    const layoutWatch = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
+      noteWidth(app, entries);
+      onLayout();
+    }) : null;
     if (layoutWatch) layoutWatch.observe(app.root);
     app.redraw();
     return () => {
@@ -1759,27 +1805,6 @@
     return fold;
   }
 
-  // kvwidgets/widgets/js/ui/diagram.js
-  function diagramBox(app) {
-    const box = element("div", { class: "kv-diagram" });
-    app.plot.replaceWith(box);
-    app.diagram = box;
-    app.drawnWidth = 0;
-    const watch = typeof ResizeObserver === "function" ? new ResizeObserver(() => {
-      if (app.root.isConnected && Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
-    }) : null;
-    if (watch) watch.observe(app.root);
-    return () => {
-      if (watch) watch.disconnect();
-    };
-  }
-  function diagramWidth(app) {
-    const w = app.root.clientWidth;
-    if (!w) return 860;
-    const cs = getComputedStyle(app.root);
-    return Math.max(320, w - parseFloat(cs.paddingLeft || "0") - parseFloat(cs.paddingRight || "0"));
-  }
-
   // kvwidgets/widgets/js/ui/end_labels.js
   function endLabels(items, o) {
     const order = items.map((it) => ({ ...it, ly: Math.log10(it.y) })).sort((a, b) => b.ly - a.ly);
@@ -1885,7 +1910,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "71e9b3a329290e4c";
+  var LIBRARY_HASH = "ffcc61c4867d5f68";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

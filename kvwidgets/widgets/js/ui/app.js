@@ -10,6 +10,7 @@
 
 import { dtypeBits } from "../calc/dtypes.js";
 import { KVInputError } from "../calc/errors.js";
+import { noteWidth } from "./diagram.js";
 import { element, setTextLines } from "./dom.js";
 import { tryModelCall } from "./host.js";
 import { readTheme, themeKey, themeSource } from "./theme.js";
@@ -100,6 +101,8 @@ export function createApp({ model, el }, title) {
     frameBusy: false,
     stale: false,
     revision: 0,    // plotly layout.datarevision: bumped on every draw
+    /** @type {ReturnType<typeof readTheme> | null} the theme read for the draw under way */
+    drawTheme: null,
     /** @type {() => void} the widget's drawing, set by its render function */
     draw: () => {},
     /** @type {Array<() => void>} bring each control in line with the model before a draw */
@@ -109,6 +112,7 @@ export function createApp({ model, el }, title) {
     /** @type {HTMLElement | null} a diagram's place instead of the plot (diagram.js) */
     diagram: null,
     drawnWidth: 0, // the width the diagram was last laid out in
+    contentWidth: 0, // the root's content width at the last resize observation (0: not yet)
     /** @type {Record<string, string> | null} PerTokenBytes: the formula's factors last drawn */
     formulaValues: null,
     /**
@@ -170,6 +174,9 @@ export function createApp({ model, el }, title) {
     drawNow() {
       for (const s of app.syncers) s();
       app.failed = "";
+      // One reading of the theme per draw: a draw asks for it many times (its own
+      // colours, the layout, the data key) and each reading resolves computed styles.
+      app.drawTheme = readTheme(root);
       try {
         app.draw();
         app.localError = "";
@@ -179,6 +186,8 @@ export function createApp({ model, el }, title) {
         // The figure and the readouts were drawn for other inputs than those on screen:
         // hide them rather than let them pass for the answer.
         app.failed = "The figure waits for inputs it can use: see the message above.";
+      } finally {
+        app.drawTheme = null;
       }
       showFailure(app);
       app.showError();
@@ -203,7 +212,7 @@ export function createApp({ model, el }, title) {
       setTextLines(text, lines.filter((l) => !isWarn(l)));
     },
     theme() {
-      return readTheme(root);
+      return app.drawTheme || readTheme(root);
     },
     scale() {
       const s = Number(model.get("scale"));
@@ -305,7 +314,12 @@ export function startApp(app) {
       app.redraw();
     }
   };
-  const layoutWatch = typeof ResizeObserver === "function" ? new ResizeObserver(onLayout) : null;
+  const layoutWatch = typeof ResizeObserver === "function"
+    ? new ResizeObserver((entries) => {
+      noteWidth(app, entries);
+      onLayout();
+    })
+    : null;
   if (layoutWatch) layoutWatch.observe(app.root);
   app.redraw();
   return () => {

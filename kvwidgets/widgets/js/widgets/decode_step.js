@@ -23,7 +23,7 @@ import { fmtBytes, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
 import { accentColor, conceptColor } from "../ui/colours.js";
 import { dtypeSelect, intBox, modelSelect, resetButton, selectControl } from "../ui/controls.js";
-import { diagramBox, diagramWidth } from "../ui/diagram.js";
+import { boxesPath, diagramBox, diagramWidth } from "../ui/diagram.js";
 import { element, svgElement } from "../ui/dom.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -236,9 +236,22 @@ function render({ model, el }) {
     /** One strip's rows first..T-1 on the fixed axis: a cell per token when cells are wide enough. */
     const drawRows = (g, first, y, h, color) => {
       if (cellW >= MIN_CELL) {
-        for (let i = first; i < T; i++) {
-          g.append(svgElement("rect", { class: i === T - 1 && decoding ? "kv-dst-new" : "kv-dst-row", x: xOf(i), y, width: cellW, height: h,
-            fill: color, "fill-opacity": i < P ? 0.55 : 0.95, stroke: t.bg, "stroke-width": 1 }));
+        // One path of cells for the prompt's rows and one for the generated rows (a rect per
+        // cell made a step's redraw a third slower at a few hundred tokens); the newest row
+        // is its own rect, outlined below.
+        const last = decoding ? T - 1 : T;
+        /** @type {(from: number, to: number) => string} */
+        const cells = (from, to) => boxesPath(Array.from({ length: to - from }, (_, k) => [xOf(from + k), y, cellW, h]));
+        const promptEnd = Math.max(first, Math.min(P, last));
+        for (const [from, to, opacity] of [[first, promptEnd, 0.55], [promptEnd, last, 0.95]]) {
+          if (to > from) {
+            g.append(svgElement("path", { class: "kv-dst-row", d: cells(from, to), "data-cell-width": cellW,
+              fill: color, "fill-opacity": opacity, stroke: t.bg, "stroke-width": 1 }));
+          }
+        }
+        if (decoding) {
+          g.append(svgElement("rect", { class: "kv-dst-new", x: xOf(T - 1), y, width: cellW, height: h,
+            fill: color, "fill-opacity": T - 1 < P ? 0.55 : 0.95, stroke: t.bg, "stroke-width": 1 }));
         }
       } else {
         const promptEnd = Math.max(first, Math.min(P, T));
@@ -433,12 +446,17 @@ function render({ model, el }) {
       rowLabels(y - small * 0.3, latent ? "latent c, as the values," : "the values (V)", "each times its weight");
       panel.append(svgElement("rect", { x: x0, y, width: stripW, height: hV, fill: "none", stroke: t.grid, "stroke-width": 1 }),
         text(x0 - 6 * s, y + hV / 2 + small * 0.35, vStrip.name, { "text-anchor": "end", "font-weight": 600 }));
+      // each value's opacity follows its weight, in 16 steps: one path per step
       const weighted = svgElement("g", { class: "kv-dst-weighted" });
+      /** @type {Array<Array<[number, number, number, number]>>} */
+      const byLevel = Array.from({ length: 16 }, () => []);
       for (let b = 0; b < bins.length; b++) {
-        const bx = xOf(first + b * per);
         const bw = Math.min(per, T - first - b * per) * cellW;
-        weighted.append(svgElement("rect", { x: bx, y, width: bw, height: hV, fill: color, "fill-opacity": (0.12 + 0.88 * Math.sqrt(bins[b] / max)).toFixed(3) }));
+        byLevel[Math.round(15 * Math.sqrt(bins[b] / max))].push([xOf(first + b * per), y, bw, hV]);
       }
+      byLevel.forEach((boxes, level) => {
+        if (boxes.length) weighted.append(svgElement("path", { d: boxesPath(boxes), fill: color, "fill-opacity": (0.12 + (0.88 * level) / 15).toFixed(3) }));
+      });
       panel.append(weighted, svgElement("rect", { x: xOf(first), y, width: xT - xOf(first), height: hV, fill: "none", stroke: color, "stroke-width": 1 }));
       const vBottom = y + hV;
       y = vBottom + 22 * s;

@@ -99,6 +99,7 @@ function render({ model, el }) {
   // the head-sharing diagram sits between the text and the bars
   const heads = element("div", { class: "kv-diagram kv-heads" });
   app.plot.before(heads);
+  let drawnHeads = ""; // what the diagram in `heads` was drawn from
 
   app.draw = () => {
     const L = app.lookup();
@@ -139,10 +140,16 @@ function render({ model, el }) {
       lines.push({ text: `${n.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
     }
     lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
-    const headsSvg = headSharing(app, L, labels, perToken, diagramWidth(app));
+    // The diagram does not depend on the context lengths: a slider move keeps it.
+    const headsWidth = diagramWidth(app);
+    const headsKey = JSON.stringify([labels, perToken.map(String), headsWidth, sc, t]);
+    const headsSvg = headsKey === drawnHeads ? null : headSharing(app, L, labels, perToken, headsWidth);
     // Everything is computed: now touch the page.
     app.say(lines);
-    heads.replaceChildren(headsSvg);
+    if (headsSvg) {
+      heads.replaceChildren(headsSvg);
+      drawnHeads = headsKey;
+    }
     outDesign.textContent = labels.map((l, i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
     // The bars' names are long ("Sliding hybrid 1024", model names) and there is no
     // automargin (ui/plot.js plotLayout says why): size the left margin from the longest one,

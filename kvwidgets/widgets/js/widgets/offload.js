@@ -33,6 +33,11 @@ const TIER_DASH = { "cpu-pinned": "solid", "cpu-pageable": "longdash", "nvme-ssd
 // Copy speeds span 1 to 100 GB/s on the ramp: a tier's colour is its speed's.
 const tierColor = (gbps, dark) => rampColor(gbps, 1, 100, dark);
 
+/** A tier's speed and the time to bring the cache back from it, beside its arrow. */
+function tierTime(tier) {
+  return `${tier.gbps.toLocaleString("en-US")} GB/s: ${fmtSeconds(tier.seconds)}`;
+}
+
 /**
  * The tiers as a picture: where the cache can wait (CPU memory, an NVMe SSD) and the GPU it
  * must come back to, one arrow per tier, as thick as its copy speed is fast, labelled with
@@ -65,8 +70,8 @@ function tierPicture(app, tiers, W, gpu, cacheText) {
     g.append(
       svgElement("line", { x1, y1: cy + 4 * s, x2: x2 - head, y2: cy + 4 * s, stroke: color, "stroke-width": w }),
       svgElement("polygon", { points: `${x2},${cy + 4 * s} ${x2 - head},${cy + 4 * s - head / 2} ${x2 - head},${cy + 4 * s + head / 2}`, fill: color }),
-      svgElement("text", { x: (x1 + x2) / 2, y: cy - 1 * s, "text-anchor": "middle", "font-size": fs * 0.95, fill: t.fg,
-        text: `${tier.gbps.toLocaleString("en-US")} GB/s: ${fmtSeconds(tier.seconds)}` }),
+      svgElement("text", { class: "kv-tier-time", x: (x1 + x2) / 2, y: cy - 1 * s, "text-anchor": "middle", "font-size": fs * 0.95, fill: t.fg,
+        text: tierTime(tier) }),
     );
     parts.push(g);
   });
@@ -74,7 +79,7 @@ function tierPicture(app, tiers, W, gpu, cacheText) {
     svgElement("rect", { x: gx, y: 3 * s, width: gw - 1, height: H - 6 * s, rx: 4 * s, fill: "none", stroke: t.fg2, "stroke-width": 1.5 * s }),
     svgElement("rect", { x: gx + 8 * s, y: H / 2 + 2 * s, width: gw - 17 * s, height: 8 * s, rx: 2 * s, fill: conceptColor("kv") }),
     svgElement("text", { x: gx + gw / 2, y: H / 2 - 10 * s, "text-anchor": "middle", "font-size": fs, "font-weight": 600, fill: t.fg, text: `GPU (${gpu.name})` }),
-    svgElement("text", { x: gx + gw / 2, y: H / 2 + 24 * s, "text-anchor": "middle", "font-size": fs * 0.95, fill: t.fg, text: cacheText }),
+    svgElement("text", { class: "kv-tier-cache", x: gx + gw / 2, y: H / 2 + 24 * s, "text-anchor": "middle", "font-size": fs * 0.95, fill: t.fg, text: cacheText }),
   );
   return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
     "aria-label": "the storage tiers and their copy speeds to the GPU" }, parts);
@@ -156,6 +161,7 @@ function render({ model, el }) {
   // the tier picture sits above the chart, inside the figure
   const picture = element("div", { class: "kv-diagram kv-tiers" });
   app.plot.before(picture);
+  let drawnPicture = ""; // what the picture's shapes were drawn from
 
   app.draw = () => {
     const L = app.lookup();
@@ -268,7 +274,12 @@ function render({ model, el }) {
       { x: 1.2e6, pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }));
     // the picture lists the tiers fastest first, at the chosen speed
     const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n) => ({ name: n, gbps: tierGbps(tiers[n], speed), seconds: at[n] }));
-    const pictureSvg = tierPicture(app, pictureTiers, diagramWidth(app), gpu, `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`);
+    const pictureWidth = diagramWidth(app);
+    const cacheText = `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`;
+    // A context move changes only the picture's times and the cache's size: its texts are
+    // rewritten in place, the picture is redrawn when anything else changed.
+    const pictureKey = JSON.stringify([pictureTiers.map((p) => [p.name, p.gbps]), pictureWidth, gpu.name, sc, t]);
+    const pictureSvg = pictureKey === drawnPicture ? null : tierPicture(app, pictureTiers, pictureWidth, gpu, cacheText);
 
     const lines = [
       { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} of each tier; Ranges shades each tier from its slow to its fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
@@ -281,7 +292,13 @@ function render({ model, el }) {
     }
     // Everything is computed: now touch the page.
     app.say(lines);
-    picture.replaceChildren(pictureSvg);
+    if (pictureSvg) {
+      picture.replaceChildren(pictureSvg);
+      drawnPicture = pictureKey;
+    } else {
+      picture.querySelectorAll(".kv-tier-time").forEach((e, i) => { e.textContent = tierTime(pictureTiers[i]); });
+      /** @type {Element} */ (picture.querySelector(".kv-tier-cache")).textContent = cacheText;
+    }
     // with the ranges drawn, each tier's time from its fast to its slow end beside it
     const range = (n) => (bands
       ? ` (${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].high_gbps))} to ${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].low_gbps))})`

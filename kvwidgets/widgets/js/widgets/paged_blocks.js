@@ -17,7 +17,7 @@ import { fmtBytes } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor, inkOn } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuSelect, intBox, modelSelect, resetButton, selectControl } from "../ui/controls.js";
-import { diagramBox, diagramWidth } from "../ui/diagram.js";
+import { boxesPath, diagramBox, diagramWidth } from "../ui/diagram.js";
 import { svgElement } from "../ui/dom.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -153,9 +153,8 @@ function render({ model, el }) {
     pageRow.append(label(0, y + h * 0.7, "paged"),
       svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV }));
     if (blockW >= 4 * s) {
-      for (let i = 0; i < p.paged_blocks; i++) {
-        pageRow.append(svgElement("rect", { x: x0 + i * blockW, y, width: blockW, height: h, fill: "none", stroke: t.bg, "stroke-width": 1 }));
-      }
+      const edges = Array.from({ length: p.paged_blocks }, (_, i) => /** @type {[number, number, number, number]} */ ([x0 + i * blockW, y, blockW, h]));
+      pageRow.append(svgElement("path", { d: boxesPath(edges), fill: "none", stroke: t.bg, "stroke-width": 1 }));
     }
     const endX = x0 + Math.max(1, p.paged_blocks * blockW);
     pageRow.append(svgElement("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
@@ -176,16 +175,19 @@ function render({ model, el }) {
     zoom.append(svgElement("path", { d: `M ${x0} ${y} L ${x0} ${zTop} M ${endX} ${y} L ${x0 + zoomW} ${zTop}`, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}`, fill: "none" }),
       label(0, zTop + h * 0.7, `magnified: ${plural(p.paged_blocks, "block")}`));
     const lastShare = p.last_block_tokens / bs;
-    const block = (i, x) => {
-      const part = i === p.paged_blocks - 1 ? lastShare : 1;
-      zoom.append(svgElement("rect", { class: "kv-pb-block", x, y: zTop, width: cz, height: h, fill: cEmpty, "fill-opacity": 0.5, stroke: t.bg, "stroke-width": 1 }),
-        svgElement("rect", { x, y: zTop, width: cz * part, height: h, fill: cKV, stroke: t.bg, "stroke-width": 1 }));
-    };
-    for (let i = 0; i < head; i++) block(i, x0 + i * cz);
+    /** @type {Array<[number, number]>} each drawn block: its number and its x */
+    const drawnBlocks = Array.from({ length: head }, (_, i) => [i, x0 + i * cz]);
     if (!fits) {
       zoom.append(label(x0 + (head + 1.5) * cz, zTop + h * 0.7, "…", { "text-anchor": "middle", fill: t.fg }));
-      for (let k = 0; k < tail; k++) block(p.paged_blocks - tail + k, x0 + (head + 3 + k) * cz);
+      for (let k = 0; k < tail; k++) drawnBlocks.push([p.paged_blocks - tail + k, x0 + (head + 3 + k) * cz]);
     }
+    // the blocks' slots (empty), then what of each is filled: two paths, not two rects a block
+    zoom.append(
+      svgElement("path", { class: "kv-pb-block", "data-cell-width": cz, d: boxesPath(drawnBlocks.map(([, x]) => [x, zTop, cz, h])),
+        fill: cEmpty, "fill-opacity": 0.5, stroke: t.bg, "stroke-width": 1 }),
+      svgElement("path", { d: boxesPath(drawnBlocks.map(([i, x]) => [x, zTop, cz * (i === p.paged_blocks - 1 ? lastShare : 1), h])),
+        fill: cKV, stroke: t.bg, "stroke-width": 1 }),
+    );
     parts.push(zoom);
     y = zTop + h + 8 * s;
     // the last block, magnified: which of its slots hold a token
@@ -270,11 +272,10 @@ function render({ model, el }) {
       if (total > 0 && u > 0) {
         const segW = (blocks / total) * barW;
         if (segW >= 4 * s && u <= 400) {
-          for (let i = 0; i < u; i++) {
-            g.append(svgElement("rect", { class: "kv-pb-request", x: x0 + i * segW, y, width: segW * usedShare, height: h, fill: cKV }),
-              svgElement("rect", { x: x0 + i * segW + segW * usedShare, y, width: segW * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 }),
-              svgElement("line", { x1: x0 + (i + 1) * segW, x2: x0 + (i + 1) * segW, y1: y, y2: y + h, stroke: t.bg, "stroke-width": 1 }));
-          }
+          const each = (f) => boxesPath(Array.from({ length: u }, (_, i) => f(x0 + i * segW)));
+          g.append(svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((x) => [x, y, segW * usedShare, h]), fill: cKV }),
+            svgElement("path", { d: each((x) => [x + segW * usedShare, y, segW * (1 - usedShare), h]), fill: cEmpty, "fill-opacity": 0.35 }),
+            svgElement("path", { d: Array.from({ length: u }, (_, i) => `M${x0 + (i + 1) * segW} ${y}v${h}`).join(""), stroke: t.bg, "stroke-width": 1 }));
         } else {  // too many to count: one band, its empty share at the end
           const all = segW * u;
           g.append(svgElement("rect", { x: x0, y, width: all * usedShare, height: h, fill: cKV }),
@@ -301,11 +302,9 @@ function render({ model, el }) {
       const drawBlocks = (g, x, yy, count, color, lastFill) => {
         if (count <= 0) return;
         if (cell >= 3) {
-          for (let i = 0; i < count; i++) {
-            const part = i === count - 1 && lastFill !== undefined ? lastFill : 1;
-            g.append(svgElement("rect", { x: x + i * cell, y: yy, width: cell - 1, height: h, fill: "none", stroke: color, "stroke-width": 1 }),
-              svgElement("rect", { x: x + i * cell, y: yy, width: (cell - 1) * part, height: h, fill: color }));
-          }
+          const each = (f) => boxesPath(Array.from({ length: count }, (_, i) => f(i, x + i * cell)));
+          g.append(svgElement("path", { d: each((i, bx) => [bx, yy, cell - 1, h]), fill: "none", stroke: color, "stroke-width": 1 }),
+            svgElement("path", { d: each((i, bx) => [bx, yy, (cell - 1) * (i === count - 1 && lastFill !== undefined ? lastFill : 1), h]), fill: color }));
         } else {
           g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
         }
