@@ -82,9 +82,17 @@ def test_context_vs_users_gives_way_to_a_message_when_the_model_does_not_load(wa
     assert not state["failed"] and state["plot"]
     layout = page.evaluate("document.querySelector('.kv-plot').layout")
     texts = [a["text"] for a in layout["annotations"]]
-    # at 128K on two H100s no 16-bit conversation fits: one floor label, no "0 ..." boxes
-    last = kw.max_context("llama-3.1-70b", "H100", 1, num_gpus=2)
-    assert f"none fits past {last:,} tokens" in texts
+    # at 128K on two H100s no conversation fits with either cache: each stopped line gets a
+    # label saying from where (in the plot's empty top right corner), no "0 ..." boxes
+    last16 = kw.max_context("llama-3.1-70b", "H100", 1, num_gpus=2)
+    last8 = kw.max_context("llama-3.1-70b", "H100", 1, num_gpus=2, kv_dtype="fp8")
+    assert last8 > last16
+    stops = [a for a in layout["annotations"] if "none fits past" in a["text"]]
+    assert [a["text"] for a in stops] == [
+        f"16-bit cache: none fits past {last16:,} tokens",
+        f"FP8 cache: none fits past {last8:,} tokens",
+    ]
+    assert all(a["yref"] == "paper" and a["y"] == 1 and a["yanchor"] == "top" for a in stops)
     assert not any(t.startswith("0 ") for t in texts)
     # both lines are the KV cache (its one colour); the format is the dash, so FP8 borrows no
     # layer kind's shade

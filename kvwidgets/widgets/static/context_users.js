@@ -394,8 +394,7 @@ function render({ model, el }) {
       showarrow: false,
       font: { color: t.fg2 }
     }));
-    const firstZero = first.users.findIndex((u) => u === 0n);
-    const zeroFrom = isLog && firstZero >= 0 ? first.x[firstZero] : null;
+    const zeroFroms = isLog ? stairs.map((st, i) => [lines[i][1], st.x[st.users.findIndex((u) => u === 0n)]]).filter(([, x]) => x !== void 0) : [];
     for (const c of marks) {
       const u = usersOnFirst(c);
       if (isLog && u === 0) continue;
@@ -414,22 +413,22 @@ function render({ model, el }) {
       });
       shapes.push(...arrowShapes(c, u, t.fg2));
     }
-    if (zeroFrom !== null) {
+    zeroFroms.forEach(([name, x], k) => {
       annotations.push({
         x: Math.log10(HI),
-        y: 0,
+        y: 1,
         yref: "paper",
         xanchor: "right",
-        yanchor: "bottom",
+        yanchor: "top",
         xshift: -4,
-        yshift: 2,
+        yshift: -4 - k * 22 * app.scale(),
         showarrow: false,
-        text: `none fits past ${(zeroFrom - 1).toLocaleString("en-US")} tokens`,
+        text: `${name}: none fits past ${(x - 1).toLocaleString("en-US")} tokens`,
         font: { color: t.fg },
-        bordercolor: dtypeColor(lines[0][0]) || conceptColor("other"),
+        bordercolor: t.fg2,
         bgcolor: t.bg
       });
-    }
+    });
     const chosenUsers = Number(here.users);
     const r = 6 * app.scale();
     if (!isLog || chosenUsers > 0) {

@@ -114,11 +114,13 @@ function render({ model, el }) {
     const annotations = marks.map((c) => ({
       x: Math.log10(c), yref: "paper", y: 1, yanchor: "bottom", text: fmtTokens(c), showarrow: false, font: { color: t.fg2 },
     }));
-    // 0 has no place on a log axis: where the 16-bit line reaches 0 it stops, the marks
-    // past that point get no label, and one label on the plot's floor, at its right end,
-    // says from where none fits.
-    const firstZero = first.users.findIndex((u) => u === 0n);
-    const zeroFrom = isLog && firstZero >= 0 ? first.x[firstZero] : null;
+    // 0 has no place on a log axis: where a line reaches 0 it stops, the marks past that
+    // point get no label, and a label per such line says from where none fits. The labels
+    // stand in the plot's top right corner: the lines fall to the right, so that corner is
+    // empty, where the floor under a stopped line is where the other line runs on.
+    const zeroFroms = isLog
+      ? stairs.map((st, i) => [lines[i][1], st.x[st.users.findIndex((u) => u === 0n)]]).filter(([, x]) => x !== undefined)
+      : [];
     for (const c of marks) {  // the conversation count at each mark, on the 16-bit line
       const u = usersOnFirst(c);
       if (isLog && u === 0) continue;
@@ -133,13 +135,13 @@ function render({ model, el }) {
       });
       shapes.push(...arrowShapes(c, u, t.fg2));
     }
-    if (zeroFrom !== null) {
+    zeroFroms.forEach(([name, x], k) => {
       annotations.push({
-        x: Math.log10(HI), y: 0, yref: "paper", xanchor: "right", yanchor: "bottom", xshift: -4, yshift: 2, showarrow: false,
-        text: `none fits past ${(zeroFrom - 1).toLocaleString("en-US")} tokens`,
-        font: { color: t.fg }, bordercolor: dtypeColor(lines[0][0]) || conceptColor("other"), bgcolor: t.bg,
+        x: Math.log10(HI), y: 1, yref: "paper", xanchor: "right", yanchor: "top", xshift: -4, yshift: -4 - k * 22 * app.scale(),
+        showarrow: false, text: `${name}: none fits past ${(x - 1).toLocaleString("en-US")} tokens`,
+        font: { color: t.fg }, bordercolor: t.fg2, bgcolor: t.bg,
       });
-    }
+    });
     // The chosen point is a layout annotation (a dot and a label), not a trace: moving the
     // context then changes no trace and Plotly redraws only the annotations (drawPlot's
     // dataKey). Annotations sit at log10 positions on log axes, as the marks' labels do.
