@@ -289,7 +289,10 @@ def compare_redraws(other: Path, names: list[str], moves: int, rounds: int) -> i
                     page.close()
         browser.close()
     for title, table in (
-        (f"exported-page redraw, ms (median over {rounds} alternating rounds of the median of {moves} moves)", times),
+        (
+            f"exported-page redraw, ms (median over {rounds} alternating rounds of the median of {moves} moves)",
+            times,
+        ),
         ("main-thread work per move, ms (all its tasks: script, style, layout, paint; mean per round)", work),
     ):
         print(title)
@@ -304,7 +307,9 @@ def compare_redraws(other: Path, names: list[str], moves: int, rounds: int) -> i
             paired.append(pair)
             print(f"{name:<18} {a:>8.2f} {b:>8.2f} {b / a:>10.3f} {pair:>8.3f}")
         geo = statistics.geometric_mean(ratios)
-        print(f"{'geometric mean':<18} {'':>8} {'':>8} {geo:>10.3f} {statistics.geometric_mean(paired):>8.3f}")
+        print(
+            f"{'geometric mean':<18} {'':>8} {'':>8} {geo:>10.3f} {statistics.geometric_mean(paired):>8.3f}"
+        )
     return 0
 
 
