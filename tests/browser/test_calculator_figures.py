@@ -134,3 +134,27 @@ def test_per_token_bytes_draws_the_ghost_and_the_thin_window(watched, tmp_path):
     shapes = page.evaluate("document.querySelector('.kv-plot').layout.shapes || []")
     assert shapes == []
     watched.assert_clean()
+
+
+def test_context_vs_users_rings_the_chosen_point_and_labels_the_chosen_caches_line(watched, tmp_path):
+    page = watched.page
+    kw.ContextVsUsers(model="llama-3.1-8b", kv_dtype="fp8").to_html(tmp_path / "fp8.html")
+    open_exported(watched, tmp_path / "fp8.html")
+    anns = page.evaluate("document.querySelector('.kv-plot').layout.annotations")
+    # the chosen point is a ring in the text colour (warning is for what does not fit), its
+    # number the FP8 line's, and the marks read the FP8 line too (not the 16-bit one)
+    ring = [a for a in anns if a["text"] == "\u25ef"]
+    assert len(ring) == 1 and ring[0]["font"]["color"] != "#d1345b"
+    for t in (8192, 32768, 131072):
+        users = kw.users_that_fit("llama-3.1-8b", "H100", t, kv_dtype="fp8").users
+        assert f"{users:,} conversations" in [a["text"] for a in anns], t
+    # one label per number: the chosen 8K is not labelled twice (the old "(FP8)" second label)
+    assert not any("(FP8)" in a["text"] for a in anns)
+    # where none fits, a warning mark on the floor and words saying so
+    kw.ContextVsUsers(model="llama-3.1-70b", num_gpus=2, context=131_072).to_html(tmp_path / "none.html")
+    open_exported(watched, tmp_path / "none.html")
+    anns = page.evaluate("document.querySelector('.kv-plot').layout.annotations")
+    floor = [a for a in anns if a["text"] == "\u25bc"]
+    assert len(floor) == 1 and floor[0]["font"]["color"] == "#d1345b" and floor[0]["y"] == 0
+    assert "none fits at 128K" in [a["text"] for a in anns]
+    watched.assert_clean()
