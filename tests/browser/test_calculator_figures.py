@@ -158,3 +158,30 @@ def test_context_vs_users_rings_the_chosen_point_and_labels_the_chosen_caches_li
     assert len(floor) == 1 and floor[0]["font"]["color"] == "#d1345b" and floor[0]["y"] == 0
     assert "none fits at 128K" in [a["text"] for a in anns]
     watched.assert_clean()
+
+
+def test_users_that_fit_draws_a_count_that_holds_none_as_a_failure(watched, tmp_path):
+    page = watched.page
+    kw.UsersThatFit(model="llama-3.1-8b", context=1_048_576).to_html(tmp_path / "1m.html")
+    open_exported(watched, tmp_path / "1m.html")
+    data = page.evaluate("document.querySelector('.kv-plot').data.map(t => [t.name, t.x, t.marker.color])")
+    parts = {name: (xs, color) for name, xs, color in data}
+    one = kw.users_that_fit("llama-3.1-8b", "H100", 1_048_576)
+    assert one.users == 0 and one.weights_fit
+    # on 1 GPU (the first row) the one conversation fills what is left and runs past the
+    # usable memory in the warning colour; nothing is drawn as green room left over
+    xs, color = parts["one conversation: past the usable memory"]
+    assert color == "#d1345b"
+    assert xs[0] == pytest.approx((one.kv_per_user_bytes - one.kv_budget_bytes) / 1e9)
+    assert parts["one conversation: the part that fits"][0][0] == pytest.approx(one.kv_budget_bytes / 1e9)
+    assert parts["left over"][0][0] == 0
+    # the counts that hold one or more draw no overflow
+    counts = page.evaluate("document.querySelector('.kv-plot').data[0].y")
+    for i, label in enumerate(counts):
+        n = int(label.split()[0])
+        if kw.users_that_fit("llama-3.1-8b", "H100", 1_048_576, num_gpus=n).users > 0:
+            assert xs[i] == 0
+    # the deployment bar's legend names no reserve when the overflow covers all of it
+    legend = page.evaluate("[...document.querySelectorAll('.kv-membar text')].map(e => e.textContent)")
+    assert not any(t.startswith("reserve") for t in legend)
+    watched.assert_clean()
