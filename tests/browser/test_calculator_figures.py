@@ -185,3 +185,14 @@ def test_users_that_fit_draws_a_count_that_holds_none_as_a_failure(watched, tmp_
     legend = page.evaluate("[...document.querySelectorAll('.kv-membar text')].map(e => e.textContent)")
     assert not any(t.startswith("reserve") for t in legend)
     watched.assert_clean()
+
+
+def test_per_token_bytes_names_the_thin_window_at_scale_one_and_a_half(watched, tmp_path):
+    page = watched.page
+    page.set_viewport_size({"width": 800, "height": 900})
+    kw.PerTokenBytes(model="gpt-oss-120b", context=131_072, scale=1.5).to_html(tmp_path / "oss15.html")
+    open_exported(watched, tmp_path / "oss15.html")
+    texts = page.evaluate("document.querySelector('.kv-plot').layout.annotations.map(a => a.text)")
+    # too wide for the bar on one line at 1.5x: a word a line, still on the chosen bar
+    assert "sliding<br>window<br>4.72 MB \u2193" in texts
+    watched.assert_clean()
