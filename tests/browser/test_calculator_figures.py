@@ -148,8 +148,11 @@ def test_context_vs_users_rings_the_chosen_point_and_labels_the_chosen_caches_li
     for t in (8192, 32768, 131072):
         users = kw.users_that_fit("llama-3.1-8b", "H100", t, kv_dtype="fp8").users
         assert f"{users:,} conversations" in [a["text"] for a in anns], t
-    # one label per number: the chosen 8K is not labelled twice (the old "(FP8)" second label)
+    # one label per number: the chosen 8K is not labelled twice (the old "(FP8)" second label);
+    # the 8K mark's own box stays in the list, hidden, so a slider step changes no list length
     assert not any("(FP8)" in a["text"] for a in anns)
+    at8k = kw.users_that_fit("llama-3.1-8b", "H100", 8192, kv_dtype="fp8").users
+    assert [a.get("opacity", 1) for a in anns if a["text"] == f"{at8k:,} conversations"] == [0, 1]
     # where none fits, a warning mark on the floor and words saying so
     kw.ContextVsUsers(model="llama-3.1-70b", num_gpus=2, context=131_072).to_html(tmp_path / "none.html")
     open_exported(watched, tmp_path / "none.html")

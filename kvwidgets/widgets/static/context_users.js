@@ -316,8 +316,8 @@ function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
 }
 var ARROW = 18;
 var ARROW_HEAD = 8.485;
-function arrowShapes(x, y, color, left = false) {
-  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y };
+function arrowShapes(x, y, color, left = false, shown = true) {
+  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y, opacity: shown ? 1 : 0 };
   const d = left ? -1 : 1;
   return [
     { ...at, type: "line", x0: 0, y0: 0, x1: d * ARROW, y1: ARROW, line: { color, width: 2 } },
@@ -407,16 +407,18 @@ function render({ model, el }) {
       const left = px(c) + ARROW + w > plotPx + 18 * s;
       return { left, span: left ? [px(c) - ARROW - w, px(c) - ARROW] : [px(c) + ARROW, px(c) + ARROW + w] };
     };
-    const label = (c, y, text, border, width) => {
+    const label = (c, y, text, border, width, near = false, shown = true) => {
+      const d = place(c, text).left ? -1 : 1;
       annotations.push({
         x: Math.log10(c),
         y,
         text,
         showarrow: false,
-        xshift: place(c, text).left ? -ARROW : ARROW,
-        yshift: ARROW,
-        xanchor: place(c, text).left ? "right" : "left",
-        yanchor: "middle",
+        opacity: shown ? 1 : 0,
+        xshift: d * (near ? 6 * s : ARROW),
+        yshift: near ? 6 * s : ARROW,
+        xanchor: d < 0 ? "right" : "left",
+        yanchor: near ? "bottom" : "middle",
         font: { color: t.fg },
         bordercolor: border,
         borderwidth: width,
@@ -434,9 +436,9 @@ function render({ model, el }) {
       if (isLog && u === 0) continue;
       const span = place(c, conversations(u)).span;
       const sameRow = Math.abs(py(u) - py(chosenUsers)) < 22 * s;
-      if (sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s) continue;
-      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1);
-      shapes.push(...arrowShapes(c, u, t.fg2, place(c, conversations(u)).left));
+      const givesWay = sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s;
+      shapes.push(...arrowShapes(c, u, t.fg2, place(c, conversations(u)).left, !givesWay));
+      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, false, !givesWay);
     }
     zeroFroms.forEach(([name, x], k) => {
       annotations.push({
@@ -465,8 +467,7 @@ function render({ model, el }) {
         yanchor: "middle",
         font: { color: t.fg, size: 14 * s }
       });
-      label(context, y, chosenText, t.fg, 2);
-      shapes.push(...arrowShapes(context, chosenUsers, t.fg, place(context, chosenText).left));
+      label(context, y, chosenText, t.fg, 2, true);
     } else {
       const floor = { yref: "paper", y: 0 };
       annotations.push({

@@ -48,8 +48,10 @@ function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
 const ARROW = 18;
 const ARROW_HEAD = 8.485;
 
-function arrowShapes(x, y, color, left = false) {
-  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y };
+function arrowShapes(x, y, color, left = false, shown = true) {
+  // a hidden arrow stays in the list, transparent: a shape's place is a "calc" edit for
+  // plotly (every trace recomputed), its opacity only a redraw of the shapes
+  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y, opacity: shown ? 1 : 0 };
   const d = left ? -1 : 1;  // a label left of its point: the arrow comes from up left
   return [
     { ...at, type: "line", x0: 0, y0: 0, x1: d * ARROW, y1: ARROW, line: { color, width: 2 } },
@@ -139,10 +141,12 @@ function render({ model, el }) {
       const left = px(c) + ARROW + w > plotPx + 18 * s;  // a label may reach into the right margin
       return { left, span: left ? [px(c) - ARROW - w, px(c) - ARROW] : [px(c) + ARROW, px(c) + ARROW + w] };
     };
-    const label = (c, y, text, border, width) => {
+    // near: the box's corner at the point's ring (no arrow), else 18 px off with an arrow
+    const label = (c, y, text, border, width, near = false, shown = true) => {
+      const d = place(c, text).left ? -1 : 1;
       annotations.push({
-        x: Math.log10(c), y, text, showarrow: false,
-        xshift: place(c, text).left ? -ARROW : ARROW, yshift: ARROW, xanchor: place(c, text).left ? "right" : "left", yanchor: "middle",
+        x: Math.log10(c), y, text, showarrow: false, opacity: shown ? 1 : 0,
+        xshift: d * (near ? 6 * s : ARROW), yshift: near ? 6 * s : ARROW, xanchor: d < 0 ? "right" : "left", yanchor: near ? "bottom" : "middle",
         font: { color: t.fg }, bordercolor: border, borderwidth: width, bgcolor: t.bg,
       });
     };
@@ -160,12 +164,14 @@ function render({ model, el }) {
       // the chosen point's own label says it; a mark whose label would share its place gives way
       const span = place(c, conversations(u)).span;
       const sameRow = Math.abs(py(u) - py(chosenUsers)) < 22 * s;
-      if (sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s) continue;
+      const givesWay = sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s;
       // The arrow is two shapes (sized in pixels from the point), not the annotation's own
       // arrow: plotly measures an annotation arrow's length on every draw, a forced page
       // layout each, twice per menu change; shapes are placed without measuring.
-      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1);
-      shapes.push(...arrowShapes(c, u, t.fg2, place(c, conversations(u)).left));
+      shapes.push(...arrowShapes(c, u, t.fg2, place(c, conversations(u)).left, !givesWay));
+      // hidden, not left out: the same annotations in the same places keep a slider step a
+      // redraw of the annotations (a changed list makes plotly recompute every trace)
+      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, false, !givesWay);
     }
     zeroFroms.forEach(([name, x], k) => {
       annotations.push({
@@ -183,8 +189,9 @@ function render({ model, el }) {
       const y = isLog ? Math.log10(chosenUsers) : chosenUsers;
       annotations.push({ x: Math.log10(context), y, text: "\u25EF",
         showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * s } });
-      label(context, y, chosenText, t.fg, 2);
-      shapes.push(...arrowShapes(context, chosenUsers, t.fg, place(context, chosenText).left));
+      // its label beside the ring, no arrow: a shape that moved with the slider would make
+      // every step recompute the traces
+      label(context, y, chosenText, t.fg, 2, true);
     } else {
       const floor = { yref: "paper", y: 0 };
       annotations.push({ x: Math.log10(context), ...floor, text: "\u25BC", showarrow: false, xanchor: "center", yanchor: "bottom",
