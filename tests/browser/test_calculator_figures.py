@@ -134,3 +134,68 @@ def test_per_token_bytes_draws_the_ghost_and_the_thin_window(watched, tmp_path):
     shapes = page.evaluate("document.querySelector('.kv-plot').layout.shapes || []")
     assert shapes == []
     watched.assert_clean()
+
+
+def test_context_vs_users_rings_the_chosen_point_and_labels_the_chosen_caches_line(watched, tmp_path):
+    page = watched.page
+    kw.ContextVsUsers(model="llama-3.1-8b", kv_dtype="fp8").to_html(tmp_path / "fp8.html")
+    open_exported(watched, tmp_path / "fp8.html")
+    anns = page.evaluate("document.querySelector('.kv-plot').layout.annotations")
+    # the chosen point is a ring in the text colour (warning is for what does not fit), its
+    # number the FP8 line's, and the marks read the FP8 line too (not the 16-bit one)
+    ring = [a for a in anns if a["text"] == "\u25ef"]
+    assert len(ring) == 1 and ring[0]["font"]["color"] != "#d1345b"
+    for t in (8192, 32768, 131072):
+        users = kw.users_that_fit("llama-3.1-8b", "H100", t, kv_dtype="fp8").users
+        assert f"{users:,} conversations" in [a["text"] for a in anns], t
+    # one label per number: the chosen 8K is not labelled twice (the old "(FP8)" second label);
+    # the 8K mark's own box stays in the list, hidden, so a slider step changes no list length
+    assert not any("(FP8)" in a["text"] for a in anns)
+    at8k = kw.users_that_fit("llama-3.1-8b", "H100", 8192, kv_dtype="fp8").users
+    assert [a.get("opacity", 1) for a in anns if a["text"] == f"{at8k:,} conversations"] == [0, 1]
+    # where none fits, a warning mark on the floor and words saying so
+    kw.ContextVsUsers(model="llama-3.1-70b", num_gpus=2, context=131_072).to_html(tmp_path / "none.html")
+    open_exported(watched, tmp_path / "none.html")
+    anns = page.evaluate("document.querySelector('.kv-plot').layout.annotations")
+    floor = [a for a in anns if a["text"] == "\u25bc"]
+    assert len(floor) == 1 and floor[0]["font"]["color"] == "#d1345b" and floor[0]["y"] == 0
+    assert "none fits at 128K" in [a["text"] for a in anns]
+    watched.assert_clean()
+
+
+def test_users_that_fit_draws_a_count_that_holds_none_as_a_failure(watched, tmp_path):
+    page = watched.page
+    kw.UsersThatFit(model="llama-3.1-8b", context=1_048_576).to_html(tmp_path / "1m.html")
+    open_exported(watched, tmp_path / "1m.html")
+    data = page.evaluate("document.querySelector('.kv-plot').data.map(t => [t.name, t.x, t.marker.color])")
+    parts = {name: (xs, color) for name, xs, color in data}
+    one = kw.users_that_fit("llama-3.1-8b", "H100", 1_048_576)
+    assert one.users == 0 and one.weights_fit
+    # on 1 GPU (the first row) the one conversation fills what is left and runs past the
+    # usable memory in the warning colour; nothing is drawn as green room left over
+    xs, color = parts["one conversation: past the usable memory"]
+    assert color == "#d1345b"
+    assert xs[0] == pytest.approx((one.kv_per_user_bytes - one.kv_budget_bytes) / 1e9)
+    assert parts["one conversation: the part that fits"][0][0] == pytest.approx(one.kv_budget_bytes / 1e9)
+    assert parts["left over"][0][0] == 0
+    # the counts that hold one or more draw no overflow
+    counts = page.evaluate("document.querySelector('.kv-plot').data[0].y")
+    for i, label in enumerate(counts):
+        n = int(label.split()[0])
+        if kw.users_that_fit("llama-3.1-8b", "H100", 1_048_576, num_gpus=n).users > 0:
+            assert xs[i] == 0
+    # the deployment bar's legend names no reserve when the overflow covers all of it
+    legend = page.evaluate("[...document.querySelectorAll('.kv-membar text')].map(e => e.textContent)")
+    assert not any(t.startswith("reserve") for t in legend)
+    watched.assert_clean()
+
+
+def test_per_token_bytes_names_the_thin_window_at_scale_one_and_a_half(watched, tmp_path):
+    page = watched.page
+    page.set_viewport_size({"width": 800, "height": 900})
+    kw.PerTokenBytes(model="gpt-oss-120b", context=131_072, scale=1.5).to_html(tmp_path / "oss15.html")
+    open_exported(watched, tmp_path / "oss15.html")
+    texts = page.evaluate("document.querySelector('.kv-plot').layout.annotations.map(a => a.text)")
+    # too wide for the bar on one line at 1.5x: a word a line, still on the chosen bar
+    assert "sliding<br>window<br>4.72 MB \u2193" in texts
+    watched.assert_clean()

@@ -316,11 +316,12 @@ function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
 }
 var ARROW = 18;
 var ARROW_HEAD = 8.485;
-function arrowShapes(x, y, color) {
-  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y };
+function arrowShapes(x, y, color, left = false, shown = true) {
+  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y, opacity: shown ? 1 : 0 };
+  const d = left ? -1 : 1;
   return [
-    { ...at, type: "line", x0: 0, y0: 0, x1: ARROW, y1: ARROW, line: { color, width: 2 } },
-    { ...at, type: "path", path: `M0,0L${ARROW_HEAD},0L0,${ARROW_HEAD}Z`, fillcolor: color, line: { width: 0 } }
+    { ...at, type: "line", x0: 0, y0: 0, x1: d * ARROW, y1: ARROW, line: { color, width: 2 } },
+    { ...at, type: "path", path: `M0,0L${d * ARROW_HEAD},0L0,${ARROW_HEAD}Z`, fillcolor: color, line: { width: 0 } }
   ];
 }
 function render({ model, el }) {
@@ -370,12 +371,6 @@ function render({ model, el }) {
       hovertemplate: "from %{x:,} tokens: %{y:,} conversations<extra>" + name + "</extra>"
     }));
     const marks = axisValues(app, "marks");
-    const first = stairs[0];
-    const usersOnFirst = (c) => {
-      let j = 0;
-      while (j + 1 < first.x.length && first.x[j + 1] <= c) j++;
-      return Number(first.users[j]);
-    };
     const shapes = marks.map((c) => ({
       type: "line",
       x0: c,
@@ -395,23 +390,55 @@ function render({ model, el }) {
       font: { color: t.fg2 }
     }));
     const zeroFroms = isLog ? stairs.map((st, i) => [lines[i][1], st.x[st.users.findIndex((u) => u === 0n)]]).filter(([, x]) => x !== void 0) : [];
-    for (const c of marks) {
-      const u = usersOnFirst(c);
-      if (isLog && u === 0) continue;
+    const s = app.scale();
+    const kvBits = L.bits("kv_dtype");
+    const on = Math.max(0, lines.findIndex(([dt]) => dtypeBits(L.dtypes, dt) === kvBits));
+    const usersOn = (c) => {
+      const st = stairs[on];
+      let j = 0;
+      while (j + 1 < st.x.length && st.x[j + 1] <= c) j++;
+      return Number(st.users[j]);
+    };
+    const plotPx = Math.max(1, diagramWidth(app) - 92 * s);
+    const px = (c) => (Math.log10(c) - Math.log10(LO)) / (Math.log10(HI) - Math.log10(LO)) * plotPx;
+    const boxPx = (text) => text.length * 12 * s * 0.56 + 6 * s;
+    const place = (c, text) => {
+      const w = boxPx(text);
+      const left = px(c) + ARROW + w > plotPx + 18 * s;
+      return { left, span: left ? [px(c) - ARROW - w, px(c) - ARROW] : [px(c) + ARROW, px(c) + ARROW + w] };
+    };
+    const label = (c, y, text, border, width, near = false, shown = true) => {
+      const d = place(c, text).left ? -1 : 1;
       annotations.push({
         x: Math.log10(c),
-        y: isLog ? Math.log10(u) : u,
-        text: conversations(u),
+        y,
+        text,
         showarrow: false,
-        xshift: ARROW,
-        yshift: ARROW,
-        xanchor: "left",
-        yanchor: "middle",
+        opacity: shown ? 1 : 0,
+        xshift: d * (near ? 6 * s : ARROW),
+        yshift: near ? 6 * s : ARROW,
+        xanchor: d < 0 ? "right" : "left",
+        yanchor: near ? "bottom" : "middle",
         font: { color: t.fg },
-        bordercolor: dtypeColor(lines[0][0]) || conceptColor("other"),
+        bordercolor: border,
+        borderwidth: width,
         bgcolor: t.bg
       });
-      shapes.push(...arrowShapes(c, u, t.fg2));
+    };
+    const top = Math.max(1, ...stairs.map((st) => Number(st.users[0])));
+    const plotH = 274 * s;
+    const py = (u) => isLog ? Math.log10(Math.max(u, 1)) / Math.max(1, Math.log10(top)) * plotH : u / top * plotH;
+    const chosenUsers = Number(here.users);
+    const chosenText = chosenUsers > 0 || !isLog ? conversations(chosenUsers) : `none fits at ${fmtTokens(context)}`;
+    const chosenSpan = place(context, chosenText).span;
+    for (const c of marks) {
+      const u = usersOn(c);
+      if (isLog && u === 0) continue;
+      const span = place(c, conversations(u)).span;
+      const sameRow = Math.abs(py(u) - py(chosenUsers)) < 22 * s;
+      const givesWay = sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s;
+      shapes.push(...arrowShapes(c, u, t.fg2, place(c, conversations(u)).left, !givesWay));
+      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, false, !givesWay);
     }
     zeroFroms.forEach(([name, x], k) => {
       annotations.push({
@@ -421,7 +448,7 @@ function render({ model, el }) {
         xanchor: "right",
         yanchor: "top",
         xshift: -4,
-        yshift: -4 - k * 22 * app.scale(),
+        yshift: -4 - k * 22 * s,
         showarrow: false,
         text: `${name}: none fits past ${(x - 1).toLocaleString("en-US")} tokens`,
         font: { color: t.fg },
@@ -429,53 +456,49 @@ function render({ model, el }) {
         bgcolor: t.bg
       });
     });
-    const chosenUsers = Number(here.users);
-    const r = 6 * app.scale();
-    if (!isLog || chosenUsers > 0) {
+    if (chosenUsers > 0) {
       const y = isLog ? Math.log10(chosenUsers) : chosenUsers;
       annotations.push({
         x: Math.log10(context),
         y,
-        text: "●",
+        text: "◯",
         showarrow: false,
         xanchor: "center",
         yanchor: "middle",
-        font: { color: conceptColor("warning"), size: 18 * app.scale() }
+        font: { color: t.fg, size: 14 * s }
+      });
+      label(context, y, chosenText, t.fg, 2, true);
+    } else {
+      const floor = { yref: "paper", y: 0 };
+      annotations.push({
+        x: Math.log10(context),
+        ...floor,
+        text: "▼",
+        showarrow: false,
+        xanchor: "center",
+        yanchor: "bottom",
+        font: { color: conceptColor("warning"), size: 14 * s }
       });
       annotations.push({
-        // below left, so it never sits on a mark's label (those go above right)
         x: Math.log10(context),
-        y,
-        xanchor: "right",
-        yanchor: "top",
-        xshift: -r,
-        yshift: -r,
+        ...floor,
+        text: chosenText,
         showarrow: false,
-        text: `${conversations(chosenUsers)} (${String(model.get("kv_dtype")).toUpperCase()})`,
-        font: { color: t.fg }
-      });
-    } else {
-      shapes.push({
-        type: "circle",
-        xref: "x",
-        yref: "paper",
-        xsizemode: "pixel",
-        ysizemode: "pixel",
-        xanchor: context,
-        yanchor: 0,
-        x0: -r,
-        x1: r,
-        y0: 0,
-        y1: 2 * r,
-        fillcolor: conceptColor("warning"),
-        line: { width: 0 }
+        yanchor: "bottom",
+        yshift: 20 * s,
+        xanchor: place(context, chosenText).left ? "right" : "left",
+        xshift: place(context, chosenText).left ? 4 * s : -4 * s,
+        font: { color: t.fg },
+        bordercolor: conceptColor("warning"),
+        borderwidth: 2,
+        bgcolor: t.bg
       });
     }
-    const nothing = stairs.every((s) => s.users.every((u) => u === 0n));
+    const nothing = stairs.every((st) => st.users.every((u) => u === 0n));
     const failed = !here.weights_fit ? fitMessage(here) : nothing ? `The model loads, but not one conversation of ${fmtTokens(LO)} tokens fits, with either cache. ${fitMessage(here)}` : "";
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
     const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
-    if (isLog && !failed && stairs.some((s) => s.users.some((u) => u === 0n))) {
+    if (isLog && !failed && stairs.some((st) => st.users.some((u) => u === 0n))) {
       textLines.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
     textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));

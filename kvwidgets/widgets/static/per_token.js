@@ -478,10 +478,12 @@ function render({ model, el }) {
       const at = below;
       below += d.v[k];
       if (!d.thin.has(k)) continue;
-      const text = `${names[k]}<br>${fmtBytes(byCtx[chosen][k])} ↓`;
-      const wide = Math.max(names[k].length, 10) * 12 * s * 0.6;
+      const size = fmtBytes(byCtx[chosen][k]);
+      const wideOf = (words) => Math.max(...words.map((w) => w.length), size.length + 2) * 12 * s * 0.6;
+      const rows = wideOf([names[k]]) < barPx - 6 * s ? [names[k]] : names[k].split(" ");
+      const text = `${rows.join("<br>")}<br>${size} ↓`;
       const roomAbove = (totals[chosen] - at - floor) * pxPerGB;
-      if (wide < barPx - 6 * s && roomAbove > 40 * s) {
+      if (wideOf(rows) < barPx - 6 * s && roomAbove > (rows.length + 1) * 20 * s) {
         const over = kinds.find((o) => o !== k && !d.thin.has(o)) || k;
         annotations.push({
           x: chosen,

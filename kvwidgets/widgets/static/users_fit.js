@@ -390,9 +390,10 @@ function memoryBar(app, fit, gpu, W) {
   const labels = [
     ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
     ...L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : [],
-    ...n > 0 ? [["kv", `${conversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block: ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
+    ...n > 0 ? [["kv", `${conversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
     ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `left ${fmtBytes(fit.left_over_bytes)}`]] : [],
-    ...fit.reserve_bytes > 0n ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
+    // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
+    ...fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
   ];
   let lx = 0;
   for (const [concept, text] of labels) {
@@ -414,6 +415,10 @@ function memoryBar(app, fit, gpu, W) {
       y: top + h / 2 + fs * 0.35,
       "font-size": fs,
       fill: inkOn(under),
+      stroke: under,
+      "stroke-width": 4 * s,
+      "stroke-linejoin": "round",
+      "paint-order": "stroke",
       "text-anchor": "middle",
       "font-weight": 600,
       text: inBar
@@ -481,13 +486,17 @@ function render({ model, el }) {
     });
     const labels = counts.map((n) => `${n} GPU${n > 1 ? "s" : ""}${n === fit.num_gpus ? " (chosen)" : ""}`);
     const gb = (f, key) => f.error ? 0 : Number(f[key]) / 1e9;
+    const none = (f) => !f.error && f.weights_fit && f.users === 0n;
+    const convOver = (f) => none(f) ? gb(f, "kv_per_user_bytes") - gb(f, "kv_budget_bytes") : 0;
     const parts = [
       ["weights", "weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
       ["warning", "weights past the usable memory", (f) => f.error || f.weights_fit ? 0 : gb(f, "weights_bytes") - gb(f, "usable_bytes")],
       ["working", "working area", (f) => f.error || !f.weights_fit ? 0 : gb(f, "working_bytes")],
       ["kv", "conversations' KV", (f) => gb(f, "kv_used_bytes")],
-      ["free", "left over", (f) => gb(f, "left_over_bytes")],
-      ["reserve", "reserve (1 - utilization)", (f) => f.error || !f.weights_fit ? 0 : gb(f, "reserve_bytes")]
+      ["kv", "one conversation: the part that fits", (f) => none(f) ? gb(f, "kv_budget_bytes") : 0],
+      ["warning", "one conversation: past the usable memory", convOver],
+      ["free", "left over", (f) => none(f) ? 0 : gb(f, "left_over_bytes")],
+      ["reserve", "reserve (1 - utilization)", (f) => f.error || !f.weights_fit ? 0 : Math.max(0, gb(f, "reserve_bytes") - convOver(f))]
     ];
     const t = app.theme();
     const s = app.scale();
@@ -500,7 +509,7 @@ function render({ model, el }) {
       marker: { color: conceptColor(concept) },
       hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>"
     }));
-    const ends = fits.map((f) => f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes")));
+    const ends = fits.map((f) => f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes"), gb(f, "usable_bytes") + convOver(f)));
     const countText = (f) => f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : conversations(Number(f.users));
     const plotPx = Math.max(1, (app.plot.clientWidth || diagramWidth(app)) - 134 * s);
     const labelPx = Math.max(...fits.map((f) => countText(f).length)) * 12 * s * 0.6 + 8 * s;

@@ -1,6 +1,6 @@
 // ContextVsUsers: conversations that fit against their length (log axis 1K..1M) for a
-// 16-bit and an FP8 cache, 8K / 32K / 128K marked and labelled on the 16-bit line, the
-// chosen point highlighted. The users axis is log by default (800 at 1K and 3 at 128K
+// 16-bit and an FP8 cache, 8K / 32K / 128K marked, the chosen point ringed; the marks and
+// the chosen point are labelled on the chosen cache's line. The users axis is log by default (800 at 1K and 3 at 128K
 // are both readable) with a linear choice.
 
 import { fitMessage, maxContext, usersStaircase, usersThatFit } from "../calc/budget.js";
@@ -11,6 +11,7 @@ import { fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor, dtypeColor, dtypeDash } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
+import { diagramWidth } from "../ui/diagram.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -47,11 +48,14 @@ function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
 const ARROW = 18;
 const ARROW_HEAD = 8.485;
 
-function arrowShapes(x, y, color) {
-  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y };
+function arrowShapes(x, y, color, left = false, shown = true) {
+  // a hidden arrow stays in the list, transparent: a shape's place is a "calc" edit for
+  // plotly (every trace recomputed), its opacity only a redraw of the shapes
+  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y, opacity: shown ? 1 : 0 };
+  const d = left ? -1 : 1;  // a label left of its point: the arrow comes from up left
   return [
-    { ...at, type: "line", x0: 0, y0: 0, x1: ARROW, y1: ARROW, line: { color, width: 2 } },
-    { ...at, type: "path", path: `M0,0L${ARROW_HEAD},0L0,${ARROW_HEAD}Z`, fillcolor: color, line: { width: 0 } },
+    { ...at, type: "line", x0: 0, y0: 0, x1: d * ARROW, y1: ARROW, line: { color, width: 2 } },
+    { ...at, type: "path", path: `M0,0L${d * ARROW_HEAD},0L0,${ARROW_HEAD}Z`, fillcolor: color, line: { width: 0 } },
   ];
 }
 
@@ -102,12 +106,6 @@ function render({ model, el }) {
       hovertemplate: "from %{x:,} tokens: %{y:,} conversations<extra>" + name + "</extra>",
     }));
     const marks = axisValues(app, "marks");
-    const first = stairs[0];
-    const usersOnFirst = (c) => {
-      let j = 0;
-      while (j + 1 < first.x.length && first.x[j + 1] <= c) j++;
-      return Number(first.users[j]);
-    };
     const shapes = marks.map((c) => ({
       type: "line", x0: c, x1: c, yref: "paper", y0: 0, y1: 1, line: { dash: "dot", color: t.fg2, width: 1 },
     }));
@@ -121,56 +119,96 @@ function render({ model, el }) {
     const zeroFroms = isLog
       ? stairs.map((st, i) => [lines[i][1], st.x[st.users.findIndex((u) => u === 0n)]]).filter(([, x]) => x !== undefined)
       : [];
-    for (const c of marks) {  // the conversation count at each mark, on the 16-bit line
-      const u = usersOnFirst(c);
+    // The chosen point and the marks are labelled on the chosen cache's line (the readout's
+    // number), each label a box 18 px right of and above its point with an arrow back to it,
+    // or left of it where the plot ends first. Positions in pixels along the log x axis.
+    const s = app.scale();
+    const kvBits = L.bits("kv_dtype");
+    const on = Math.max(0, lines.findIndex(([dt]) => dtypeBits(L.dtypes, dt) === kvBits));
+    const usersOn = (c) => {
+      const st = stairs[on];
+      let j = 0;
+      while (j + 1 < st.x.length && st.x[j + 1] <= c) j++;
+      return Number(st.users[j]);
+    };
+    const plotPx = Math.max(1, diagramWidth(app) - 92 * s);  // plotLayout's margins l + r
+    const px = (c) => ((Math.log10(c) - Math.log10(LO)) / (Math.log10(HI) - Math.log10(LO))) * plotPx;
+    const boxPx = (text) => text.length * 12 * s * 0.56 + 6 * s;
+    /** a label's box from its point: [left, right] in px, and whether it goes left (only
+     *  where it would pass the figure's right edge: left of a point is where the line comes from) */
+    const place = (c, text) => {
+      const w = boxPx(text);
+      const left = px(c) + ARROW + w > plotPx + 18 * s;  // a label may reach into the right margin
+      return { left, span: left ? [px(c) - ARROW - w, px(c) - ARROW] : [px(c) + ARROW, px(c) + ARROW + w] };
+    };
+    // near: the box's corner at the point's ring (no arrow), else 18 px off with an arrow
+    const label = (c, y, text, border, width, near = false, shown = true) => {
+      const d = place(c, text).left ? -1 : 1;
+      annotations.push({
+        x: Math.log10(c), y, text, showarrow: false, opacity: shown ? 1 : 0,
+        xshift: d * (near ? 6 * s : ARROW), yshift: near ? 6 * s : ARROW, xanchor: d < 0 ? "right" : "left", yanchor: near ? "bottom" : "middle",
+        font: { color: t.fg }, bordercolor: border, borderwidth: width, bgcolor: t.bg,
+      });
+    };
+    // the y axis' pixels, from the range plotly will fit to the lines (near enough to tell
+    // whether two labels share a row): plotLayout's height less its top and bottom margins
+    const top = Math.max(1, ...stairs.map((st) => Number(st.users[0])));
+    const plotH = 274 * s;
+    const py = (u) => (isLog ? (Math.log10(Math.max(u, 1)) / Math.max(1, Math.log10(top))) * plotH : (u / top) * plotH);
+    const chosenUsers = Number(here.users);
+    const chosenText = chosenUsers > 0 || !isLog ? conversations(chosenUsers) : `none fits at ${fmtTokens(context)}`;
+    const chosenSpan = place(context, chosenText).span;
+    for (const c of marks) {  // the conversation count at each mark
+      const u = usersOn(c);
       if (isLog && u === 0) continue;
-      // The label sits 18 px right of and above its point, an arrow pointing back to it.
+      // the chosen point's own label says it; a mark whose label would share its place gives way
+      const span = place(c, conversations(u)).span;
+      const sameRow = Math.abs(py(u) - py(chosenUsers)) < 22 * s;
+      const givesWay = sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s;
       // The arrow is two shapes (sized in pixels from the point), not the annotation's own
       // arrow: plotly measures an annotation arrow's length on every draw, a forced page
       // layout each, twice per menu change; shapes are placed without measuring.
-      annotations.push({
-        x: Math.log10(c), y: isLog ? Math.log10(u) : u, text: conversations(u), showarrow: false,
-        xshift: ARROW, yshift: ARROW, xanchor: "left", yanchor: "middle",
-        font: { color: t.fg }, bordercolor: dtypeColor(lines[0][0]) || conceptColor("other"), bgcolor: t.bg,
-      });
-      shapes.push(...arrowShapes(c, u, t.fg2));
+      shapes.push(...arrowShapes(c, u, t.fg2, place(c, conversations(u)).left, !givesWay));
+      // hidden, not left out: the same annotations in the same places keep a slider step a
+      // redraw of the annotations (a changed list makes plotly recompute every trace)
+      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, false, !givesWay);
     }
     zeroFroms.forEach(([name, x], k) => {
       annotations.push({
-        x: Math.log10(HI), y: 1, yref: "paper", xanchor: "right", yanchor: "top", xshift: -4, yshift: -4 - k * 22 * app.scale(),
+        x: Math.log10(HI), y: 1, yref: "paper", xanchor: "right", yanchor: "top", xshift: -4, yshift: -4 - k * 22 * s,
         showarrow: false, text: `${name}: none fits past ${(x - 1).toLocaleString("en-US")} tokens`,
         font: { color: t.fg }, bordercolor: t.fg2, bgcolor: t.bg,
       });
     });
-    // The chosen point is a layout annotation (a dot and a label), not a trace: moving the
+    // The chosen point is layout annotations (a ring and its label), not a trace: moving the
     // context then changes no trace and Plotly redraws only the annotations (drawPlot's
     // dataKey). Annotations sit at log10 positions on log axes, as the marks' labels do.
-    const chosenUsers = Number(here.users);
-    const r = 6 * app.scale();
-    if (!isLog || chosenUsers > 0) {
+    // A ring in the text colour, as DecodeSpeed's; where none fits, a mark in the warning
+    // colour on the floor (0 has no place on a log axis) and a label saying so.
+    if (chosenUsers > 0) {
       const y = isLog ? Math.log10(chosenUsers) : chosenUsers;
-      annotations.push({ x: Math.log10(context), y, text: "\u25CF",
-        showarrow: false, xanchor: "center", yanchor: "middle", font: { color: conceptColor("warning"), size: 18 * app.scale() } });
-      annotations.push({
-        // below left, so it never sits on a mark's label (those go above right)
-        x: Math.log10(context), y, xanchor: "right", yanchor: "top", xshift: -r, yshift: -r, showarrow: false,
-        text: `${conversations(chosenUsers)} (${String(model.get("kv_dtype")).toUpperCase()})`, font: { color: t.fg },
-      });
+      annotations.push({ x: Math.log10(context), y, text: "\u25EF",
+        showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * s } });
+      // its label beside the ring, no arrow: a shape that moved with the slider would make
+      // every step recompute the traces
+      label(context, y, chosenText, t.fg, 2, true);
     } else {
-      // 0 on a log axis: a dot sitting on the floor, and no words there (the floor's label and the
-      // readout say it); a shape, so it is never a text in the way of the floor's label
-      shapes.push({ type: "circle", xref: "x", yref: "paper", xsizemode: "pixel", ysizemode: "pixel", xanchor: context, yanchor: 0,
-        x0: -r, x1: r, y0: 0, y1: 2 * r, fillcolor: conceptColor("warning"), line: { width: 0 } });
+      const floor = { yref: "paper", y: 0 };
+      annotations.push({ x: Math.log10(context), ...floor, text: "\u25BC", showarrow: false, xanchor: "center", yanchor: "bottom",
+        font: { color: conceptColor("warning"), size: 14 * s } });
+      annotations.push({ x: Math.log10(context), ...floor, text: chosenText, showarrow: false, yanchor: "bottom", yshift: 20 * s,
+        xanchor: place(context, chosenText).left ? "right" : "left", xshift: place(context, chosenText).left ? 4 * s : -4 * s,
+        font: { color: t.fg }, bordercolor: conceptColor("warning"), borderwidth: 2, bgcolor: t.bg });
     }
     // A model that does not load, or loads but has no room for one conversation of even
     // 1K tokens, has no line to draw: a message takes the chart's place.
-    const nothing = stairs.every((s) => s.users.every((u) => u === 0n));
+    const nothing = stairs.every((st) => st.users.every((u) => u === 0n));
     const failed = !here.weights_fit ? fitMessage(here)
       : nothing ? `The model loads, but not one conversation of ${fmtTokens(LO)} tokens fits, with either cache. ${fitMessage(here)}` : "";
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
     // Everything is computed: now touch the page.
     const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
-    if (isLog && !failed && stairs.some((s) => s.users.some((u) => u === 0n))) {
+    if (isLog && !failed && stairs.some((st) => st.users.some((u) => u === 0n))) {
       textLines.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
     textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));

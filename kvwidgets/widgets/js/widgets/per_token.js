@@ -209,10 +209,13 @@ function render({ model, el }) {
       const at = below;
       below += d.v[k];
       if (!d.thin.has(k)) continue;
-      const text = `${names[k]}<br>${fmtBytes(byCtx[chosen][k])} \u2193`;  // the arrow points at the part
-      const wide = Math.max(names[k].length, 10) * 12 * s * 0.6;
+      // the name on one line, or a word a line where the bar is narrower (scale 1.5)
+      const size = fmtBytes(byCtx[chosen][k]);
+      const wideOf = (words) => Math.max(...words.map((w) => w.length), size.length + 2) * 12 * s * 0.6;
+      const rows = wideOf([names[k]]) < barPx - 6 * s ? [names[k]] : names[k].split(" ");
+      const text = `${rows.join("<br>")}<br>${size} \u2193`;  // the arrow points at the part
       const roomAbove = (totals[chosen] - at - floor) * pxPerGB;
-      if (wide < barPx - 6 * s && roomAbove > 40 * s) {
+      if (wideOf(rows) < barPx - 6 * s && roomAbove > (rows.length + 1) * 20 * s) {
         const over = kinds.find((o) => o !== k && !d.thin.has(o)) || k;
         annotations.push({ x: chosen, y: at + floor, yanchor: "bottom", yshift: 2 * s, showarrow: false, text,
           font: { color: inkOn(conceptColor(over)) } });
