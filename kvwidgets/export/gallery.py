@@ -119,6 +119,10 @@ def _states() -> dict[str, list[State]]:
             State("70B", {"model": "llama-3.1-70b", "params": 0}),
             State("typical copy speeds", {"speed": "typical"}),
             State("each tier's range shaded", {"speed": "typical", "bands": True}),
+            State(
+                "two crossings 54 tokens apart (Gemma 3 27B, typical speeds)",
+                {"model": "gemma-3-27b", "speed": "typical"},
+            ),
         ],
         "MemoryOverTrace": [
             State("default: the paper's OPT-13B memory, ShareGPT"),
