@@ -77,6 +77,10 @@ def _states() -> dict[str, list[State]]:
             State("long context (131K, 8B)", {"model": "llama-3.1-8b", "context": 131_072}),
             State("does not load", {"model": "llama-3.1-70b", "gpu": "H100"}),
             State(
+                "batch 48 at 32K: the caches do not fit",
+                {"model": "llama-3.1-8b", "context": 32_768, "batch": 48},
+            ),
+            State(
                 "MLA (DeepSeek-V3 on 8 GPUs)", {"model": "deepseek-v3", "num_gpus": 8, "weight_dtype": "fp8"}
             ),
         ],
@@ -115,6 +119,10 @@ def _states() -> dict[str, list[State]]:
             State("70B", {"model": "llama-3.1-70b", "params": 0}),
             State("typical copy speeds", {"speed": "typical"}),
             State("each tier's range shaded", {"speed": "typical", "bands": True}),
+            State(
+                "two crossings 54 tokens apart (Gemma 3 27B, typical speeds)",
+                {"model": "gemma-3-27b", "speed": "typical"},
+            ),
         ],
         "MemoryOverTrace": [
             State("default: the paper's OPT-13B memory, ShareGPT"),

@@ -104,4 +104,6 @@ class AttentionDesigns(KVWidget):
             },
             "designs": {label: row(self._design_models[label]) for label in shown},
             "models": {n: row(self.get_model(n)) for n in self.real},
+            # real models drawn past the context they were trained for (the page warns)
+            "past_max_context": [n for n in self.real if self.get_model(n).past_max_context(long_ctx)],
         }

@@ -199,3 +199,25 @@ def test_per_token_bytes_names_the_thin_window_at_scale_one_and_a_half(watched, 
     # too wide for the bar on one line at 1.5x: a word a line, still on the chosen bar
     assert "sliding<br>window<br>4.72 MB \u2193" in texts
     watched.assert_clean()
+
+
+def test_the_controls_stay_put_while_the_context_slider_moves(watched, tmp_path):
+    """The shown length ("8K", "128K", "8,704") keeps one width (widget.css): else the controls
+    after it shift under the reader's pointer as the slider moves, and at scale 1.5 the label
+    before the slider wrapped and unwrapped."""
+    page = watched.page
+    kw.DecodeSpeed(scale=1.5).to_html(tmp_path / "speed.html")
+    open_exported(watched, tmp_path / "speed.html")
+    where = """() => ['context', 'batch'].map(k => {
+        const b = document.querySelector(`[data-kv="${k}"]`).getBoundingClientRect();
+        return [Math.round(b.left), Math.round(b.top)]; })"""
+    before = page.evaluate(where)
+    slider = page.locator('[data-kv="context"]')
+    for position in ("0", "1", "112", "160"):  # 1K, 1,088, 128K, 1M
+        slider.evaluate(
+            f"(s) => {{ s.value = '{position}'; s.dispatchEvent(new Event('input', {{ bubbles: true }})); }}"
+        )
+        page.wait_for_timeout(50)
+        assert page.evaluate(where) == before, position
+    assert page.locator('[data-kv-out="context"]').text_content() == "1M"
+    watched.assert_clean()

@@ -383,6 +383,12 @@ def test_attention_designs_draws_who_shares_which_kv_head(watched, tmp_path):
     designs = ["MHA", "GQA", "MQA", "MLA", "Sliding hybrid 1024"]
     real = ["llama-3-8b", "llama-3-70b", "deepseek-v3", "gpt-oss-120b", "gemma-3-27b"]
     assert rows == [designs + [" "] + real] * 2
+    # the default 128K runs past what Llama 3 8B and 70B were trained for: a warning in view
+    warns = page.evaluate("[...document.querySelectorAll('.kv-warnings .kv-warn')].map(e => e.textContent)")
+    assert warns == [
+        "llama-3-8b and llama-3-70b were trained for 8,192 tokens (max_position_embeddings), not 131,072: "
+        "their bars hold for the memory, not for the models' quality."
+    ]
     page.locator('[data-kv="more"]').click()
     page.locator('[data-kv="x_scale"]').select_option("log")
     assert page.evaluate(f"{layout}.xaxis.type") == "log"

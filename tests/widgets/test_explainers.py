@@ -309,6 +309,20 @@ def test_attention_designs_head_sharing_and_axis():
     assert w.shapes["MLA"]["groups"][0]["latent"] == 576
 
 
+def test_attention_designs_names_real_models_drawn_past_their_trained_length():
+    # Llama 3 8B and 70B were trained for 8,192 tokens: at the default 128K their bars hold
+    # for the memory only, and the page says so (designs.js pastTrainedLength)
+    assert kw.AttentionDesigns().result["past_max_context"] == ["llama-3-8b", "llama-3-70b"]
+    assert kw.AttentionDesigns(context=8192).result["past_max_context"] == []
+    # DeepSeek-V3 holds 163,840 tokens, gpt-oss-120b and Gemma 3 27B 131,072
+    assert kw.AttentionDesigns(context=150_000).result["past_max_context"] == [
+        "llama-3-8b",
+        "llama-3-70b",
+        "gpt-oss-120b",
+        "gemma-3-27b",
+    ]
+
+
 def test_shapes_say_the_maximum_context_and_whether_params_are_estimated():
     shapes = kw.UsersThatFit().shapes
     assert shapes["llama-3-8b"]["max_context"] == 8192 and not shapes["llama-3-8b"]["params_estimated"]

@@ -328,14 +328,12 @@ function lineParts(shape, gpu, xs, batch, o) {
   const above = xs.filter((c) => c > limit);
   return [{ fits: true, xs: [...below, limit] }, { fits: false, xs: [limit, ...above] }];
 }
-function batchEndLabels(app, batches, chosen, xEnd, at, colorOf) {
+function batchEndLabels(app, batches, chosen, xEnd, at, colorOf, yRange) {
   const s = app.scale();
-  const ys = batches.map((b) => Math.log10(at(b)));
-  const span = Math.max(1, Math.max(...ys) - Math.min(...ys)) * 1.25;
-  const h = (520 * s - 86 * s) * 0.45;
+  const h = 0.65 * (520 * s - 86 * s) * 0.45;
   return endLabels(
     batches.map((b) => ({ text: `batch ${b}`, y: at(b), color: colorOf(b), bold: b === chosen })),
-    { x: xEnd, pxPerDecade: h / span, gap: 14 * s, size: 11 * s, ink: app.theme().fg }
+    { x: xEnd, pxPerDecade: h / (yRange[1] - yRange[0]), gap: 14 * s, size: 11 * s, ink: app.theme().fg }
   );
 }
 function fitsText(batch, context, fit, loads) {
@@ -379,7 +377,19 @@ function render({ model, el }) {
     const t = app.theme();
     const traces = [];
     const over = { x: [], user: [], total: [], text: [] };
-    const ceilings = (contexts, b) => contexts.map((c) => decodeCeiling(shape, gpu, c, b, o));
+    let lo = Infinity;
+    let hi = 0;
+    const span = (ys) => {
+      for (const y of ys) if (y > 0) {
+        lo = Math.min(lo, y);
+        hi = Math.max(hi, y);
+      }
+    };
+    const ceilings = (contexts, b) => {
+      const ds = contexts.map((c) => decodeCeiling(shape, gpu, c, b, o));
+      span(ds.map((x) => x.tokens_per_s_per_user));
+      return ds;
+    };
     const batchTraces = (b, contexts, ds, line, note, showlegend) => {
       const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: contexts, line };
       return [
@@ -461,6 +471,7 @@ function render({ model, el }) {
     const showMeasured = meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu && o.numGpus === 1;
     if (showMeasured) {
       const rows = meas.rows.filter((r) => batches.includes(r.batch));
+      span(rows.map((r) => r.tokens_per_s_per_user));
       const color = batchColor;
       traces.push({
         type: "scatter",
@@ -488,7 +499,8 @@ function render({ model, el }) {
         hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>"
       });
     }
-    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor));
+    const yRange = hi > 0 ? [Math.log10(lo) - 0.1, Math.log10(hi) + 0.1] : [-1, 3];
+    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor, yRange));
     const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
     if (showMeasured) lines.push({ text: `x marks, in their batch's colour: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
     if (d.crossover_batch !== null) {
@@ -520,7 +532,7 @@ function render({ model, el }) {
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
       xaxis: { ...xaxis, matches: "x2", showticklabels: false },
       xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" } },
-      yaxis: { type: "log", title: { text: "tok/s per conversation" } },
+      yaxis: { type: "log", title: { text: "tok/s per conversation" }, range: yRange },
       yaxis2: { type: "log", title: { text: "tok/s total" } },
       // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
       // into the title. Every length scales with `scale`, so one fraction fits all.

@@ -373,6 +373,18 @@ function headSharing(app, L, labels, perToken, W) {
     "aria-label": "query heads and the KV heads they read, for MHA, GQA, MQA and MLA"
   }, parts);
 }
+function pastTrainedLength(real, long) {
+  const n = (x) => Number(x).toLocaleString("en-US");
+  const byMax = /* @__PURE__ */ new Map();
+  for (const [name, s] of real) {
+    if (s.max_context && long > s.max_context) byMax.set(s.max_context, [...byMax.get(s.max_context) || [], name]);
+  }
+  if (!byMax.size) return [];
+  const and = (xs) => xs.length < 2 ? xs[0] : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+  const count = [...byMax.values()].flat().length;
+  const clauses = [...byMax].map(([max, names]) => `${and(names)} ${names.length === 1 ? "was" : "were"} trained for ${n(max)} tokens (max_position_embeddings)`);
+  return [{ text: `${clauses.join("; ")}, not ${n(long)}: ${count === 1 ? "its bar holds for the memory, not for the model's" : "their bars hold for the memory, not for the models'"} quality.`, cls: "kv-warn" }];
+}
 function render({ model, el }) {
   const app = createApp({ model, el }, "Attention designs and their cache");
   dtypeSelect(app, "kv_dtype", "KV cache");
@@ -424,6 +436,7 @@ function render({ model, el }) {
       lines.push({ text: `${n.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
     }
     lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
+    lines.push(...pastTrainedLength(real, long));
     const headsWidth = diagramWidth(app);
     const headsKey = JSON.stringify([labels, perToken.map(String), headsWidth, sc, t]);
     const headsSvg = headsKey === drawnHeads ? null : headSharing(app, L, labels, perToken, headsWidth);

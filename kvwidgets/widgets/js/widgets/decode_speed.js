@@ -61,17 +61,18 @@ function lineParts(shape, gpu, xs, batch, o) {
 }
 
 /**
- * "batch N" at the right end of the per-user lines. The top subplot spans about `h` px
- * for the decades its lines cover (plotly's autorange adds a little on each side).
+ * "batch N" at the right end of the per-user lines. The top subplot's y range is fixed
+ * (`yRange`, decades), so the labels can be spaced in pixels: the subplot gets 0.45 of the
+ * plot area, and plotly takes the legend's rows out of that area (two rows at 800 px took
+ * a quarter of it): count on at most 65% of it, so labels are at least `gap` apart (an
+ * estimate from the end values alone put batch 48's label on batch 64's).
  * @param {App} app
  */
-function batchEndLabels(app, batches, chosen, xEnd, at, colorOf) {
+function batchEndLabels(app, batches, chosen, xEnd, at, colorOf, yRange) {
   const s = app.scale();
-  const ys = batches.map((b) => Math.log10(at(b)));
-  const span = Math.max(1, Math.max(...ys) - Math.min(...ys)) * 1.25;
-  const h = (520 * s - 86 * s) * 0.45;  // the top subplot's share of the plot area
+  const h = 0.65 * (520 * s - 86 * s) * 0.45;
   return endLabels(batches.map((b) => ({ text: `batch ${b}`, y: at(b), color: colorOf(b), bold: b === chosen })),
-    { x: xEnd, pxPerDecade: h / span, gap: 14 * s, size: 11 * s, ink: app.theme().fg });
+    { x: xEnd, pxPerDecade: h / (yRange[1] - yRange[0]), gap: 14 * s, size: 11 * s, ink: app.theme().fg });
 }
 
 function fitsText(batch, context, fit, loads) {
@@ -128,7 +129,14 @@ function render({ model, el }) {
     // dotted line in its own colour, or nothing would show which line it is.
     const traces = [];
     const over = { x: [], user: [], total: [], text: [] };  // the parts that do not fit
-    const ceilings = (contexts, b) => contexts.map((c) => decodeCeiling(shape, gpu, c, b, o));
+    let lo = Infinity;  // the per-conversation values drawn, for the top y range
+    let hi = 0;
+    const span = (ys) => { for (const y of ys) if (y > 0) { lo = Math.min(lo, y); hi = Math.max(hi, y); } };
+    const ceilings = (contexts, b) => {
+      const ds = contexts.map((c) => decodeCeiling(shape, gpu, c, b, o));
+      span(ds.map((x) => x.tokens_per_s_per_user));
+      return ds;
+    };
     const batchTraces = (b, contexts, ds, line, note, showlegend) => {
       const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: contexts, line };
       return [
@@ -180,6 +188,7 @@ function render({ model, el }) {
     if (showMeasured) {
       // measured points for the batches drawn, so each has its line's colour
       const rows = meas.rows.filter((r) => batches.includes(r.batch));
+      span(rows.map((r) => r.tokens_per_s_per_user));
       const color = batchColor;
       traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", x: rows.map((r) => r.context),
         y: rows.map((r) => r.tokens_per_s_per_user), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
@@ -192,7 +201,8 @@ function render({ model, el }) {
     }
     // Each batch's name at the right end of its per-user line, in its colour (the lines
     // are far apart there: a step's KV reads dominate), pushed apart where two would touch.
-    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor));
+    const yRange = hi > 0 ? [Math.log10(lo) - 0.1, Math.log10(hi) + 0.1] : [-1, 3];
+    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor, yRange));
     // Everything is computed: now touch the page.
     const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
     if (showMeasured) lines.push({ text: `x marks, in their batch's colour: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
@@ -228,7 +238,7 @@ function render({ model, el }) {
       grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
       xaxis: { ...xaxis, matches: "x2", showticklabels: false },
       xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" } },
-      yaxis: { type: "log", title: { text: "tok/s per conversation" } },
+      yaxis: { type: "log", title: { text: "tok/s per conversation" }, range: yRange },
       yaxis2: { type: "log", title: { text: "tok/s total" } },
       // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
       // into the title. Every length scales with `scale`, so one fraction fits all.

@@ -86,6 +86,27 @@ function headSharing(app, L, labels, perToken, W) {
 }
 
 /**
+ * A warning, in view under the figure, for the real models whose bars run past the context
+ * they were trained for (max_position_embeddings): Llama 3 8B and 70B at the default 128K.
+ * The bytes hold (the memory is what it is); the model's answers at that length do not.
+ * (designs.py result "past_max_context" names the same models.)
+ * @param {Array<[string, any]>} real
+ * @param {number} long
+ */
+function pastTrainedLength(real, long) {
+  const n = (x) => Number(x).toLocaleString("en-US");
+  const byMax = new Map();
+  for (const [name, s] of real) {
+    if (s.max_context && long > s.max_context) byMax.set(s.max_context, [...(byMax.get(s.max_context) || []), name]);
+  }
+  if (!byMax.size) return [];
+  const and = (xs) => (xs.length < 2 ? xs[0] : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
+  const count = [...byMax.values()].flat().length;
+  const clauses = [...byMax].map(([max, names]) => `${and(names)} ${names.length === 1 ? "was" : "were"} trained for ${n(max)} tokens (max_position_embeddings)`);
+  return [{ text: `${clauses.join("; ")}, not ${n(long)}: ${count === 1 ? "its bar holds for the memory, not for the model's" : "their bars hold for the memory, not for the models'"} quality.`, cls: "kv-warn" }];
+}
+
+/**
  * @param {RenderContext} ctx
  */
 function render({ model, el }) {
@@ -140,6 +161,7 @@ function render({ model, el }) {
       lines.push({ text: `${n.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
     }
     lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
+    lines.push(...pastTrainedLength(real, long));
     // The diagram does not depend on the context lengths: a slider move keeps it.
     const headsWidth = diagramWidth(app);
     const headsKey = JSON.stringify([labels, perToken.map(String), headsWidth, sc, t]);

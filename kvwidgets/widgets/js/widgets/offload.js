@@ -85,6 +85,12 @@ function tierPicture(app, tiers, W, gpu, cacheText) {
     "aria-label": "the storage tiers and their copy speeds to the GPU" }, parts);
 }
 
+/** A CSS text-shadow: a thin outline of the background colour round each glyph. */
+function halo(bg, s) {
+  const d = Math.max(1, Math.round(1.5 * s));
+  return [[-d, -d], [d, -d], [-d, d], [d, d], [0, -d], [0, d], [-d, 0], [d, 0]].map(([x, y]) => `${x}px ${y}px 1px ${bg}`).join(", ");
+}
+
 /** Measured seconds at t, straight between points on log-log axes (data.measured.interpolate_log). */
 function interpolateMeasured(rows, t) {
   for (const r of rows) if (r.tokens === t) return r.seconds;
@@ -242,15 +248,29 @@ function render({ model, el }) {
         dots.text.push(`${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens`);
       }
     });
-    // each dot labelled with its token count; labels alternate above-left and below-right
-    // of their dot, so two crossings near each other stay apart, and turn inwards near either
-    // end of the 1K-1M axis so a label never runs off the plot (at scale 1.5 a left label on a
-    // dot at 4K was cut at the axis)
-    const labelSide = (x, side) => (Math.log10(x) < 4.3 ? "right" : Math.log10(x) > 5.5 ? "left" : side);
+    // each dot labelled with its token count, below its dot: every line here rises to the
+    // right and the measured prefill (the only line with markers) rises fastest, so below a
+    // dot no marker lies (above, the label sat on the measured 8K mark). A dot within half a
+    // decade of the one before it takes its label above instead, so the two stay apart. Near
+    // either end of the 1K-1M axis a label turns inwards, so it never runs off the plot.
+    const positions = new Array(dots.x.length);
+    let prevX = 0;
+    let prevBelow = false;
+    [...dots.x.keys()].sort((a, b) => dots.x[a] - dots.x[b]).forEach((i) => {
+      const lx = Math.log10(dots.x[i]);
+      const below = !(prevBelow && lx - Math.log10(prevX) < 0.5);
+      const side = below ? (lx > 5.5 ? "left" : "right") : (lx < 4.3 ? "right" : "left");
+      positions[i] = `${below ? "bottom" : "top"} ${side}`;
+      prevX = dots.x[i];
+      prevBelow = below;
+    });
     if (dots.x.length) {
       traces.push({ type: "scatter", mode: "markers+text", name: "where the cheaper way changes", x: dots.x, y: dots.y,
         text: dots.x.map((x) => `<b>${x.toLocaleString("en-US")} tokens</b>`), hovertext: dots.text,
-        textposition: dots.x.map((x, i) => `${i % 2 ? "bottom" : "top"} ${labelSide(x, i % 2 ? "right" : "left")}`), textfont: { color: t.fg, size: 11 * sc },
+        textposition: positions,
+        // a halo of the background round each glyph: the lines run at about the labels'
+        // slope through where any label can go, and without it they cut through the digits
+        textfont: { color: t.fg, size: 11 * sc, shadow: halo(t.bg, sc) },
         marker: { size: 9 * sc, color: t.fg, line: { color: t.bg, width: 1.5 } }, hovertemplate: "%{hovertext}<extra></extra>" });
     }
     const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
@@ -314,7 +334,9 @@ function render({ model, el }) {
       margin,
       xaxis: { type: "log", title: { text: "context of the conversation (tokens)" }, range: [Math.log10(900), Math.log10(1.2e6)] },
       yaxis: { type: "log", title: { text: "seconds to get the cache back" }, range: yRange },
-      legend: { orientation: "h", yanchor: "top", y: -0.2, font: { color: t.fg } },
+      // traceorder: the bands' fills would otherwise turn plotly's default order to reversed,
+      // and the legend's two entries would swap when Ranges is ticked
+      legend: { orientation: "h", yanchor: "top", y: -0.2, font: { color: t.fg }, traceorder: "normal" },
     }, [shape, gpu.name, bits, speed, params, showMeasured, bands]);
   };
   return startApp(app);
