@@ -627,6 +627,52 @@ def test_decode_step_grows_on_a_fixed_axis_and_draws_attention(watched, exported
     watched.assert_clean()
 
 
+DST_KINDS_JS = """() => {
+    const paint = (e) => { const c = getComputedStyle(e); return [c.fill, +c.fillOpacity]; };
+    const kinds = {};
+    for (const kind of ['sliding', 'full']) {
+        kinds[kind] = {
+            rows: [...document.querySelectorAll(`.kv-dst-layer[data-kind="${kind}"] .kv-dst-row`)].map(paint),
+            legend: [...document.querySelectorAll(`.kv-dst-legend .kv-dst-kind[data-kind="${kind}"]`)].map(paint) };
+    }
+    return { kinds, background: getComputedStyle(document.querySelector('.kv-widget')).backgroundColor };
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_decode_step_layer_kinds_read_apart_in_light_and_dark(browser, exported, scheme):
+    """gpt-oss-20b's sliding and full layers are two shades of the cache's orange: as drawn
+    (over the page's background) the shades stay apart in both themes, prompt and generated
+    rows of a kind are the same colour (the phase is a texture, not a shade, which on a dark
+    page turned the light shade as dark as the full one), and the legend has a swatch of
+    each kind in its rows' colour."""
+    from .test_keyboard_theme import over
+
+    context = browser.new_context(viewport={"width": 800, "height": 900}, color_scheme=scheme)
+    try:
+        watch = PageWatch(context.new_page())
+        page = watch.page
+        open_exported(watch, exported["DecodeStep"])
+        page.evaluate(f"{MODEL}.set('generated', 40)")
+        got = page.evaluate(DST_KINDS_JS)
+        bg = rgba(got["background"])
+
+        def seen(paint):
+            r, g, b, a = rgba(paint[0])
+            return tuple(round(v) for v in over((r, g, b, a * paint[1]), bg)[:3])
+
+        drawn = {}
+        for kind, marks in got["kinds"].items():
+            colours = {seen(p) for p in marks["rows"]}
+            assert len(marks["rows"]) >= 4 and len(colours) == 1, f"{scheme} {kind}: rows in {colours}"
+            assert [seen(p) for p in marks["legend"]] == list(colours), f"{scheme} {kind}: legend"
+            drawn[kind] = "#" + "".join(f"{v:02x}" for v in colours.pop())
+        assert contrast(drawn["sliding"], drawn["full"]) >= 1.4, f"{scheme}: {drawn}"
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
 PB_JS = """() => {
     const t = document.querySelector('.kv-pb-table');
     const z = document.querySelector('.kv-pb-zoom');
