@@ -279,7 +279,8 @@ DIAGRAM_COLOURS_JS = """() => {
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_theme_colours_and_scale_1_5(browser, exported, tmp_path_factory, name, scheme):
     folder = screenshot_folder(tmp_path_factory)
-    for scale, width in ((1, 1200), (1.5, 800)):
+    # 760 px: an 800 px window less a page margin (a course page, the gallery)
+    for scale, width in ((1, 1200), (1.5, 800), (1.5, 760)):
         context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
         try:
             watch = PageWatch(context.new_page())
@@ -297,6 +298,16 @@ def test_theme_colours_and_scale_1_5(browser, exported, tmp_path_factory, name, 
                     .filter(e => e.getBoundingClientRect().right > r.right + 0.5).map(e => e.dataset.kv || e.tagName);
             }""")
             assert overflow == [], f"{name} scale {scale}: overflows {overflow}"
+            cut = page.evaluate("""() => {
+                const svg = document.querySelector('.kv-diagram svg');
+                if (!svg) return [];
+                const r = svg.getBoundingClientRect();
+                return [...svg.querySelectorAll('text')].filter(e => {
+                    const b = e.getBoundingClientRect();
+                    return b.width > 0 && (b.right > r.right + 0.5 || b.left < r.left - 0.5);
+                }).map(e => e.textContent);
+            }""")
+            assert cut == [], f"{name} scale {scale}: text cut off at the diagram's edge: {cut}"
             if scale == 1.5:
                 assert (
                     page.evaluate("getComputedStyle(document.querySelector('.kv-widget')).fontSize")
