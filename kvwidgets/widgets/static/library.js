@@ -1248,7 +1248,8 @@ function createApp({ model, el }, title) {
       app.showError();
     },
     showError() {
-      const msg = app.localError || model.get("error") || "";
+      let msg = app.localError || model.get("error") || "";
+      if (msg && msg === app.failed) msg = "";
       error.textContent = msg;
       error.style.display = msg ? "" : "none";
     },

@@ -1368,7 +1368,8 @@
         app.showError();
       },
       showError() {
-        const msg = app.localError || model.get("error") || "";
+        let msg = app.localError || model.get("error") || "";
+        if (msg && msg === app.failed) msg = "";
         error.textContent = msg;
         error.style.display = msg ? "" : "none";
       },
@@ -1910,7 +1911,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "ffcc61c4867d5f68";
+  var LIBRARY_HASH = "2df895682033079f";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js
