@@ -275,6 +275,18 @@ DIAGRAM_COLOURS_JS = """() => {
 }"""
 
 
+# Diagram text that runs past the diagram's left or right edge (cut off on the page).
+CUT_JS = """() => {
+    const svg = document.querySelector('.kv-diagram svg');
+    if (!svg) return [];
+    const r = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('text')].filter(e => {
+        const b = e.getBoundingClientRect();
+        return b.width > 0 && (b.right > r.right + 0.5 || b.left < r.left - 0.5);
+    }).map(e => e.textContent);
+}"""
+
+
 @pytest.mark.parametrize("name", WIDGETS)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_theme_colours_and_scale_1_5(browser, exported, tmp_path_factory, name, scheme):
@@ -298,15 +310,7 @@ def test_theme_colours_and_scale_1_5(browser, exported, tmp_path_factory, name, 
                     .filter(e => e.getBoundingClientRect().right > r.right + 0.5).map(e => e.dataset.kv || e.tagName);
             }""")
             assert overflow == [], f"{name} scale {scale}: overflows {overflow}"
-            cut = page.evaluate("""() => {
-                const svg = document.querySelector('.kv-diagram svg');
-                if (!svg) return [];
-                const r = svg.getBoundingClientRect();
-                return [...svg.querySelectorAll('text')].filter(e => {
-                    const b = e.getBoundingClientRect();
-                    return b.width > 0 && (b.right > r.right + 0.5 || b.left < r.left - 0.5);
-                }).map(e => e.textContent);
-            }""")
+            cut = page.evaluate(CUT_JS)
             assert cut == [], f"{name} scale {scale}: text cut off at the diagram's edge: {cut}"
             if scale == 1.5:
                 assert (
@@ -636,6 +640,23 @@ def test_decode_step_grows_on_a_fixed_axis_and_draws_attention(watched, exported
     )
     assert att == ["mla", True]  # no windowed layer: a full one, and the figure says so
     watched.assert_clean()
+
+
+def test_paged_blocks_no_fit_sentence_wraps_at_scale_1_5(browser, tmp_path):
+    """When no request fits, the sentence standing in for the shared-prefix rows wraps inside
+    the diagram at scale 1.5 in a 760 px page (it ran past the right edge)."""
+    path = tmp_path / "nofit.html"
+    kw.PagedBlocks(scale=1.5, context=1_048_576, used_tokens=500_000).to_html(path)
+    context = browser.new_context(viewport={"width": 760, "height": 900})
+    try:
+        watch = PageWatch(context.new_page())
+        open_exported(watch, path)
+        lines = watch.page.locator(".kv-pb-none").all_text_contents()
+        assert len(lines) >= 2 and " ".join(lines).endswith("so no conversations share it here.")
+        assert watch.page.evaluate(CUT_JS) == []
+        watch.assert_clean()
+    finally:
+        context.close()
 
 
 DST_KINDS_JS = """() => {

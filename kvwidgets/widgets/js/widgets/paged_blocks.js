@@ -303,9 +303,12 @@ function render({ model, el }) {
     heading(`${plural(p.users, "conversation")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
     if (p.users_paged === 0n || p.users_sharing === 0n) {
       // nothing to share: no request of this length fits
-      parts.push(label(0, y + fs, `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`,
-        { fill: t.fg, class: "kv-pb-none" }));
-      y += fs * 1.6;
+      const none = `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
+      const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
+      noneLines.forEach((line, i) => {
+        parts.push(label(0, y + fs + i * small * 1.3, line, { fill: t.fg, class: "kv-pb-none" }));
+      });
+      y += fs * 0.6 + noneLines.length * small * 1.3;
     } else {
       const rowBlocks = p.shared_blocks + p.own_blocks;
       const cell = Math.min(14 * s, barW / rowBlocks);
