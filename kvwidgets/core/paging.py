@@ -124,7 +124,7 @@ def block_plan(
     prefix_tokens = check_int("prefix_tokens", prefix_tokens, minimum=0)
     if prefix_tokens >= used_tokens:
         raise InputError(
-            f"prefix_tokens must be less than used_tokens ({used_tokens:,}): each user adds "
+            f"prefix_tokens must be less than used_tokens ({used_tokens:,}): each conversation adds "
             f"tokens of its own after the shared prefix, got {prefix_tokens:,}"
         )
     budget = memory_budget(model, gpu, **budget_kwargs)

@@ -275,11 +275,24 @@ DIAGRAM_COLOURS_JS = """() => {
 }"""
 
 
+# Diagram text that runs past the diagram's left or right edge (cut off on the page).
+CUT_JS = """() => {
+    const svg = document.querySelector('.kv-diagram svg');
+    if (!svg) return [];
+    const r = svg.getBoundingClientRect();
+    return [...svg.querySelectorAll('text')].filter(e => {
+        const b = e.getBoundingClientRect();
+        return b.width > 0 && (b.right > r.right + 0.5 || b.left < r.left - 0.5);
+    }).map(e => e.textContent);
+}"""
+
+
 @pytest.mark.parametrize("name", WIDGETS)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_theme_colours_and_scale_1_5(browser, exported, tmp_path_factory, name, scheme):
     folder = screenshot_folder(tmp_path_factory)
-    for scale, width in ((1, 1200), (1.5, 800)):
+    # 760 px: an 800 px window less a page margin (a course page, the gallery)
+    for scale, width in ((1, 1200), (1.5, 800), (1.5, 760)):
         context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
         try:
             watch = PageWatch(context.new_page())
@@ -297,6 +310,8 @@ def test_theme_colours_and_scale_1_5(browser, exported, tmp_path_factory, name, 
                     .filter(e => e.getBoundingClientRect().right > r.right + 0.5).map(e => e.dataset.kv || e.tagName);
             }""")
             assert overflow == [], f"{name} scale {scale}: overflows {overflow}"
+            cut = page.evaluate(CUT_JS)
+            assert cut == [], f"{name} scale {scale}: text cut off at the diagram's edge: {cut}"
             if scale == 1.5:
                 assert (
                     page.evaluate("getComputedStyle(document.querySelector('.kv-widget')).fontSize")
@@ -631,6 +646,69 @@ def test_decode_step_grows_on_a_fixed_axis_and_draws_attention(watched, exported
     )
     assert att == ["mla", True]  # no windowed layer: a full one, and the figure says so
     watched.assert_clean()
+
+
+def test_paged_blocks_no_fit_sentence_wraps_at_scale_1_5(browser, tmp_path):
+    """When no request fits, the sentence standing in for the shared-prefix rows wraps inside
+    the diagram at scale 1.5 in a 760 px page (it ran past the right edge)."""
+    path = tmp_path / "nofit.html"
+    kw.PagedBlocks(scale=1.5, context=1_048_576, used_tokens=500_000).to_html(path)
+    context = browser.new_context(viewport={"width": 760, "height": 900})
+    try:
+        watch = PageWatch(context.new_page())
+        open_exported(watch, path)
+        lines = watch.page.locator(".kv-pb-none").all_text_contents()
+        assert len(lines) >= 2 and " ".join(lines).endswith("so no conversations share it here.")
+        assert watch.page.evaluate(CUT_JS) == []
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+DST_KINDS_JS = """() => {
+    const paint = (e) => { const c = getComputedStyle(e); return [c.fill, +c.fillOpacity]; };
+    const kinds = {};
+    for (const kind of ['sliding', 'full']) {
+        kinds[kind] = {
+            rows: [...document.querySelectorAll(`.kv-dst-layer[data-kind="${kind}"] .kv-dst-row`)].map(paint),
+            legend: [...document.querySelectorAll(`.kv-dst-legend .kv-dst-kind[data-kind="${kind}"]`)].map(paint) };
+    }
+    return { kinds, background: getComputedStyle(document.querySelector('.kv-widget')).backgroundColor };
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_decode_step_layer_kinds_read_apart_in_light_and_dark(browser, exported, scheme):
+    """gpt-oss-20b's sliding and full layers are two shades of the cache's orange: as drawn
+    (over the page's background) the shades stay apart in both themes, prompt and generated
+    rows of a kind are the same colour (the phase is a texture, not a shade, which on a dark
+    page turned the light shade as dark as the full one), and the legend has a swatch of
+    each kind in its rows' colour."""
+    from .test_keyboard_theme import over
+
+    context = browser.new_context(viewport={"width": 800, "height": 900}, color_scheme=scheme)
+    try:
+        watch = PageWatch(context.new_page())
+        page = watch.page
+        open_exported(watch, exported["DecodeStep"])
+        page.evaluate(f"{MODEL}.set('generated', 40)")
+        got = page.evaluate(DST_KINDS_JS)
+        bg = rgba(got["background"])
+
+        def seen(paint):
+            r, g, b, a = rgba(paint[0])
+            return tuple(round(v) for v in over((r, g, b, a * paint[1]), bg)[:3])
+
+        drawn = {}
+        for kind, marks in got["kinds"].items():
+            colours = {seen(p) for p in marks["rows"]}
+            assert len(marks["rows"]) >= 4 and len(colours) == 1, f"{scheme} {kind}: rows in {colours}"
+            assert [seen(p) for p in marks["legend"]] == list(colours), f"{scheme} {kind}: legend"
+            drawn[kind] = "#" + "".join(f"{v:02x}" for v in colours.pop())
+        assert contrast(drawn["sliding"], drawn["full"]) >= 1.4, f"{scheme}: {drawn}"
+        watch.assert_clean()
+    finally:
+        context.close()
 
 
 PB_JS = """() => {

@@ -90,6 +90,9 @@ def test_a_model_that_leaves_no_memory_shows_why_in_place_of_the_figure(watched,
     open_exported(watched, path)
     assert page.locator(".kv-mt-panel").count() == 0
     assert "leave no KV memory" in page.locator(".kv-failure").text_content()
+    # the kernel says the same sentence: once, in the panel, not again on the error line
+    assert page.evaluate(f"{MODEL}.get('error')") == page.locator(".kv-failure").text_content()
+    assert not page.locator(".kv-error").is_visible()
     page.locator('[data-kv="num_gpus"]').select_option("2")  # two H100s: about 3 GB left for the cache
     assert page.locator(".kv-mt-panel").count() == 4
     assert page.locator(".kv-failure").text_content() == ""

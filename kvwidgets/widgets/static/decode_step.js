@@ -110,7 +110,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "ffcc61c4867d5f68";
+var LIBRARY_HASH = "c5c45d605e758708";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -309,6 +309,9 @@ var TICK_MS = 50;
 function kindName(kind) {
   return KIND_NAMES[kind] || `${kind} layer`;
 }
+function article(name) {
+  return /^(?:[aeiou]|MLA)/i.test(name) ? "an" : "a";
+}
 function stripsOf(g) {
   if (g.kv_heads !== void 0) {
     return [{ name: "K", numbers: g.kv_heads * g.head_k }, { name: "V", numbers: g.kv_heads * g.head_v }];
@@ -466,50 +469,47 @@ function render({ model, el }) {
     const xT = xOf(T);
     const accent = accentColor(app);
     const cQuery = conceptColor("query");
-    const cKV = conceptColor("kv");
     const text = (x, yy, str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
     const drawRows = (g, first, y2, h, color) => {
-      if (cellW >= MIN_CELL) {
-        const last = decoding ? T - 1 : T;
-        const cells = (from, to) => boxesPath(Array.from({ length: to - from }, (_, k) => [xOf(from + k), y2, cellW, h]));
-        const promptEnd = Math.max(first, Math.min(P, last));
-        for (const [from, to, opacity] of [[first, promptEnd, 0.55], [promptEnd, last, 0.95]]) {
-          if (to > from) {
-            g.append(svgElement("path", {
-              class: "kv-dst-row",
-              d: cells(from, to),
-              "data-cell-width": cellW,
-              fill: color,
-              "fill-opacity": opacity,
-              stroke: t.bg,
-              "stroke-width": 1
-            }));
-          }
-        }
-        if (decoding) {
-          g.append(svgElement("rect", {
-            class: "kv-dst-new",
-            x: xOf(T - 1),
-            y: y2,
-            width: cellW,
-            height: h,
-            fill: color,
-            "fill-opacity": T - 1 < P ? 0.55 : 0.95,
-            stroke: t.bg,
-            "stroke-width": 1
-          }));
-        }
-      } else {
-        const promptEnd = Math.max(first, Math.min(P, T));
-        if (promptEnd > first) g.append(svgElement("rect", { class: "kv-dst-row", x: xOf(first), y: y2, width: xOf(promptEnd) - xOf(first), height: h, fill: color, "fill-opacity": 0.55 }));
-        if (T > promptEnd) g.append(svgElement("rect", { class: "kv-dst-row", x: xOf(promptEnd), y: y2, width: xOf(T) - xOf(promptEnd), height: h, fill: color, "fill-opacity": 0.95 }));
-        if (decoding) {
-          const w = Math.max(3 * s, cellW);
-          g.append(svgElement("rect", { class: "kv-dst-new", x: xT - w, y: y2, width: w, height: h, fill: color }));
-        }
+      const promptEnd = Math.max(first, Math.min(P, T));
+      if (promptEnd > first) {
+        g.append(svgElement("rect", {
+          class: "kv-dst-row kv-dst-prompt",
+          "data-cell-width": cellW,
+          x: xOf(first),
+          y: y2,
+          width: xOf(promptEnd) - xOf(first),
+          height: h,
+          fill: color
+        }));
+      }
+      const last = decoding ? T - 1 : T;
+      if (last > promptEnd) {
+        const attrs = { class: "kv-dst-row kv-dst-generated", "data-cell-width": cellW, fill: color };
+        const generated = cellW >= MIN_CELL ? svgElement("path", {
+          ...attrs,
+          d: boxesPath(Array.from({ length: last - promptEnd }, (_, k) => [xOf(promptEnd + k), y2, cellW, h])),
+          stroke: t.bg,
+          "stroke-width": 1
+        }) : svgElement("rect", { ...attrs, x: xOf(promptEnd), y: y2, width: xOf(last) - xOf(promptEnd), height: h });
+        g.append(generated);
       }
       if (decoding) {
+        const w = cellW >= MIN_CELL ? cellW : Math.max(3 * s, cellW);
+        g.append(svgElement("rect", {
+          class: "kv-dst-new",
+          x: xT - w,
+          y: y2,
+          width: w,
+          height: h,
+          fill: color,
+          stroke: cellW >= MIN_CELL ? t.bg : "none",
+          "stroke-width": 1
+        }));
         g.append(svgElement("rect", { x: xT - Math.max(3 * s, cellW), y: y2, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
+      }
+      if (T > P && P > first) {
+        g.append(svgElement("line", { class: "kv-dst-prompt-end", x1: xOf(P), x2: xOf(P), y1: y2 - 2 * s, y2: y2 + h + 2 * s, stroke: t.fg2, "stroke-width": 1.5 * s }));
       }
     };
     const parts = [];
@@ -600,7 +600,13 @@ function render({ model, el }) {
           }));
           row.append(text(x1 + 34 * s, stripsTop + Math.max(8 * s, rowH) / 2 + small * 0.35, "q"));
           if (first > 0 && xOf(first) - x0 > textWidth("dropped", small) + 12 * s) {
-            row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", { "text-anchor": "middle" }));
+            row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", {
+              "text-anchor": "middle",
+              stroke: t.bg,
+              "stroke-width": 3 * s,
+              "paint-order": "stroke",
+              "stroke-linejoin": "round"
+            }));
           }
           if (!stacked) y = Math.max(y, rowTop + labelH);
         } else if (Number(g.fixed_bytes || 0) > 0) {
@@ -613,7 +619,6 @@ function render({ model, el }) {
             width: boxW,
             height: h,
             fill: color,
-            "fill-opacity": decoding ? 0.95 : 0.55,
             stroke: decoding ? accent : "none",
             "stroke-width": 1.5 * s
           }));
@@ -784,8 +789,14 @@ function render({ model, el }) {
       lx += w + 16 * s;
     };
     const sw = 12 * s;
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cKV, "fill-opacity": 0.55 }), "prompt rows (prefill)");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cKV, "fill-opacity": 0.95 }), "generated rows");
+    for (const kind of new Set(shape.groups.map((g) => g.kind))) {
+      item((x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
+    }
+    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
+    item(
+      (x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + k * sw / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
+      "generated: a row per step"
+    );
     item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
     item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
     item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
@@ -811,7 +822,7 @@ function render({ model, el }) {
     outStored.textContent = fmtBytes(st.stored_bytes);
     outRead.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
     outWritten.textContent = fmtBytes(st.written_bytes);
-    outScored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in a ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
+    outScored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in ${article(kindName(pick.g.kind))} ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };

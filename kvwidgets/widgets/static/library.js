@@ -903,7 +903,7 @@ function blockPlan(shape, gpu, o) {
   const prefix = checkInt("prefix_tokens", o.prefixTokens, 0);
   if (prefix >= used) {
     const n3 = (x) => x.toLocaleString("en-US");
-    throw new KVInputError(`prefix_tokens must be less than used_tokens (${n3(used)}): each user adds tokens of its own after the shared prefix, got ${n3(prefix)}`);
+    throw new KVInputError(`prefix_tokens must be less than used_tokens (${n3(used)}): each conversation adds tokens of its own after the shared prefix, got ${n3(prefix)}`);
   }
   const b = memoryBudget(shape, gpu, o);
   const n2 = BigInt(b.num_gpus);
@@ -1248,7 +1248,8 @@ function createApp({ model, el }, title) {
       app.showError();
     },
     showError() {
-      const msg = app.localError || model.get("error") || "";
+      let msg = app.localError || model.get("error") || "";
+      if (msg && msg === app.failed) msg = "";
       error.textContent = msg;
       error.style.display = msg ? "" : "none";
     },

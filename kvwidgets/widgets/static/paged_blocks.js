@@ -110,7 +110,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "ffcc61c4867d5f68";
+var LIBRARY_HASH = "c5c45d605e758708";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -395,8 +395,10 @@ function render({ model, el }) {
     const parts = [];
     let y = 0;
     const heading = (text) => {
-      y += fs * 1.3;
-      parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, text }));
+      wrap(text, Math.floor(W / (fs * 1.05 * 0.6))).forEach((line, i) => {
+        y += i ? fs * 1.25 : fs * 1.3;
+        parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, class: "kv-pb-heading", text: line }));
+      });
       y += fs * 0.6;
     };
     const label = (x, yy, text, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text });
@@ -511,12 +513,18 @@ function render({ model, el }) {
       });
       for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
       const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
-      const shade = { A: 1, B: 0.55 };
+      const blockPaint = (name) => name === "A" ? { fill: cKV, stroke: "none" } : { fill: "none", stroke: cKV, "stroke-width": 2 * s };
       const reqRow = (name, phys, yy) => {
         table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
         phys.forEach((_, i) => {
           table.append(
-            svgElement("rect", { x: x0 + i * cw + 1, y: yy, width: cw - 2, height: h, fill: cKV, "fill-opacity": shade[name] }),
+            svgElement("rect", {
+              x: x0 + i * cw + 1 + (name === "A" ? 0 : s),
+              y: yy + (name === "A" ? 0 : s),
+              width: cw - 2 - (name === "A" ? 0 : 2 * s),
+              height: h - (name === "A" ? 0 : 2 * s),
+              ...blockPaint(name)
+            }),
             label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg })
           );
         });
@@ -531,18 +539,16 @@ function render({ model, el }) {
       for (let q = 0; q < M; q++) {
         const who = owner[q];
         const mine = who === "" || who === "other" ? null : who[0];
-        const fill = who === "" ? "none" : mine ? cKV : cOther;
+        const inset = mine === "B" ? s : 0;
+        const paint = mine ? blockPaint(mine) : who === "" ? { fill: "none", stroke: t.fg2, "stroke-dasharray": `${2 * s} ${2 * s}` } : { fill: cOther, "fill-opacity": 0.35, stroke: "none" };
         table.append(svgElement("rect", {
           class: "kv-pb-phys",
           "data-owner": who,
-          x: x0 + q * cw + 1,
-          y: memY,
-          width: cw - 2,
-          height: h,
-          fill,
-          "fill-opacity": mine ? shade[mine] : 0.35,
-          stroke: who === "" ? t.fg2 : "none",
-          "stroke-dasharray": who === "" ? `${2 * s} ${2 * s}` : null
+          x: x0 + q * cw + 1 + inset,
+          y: memY + inset,
+          width: cw - 2 - 2 * inset,
+          height: h - 2 * inset,
+          ...paint
         }));
         table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
       }
@@ -560,7 +566,7 @@ function render({ model, el }) {
       physB.forEach((q, i) => link(i, q, bY, memY + h, true));
       parts.push(table);
       y = bY + h + 4 * s;
-      for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; grey: other requests' blocks, dashed: free. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
+      for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; request A's blocks filled, request B's outlined, other requests' grey, free ones dashed. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
         parts.push(label(0, y + small, line));
         y += small * 1.3;
       }
@@ -600,13 +606,12 @@ function render({ model, el }) {
     memRow("kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * bs));
     heading(`${plural(p.users, "conversation")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
     if (p.users_paged === 0n || p.users_sharing === 0n) {
-      parts.push(label(
-        0,
-        y + fs,
-        `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`,
-        { fill: t.fg, class: "kv-pb-none" }
-      ));
-      y += fs * 1.6;
+      const none = `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
+      const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
+      noneLines.forEach((line, i) => {
+        parts.push(label(0, y + fs + i * small * 1.3, line, { fill: t.fg, class: "kv-pb-none" }));
+      });
+      y += fs * 0.6 + noneLines.length * small * 1.3;
     } else {
       const rowBlocks = p.shared_blocks + p.own_blocks;
       const cell = Math.min(14 * s, barW / rowBlocks);

@@ -1023,7 +1023,7 @@
     const prefix = checkInt("prefix_tokens", o.prefixTokens, 0);
     if (prefix >= used) {
       const n3 = (x) => x.toLocaleString("en-US");
-      throw new KVInputError(`prefix_tokens must be less than used_tokens (${n3(used)}): each user adds tokens of its own after the shared prefix, got ${n3(prefix)}`);
+      throw new KVInputError(`prefix_tokens must be less than used_tokens (${n3(used)}): each conversation adds tokens of its own after the shared prefix, got ${n3(prefix)}`);
     }
     const b = memoryBudget(shape, gpu, o);
     const n2 = BigInt(b.num_gpus);
@@ -1368,7 +1368,8 @@
         app.showError();
       },
       showError() {
-        const msg = app.localError || model.get("error") || "";
+        let msg = app.localError || model.get("error") || "";
+        if (msg && msg === app.failed) msg = "";
         error.textContent = msg;
         error.style.display = msg ? "" : "none";
       },
@@ -1910,7 +1911,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "ffcc61c4867d5f68";
+  var LIBRARY_HASH = "c5c45d605e758708";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

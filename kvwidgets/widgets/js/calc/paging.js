@@ -18,7 +18,7 @@ export function blockPlan(shape, gpu, o) {
   const prefix = checkInt("prefix_tokens", o.prefixTokens, 0);
   if (prefix >= used) {
     const n = (x) => x.toLocaleString("en-US");
-    throw new KVInputError(`prefix_tokens must be less than used_tokens (${n(used)}): each user adds tokens of its own after the shared prefix, got ${n(prefix)}`);
+    throw new KVInputError(`prefix_tokens must be less than used_tokens (${n(used)}): each conversation adds tokens of its own after the shared prefix, got ${n(prefix)}`);
   }
   const b = memoryBudget(shape, gpu, o);
   const n = BigInt(b.num_gpus);

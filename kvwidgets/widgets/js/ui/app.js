@@ -142,7 +142,10 @@ export function createApp({ model, el }, title) {
       app.showError();
     },
     showError() {
-      const msg = app.localError || model.get("error") || "";
+      let msg = app.localError || model.get("error") || "";
+      // the kernel's error word for word what the failure panel says in place of the
+      // figure (a model that does not load): said once, in the panel
+      if (msg && msg === app.failed) msg = "";
       error.textContent = msg;
       error.style.display = msg ? "" : "none";
     },

@@ -41,6 +41,11 @@ function kindName(kind) {
   return KIND_NAMES[kind] || `${kind} layer`;
 }
 
+/** "a" or "an" before a kind's name (as said: "an MLA latent layer"). */
+function article(name) {
+  return /^(?:[aeiou]|MLA)/i.test(name) ? "an" : "a";
+}
+
 /** What a drawn row of a group stores per token, from its shape (any kind). */
 function stripsOf(g) {
   if (g.kv_heads !== undefined) {
@@ -230,41 +235,43 @@ function render({ model, el }) {
     const xT = xOf(T);
     const accent = accentColor(app);
     const cQuery = conceptColor("query");
-    const cKV = conceptColor("kv");
     const text = (x, yy, str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
 
-    /** One strip's rows first..T-1 on the fixed axis: a cell per token when cells are wide enough. */
+    /**
+     * One strip's rows first..T-1 on the fixed axis, every row in its kind's own colour,
+     * opaque, so the kinds read apart the same on a light and a dark page (a translucent
+     * fill takes on the page's colour, and a lighter shade over black is a darker one). The
+     * phase shows as texture: the prompt's rows, written together by the prefill, are one
+     * block; each generated row is a cell of its own (when cells are wide enough to see),
+     * and a line marks where the prompt ends.
+     */
     const drawRows = (g, first, y, h, color) => {
-      if (cellW >= MIN_CELL) {
-        // One path of cells for the prompt's rows and one for the generated rows (a rect per
-        // cell made a step's redraw a third slower at a few hundred tokens); the newest row
-        // is its own rect, outlined below.
-        const last = decoding ? T - 1 : T;
-        /** @type {(from: number, to: number) => string} */
-        const cells = (from, to) => boxesPath(Array.from({ length: to - from }, (_, k) => [xOf(from + k), y, cellW, h]));
-        const promptEnd = Math.max(first, Math.min(P, last));
-        for (const [from, to, opacity] of [[first, promptEnd, 0.55], [promptEnd, last, 0.95]]) {
-          if (to > from) {
-            g.append(svgElement("path", { class: "kv-dst-row", d: cells(from, to), "data-cell-width": cellW,
-              fill: color, "fill-opacity": opacity, stroke: t.bg, "stroke-width": 1 }));
-          }
-        }
-        if (decoding) {
-          g.append(svgElement("rect", { class: "kv-dst-new", x: xOf(T - 1), y, width: cellW, height: h,
-            fill: color, "fill-opacity": T - 1 < P ? 0.55 : 0.95, stroke: t.bg, "stroke-width": 1 }));
-        }
-      } else {
-        const promptEnd = Math.max(first, Math.min(P, T));
-        if (promptEnd > first) g.append(svgElement("rect", { class: "kv-dst-row", x: xOf(first), y, width: xOf(promptEnd) - xOf(first), height: h, fill: color, "fill-opacity": 0.55 }));
-        if (T > promptEnd) g.append(svgElement("rect", { class: "kv-dst-row", x: xOf(promptEnd), y, width: xOf(T) - xOf(promptEnd), height: h, fill: color, "fill-opacity": 0.95 }));
-        if (decoding) {
-          const w = Math.max(3 * s, cellW);
-          g.append(svgElement("rect", { class: "kv-dst-new", x: xT - w, y, width: w, height: h, fill: color }));
-        }
+      const promptEnd = Math.max(first, Math.min(P, T));
+      if (promptEnd > first) {
+        g.append(svgElement("rect", { class: "kv-dst-row kv-dst-prompt", "data-cell-width": cellW, x: xOf(first), y,
+          width: xOf(promptEnd) - xOf(first), height: h, fill: color }));
+      }
+      const last = decoding ? T - 1 : T; // the newest row is its own rect, outlined below
+      if (last > promptEnd) {
+        const attrs = { class: "kv-dst-row kv-dst-generated", "data-cell-width": cellW, fill: color };
+        // one path for the generated cells (a rect per cell made a step's redraw a third
+        // slower at a few hundred tokens)
+        const generated = cellW >= MIN_CELL
+          ? svgElement("path", { ...attrs, d: boxesPath(Array.from({ length: last - promptEnd }, (_, k) => [xOf(promptEnd + k), y, cellW, h])),
+            stroke: t.bg, "stroke-width": 1 })
+          : svgElement("rect", { ...attrs, x: xOf(promptEnd), y, width: xOf(last) - xOf(promptEnd), height: h });
+        g.append(generated);
       }
       if (decoding) {
+        const w = cellW >= MIN_CELL ? cellW : Math.max(3 * s, cellW);
+        g.append(svgElement("rect", { class: "kv-dst-new", x: xT - w, y, width: w, height: h, fill: color,
+          stroke: cellW >= MIN_CELL ? t.bg : "none", "stroke-width": 1 }));
         // the row this step appended
         g.append(svgElement("rect", { x: xT - Math.max(3 * s, cellW), y, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
+      }
+      if (T > P && P > first) {
+        // where the prompt ends and decoding began
+        g.append(svgElement("line", { class: "kv-dst-prompt-end", x1: xOf(P), x2: xOf(P), y1: y - 2 * s, y2: y + h + 2 * s, stroke: t.fg2, "stroke-width": 1.5 * s }));
       }
     };
 
@@ -334,13 +341,15 @@ function render({ model, el }) {
             fill: "none", stroke: cQuery, "stroke-dasharray": `${3 * s} ${2 * s}`, "stroke-width": 1.5 * s }));
           row.append(text(x1 + 34 * s, stripsTop + Math.max(8 * s, rowH) / 2 + small * 0.35, "q"));
           if (first > 0 && xOf(first) - x0 > textWidth("dropped", small) + 12 * s) {
-            row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", { "text-anchor": "middle" }));
+            // over the strips' edges: a halo of the background keeps the word whole
+            row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", { "text-anchor": "middle",
+              stroke: t.bg, "stroke-width": 3 * s, "paint-order": "stroke", "stroke-linejoin": "round" }));
           }
           if (!stacked) y = Math.max(y, rowTop + labelH);
         } else if (Number(g.fixed_bytes || 0) > 0) {
           const h = 22 * s;
           const boxW = Math.min(stripW, 90 * s);
-          row.append(svgElement("rect", { class: "kv-dst-state", x: x0, y, width: boxW, height: h, fill: color, "fill-opacity": decoding ? 0.95 : 0.55,
+          row.append(svgElement("rect", { class: "kv-dst-state", x: x0, y, width: boxW, height: h, fill: color,
             stroke: decoding ? accent : "none", "stroke-width": 1.5 * s }));
           row.append(text(x0 + boxW + 8 * s, y + h / 2 + small * 0.35,
             `fixed state, ${fmtBytes(Number(g.fixed_bytes))}: ${decoding ? "read and rewritten" : "written"} every step, never grows`));
@@ -490,8 +499,13 @@ function render({ model, el }) {
       lx += w + 16 * s;
     };
     const sw = 12 * s;
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cKV, "fill-opacity": 0.55 }), "prompt rows (prefill)");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cKV, "fill-opacity": 0.95 }), "generated rows");
+    // a swatch per kind drawn, in the colour its rows have; the phase is a texture, not a colour
+    for (const kind of new Set(shape.groups.map((g) => g.kind))) {
+      item((x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
+    }
+    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
+    item((x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + (k * sw) / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
+      "generated: a row per step");
     item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
     item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
     item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
@@ -516,7 +530,7 @@ function render({ model, el }) {
     outStored.textContent = fmtBytes(st.stored_bytes);
     outRead.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
     outWritten.textContent = fmtBytes(st.written_bytes);
-    outScored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in a ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
+    outScored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in ${article(kindName(pick.g.kind))} ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };

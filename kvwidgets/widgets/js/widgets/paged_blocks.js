@@ -124,8 +124,12 @@ function render({ model, el }) {
     const parts = [];
     let y = 0;
     const heading = (text) => {
-      y += fs * 1.3;
-      parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, text }));
+      // wrapped to the figure's width (bold: about 0.6 em a character), so that no heading
+      // runs past the right edge at scale 1.5
+      wrap(text, Math.floor(W / (fs * 1.05 * 0.6))).forEach((line, i) => {
+        y += i ? fs * 1.25 : fs * 1.3;
+        parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, class: "kv-pb-heading", text: line }));
+      });
       y += fs * 0.6;
     };
     const label = (x, yy, text, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text });
@@ -222,12 +226,16 @@ function render({ model, el }) {
       physB.forEach((q, i) => { owner[q] = `B${i}`; });
       for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
       const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
-      // request B a lighter shade of the cache's colour, its arrows dashed, so the two read apart
-      const shade = { A: 1, B: 0.55 };
+      // request A's blocks filled with the cache's colour, request B's outlined in it, its
+      // arrows dashed, so the two read apart (a translucent fill for B took on the page's
+      // colour: pale on a light page, the brown of another layer kind on a dark one)
+      const blockPaint = (name) => (name === "A" ? { fill: cKV, stroke: "none" }
+        : { fill: "none", stroke: cKV, "stroke-width": 2 * s });
       const reqRow = (name, phys, yy) => {
         table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
         phys.forEach((_, i) => {
-          table.append(svgElement("rect", { x: x0 + i * cw + 1, y: yy, width: cw - 2, height: h, fill: cKV, "fill-opacity": shade[name] }),
+          table.append(svgElement("rect", { x: x0 + i * cw + 1 + (name === "A" ? 0 : s), y: yy + (name === "A" ? 0 : s),
+            width: cw - 2 - (name === "A" ? 0 : 2 * s), height: h - (name === "A" ? 0 : 2 * s), ...blockPaint(name) }),
             label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg }));
         });
         const more = p.paged_blocks > k ? " …" : "";
@@ -241,9 +249,11 @@ function render({ model, el }) {
       for (let q = 0; q < M; q++) {
         const who = owner[q];
         const mine = who === "" || who === "other" ? null : who[0];
-        const fill = who === "" ? "none" : mine ? cKV : cOther;
-        table.append(svgElement("rect", { class: "kv-pb-phys", "data-owner": who, x: x0 + q * cw + 1, y: memY, width: cw - 2, height: h, fill,
-          "fill-opacity": mine ? shade[mine] : 0.35, stroke: who === "" ? t.fg2 : "none", "stroke-dasharray": who === "" ? `${2 * s} ${2 * s}` : null }));
+        const inset = mine === "B" ? s : 0; // an outline drawn inside the block's box
+        const paint = mine ? blockPaint(mine) : who === "" ? { fill: "none", stroke: t.fg2, "stroke-dasharray": `${2 * s} ${2 * s}` }
+          : { fill: cOther, "fill-opacity": 0.35, stroke: "none" };
+        table.append(svgElement("rect", { class: "kv-pb-phys", "data-owner": who, x: x0 + q * cw + 1 + inset, y: memY + inset,
+          width: cw - 2 - 2 * inset, height: h - 2 * inset, ...paint }));
         table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
       }
       // arrows: request A's logical blocks down to their physical blocks, request B's up
@@ -254,7 +264,7 @@ function render({ model, el }) {
       physB.forEach((q, i) => link(i, q, bY, memY + h, true));
       parts.push(table);
       y = bY + h + 4 * s;
-      for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; grey: other requests' blocks, dashed: free. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
+      for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; request A's blocks filled, request B's outlined, other requests' grey, free ones dashed. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
         parts.push(label(0, y + small, line));
         y += small * 1.3;
       }
@@ -293,9 +303,12 @@ function render({ model, el }) {
     heading(`${plural(p.users, "conversation")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
     if (p.users_paged === 0n || p.users_sharing === 0n) {
       // nothing to share: no request of this length fits
-      parts.push(label(0, y + fs, `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`,
-        { fill: t.fg, class: "kv-pb-none" }));
-      y += fs * 1.6;
+      const none = `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
+      const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
+      noneLines.forEach((line, i) => {
+        parts.push(label(0, y + fs + i * small * 1.3, line, { fill: t.fg, class: "kv-pb-none" }));
+      });
+      y += fs * 0.6 + noneLines.length * small * 1.3;
     } else {
       const rowBlocks = p.shared_blocks + p.own_blocks;
       const cell = Math.min(14 * s, barW / rowBlocks);
