@@ -463,7 +463,7 @@ function render({ model, el }) {
       barmode: "group",
       bargap: 0.25,
       margin: { l: Math.round((longest * 0.62 * 12 + 16) * sc), r: 20 * sc, t: 30 * sc, b: 56 * sc },
-      height: Math.round(470 * sc),
+      height: Math.round(455 * sc),
       annotations: [
         heading("Designs, all on Llama 3 8B's shape", "paper", 1, "bottom"),
         heading("Real models", "y", labels.length, "middle")
