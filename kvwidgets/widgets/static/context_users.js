@@ -314,16 +314,7 @@ function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
   }
   return cache.lines;
 }
-var ARROW = 18;
-var ARROW_HEAD = 8.485;
-function arrowShapes(x, y, color, left = false, shown = true) {
-  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y, opacity: shown ? 1 : 0 };
-  const d = left ? -1 : 1;
-  return [
-    { ...at, type: "line", x0: 0, y0: 0, x1: d * ARROW, y1: ARROW, line: { color, width: 2 } },
-    { ...at, type: "path", path: `M0,0L${d * ARROW_HEAD},0L0,${ARROW_HEAD}Z`, fillcolor: color, line: { width: 0 } }
-  ];
-}
+var OFFSET = 6;
 function render({ model, el }) {
   const app = createApp({ model, el }, "How many conversations fit as each one gets longer?");
   modelSelect(app);
@@ -404,21 +395,22 @@ function render({ model, el }) {
     const boxPx = (text) => text.length * 12 * s * 0.56 + 6 * s;
     const place = (c, text) => {
       const w = boxPx(text);
-      const left = px(c) + ARROW + w > plotPx + 18 * s;
-      return { left, span: left ? [px(c) - ARROW - w, px(c) - ARROW] : [px(c) + ARROW, px(c) + ARROW + w] };
+      const off = OFFSET * s;
+      const left = px(c) + off + w > plotPx + 18 * s;
+      return { left, span: left ? [px(c) - off - w, px(c) - off] : [px(c) + off, px(c) + off + w] };
     };
-    const label = (c, y, text, border, width, near = false, shown = true) => {
-      const d = place(c, text).left ? -1 : 1;
+    const label = (c, y, text, border, width, shown = true, arrow = false) => {
+      const left = place(c, text).left;
       annotations.push({
         x: Math.log10(c),
         y,
-        text,
+        text: !arrow ? text : left ? `${text} ↘` : `↙ ${text}`,
         showarrow: false,
         opacity: shown ? 1 : 0,
-        xshift: d * (near ? 6 * s : ARROW),
-        yshift: near ? 6 * s : ARROW,
-        xanchor: d < 0 ? "right" : "left",
-        yanchor: near ? "bottom" : "middle",
+        xshift: (left ? -1 : 1) * OFFSET * s,
+        yshift: OFFSET * s,
+        xanchor: left ? "right" : "left",
+        yanchor: "bottom",
         font: { color: t.fg },
         bordercolor: border,
         borderwidth: width,
@@ -434,13 +426,12 @@ function render({ model, el }) {
     for (const c of marks) {
       const u = usersOn(c);
       if (isLog && u === 0) continue;
-      const span = place(c, conversations(u)).span;
+      const span = place(c, `${conversations(u)} ↘`).span;
       const sameRow = Math.abs(py(u) - py(chosenUsers)) < 22 * s;
       const givesWay = sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s;
-      shapes.push(...arrowShapes(c, u, t.fg2, place(c, conversations(u)).left, !givesWay));
-      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, false, !givesWay);
+      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, !givesWay, true);
     }
-    zeroFroms.forEach(([name, x], k) => {
+    if (zeroFroms.length) {
       annotations.push({
         x: Math.log10(HI),
         y: 1,
@@ -448,14 +439,15 @@ function render({ model, el }) {
         xanchor: "right",
         yanchor: "top",
         xshift: -4,
-        yshift: -4 - k * 22 * s,
+        yshift: -4,
+        align: "right",
         showarrow: false,
-        text: `${name}: none fits past ${(x - 1).toLocaleString("en-US")} tokens`,
+        text: zeroFroms.map(([name, x]) => `${name}: none fits past ${(x - 1).toLocaleString("en-US")} tokens`).join("<br>"),
         font: { color: t.fg },
         bordercolor: t.fg2,
         bgcolor: t.bg
       });
-    });
+    }
     if (chosenUsers > 0) {
       const y = isLog ? Math.log10(chosenUsers) : chosenUsers;
       annotations.push({
@@ -467,7 +459,7 @@ function render({ model, el }) {
         yanchor: "middle",
         font: { color: t.fg, size: 14 * s }
       });
-      label(context, y, chosenText, t.fg, 2, true);
+      label(context, y, chosenText, t.fg, 2);
     } else {
       const floor = { yref: "paper", y: 0 };
       annotations.push({

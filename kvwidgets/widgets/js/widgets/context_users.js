@@ -45,19 +45,8 @@ function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
 // The mark labels' arrows: from 18 px right and above the point down to it, 2 px wide,
 // with a filled head whose sides run 8.5 px along the axes from the tip. These are the
 // lengths plotly's own annotation arrow had here (ax 18, ay -18, arrowhead 1, width 2).
-const ARROW = 18;
-const ARROW_HEAD = 8.485;
-
-function arrowShapes(x, y, color, left = false, shown = true) {
-  // a hidden arrow stays in the list, transparent: a shape's place is a "calc" edit for
-  // plotly (every trace recomputed), its opacity only a redraw of the shapes
-  const at = { xref: "x", yref: "y", xsizemode: "pixel", ysizemode: "pixel", xanchor: x, yanchor: y, opacity: shown ? 1 : 0 };
-  const d = left ? -1 : 1;  // a label left of its point: the arrow comes from up left
-  return [
-    { ...at, type: "line", x0: 0, y0: 0, x1: d * ARROW, y1: ARROW, line: { color, width: 2 } },
-    { ...at, type: "path", path: `M0,0L${d * ARROW_HEAD},0L0,${ARROW_HEAD}Z`, fillcolor: color, line: { width: 0 } },
-  ];
-}
+// A label's box stands this far (px at scale 1) right of and above its point, or left of it.
+const OFFSET = 6;
 
 /**
  * @param {RenderContext} ctx
@@ -138,15 +127,19 @@ function render({ model, el }) {
      *  where it would pass the figure's right edge: left of a point is where the line comes from) */
     const place = (c, text) => {
       const w = boxPx(text);
-      const left = px(c) + ARROW + w > plotPx + 18 * s;  // a label may reach into the right margin
-      return { left, span: left ? [px(c) - ARROW - w, px(c) - ARROW] : [px(c) + ARROW, px(c) + ARROW + w] };
+      const off = OFFSET * s;
+      const left = px(c) + off + w > plotPx + 18 * s;  // a label may reach into the right margin
+      return { left, span: left ? [px(c) - off - w, px(c) - off] : [px(c) + off, px(c) + off + w] };
     };
-    // near: the box's corner at the point's ring (no arrow), else 18 px off with an arrow
-    const label = (c, y, text, border, width, near = false, shown = true) => {
-      const d = place(c, text).left ? -1 : 1;
+    // A box with its corner at the point. A mark's label points back at its point with an
+    // arrow character: an arrow drawn as plotly shapes (or the annotation's own arrow) is
+    // work on every redraw, and shapes that appear or vanish as the slider moves made a
+    // step about 1.2x slower than the previous release.
+    const label = (c, y, text, border, width, shown = true, arrow = false) => {
+      const left = place(c, text).left;
       annotations.push({
-        x: Math.log10(c), y, text, showarrow: false, opacity: shown ? 1 : 0,
-        xshift: d * (near ? 6 * s : ARROW), yshift: near ? 6 * s : ARROW, xanchor: d < 0 ? "right" : "left", yanchor: near ? "bottom" : "middle",
+        x: Math.log10(c), y, text: !arrow ? text : left ? `${text} \u2198` : `\u2199 ${text}`, showarrow: false, opacity: shown ? 1 : 0,
+        xshift: (left ? -1 : 1) * OFFSET * s, yshift: OFFSET * s, xanchor: left ? "right" : "left", yanchor: "bottom",
         font: { color: t.fg }, bordercolor: border, borderwidth: width, bgcolor: t.bg,
       });
     };
@@ -162,24 +155,20 @@ function render({ model, el }) {
       const u = usersOn(c);
       if (isLog && u === 0) continue;
       // the chosen point's own label says it; a mark whose label would share its place gives way
-      const span = place(c, conversations(u)).span;
+      const span = place(c, `${conversations(u)} \u2198`).span;
       const sameRow = Math.abs(py(u) - py(chosenUsers)) < 22 * s;
       const givesWay = sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s;
-      // The arrow is two shapes (sized in pixels from the point), not the annotation's own
-      // arrow: plotly measures an annotation arrow's length on every draw, a forced page
-      // layout each, twice per menu change; shapes are placed without measuring.
-      shapes.push(...arrowShapes(c, u, t.fg2, place(c, conversations(u)).left, !givesWay));
       // hidden, not left out: the same annotations in the same places keep a slider step a
       // redraw of the annotations (a changed list makes plotly recompute every trace)
-      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, false, !givesWay);
+      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, !givesWay, true);
     }
-    zeroFroms.forEach(([name, x], k) => {
+    if (zeroFroms.length) {  // one box, a line per cache: each annotation is work on every redraw
       annotations.push({
-        x: Math.log10(HI), y: 1, yref: "paper", xanchor: "right", yanchor: "top", xshift: -4, yshift: -4 - k * 22 * s,
-        showarrow: false, text: `${name}: none fits past ${(x - 1).toLocaleString("en-US")} tokens`,
+        x: Math.log10(HI), y: 1, yref: "paper", xanchor: "right", yanchor: "top", xshift: -4, yshift: -4, align: "right",
+        showarrow: false, text: zeroFroms.map(([name, x]) => `${name}: none fits past ${(x - 1).toLocaleString("en-US")} tokens`).join("<br>"),
         font: { color: t.fg }, bordercolor: t.fg2, bgcolor: t.bg,
       });
-    });
+    }
     // The chosen point is layout annotations (a ring and its label), not a trace: moving the
     // context then changes no trace and Plotly redraws only the annotations (drawPlot's
     // dataKey). Annotations sit at log10 positions on log axes, as the marks' labels do.
@@ -191,7 +180,7 @@ function render({ model, el }) {
         showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * s } });
       // its label beside the ring, no arrow: a shape that moved with the slider would make
       // every step recompute the traces
-      label(context, y, chosenText, t.fg, 2, true);
+      label(context, y, chosenText, t.fg, 2);
     } else {
       const floor = { yref: "paper", y: 0 };
       annotations.push({ x: Math.log10(context), ...floor, text: "\u25BC", showarrow: false, xanchor: "center", yanchor: "bottom",
