@@ -325,6 +325,23 @@ def test_theme_colours_and_scale_1_5(browser, exported, tmp_path_factory, name, 
             context.close()
 
 
+@pytest.mark.parametrize("name", ["DecodeStep", "PagedBlocks"])
+def test_a_diagram_is_laid_out_again_when_the_page_narrows(watched, exported, name):
+    """The SVG is laid out for the widget's width; startApp's resize observer redraws it
+    when the widget gets narrower or wider (a sidebar opens, the window shrinks)."""
+    page = watched.page
+    open_exported(watched, exported[name])
+    svg_width = "+document.querySelector('.kv-diagram svg').getAttribute('width')"
+    content = """() => { const r = document.querySelector('.kv-widget'); const cs = getComputedStyle(r);
+        return r.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight); }"""
+    wide = page.evaluate(svg_width)
+    assert abs(wide - page.evaluate(content)) <= 1
+    page.set_viewport_size({"width": 820, "height": 900})
+    page.wait_for_function(f"Math.abs(({svg_width}) - ({content})()) <= 1")
+    assert page.evaluate(svg_width) < wide - 200
+    watched.assert_clean()
+
+
 def test_jupyterlab_dark_recolours_the_diagram(watched, exported):
     from .test_keyboard_theme import jupyterlab_dark_variables
 

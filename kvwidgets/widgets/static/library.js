@@ -1011,14 +1011,6 @@ function diagramBox(app) {
   app.plot.replaceWith(box);
   app.diagram = box;
   app.drawnWidth = 0;
-  const watch = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
-    noteWidth(app, entries);
-    if (app.root.isConnected && Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
-  }) : null;
-  if (watch) watch.observe(app.root);
-  return () => {
-    if (watch) watch.disconnect();
-  };
 }
 function noteWidth(app, entries) {
   for (const e of entries) if (e.target === app.root) app.contentWidth = e.contentRect.width;
@@ -1378,6 +1370,10 @@ function startApp(app) {
   const onLayout = () => {
     if (!app.root.isConnected) return;
     recolourIfChanged();
+    if (app.diagram) {
+      if (Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
+      return;
+    }
     const full = app.plot._fullLayout;
     const width = app.plot.clientWidth;
     if (window.Plotly && full && width > 0 && Math.abs(full.width - width) > 1) {

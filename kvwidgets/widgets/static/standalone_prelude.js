@@ -1131,14 +1131,6 @@
     app.plot.replaceWith(box);
     app.diagram = box;
     app.drawnWidth = 0;
-    const watch = typeof ResizeObserver === "function" ? new ResizeObserver((entries) => {
-      noteWidth(app, entries);
-      if (app.root.isConnected && Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
-    }) : null;
-    if (watch) watch.observe(app.root);
-    return () => {
-      if (watch) watch.disconnect();
-    };
   }
   function noteWidth(app, entries) {
     for (const e of entries) if (e.target === app.root) app.contentWidth = e.contentRect.width;
@@ -1498,6 +1490,10 @@
     const onLayout = () => {
       if (!app.root.isConnected) return;
       recolourIfChanged();
+      if (app.diagram) {
+        if (Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
+        return;
+      }
       const full = app.plot._fullLayout;
       const width = app.plot.clientWidth;
       if (window.Plotly && full && width > 0 && Math.abs(full.width - width) > 1) {
@@ -1911,7 +1907,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "c5c45d605e758708";
+  var LIBRARY_HASH = "4959c1979537b328";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

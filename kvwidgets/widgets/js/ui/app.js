@@ -10,7 +10,7 @@
 
 import { dtypeBits } from "../calc/dtypes.js";
 import { KVInputError } from "../calc/errors.js";
-import { noteWidth } from "./diagram.js";
+import { diagramWidth, noteWidth } from "./diagram.js";
 import { element, setTextLines } from "./dom.js";
 import { tryModelCall } from "./host.js";
 import { readTheme, themeKey, themeSource } from "./theme.js";
@@ -308,6 +308,10 @@ export function startApp(app) {
   const onLayout = () => {
     if (!app.root.isConnected) return;
     recolourIfChanged();
+    if (app.diagram) {  // an SVG diagram (diagram.js) is laid out for one width
+      if (Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
+      return;
+    }
     const full = app.plot._fullLayout;
     const width = app.plot.clientWidth;
     // A fresh plot rather than Plots.resize, which also takes the div's (min-)height

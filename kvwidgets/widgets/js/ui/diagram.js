@@ -3,8 +3,9 @@
 import { element } from "./dom.js";
 
 /**
- * Replace the plotly div by a diagram div (div.kv-diagram) that the widget fills with SVG;
- * its width follows the widget's, and a width change redraws (returns the cleanup).
+ * Replace the plotly div by a diagram div (div.kv-diagram) that the widget fills with SVG.
+ * Its width follows the widget's: startApp's resize observer redraws the diagram when the
+ * width it was laid out in (app.drawnWidth, set by the draw) no longer holds.
  * @param {import("./app.js").App} app
  */
 export function diagramBox(app) {
@@ -12,14 +13,6 @@ export function diagramBox(app) {
   app.plot.replaceWith(box);
   app.diagram = box;
   app.drawnWidth = 0;
-  const watch = typeof ResizeObserver === "function"
-    ? new ResizeObserver((entries) => {
-      noteWidth(app, entries);
-      if (app.root.isConnected && Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
-    })
-    : null;
-  if (watch) watch.observe(app.root);
-  return () => { if (watch) watch.disconnect(); };
 }
 
 /**

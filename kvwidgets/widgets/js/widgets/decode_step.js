@@ -154,7 +154,7 @@ function render({ model, el }) {
   const outRead = app.readout("read_bytes", "Read by this step:");
   const outWritten = app.readout("written_bytes", "Written by this step:");
   const outScored = app.readout("scored", "Keys the query scores:");
-  const stopWatch = diagramBox(app);
+  diagramBox(app);
 
   // ---- playing: a timer that takes steps; the `generated` trait is the position ------
   let timer = null;
@@ -537,7 +537,6 @@ function render({ model, el }) {
   const stop = startApp(app);
   return () => {
     pause();
-    stopWatch();
     stop();
   };
 }

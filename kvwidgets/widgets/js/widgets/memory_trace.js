@@ -56,7 +56,7 @@ function render({ model, el }) {
   }
   const outs = Object.fromEntries(POLICIES.map((p) => [p, app.readout(p, `${POLICY_LABELS[p]}:`)]));
   const outWasted = app.readout("wasted", "Not holding tokens:");
-  const stopWatch = diagramBox(app);
+  diagramBox(app);
   // ours beside the paper's, policy by policy, in the fold under its text
   const table = element("table", { class: "kv-how-table" });
   app.text.before(table);
@@ -252,11 +252,7 @@ function render({ model, el }) {
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };
-  const stop = startApp(app);
-  return () => {
-    stopWatch();
-    stop();
-  };
+  return startApp(app);
 }
 
 export default widgetModule(render);

@@ -63,7 +63,7 @@ function render({ model, el }) {
   const outWaste = app.readout("waste", "Empty slots:");
   const outUsers = app.readout("users_fit", "Requests that fit:");
   const outShare = app.readout("sharing", "Shared prefix:");
-  const stopWatch = diagramBox(app);
+  diagramBox(app);
 
   /** Mark the controls whose values conflict (aria-invalid, outlined by widget.css); clear the rest. */
   const flag = (names) => {
@@ -396,11 +396,7 @@ function render({ model, el }) {
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };
-  const stop = startApp(app);
-  return () => {
-    stopWatch();
-    stop();
-  };
+  return startApp(app);
 }
 
 export default widgetModule(render);
