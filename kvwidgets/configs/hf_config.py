@@ -435,6 +435,10 @@ def model_from_config(
         "head_dim": d.head_dim,
         "num_key_value_heads": d.kv_heads,
         "layer_plan": tuple(d.plan),
+        # where the embedding and LM head sit decides per-GPU weights under pipeline
+        # parallelism (kvwidgets.core.placement); they never change the cache
+        "vocab_size": d.vocab,
+        "tie_word_embeddings": d.tied,
     }
     if d.mla is not None:
         extra["mla_key_dim"] = d.mla["qk_nope_head_dim"] + d.mla["qk_rope_head_dim"]

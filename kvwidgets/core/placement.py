@@ -1,0 +1,442 @@
+"""One deployment over several GPUs turned into each GPU's memory: weights, cache, conversations.
+
+A deployment is tensor parallel (tp GPUs share each layer), pipeline parallel (pp stages
+each hold a run of layers), data-parallel attention (dp replicas of attention, each with
+its own requests and cache pool) and optionally expert parallel (routed experts spread
+over the tp x dp GPUs of a stage). Each GPU ("rank") gets:
+
+  weights      its share: the embedding on the first stage, the LM head on the last,
+               its stage's layers split by tp, its routed experts
+  cache        bytes per token of its stage's layers at tp: KV heads max(1, heads // tp)
+               (copies when GPUs outnumber heads), an MLA latent whole on every rank
+  budget       usable memory - weights - working area
+  conversations  floor(budget / one conversation's cache on this rank)
+
+and the deployment serves what its fullest rank allows: a request passes every stage and
+every tensor-parallel rank of its replica, so a replica holds the smallest of its ranks'
+counts; data-parallel replicas each run their own pool, so the deployment serves the sum.
+vLLM's own rule is reproduced beside it (VLLMPool): every worker's block count is cut to
+the smallest (0.33.0 v1/core/kv_cache_planning.py, get_kv_cache_configs: "Change the
+num_blocks of each rank to the smallest among all ranks").
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from fractions import Fraction
+
+from .budget import utilization_fraction
+from .errors import InputError, check_int
+from .gpus import GPU, get_gpu
+from .layers import LayerGroup, MLASpec
+from .model import Model
+
+
+def vllm_pp_split(num_layers: int, pp: int) -> tuple[int, ...]:
+    """Layers per stage as vLLM splits them by default.
+
+    0.33.0 vllm/distributed/utils.py, get_pp_indices: num_layers // pp each, and the
+    remainder added one layer at a time to the stages before the last (partitions[-2],
+    partitions[-3], ...), since the last stage also holds the final norm and LM head.
+    80 layers over 3 stages: 26 each, remainder 2 -> [27, 27, 26].
+    """
+    num_layers = check_int("num_hidden_layers", num_layers, minimum=1)
+    pp = check_int("pp", pp, minimum=1)
+    if pp > num_layers:
+        raise InputError(f"pp={pp}: more pipeline stages than the model's {num_layers} layers")
+    parts = [num_layers // pp] * pp
+    for i in range(2, num_layers % pp + 2):
+        parts[-i] += 1
+    return tuple(parts)
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """How the GPUs are arranged.
+
+    tp           tensor-parallel size (--tensor-parallel-size): GPUs sharing each layer
+    pp           pipeline stages (--pipeline-parallel-size)
+    dp           data-parallel attention replicas (--data-parallel-size): each its own
+                 requests and cache pool
+    ep           expert parallel (--enable-expert-parallel): routed experts spread whole
+                 over the tp x dp GPUs of a stage instead of each expert split across them
+    layer_split  layers per stage (VLLM_PP_LAYER_PARTITION); None: vLLM's default split
+    """
+
+    tp: int = 1
+    pp: int = 1
+    dp: int = 1
+    ep: bool = False
+    layer_split: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        check_int("tp", self.tp, minimum=1)
+        check_int("pp", self.pp, minimum=1)
+        check_int("dp", self.dp, minimum=1)
+        if not isinstance(self.ep, bool):
+            raise InputError(f"ep must be True or False, got {self.ep!r}")
+        if self.layer_split is not None:
+            split = tuple(check_int("layer_split", n, minimum=1) for n in self.layer_split)
+            if len(split) != self.pp:
+                raise InputError(
+                    f"layer_split has {len(split)} stages; pp={self.pp} needs one count per stage"
+                )
+            object.__setattr__(self, "layer_split", split)
+
+    @property
+    def num_gpus(self) -> int:
+        return self.tp * self.pp * self.dp
+
+    def describe(self) -> str:
+        parts = [f"TP {self.tp}"]
+        if self.pp > 1:
+            parts.append(f"PP {self.pp}")
+        if self.dp > 1:
+            parts.append(f"DP {self.dp}")
+        if self.ep:
+            parts.append(f"EP {self.tp * self.dp}")
+        return " x ".join(parts) + f" ({self.num_gpus} GPU{'s' if self.num_gpus != 1 else ''})"
+
+
+@dataclass(frozen=True)
+class RankMemory:
+    """One GPU of the deployment (bytes are this GPU's)."""
+
+    rank: int
+    dp_rank: int
+    stage: int
+    tp_rank: int
+    first_layer: int
+    layers: int
+    holds_embedding: bool
+    holds_lm_head: bool
+    local_experts: int  # routed experts whose weights this rank holds whole (EP), else 0
+    embedding_bytes: int
+    lm_head_bytes: int
+    layer_weight_bytes: int  # attention and dense / shared weights of its layers, split by TP
+    expert_bytes: int  # its routed-expert weights
+    weights_bytes: int
+    usable_bytes: int
+    working_bytes: int
+    cache_budget_bytes: int  # usable - weights - working (negative: the weights do not load)
+    kv_bytes_per_token: int  # of a long conversation, on this rank
+    kv_bytes_per_conversation: int  # one conversation of the placement's context, on this rank
+    conversations: int  # that fit in this rank's budget (0 when the weights do not load)
+
+    @property
+    def weights_fit(self) -> bool:
+        return self.cache_budget_bytes >= 0
+
+
+@dataclass(frozen=True)
+class VLLMPool:
+    """vLLM's pooled count for one replica: every worker's blocks cut to the smallest.
+
+    stage_blocks   blocks each stage's workers could make from their own memory
+    num_blocks     the smallest, what every worker allocates
+    blocks_per_request  blocks one request of the context takes (all groups)
+    """
+
+    stage_blocks: tuple[int, ...]
+    num_blocks: int
+    limiting_stage: int
+    blocks_per_request: int
+    block_size: int
+    max_concurrency: float
+
+    @property
+    def conversations(self) -> int:
+        return self.num_blocks // self.blocks_per_request
+
+
+@dataclass(frozen=True)
+class Placement:
+    model_name: str
+    gpu: str
+    deployment: Deployment
+    context: int
+    kv_dtype: str
+    weight_dtype: str
+    ranks: tuple[RankMemory, ...]
+    replica_conversations: tuple[int, ...]  # per data-parallel replica: its fullest rank's count
+    conversations: int  # the deployment: sum over replicas
+    full_ranks: tuple[int, ...]  # the ranks holding fewest conversations: full first
+    vllm: tuple[VLLMPool, ...]  # per replica
+    notes: tuple[str, ...] = ()
+
+    @property
+    def weights_fit(self) -> bool:
+        return all(r.weights_fit for r in self.ranks)
+
+    @property
+    def vllm_conversations(self) -> int:
+        return sum(p.conversations for p in self.vllm)
+
+    @property
+    def full_rank(self) -> RankMemory:
+        return self.ranks[self.full_ranks[0]]
+
+    @property
+    def summed_conversations(self) -> int:
+        """What adding every rank's budget and dividing by the pooled per-token bytes would
+        claim: the figure a sum across GPUs gives, which can hide one full rank."""
+        per_replica = len(self.ranks) // self.deployment.dp
+        budget = sum(max(0, r.cache_budget_bytes) for r in self.ranks)
+        one = sum(r.kv_bytes_per_conversation for r in self.ranks[:per_replica])
+        return budget // one if one else 0
+
+    @property
+    def message(self) -> str:
+        d = self.deployment
+        if not self.weights_fit:
+            worst = min(self.ranks, key=lambda r: r.cache_budget_bytes)
+            return (
+                f"The weights do not load: rank {worst.rank} (stage {worst.stage}) needs "
+                f"{worst.weights_bytes / 1e9:,.1f} GB of weights in {worst.usable_bytes / 1e9:,.1f} GB usable."
+            )
+        r = self.full_rank
+        where = f"rank {r.rank} (stage {r.stage}, {r.layers} layers"
+        where += ", embedding" if r.holds_embedding else ""
+        where += ", LM head" if r.holds_lm_head else ""
+        where += ")"
+        replicas = f" over {d.dp} data-parallel replicas" if d.dp > 1 else ""
+        return (
+            f"{d.describe()}: {self.conversations:,} conversations of {self.context:,} tokens{replicas}; "
+            f"{where} is full first at {r.conversations:,}."
+        )
+
+
+def _experts_on_rank(model: Model, ep_size: int, ep_rank: int) -> int:
+    """Routed experts one EP rank holds: 0.33.0 model_executor/layers/fused_moe/
+    expert_map_manager.py, determine_expert_map: global // ep_size, one more on the first
+    global % ep_size ranks."""
+    base, remainder = divmod(model.num_experts, ep_size)
+    return base + (1 if ep_rank < remainder else 0)
+
+
+def _embedding_params(model: Model, embedding_params: int | None, tied: bool | None) -> tuple[int, bool]:
+    """(parameters of the embedding table = of an untied LM head, whether they are tied)."""
+    if tied is None:
+        tied = model.extra.get("tie_word_embeddings")
+    if not isinstance(tied, bool):
+        raise InputError(
+            f"tie_word_embeddings: {model.name} does not record whether its LM head shares the embedding "
+            "table (Model.extra), which decides the last stage's weights; pass tie_word_embeddings=True or False"
+        )
+    if embedding_params is not None:
+        return check_int("embedding_params", embedding_params), tied
+    vocab, hidden = model.extra.get("vocab_size"), model.extra.get("hidden_size")
+    if not vocab or not hidden:
+        raise InputError(
+            f"embedding_params: {model.name} does not record vocab_size and hidden_size "
+            "(Model.extra), so the embedding's share of the weights is unknown; pass embedding_params="
+        )
+    return int(vocab) * int(hidden), tied
+
+
+def _stage_model(model: Model, layers: int) -> Model:
+    """The model's cache layout for a stage of `layers` layers (one layer spec only)."""
+    spec = model.groups[0].spec
+    return replace(model, name=f"{model.name} ({layers} layers)", groups=(LayerGroup(spec, layers),))
+
+
+def _check(model: Model, d: Deployment) -> tuple[int, ...]:
+    if d.pp > 1 and len(model.groups) > 1:
+        raise InputError(
+            f"pp={d.pp}: {model.name} has {len(model.groups)} kinds of layer and kvwidgets does not "
+            "know which stage each falls in; pipeline placement is modelled for one layer kind"
+        )
+    if d.ep and not model.num_experts:
+        raise InputError(f"ep=True: {model.name} has no routed experts to spread")
+    if d.ep and d.tp * d.dp == 1:
+        raise InputError("ep=True needs tp x dp > 1: expert parallelism spreads experts over several GPUs")
+    if d.layer_split is not None:
+        if sum(d.layer_split) != model.num_layers:
+            raise InputError(
+                f"layer_split {list(d.layer_split)} adds up to {sum(d.layer_split)}; "
+                f"{model.name} has {model.num_layers} layers"
+            )
+        return d.layer_split
+    return vllm_pp_split(model.num_layers, d.pp)
+
+
+def _default_block_size(model: Model) -> int:
+    # FlashMLA runs MLA with 64-token blocks on NVIDIA GPUs (0.33.0 FlashMLA backend,
+    # get_supported_kernel_block_sizes); other attention keeps --block-size 16.
+    return 64 if any(isinstance(g.spec, MLASpec) for g in model.groups) else 16
+
+
+def placement(
+    model: Model,
+    gpu: str | GPU,
+    context: int = 8192,
+    *,
+    tp: int = 1,
+    pp: int = 1,
+    dp: int = 1,
+    ep: bool = False,
+    layer_split: tuple[int, ...] | None = None,
+    deployment: Deployment | None = None,
+    kv_dtype: str = "bf16",
+    weight_dtype: str | None = None,
+    utilization: float = 0.9,
+    working_bytes: int = 0,
+    memory: str = "marketed",
+    embedding_params: int | None = None,
+    tie_word_embeddings: bool | None = None,
+    block_size: int | None = None,
+) -> Placement:
+    """Each GPU's weights, cache budget and conversations of `context` tokens.
+
+    Give the arrangement as tp / pp / dp / ep / layer_split or as one Deployment.
+    Weights: the embedding table (vocab x hidden, Model.extra) on the first stage and the
+    LM head on the last (a tied head is a second copy of the table there when pp > 1:
+    0.33.0 model_executor/models/llama.py, LlamaModel builds embed_tokens on the first rank
+    "or (config.tie_word_embeddings and ... is_last_rank)"), both split by tp (vocab-parallel);
+    the other non-expert weights spread evenly over the layers and split by tp; routed
+    experts split over the tp x dp GPUs of their stage (0.33.0 model_executor/layers/
+    fused_moe/config.py, FusedMoEParallelConfig.make: flatten_tp_size = dp x tp, the EP
+    size when expert parallel is on). block_size is for vLLM's pool (default 64 for MLA,
+    16 otherwise). embedding_params / tie_word_embeddings: for a Model that does not
+    record its vocabulary (one not loaded from a config).
+    """
+    from .vllm import vllm_kv_report  # the engine accounting per stage
+
+    d = deployment if deployment is not None else Deployment(tp, pp, dp, ep, layer_split)
+    if not isinstance(d, Deployment):
+        raise InputError(f"deployment: expected a Deployment, got {type(d).__name__}")
+    g = get_gpu(gpu)
+    context = check_int("context", context, minimum=1)
+    working = check_int("working_bytes", working_bytes)
+    u = utilization_fraction(utilization)
+    split = _check(model, d)
+    fmt = model.weight_format(weight_dtype)
+    emb, tied = _embedding_params(model, embedding_params, tie_word_embeddings)
+    routed = model.routed_expert_params if model.num_experts else 0
+    head_params = 0 if tied else emb
+    layer_params = model.params - emb - head_params - routed
+    if layer_params < 0:
+        raise InputError(
+            f"{model.name}: params {model.params:,} is less than its embedding, LM head and routed experts "
+            f"({emb + head_params + routed:,}); check params or embedding_params"
+        )
+    usable = g.memory(memory) * u.numerator // u.denominator
+    L = model.num_layers
+    ep_size = d.tp * d.dp
+    ranks: list[RankMemory] = []
+    starts = [sum(split[:i]) for i in range(d.pp)]
+    stage_models = [_stage_model(model, n) if d.pp > 1 else model for n in split]
+    notes: list[str] = []
+    if model.num_experts and d.pp > 1:
+        notes.append(
+            "Routed experts and dense weights are spread evenly over the layers; a model whose first "
+            "layers are dense (DeepSeek's) has slightly different stage weights."
+        )
+    for dp_rank in range(d.dp):
+        for stage in range(d.pp):
+            n = split[stage]
+            first, last = stage == 0, stage == d.pp - 1
+            has_emb = first or (tied and last and d.pp > 1)
+            kv_token = stage_models[stage].kv_bytes_per_token(kv_dtype, tp=d.tp)
+            kv_conv = stage_models[stage].kv_bytes(context, kv_dtype, tp=d.tp)
+            for tp_rank in range(d.tp):
+                ep_rank = dp_rank * d.tp + tp_rank
+                local = _experts_on_rank(model, ep_size, ep_rank) if d.ep else 0
+                share = Fraction(local, model.num_experts) if d.ep else Fraction(1, ep_size)
+                emb_p = Fraction(emb, d.tp) if has_emb else 0
+                head_p = Fraction(head_params, d.tp) if last else 0
+                layer_p = Fraction(layer_params * n, L * d.tp)
+                expert_p = Fraction(routed * n, L) * share if routed else Fraction(0)
+                # bytes of each part in the format's bits (experts may differ: mxfp4)
+                emb_b = math.ceil(emb_p * fmt.other_bits / 8)
+                head_b = math.ceil(head_p * fmt.other_bits / 8)
+                layer_b = math.ceil(layer_p * fmt.other_bits / 8)
+                expert_b = math.ceil(expert_p * fmt.routed_bits / 8)
+                weights = math.ceil(
+                    ((emb_p + head_p + layer_p) * fmt.other_bits + expert_p * fmt.routed_bits) / 8
+                )
+                budget = usable - weights - working
+                convs = max(0, budget // kv_conv) if kv_conv else 0
+                ranks.append(
+                    RankMemory(
+                        rank=len(ranks),
+                        dp_rank=dp_rank,
+                        stage=stage,
+                        tp_rank=tp_rank,
+                        first_layer=starts[stage],
+                        layers=n,
+                        holds_embedding=has_emb,
+                        holds_lm_head=last,
+                        local_experts=local,
+                        embedding_bytes=emb_b,
+                        lm_head_bytes=head_b,
+                        layer_weight_bytes=layer_b,
+                        expert_bytes=expert_b,
+                        weights_bytes=weights,
+                        usable_bytes=usable,
+                        working_bytes=working,
+                        cache_budget_bytes=budget,
+                        kv_bytes_per_token=kv_token,
+                        kv_bytes_per_conversation=kv_conv,
+                        conversations=convs,
+                    )
+                )
+    per_replica = d.tp * d.pp
+    replica_counts, pools = [], []
+    bs = block_size if block_size is not None else _default_block_size(model)
+    # with requests spread evenly over the replicas, the rank holding fewest is full first
+    fewest_anywhere = min(r.conversations for r in ranks)
+    full = [r.rank for r in ranks if r.conversations == fewest_anywhere]
+    for dp_rank in range(d.dp):
+        mine = ranks[dp_rank * per_replica : (dp_rank + 1) * per_replica]
+        fewest = min(r.conversations for r in mine)
+        replica_counts.append(fewest if all(r.weights_fit for r in mine) else 0)
+        pools.append(_vllm_pool(vllm_kv_report, stage_models, mine, d, context, kv_dtype, bs))
+    if any(isinstance(gr.spec, MLASpec) for gr in model.groups) and d.tp > 1:
+        notes.append(
+            f"MLA keeps one latent per token, whole on every tensor-parallel rank: TP {d.tp} stores each "
+            f"conversation's cache {d.tp} times; data-parallel attention stores it once."
+        )
+    return Placement(
+        model_name=model.name,
+        gpu=g.name,
+        deployment=d,
+        context=context,
+        kv_dtype=kv_dtype,
+        weight_dtype=fmt.name,
+        ranks=tuple(ranks),
+        replica_conversations=tuple(replica_counts),
+        conversations=sum(replica_counts),
+        full_ranks=tuple(full),
+        vllm=tuple(pools),
+        notes=tuple(notes),
+    )
+
+
+def _vllm_pool(report, stage_models, mine, d: Deployment, context, kv_dtype, block_size) -> VLLMPool:
+    """Each stage sized by vLLM's own accounting from that stage's budget, then the
+    smallest block count kept (get_kv_cache_configs, 0.33.0 v1/core/kv_cache_planning.py)."""
+    blocks, per_request = [], 0
+    for stage in range(d.pp):
+        r = mine[stage * d.tp]
+        rep = report(
+            stage_models[stage],
+            kv_cache_memory_bytes=max(0, r.cache_budget_bytes),
+            max_model_len=context,
+            kv_dtype=kv_dtype,
+            block_size=block_size,
+            num_gpus=d.tp,
+            vllm_version="0.33",
+        )
+        blocks.append(rep.num_blocks)
+        per_request = rep.blocks_per_request
+    least = min(blocks)
+    return VLLMPool(
+        stage_blocks=tuple(blocks),
+        num_blocks=least,
+        limiting_stage=blocks.index(least),
+        blocks_per_request=per_request,
+        block_size=block_size,
+        max_concurrency=least / per_request,
+    )
