@@ -71,3 +71,17 @@ def test_explainer_widgets_are_exported_and_export_to_html():
         assert callable(cls.to_html)
         w = cls()
         assert w.error == "" and w.result, f"{name}() starts with an error: {w.error}"
+
+
+# beyond one GPU: per-rank placement, vLLM's start-up check, moving a cache, the inverse search
+BEYOND_ONE_GPU = ["placement", "Deployment", "vllm_start_check", "cache_transfer", "LINKS", "fewest_gpus"]
+
+
+def test_beyond_one_gpu_names_take_a_preset_name():
+    missing = [n for n in BEYOND_ONE_GPU if n not in kw.__all__]
+    assert not missing, f"missing from kvwidgets.__all__: {missing}"
+    # any name load_model takes works, as for the other calculation functions
+    assert kw.placement("llama-3.1-8b", "H200", 8192, tp=2).conversations > 0
+    assert kw.vllm_start_check("llama-3.1-8b", "L4", max_model_len=131072).starts is False
+    assert kw.cache_transfer("llama-3.1-8b", "H200", 8192, "nvlink4").bytes_per_rank == 1_073_741_824
+    assert kw.fewest_gpus("llama-3.1-8b", "H200", 10, 8192).num_gpus == 1

@@ -9,6 +9,7 @@ from .budget import Budget, Fit, max_context, memory_budget, users_that_fit, uti
 from .decode import Decode, decode_ceiling, prefill_seconds
 from .dtypes import DTYPE_BITS, dtype_bytes, dtype_name
 from .errors import ConfigError, InputError, KVWidgetsError, ModelSourceError, UnknownNameError
+from .fewest_gpus import Attempt, FewestGPUs, fewest_gpus
 from .gpus import GPU, GPUS, get_gpu
 from .layers import (
     ChunkedLocalSpec,
@@ -33,12 +34,15 @@ from .offload import (
     tier_gbps,
 )
 from .paging import BlockPlan, PagedVsReserved, block_plan, blocks_for, paged_vs_reserved
+from .placement import Deployment, Placement, RankMemory, VLLMPool, placement, vllm_pp_split
 from .request_lengths import LengthFit, get_length_fit, length_fits, sample_requests
 from .sampling_sharing import SharingSaving, sharing_saving
 from .sharing import PrefixSharing, prefix_sharing
 from .step import GroupStep, StepBytes, decode_step_bytes
+from .transfer import LINKS, CacheTransfer, Link, cache_transfer, get_link
 from .units import GB, GiB, KiB, MiB, fmt_bytes, fmt_tokens
 from .vllm import VLLMReport, mtp_draft, parse_vllm_log, vllm_kv_report, vllm_report_from_tokens
 from .vllm_settings import VLLMSettings
+from .vllm_start import StartCheck, StartFix, vllm_start_check
 
 __all__ = [name for name in dir() if not name.startswith("_")]
