@@ -14,10 +14,13 @@ over the tp x dp GPUs of a stage). Each GPU ("rank") gets:
 
 and the deployment serves what its fullest rank allows: a request passes every stage and
 every tensor-parallel rank of its replica, so a replica holds the smallest of its ranks'
-counts; data-parallel replicas each run their own pool, so the deployment serves the sum.
-vLLM's own rule is reproduced beside it (VLLMPool): every worker's block count is cut to
-the smallest (0.33.0 v1/core/kv_cache_planning.py, get_kv_cache_configs: "Change the
-num_blocks of each rank to the smallest among all ranks").
+counts; data-parallel replicas each run their own pool, so the deployment serves the sum
+(0.33.0 v1/engine/core.py: every data-parallel rank is its own DPEngineCoreProc, an
+EngineCore that sizes its own cache in _initialize_kv_caches).
+vLLM's own rule is reproduced beside it (VLLMPool): every worker of a replica is checked
+for one max-length request and its block count is cut to the smallest (0.33.0
+v1/core/kv_cache_planning.py, get_kv_cache_configs: "Check if the available memory is
+enough per worker" and "Change the num_blocks of each rank to the smallest among all ranks").
 """
 
 from __future__ import annotations
@@ -139,6 +142,7 @@ class VLLMPool:
     """
 
     stage_blocks: tuple[int, ...]
+    stage_starts: tuple[bool, ...]  # each stage's workers pass the start-up check
     num_blocks: int
     limiting_stage: int
     blocks_per_request: int
@@ -146,8 +150,13 @@ class VLLMPool:
     max_concurrency: float
 
     @property
+    def starts(self) -> bool:
+        """vLLM starts only when every worker holds one request at the context."""
+        return all(self.stage_starts)
+
+    @property
     def conversations(self) -> int:
-        return self.num_blocks // self.blocks_per_request
+        return self.num_blocks // self.blocks_per_request if self.starts else 0
 
 
 @dataclass(frozen=True)
@@ -293,8 +302,11 @@ def placement(
     Weights: the embedding table (vocab x hidden, Model.extra) on the first stage and the
     LM head on the last (a tied head is a second copy of the table there when pp > 1:
     0.33.0 model_executor/models/llama.py, LlamaModel builds embed_tokens on the first rank
-    "or (config.tie_word_embeddings and ... is_last_rank)"), both split by tp (vocab-parallel);
-    the other non-expert weights spread evenly over the layers and split by tp; routed
+    "or (config.tie_word_embeddings and ... is_last_rank)"), both split by tp (0.33.0
+    model_executor/layers/vocab_parallel_embedding.py, VocabParallelEmbedding and
+    ParallelLMHead shard the vocabulary over the TP group); the other non-expert weights
+    spread evenly over the layers and split by tp (column / row parallel linears); a
+    data-parallel rank holds all of them for its own attention; routed
     experts split over the tp x dp GPUs of their stage (0.33.0 model_executor/layers/
     fused_moe/config.py, FusedMoEParallelConfig.make: flatten_tp_size = dp x tp, the EP
     size when expert parallel is on). block_size is for vLLM's pool (default 64 for MLA,
@@ -417,7 +429,7 @@ def placement(
 def _vllm_pool(report, stage_models, mine, d: Deployment, context, kv_dtype, block_size) -> VLLMPool:
     """Each stage sized by vLLM's own accounting from that stage's budget, then the
     smallest block count kept (get_kv_cache_configs, 0.33.0 v1/core/kv_cache_planning.py)."""
-    blocks, per_request = [], 0
+    blocks, starts, per_request = [], [], 0
     for stage in range(d.pp):
         r = mine[stage * d.tp]
         rep = report(
@@ -430,10 +442,12 @@ def _vllm_pool(report, stage_models, mine, d: Deployment, context, kv_dtype, blo
             vllm_version="0.33",
         )
         blocks.append(rep.num_blocks)
+        starts.append(rep.starts)
         per_request = rep.blocks_per_request
     least = min(blocks)
     return VLLMPool(
         stage_blocks=tuple(blocks),
+        stage_starts=tuple(starts),
         num_blocks=least,
         limiting_stage=blocks.index(least),
         blocks_per_request=per_request,

@@ -10,6 +10,11 @@ vLLM 0.33.0 v1/core/kv_cache_planning.py:
       request fits (0 when not even one token does; the sentence is then left out)
 format_gib (0.33.0 utils/mem_utils.py) prints round(bytes / 2**30, 2).
 This builds on VLLMReport.starts, which applies the same comparison.
+
+The memory is the report's budget: memory x utilization - weights - working area, with
+the marketed memory unless memory="device" is passed (vLLM multiplies the memory the
+device reports: 0.33.0 v1/worker/utils.py, request_memory), so a --gpu-memory-utilization
+found here is in that convention.
 """
 
 from __future__ import annotations

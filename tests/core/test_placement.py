@@ -118,6 +118,7 @@ def test_llama70b_pp3_first_stage_full_first(llama70):
     # 80,304,619,571 // 1,703,936 = 47,128; every worker cut to 44,416 -> 44,416 // 2,048 = 21
     assert p.vllm[0].stage_blocks == (44416, 45603, 47128)
     assert p.vllm[0].limiting_stage == 0
+    assert p.vllm[0].stage_starts == (True, True, True)
     assert p.vllm_conversations == 21
     assert "rank 0 (stage 0, 27 layers, embedding) is full first at 21" in p.message
 
@@ -172,3 +173,13 @@ def test_tied_table_copied_onto_the_last_stage():
         .weights_bytes
         == 2_000_000
     )
+
+
+def test_vllm_refuses_when_one_stage_cannot_hold_one_request(llama70):
+    # PP 2 at 131,072 tokens: 56,346,293,504 B a stage, one request 131,072 x 163,840 =
+    # 21,474,836,480: starts. On H100s (72e9 usable): 72e9 - 70,553,706,496 = 1,446,293,504 B
+    # a stage, less than one request: vLLM refuses (every worker is checked), 0 served
+    assert placement(llama70, "H200", 131072, pp=2).vllm[0].starts
+    p = placement(llama70, "H100", 131072, pp=2)
+    assert p.vllm[0].stage_starts == (False, False)
+    assert p.vllm_conversations == 0 == p.conversations
