@@ -148,6 +148,9 @@ class VLLMPool:
     blocks_per_request: int
     block_size: int
     max_concurrency: float
+    # "GPU KV cache size: N tokens" as 0.33 logs it from the shared block count:
+    # int(max_concurrency x max_model_len) (0.33.0 v1/core/kv_cache_utils.py, get_kv_cache_capacity)
+    gpu_kv_cache_tokens: int
 
     @property
     def starts(self) -> bool:
@@ -453,4 +456,5 @@ def _vllm_pool(report, stage_models, mine, d: Deployment, context, kv_dtype, blo
         blocks_per_request=per_request,
         block_size=block_size,
         max_concurrency=least / per_request,
+        gpu_kv_cache_tokens=int(least / per_request * context),
     )

@@ -42,6 +42,12 @@ def test_deepseek_tp8_every_rank_holds_the_whole_latent(deepseek):
     # vLLM: 43,025,000,000 // (64 x 70,272 = 4,497,408) = 9,566 blocks; 32,768 / 64 = 512 a request
     assert p.vllm[0].num_blocks == 9566
     assert p.vllm[0].blocks_per_request == 512
+    # the same as vLLM's accounting of one TP group: 9,566 blocks x 64 tokens = 612,224 tokens
+    report = kw.vllm_kv_report(
+        deepseek, "H200", max_model_len=32768, num_gpus=8, weight_dtype="fp8", block_size=64
+    )
+    assert report.num_blocks == 9566
+    assert p.vllm[0].gpu_kv_cache_tokens == report.gpu_kv_cache_tokens == 612_224
     assert p.vllm_conversations == 18
 
 
@@ -119,6 +125,8 @@ def test_llama70b_pp3_first_stage_full_first(llama70):
     assert p.vllm[0].stage_blocks == (44416, 45603, 47128)
     assert p.vllm[0].limiting_stage == 0
     assert p.vllm[0].stage_starts == (True, True, True)
+    # logged as int(44,416 / 2,048 x 32,768) = int(21.6875 x 32,768) = 710,656 tokens
+    assert p.vllm[0].gpu_kv_cache_tokens == 710_656
     assert p.vllm_conversations == 21
     assert "rank 0 (stage 0, 27 layers, embedding) is full first at 21" in p.message
 
