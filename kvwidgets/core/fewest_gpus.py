@@ -38,6 +38,20 @@ class FewestGPUs:
     answer: Placement | None  # None: nothing up to max_gpus holds it
     tried: tuple[Attempt, ...]  # every deployment that falls short, in order (the answer's size too)
 
+    def as_dict(self) -> dict:
+        return {
+            "conversations": self.conversations,
+            "context": self.context,
+            "gpu": self.gpu,
+            "num_gpus": self.num_gpus,
+            "answer": self.answer.as_dict() if self.answer else None,
+            "tried": [
+                {"deployment": a.deployment.describe(), "conversations": a.conversations, "reason": a.reason}
+                for a in self.tried
+            ],
+            "message": self.message,
+        }
+
     @property
     def num_gpus(self) -> int | None:
         return self.answer.deployment.num_gpus if self.answer else None

@@ -26,7 +26,7 @@ enough per worker" and "Change the num_blocks of each rank to the smallest among
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 
 from .budget import utilization_fraction
@@ -197,6 +197,24 @@ class Placement:
         budget = sum(max(0, r.cache_budget_bytes) for r in self.ranks)
         one = sum(r.kv_bytes_per_conversation for r in self.ranks[:per_replica])
         return budget // one if one else 0
+
+    def as_dict(self) -> dict:
+        """Plain numbers and strings (ranks and pools as dicts) for a widget's JSON or the CLI."""
+        out = asdict(self)
+        out["deployment"]["num_gpus"] = self.deployment.num_gpus
+        out["deployment"]["label"] = self.deployment.describe()
+        for rank, row in zip(self.ranks, out["ranks"]):
+            row["weights_fit"] = rank.weights_fit
+        for pool, row in zip(self.vllm, out["vllm"]):
+            row["starts"] = pool.starts
+            row["conversations"] = pool.conversations
+        out.update(
+            weights_fit=self.weights_fit,
+            vllm_conversations=self.vllm_conversations,
+            summed_conversations=self.summed_conversations,
+            message=self.message,
+        )
+        return out
 
     @property
     def message(self) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from importlib import resources
 from types import MappingProxyType
 
@@ -88,6 +88,11 @@ class CacheTransfer:
     @property
     def vs_decode_step(self) -> float:
         return self.seconds / self.decode_step_seconds
+
+    def as_dict(self) -> dict:
+        out = asdict(self)
+        out.update(vs_prefill=self.vs_prefill, vs_decode_step=self.vs_decode_step, message=self.message)
+        return out
 
     @property
     def message(self) -> str:

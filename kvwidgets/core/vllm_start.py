@@ -19,7 +19,7 @@ found here is in that convention.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from .errors import InputError
 from .vllm import VLLMReport, vllm_kv_report
@@ -53,6 +53,12 @@ class StartCheck:
     error: str | None  # vLLM's error text, None when it starts
     fixes: tuple[StartFix, ...]
     report: VLLMReport
+
+    def as_dict(self) -> dict:
+        """Plain numbers and strings (the report through its own as_dict)."""
+        out = {k: v for k, v in asdict(self).items() if k != "report"}
+        out["report"] = self.report.as_dict()
+        return out
 
 
 def start_error(needed: int, check_bytes: int, max_model_len: int, estimated: int) -> str | None:

@@ -54,3 +54,15 @@ def test_nothing_fits():
     f = fewest_gpus(kw.load_model("llama-3.1-70b"), "L4", 10, 131072, max_gpus=2)
     assert f.answer is None and f.num_gpus is None
     assert "No deployment" in f.message
+
+
+def test_as_dict_is_plain_json():
+    import json
+
+    d = json.loads(json.dumps(fewest_gpus(kw.load_model("llama-3.1-8b"), "H200", 64, 32768).as_dict()))
+    assert d["num_gpus"] == 3 and d["answer"]["conversations"] == 75
+    assert d["tried"][0] == {
+        "deployment": "TP 1 (1 GPU)",
+        "conversations": 25,
+        "reason": "the cache holds only 25 conversations",
+    }

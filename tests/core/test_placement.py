@@ -191,3 +191,13 @@ def test_vllm_refuses_when_one_stage_cannot_hold_one_request(llama70):
     p = placement(llama70, "H100", 131072, pp=2)
     assert p.vllm[0].stage_starts == (False, False)
     assert p.vllm_conversations == 0 == p.conversations
+
+
+def test_as_dict_is_plain_json(llama70):
+    import json
+
+    d = json.loads(json.dumps(placement(llama70, "H200", 32768, pp=3).as_dict()))
+    assert d["deployment"]["num_gpus"] == 3 and d["deployment"]["label"] == "TP 1 x PP 3 (3 GPUs)"
+    assert [r["conversations"] for r in d["ranks"]] == [21, 22, 23]
+    assert d["full_ranks"] == [0] and d["vllm_conversations"] == 21 and d["summed_conversations"] == 22
+    assert d["vllm"][0]["starts"] is True and d["ranks"][0]["weights_fit"] is True

@@ -54,3 +54,12 @@ def test_gqa_heads_copied_past_their_count():
 def test_unknown_link_named():
     with pytest.raises(UnknownNameError, match="link"):
         cache_transfer(kw.load_model("llama-3.1-8b"), "H200", 8192, "carrier pigeon")
+
+
+def test_as_dict_is_plain_json():
+    import json
+
+    t = cache_transfer(kw.load_model("llama-3.1-8b"), "H200", 8192, "nvlink4")
+    d = json.loads(json.dumps(t.as_dict()))
+    assert d["bytes_per_rank"] == 1_073_741_824 and d["link"]["gbps"] == 450
+    assert d["vs_decode_step"] == t.vs_decode_step

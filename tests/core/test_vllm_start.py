@@ -85,3 +85,12 @@ def test_estimate_sentence_left_out_when_zero():
 def test_other_versions_refused(llama8):
     with pytest.raises(InputError, match="vllm_version"):
         vllm_start_check(llama8, "L4", max_model_len=8192, vllm_version="0.11")
+
+
+def test_as_dict_is_plain_json(llama8):
+    import json
+
+    d = json.loads(json.dumps(vllm_start_check(llama8, "L4", max_model_len=131072).as_dict()))
+    assert d["starts"] is False and d["estimated_max_model_len"] == 42_240
+    assert {"flag": "--tensor-parallel-size", "value": "2"}.items() <= d["fixes"][2].items()
+    assert d["report"]["needed_bytes"] == 17_179_869_184
