@@ -174,7 +174,7 @@ class Placement:
     replica_conversations: tuple[int, ...]  # per data-parallel replica: its fullest rank's count
     conversations: int  # the deployment: sum over replicas
     full_ranks: tuple[int, ...]  # the ranks holding fewest conversations: full first
-    vllm: tuple[VLLMPool, ...]  # per replica
+    vllm: tuple[VLLMPool, ...]  # per replica; empty where vLLM's pool is not reproduced (notes say why)
     notes: tuple[str, ...] = ()
 
     @property
@@ -182,8 +182,9 @@ class Placement:
         return all(r.weights_fit for r in self.ranks)
 
     @property
-    def vllm_conversations(self) -> int:
-        return sum(p.conversations for p in self.vllm)
+    def vllm_conversations(self) -> int | None:
+        """What vLLM's pools hold in all; None where they are not reproduced."""
+        return sum(p.conversations for p in self.vllm) if self.vllm else None
 
     @property
     def full_rank(self) -> RankMemory:
@@ -237,6 +238,46 @@ class Placement:
         )
 
 
+# Where vLLM 0.33.0 builds the embedding and LM head under pipeline parallelism, by the
+# model's vLLM implementation (vllm/model_executor/models/):
+#   "ends"   embed_tokens on the first stage only ("or (config.tie_word_embeddings and
+#            ... is_last_rank)"), lm_head on the last only, PPMissingLayer elsewhere:
+#            llama.py (LlamaModel, LlamaForCausalLM), qwen2.py (Qwen2Model, which qwen3.py's
+#            Qwen3Model extends; Qwen3ForCausalLM's lm_head on the last rank),
+#            deepseek_v2.py (DeepseekV2Model, DeepseekV2ForCausalLM; V3 and V3.2 run on it)
+#   "every"  embed_tokens and lm_head built on every stage, whatever its rank:
+#            gemma3.py (Gemma3Model, Gemma3ForCausalLM), gpt_oss.py (GptOssModel,
+#            GptOssForCausalLM), qwen3_next.py (Qwen3NextModel, Qwen3NextForCausalLM)
+EMBEDDING_STAGES = {
+    "llama": "ends",
+    "qwen2": "ends",
+    "qwen3": "ends",
+    "deepseek_v3": "ends",
+    "deepseek_v32": "ends",
+    "gemma3": "every",
+    "gemma3_text": "every",
+    "gpt_oss": "every",
+    "qwen3_next": "every",
+}
+
+
+def _embedding_stages(model: Model, given: str | None, pp: int) -> str:
+    if given is not None:
+        if given not in ("ends", "every"):
+            raise InputError(f"embedding_stages must be 'ends' or 'every', got {given!r}")
+        return given
+    if pp == 1:
+        return "ends"
+    found = EMBEDDING_STAGES.get(str(model.extra.get("model_type", "")))
+    if found is None:
+        raise InputError(
+            f"embedding_stages: where vLLM puts {model.name}'s embedding and LM head under pipeline "
+            f"parallelism (model_type {model.extra.get('model_type')!r}) is not recorded in kvwidgets; pass "
+            "embedding_stages='ends' (first and last stage) or 'every' (every stage builds both)"
+        )
+    return found
+
+
 def _experts_on_rank(model: Model, ep_size: int, ep_rank: int) -> int:
     """Routed experts one EP rank holds: 0.33.0 model_executor/layers/fused_moe/
     expert_map_manager.py, determine_expert_map: global // ep_size, one more on the first
@@ -265,18 +306,64 @@ def _embedding_params(model: Model, embedding_params: int | None, tied: bool | N
     return int(vocab) * int(hidden), tied
 
 
-def _stage_model(model: Model, layers: int) -> Model:
-    """The model's cache layout for a stage of `layers` layers (one layer spec only)."""
-    spec = model.groups[0].spec
-    return replace(model, name=f"{model.name} ({layers} layers)", groups=(LayerGroup(spec, layers),))
+# The layer plan's tag (kvwidgets.configs.layer_plan) for each kind of layer spec.
+PLAN_TAG = {
+    "full": "full",
+    "mla": "full",
+    "sliding": "sliding",
+    "chunked": "chunked",
+    "cross": "cross",
+    "recurrent": "recurrent",
+}
+
+
+def _layer_specs(model: Model) -> list:
+    """Each decoder layer's spec in order (None: a layer that stores nothing).
+
+    One spec: every layer has it. Several: the config's layer plan (Model.extra
+    ["layer_plan"]) says which kind each layer is, and each kind must be one group whose
+    count matches the plan; otherwise which stage holds which layer is not known."""
+    plan = model.extra.get("layer_plan")
+    if len(model.groups) == 1 and (not plan or len(plan) == model.num_layers):
+        return [model.groups[0].spec] * model.num_layers
+    why = None
+    by_tag: dict = {}
+    for g in model.groups:
+        tag = PLAN_TAG.get(g.spec.kind)
+        if tag is None or tag in by_tag:
+            why = f"two groups of {tag or g.spec.kind!r} layers"
+        by_tag[tag] = g
+    if not plan:
+        why = "no layer plan (Model.extra['layer_plan'])"
+    elif why is None:
+        for tag, g in by_tag.items():
+            if plan.count(tag) != g.count:
+                why = f"the plan has {plan.count(tag)} {tag!r} layers, the model {g.count}"
+        if set(plan) - set(by_tag) - {"none"}:
+            why = f"plan tags {sorted(set(plan) - set(by_tag) - {'none'})} match no layer group"
+    if why:
+        raise InputError(
+            f"pp: {model.name} has several kinds of layer and kvwidgets cannot tell which stage holds "
+            f"which ({why}); pipeline placement needs the order of its layers"
+        )
+    return [by_tag[t].spec if t != "none" else None for t in plan]
+
+
+def _stage_model(model: Model, specs: list, first: int, layers: int) -> Model:
+    """The model's cache layout for layers [first, first + layers)."""
+    counts: dict = {}
+    for spec in specs[first : first + layers]:
+        if spec is not None:
+            counts[spec] = counts.get(spec, 0) + 1
+    if not counts:
+        raise InputError(
+            f"layer_split: the stage of layers {first}-{first + layers - 1} holds no cache layer"
+        )
+    groups = tuple(LayerGroup(spec, n) for spec, n in counts.items())
+    return replace(model, name=f"{model.name} (layers {first}-{first + layers - 1})", groups=groups)
 
 
 def _check(model: Model, d: Deployment) -> tuple[int, ...]:
-    if d.pp > 1 and len(model.groups) > 1:
-        raise InputError(
-            f"pp={d.pp}: {model.name} has {len(model.groups)} kinds of layer and kvwidgets does not "
-            "know which stage each falls in; pipeline placement is modelled for one layer kind"
-        )
     if d.ep and not model.num_experts:
         raise InputError(f"ep=True: {model.name} has no routed experts to spread")
     if d.ep and d.tp * d.dp == 1:
@@ -315,6 +402,7 @@ def placement(
     memory: str = "marketed",
     embedding_params: int | None = None,
     tie_word_embeddings: bool | None = None,
+    embedding_stages: str | None = None,
     block_size: int | None = None,
 ) -> Placement:
     """Each GPU's weights, cache budget and conversations of `context` tokens.
@@ -332,7 +420,9 @@ def placement(
     fused_moe/config.py, FusedMoEParallelConfig.make: flatten_tp_size = dp x tp, the EP
     size when expert parallel is on). block_size is for vLLM's pool (default 64 for MLA,
     16 otherwise). embedding_params / tie_word_embeddings: for a Model that does not
-    record its vocabulary (one not loaded from a config).
+    record its vocabulary (one not loaded from a config). Some vLLM model classes build the
+    embedding and LM head on every stage instead (EMBEDDING_STAGES, by model_type);
+    embedding_stages="ends" or "every" says which for a model kvwidgets has not read.
     """
     from .vllm import vllm_kv_report  # the engine accounting per stage
 
@@ -346,6 +436,7 @@ def placement(
     split = _check(model, d)
     fmt = model.weight_format(weight_dtype)
     emb, tied = _embedding_params(model, embedding_params, tie_word_embeddings)
+    every_stage = _embedding_stages(model, embedding_stages, d.pp) == "every"
     routed = model.routed_expert_params if model.num_experts else 0
     head_params = 0 if tied else emb
     layer_params = model.params - emb - head_params - routed
@@ -359,8 +450,21 @@ def placement(
     ep_size = d.tp * d.dp
     ranks: list[RankMemory] = []
     starts = [sum(split[:i]) for i in range(d.pp)]
-    stage_models = [_stage_model(model, n) if d.pp > 1 else model for n in split]
+    specs = _layer_specs(model) if d.pp > 1 else []
+    stage_models = [
+        _stage_model(model, specs, starts[i], n) if d.pp > 1 else model for i, n in enumerate(split)
+    ]
     notes: list[str] = []
+    # vLLM groups a hybrid model's layers over the whole model and projects the groups onto
+    # each stage (0.33.0 v1/core/kv_cache_planning.py, get_global_kv_cache_groups and
+    # _project_kv_cache_groups_to_worker); sizing each stage's own groups would differ, so
+    # its pool is not given rather than given wrong.
+    pool_modelled = d.pp == 1 or len(model.groups) == 1
+    if not pool_modelled:
+        notes.append(
+            "vLLM's pooled count is not reproduced for a model with several kinds of layer under "
+            "pipeline parallelism (vLLM groups the whole model's layers, then projects them onto each stage)."
+        )
     if model.num_experts and d.pp > 1:
         notes.append(
             "Routed experts and dense weights are spread evenly over the layers; a model whose first "
@@ -370,7 +474,8 @@ def placement(
         for stage in range(d.pp):
             n = split[stage]
             first, last = stage == 0, stage == d.pp - 1
-            has_emb = first or (tied and last and d.pp > 1)
+            has_emb = first or every_stage or (tied and last and d.pp > 1)
+            has_head = last or every_stage
             kv_token = stage_models[stage].kv_bytes_per_token(kv_dtype, tp=d.tp)
             kv_conv = stage_models[stage].kv_bytes(context, kv_dtype, tp=d.tp)
             for tp_rank in range(d.tp):
@@ -378,7 +483,7 @@ def placement(
                 local = _experts_on_rank(model, ep_size, ep_rank) if d.ep else 0
                 share = Fraction(local, model.num_experts) if d.ep else Fraction(1, ep_size)
                 emb_p = Fraction(emb, d.tp) if has_emb else 0
-                head_p = Fraction(head_params, d.tp) if last else 0
+                head_p = Fraction(head_params, d.tp) if has_head else 0
                 layer_p = Fraction(layer_params * n, L * d.tp)
                 expert_p = Fraction(routed * n, L) * share if routed else Fraction(0)
                 # bytes of each part in the format's bits (experts may differ: mxfp4)
@@ -400,7 +505,7 @@ def placement(
                         first_layer=starts[stage],
                         layers=n,
                         holds_embedding=has_emb,
-                        holds_lm_head=last,
+                        holds_lm_head=has_head,
                         local_experts=local,
                         embedding_bytes=emb_b,
                         lm_head_bytes=head_b,
@@ -425,7 +530,8 @@ def placement(
         mine = ranks[dp_rank * per_replica : (dp_rank + 1) * per_replica]
         fewest = min(r.conversations for r in mine)
         replica_counts.append(fewest if all(r.weights_fit for r in mine) else 0)
-        pools.append(_vllm_pool(vllm_kv_report, stage_models, mine, d, context, kv_dtype, bs))
+        if pool_modelled:
+            pools.append(_vllm_pool(vllm_kv_report, stage_models, mine, d, context, kv_dtype, bs))
     if any(isinstance(gr.spec, MLASpec) for gr in model.groups) and d.tp > 1:
         notes.append(
             f"MLA keeps one latent per token, whole on every tensor-parallel rank: TP {d.tp} stores each "

@@ -171,7 +171,9 @@ def test_tied_table_copied_onto_the_last_stage():
     # 4 layers, 1,000,000 params of which 100,000 the tied table: 900,000 / 4 = 225,000 a layer.
     # PP 2: stage 0 = 2 layers + table = 550,000; stage 1 = 2 layers + the table's copy = 550,000
     toy = kw.uniform_model("toy", 4, 2, 64, 1_000_000)
-    p = placement(toy, "H100", 1024, pp=2, embedding_params=100_000, tie_word_embeddings=True)
+    p = placement(
+        toy, "H100", 1024, pp=2, embedding_params=100_000, tie_word_embeddings=True, embedding_stages="ends"
+    )
     assert [r.weights_bytes for r in p.ranks] == [1_100_000, 1_100_000]
     assert [r.holds_embedding for r in p.ranks] == [True, True]
     # one stage (no copy): 1,000,000 params x 2 B
@@ -201,3 +203,38 @@ def test_as_dict_is_plain_json(llama70):
     assert [r["conversations"] for r in d["ranks"]] == [21, 22, 23]
     assert d["full_ranks"] == [0] and d["vllm_conversations"] == 21 and d["summed_conversations"] == 22
     assert d["vllm"][0]["starts"] is True and d["ranks"][0]["weights_fit"] is True
+
+
+def test_hybrid_layers_follow_the_layer_plan_and_gpt_oss_keeps_its_tables_everywhere():
+    m = kw.load_model("gpt-oss-120b")
+    p = placement(m, "H200", 32768, pp=2)
+    # layers alternate sliding / full: each stage of 18 holds 9 full layers, and a long
+    # conversation grows by 9 x 8 heads x 64 x 2 (K, V) x 2 B = 18,432 B a token there
+    assert [r.kv_bytes_per_token for r in p.ranks] == [18_432, 18_432]
+    # gpt_oss.py builds embed_tokens and lm_head on every stage: 201,088 x 2,880 x 2 B each
+    assert [r.embedding_bytes for r in p.ranks] == [1_158_266_880] * 2
+    assert [r.lm_head_bytes for r in p.ranks] == [1_158_266_880] * 2
+    # vLLM groups a hybrid model's layers over the whole model: its pool is not claimed
+    assert p.vllm == () and p.vllm_conversations is None
+    assert any("not reproduced" in n for n in p.notes)
+
+
+def test_gemma3_tied_table_on_every_stage():
+    # 262,208 x 5,376 = 1,409,630,208 params x 2 B on both stages, no separate head (tied);
+    # full layers where (i + 1) % 6 == 0: 5 in layers 0-30 and 5 in 31-61, 16 x 128 x 2 x 2 B
+    # = 8,192 B each, so 40,960 B a token on both
+    p = placement(kw.load_model("gemma-3-27b"), "H200", 32768, pp=2)
+    assert [(r.embedding_bytes, r.lm_head_bytes) for r in p.ranks] == [(2_819_260_416, 0)] * 2
+    assert [r.kv_bytes_per_token for r in p.ranks] == [40_960, 40_960]
+
+
+def test_embedding_stages_unknown_for_an_unread_model_class():
+    m = kw.load_model("mistral-7b-v0.1")
+    with pytest.raises(InputError, match="embedding_stages"):
+        placement(m, "H100", 4096, pp=2)
+    ends = placement(m, "H100", 4096, pp=2, embedding_stages="ends")
+    every = placement(m, "H100", 4096, pp=2, embedding_stages="every")
+    assert [r.holds_lm_head for r in ends.ranks] == [False, True]
+    assert [r.holds_lm_head for r in every.ranks] == [True, True]
+    # one stage: nothing to ask
+    assert placement(m, "H100", 4096).ranks[0].holds_embedding
