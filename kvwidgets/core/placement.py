@@ -363,19 +363,19 @@ def _stage_model(model: Model, specs: list, first: int, layers: int) -> Model:
     return replace(model, name=f"{model.name} (layers {first}-{first + layers - 1})", groups=groups)
 
 
-def _check(model: Model, d: Deployment) -> tuple[int, ...]:
+def _check(model: Model, d: Deployment, num_layers: int) -> tuple[int, ...]:
     if d.ep and not model.num_experts:
         raise InputError(f"ep=True: {model.name} has no routed experts to spread")
     if d.ep and d.tp * d.dp == 1:
         raise InputError("ep=True needs tp x dp > 1: expert parallelism spreads experts over several GPUs")
     if d.layer_split is not None:
-        if sum(d.layer_split) != model.num_layers:
+        if sum(d.layer_split) != num_layers:
             raise InputError(
                 f"layer_split {list(d.layer_split)} adds up to {sum(d.layer_split)}; "
-                f"{model.name} has {model.num_layers} layers"
+                f"{model.name} has {num_layers} layers"
             )
         return d.layer_split
-    return vllm_pp_split(model.num_layers, d.pp)
+    return vllm_pp_split(num_layers, d.pp)
 
 
 def _default_block_size(model: Model) -> int:
@@ -433,7 +433,10 @@ def placement(
     context = check_int("context", context, minimum=1)
     working = check_int("working_bytes", working_bytes)
     u = utilization_fraction(utilization)
-    split = _check(model, d)
+    # every decoder layer counts for the split, those that store no cache too
+    specs = _layer_specs(model) if d.pp > 1 else []
+    L = len(specs) if specs else model.num_layers
+    split = _check(model, d, L)
     fmt = model.weight_format(weight_dtype)
     emb, tied = _embedding_params(model, embedding_params, tie_word_embeddings)
     every_stage = _embedding_stages(model, embedding_stages, d.pp) == "every"
@@ -446,11 +449,9 @@ def placement(
             f"({emb + head_params + routed:,}); check params or embedding_params"
         )
     usable = g.memory(memory) * u.numerator // u.denominator
-    L = model.num_layers
     ep_size = d.tp * d.dp
     ranks: list[RankMemory] = []
     starts = [sum(split[:i]) for i in range(d.pp)]
-    specs = _layer_specs(model) if d.pp > 1 else []
     stage_models = [
         _stage_model(model, specs, starts[i], n) if d.pp > 1 else model for i, n in enumerate(split)
     ]
@@ -467,8 +468,9 @@ def placement(
         )
     if model.num_experts and d.pp > 1:
         notes.append(
-            "Routed experts and dense weights are spread evenly over the layers; a model whose first "
-            "layers are dense (DeepSeek's) has slightly different stage weights."
+            "Routed experts and dense weights are spread evenly over the layers, so stage weights are "
+            "approximate: a model whose first layers are dense (DeepSeek-V3's first 3) holds fewer experts "
+            "on its first stage than shown."
         )
     for dp_rank in range(d.dp):
         for stage in range(d.pp):
