@@ -466,6 +466,12 @@ def placement(
             "vLLM's pooled count is not reproduced for a model with several kinds of layer under "
             "pipeline parallelism (vLLM groups the whole model's layers, then projects them onto each stage)."
         )
+    if d.pp > 1 and (len(model.groups) > 1 or None in specs):
+        notes.append(
+            "Weights are spread evenly over the decoder layers; this model's layers are of several kinds "
+            "(attention-free, linear-attention or sliding layers may differ in size), so stage weights are "
+            "approximate."
+        )
     if model.num_experts and d.pp > 1:
         notes.append(
             "Routed experts and dense weights are spread evenly over the layers, so stage weights are "

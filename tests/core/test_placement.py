@@ -238,3 +238,14 @@ def test_embedding_stages_unknown_for_an_unread_model_class():
     assert [r.holds_lm_head for r in every.ranks] == [True, True]
     # one stage: nothing to ask
     assert placement(m, "H100", 4096).ranks[0].holds_embedding
+
+
+def test_layers_without_cache_count_for_the_split():
+    # Llama 3.3 Nemotron Super: 80 decoder layers, 49 with attention (37 in layers 0-39, 12 in
+    # 40-79); PP 2 splits the 80 as 40 / 40, so the stages hold 37 x 8 x 128 x 2 x 2 = 151,552
+    # and 12 x 4,096 = 49,152 B a token
+    m = kw.load_model("llama-3.3-nemotron-super-49b")
+    p = placement(m, "H200", 32768, pp=2, embedding_stages="ends")
+    assert [(r.first_layer, r.layers) for r in p.ranks] == [(0, 40), (40, 40)]
+    assert [r.kv_bytes_per_token for r in p.ranks] == [151_552, 49_152]
+    assert any("approximate" in n for n in p.notes)
