@@ -232,9 +232,15 @@ class Placement:
         where += ", LM head" if r.holds_lm_head else ""
         where += ")"
         replicas = f" over {d.dp} data-parallel replicas" if d.dp > 1 else ""
+        hidden = self.summed_conversations
         return (
             f"{d.describe()}: {self.conversations:,} conversations of {self.context:,} tokens{replicas}; "
             f"{where} is full first at {r.conversations:,}."
+            + (
+                f" Adding every GPU's free memory would claim {hidden:,}: the sum hides the full rank."
+                if hidden > self.conversations
+                else ""
+            )
         )
 
 

@@ -129,6 +129,7 @@ def test_llama70b_pp3_first_stage_full_first(llama70):
     assert p.vllm[0].gpu_kv_cache_tokens == 710_656
     assert p.vllm_conversations == 21
     assert "rank 0 (stage 0, 27 layers, embedding) is full first at 21" in p.message
+    assert "would claim 22" in p.message
 
 
 def test_uneven_split_given(llama70):
