@@ -1,13 +1,15 @@
 """Whether vLLM 0.33 starts: one request at --max-model-len must fit in the cache memory.
 
-vLLM 0.33.0 v1/core/kv_cache_planning.py:
-  get_kv_cache_configs / check_enough_kv_cache_memory  take one block off the memory first
-      (the null block the BlockPool holds back: "Reserve the null block ...")
+vLLM 0.33.0 v1/core/kv_cache_planning.py, on the engine's start-up path
+(v1/engine/core.py EngineCore._initialize_kv_caches -> get_kv_cache_configs):
+  get_kv_cache_configs  takes one block off each worker's memory first (the null block the
+      BlockPool holds back: "Reserve the null block ..."), then checks every worker
   _check_enough_kv_cache_memory  refuses with "No available memory for the cache blocks"
-      when nothing is left, else compares the memory one max-length request needs with it
+      when nothing is left, else compares the memory one max-length request needs
+      (_max_memory_usage_bytes_from_groups: blocks of every group x bytes a block) with it
       and raises the error reproduced by start_error()
-  estimate_max_model_len  binary search over 1..max_model_len for the longest length whose
-      request fits (0 when not even one token does; the sentence is then left out)
+  _estimate_max_model_len_from_groups  binary search over 1..max_model_len for the longest
+      length whose request fits (0 when not even one token does; the sentence is then left out)
 format_gib (0.33.0 utils/mem_utils.py) prints round(bytes / 2**30, 2).
 This builds on VLLMReport.starts, which applies the same comparison.
 
@@ -95,8 +97,8 @@ def _check_bytes(report: VLLMReport) -> int:
 
 
 def estimate_max_model_len(model, gpu, check_bytes: int, max_model_len: int, flags: dict) -> int:
-    """vLLM 0.33.0 estimate_max_model_len: left, right = 1, max_model_len; 0 when length 1
-    does not fit, else the last length whose request fits, by binary search."""
+    """vLLM 0.33.0 _estimate_max_model_len_from_groups: left, right = 1, max_model_len; 0 when
+    length 1 does not fit, else the last length whose request fits, by binary search."""
 
     def fits(length: int) -> bool:
         rep = vllm_kv_report(model, gpu, **{**flags, "max_model_len": length})
