@@ -372,10 +372,11 @@ _ARG = {
 
 
 def parse_sglang_log(text: str) -> dict:
-    """Pull the KV numbers out of SGLang start-up output (one rank's lines; the first of each).
+    """Pull the KV numbers out of SGLang start-up output (lines every rank repeats are read once).
 
     Returns kv_pools: a list of {label, dtype, tokens, k_size_gb, v_size_gb} or {..., kv_size_gb}
-    (GB here is 2**30 bytes, to 2 decimals) from the "KV Cache is allocated" lines, and where
+    (GB here is 2**30 bytes, to 2 decimals) from the "KV Cache is allocated" lines, one per
+    distinct pool (a speculative draft's pool is logged the same way and is listed too), and where
     present: free_before_weights_gb ("Load weight begin. avail mem"), available_after_weights_gb
     and weights_gb ("Load weight end. ... avail mem=..., mem usage=..."), full_layer_tokens /
     swa_layer_tokens, the fields of the "max_total_num_tokens=..." line (available_gpu_mem_gb
@@ -391,9 +392,8 @@ def parse_sglang_log(text: str) -> dict:
             pool["kv_size_gb"] = float(kv)
         else:
             pool["k_size_gb"], pool["v_size_gb"] = float(k), float(v)
-        if pools and pool == pools[0]:
-            break  # the next rank repeats the same lines
-        pools.append(pool)
+        if pool not in pools:  # every TP rank logs the same pools, in any interleaving
+            pools.append(pool)
     if not pools:
         raise InputError("SGLang log: no line 'KV Cache is allocated. ... K size: X GB, V size: Y GB' found")
     out: dict = {"kv_pools": pools}

@@ -289,6 +289,27 @@ def test_pr18039_mimo_v2_flash_swa_pool_sizes():
     )
 
 
+def test_parser_reads_each_pool_once_whatever_the_rank_order():
+    line = "[2026-01-31 13:50:39 TP{}] {} KV Cache is allocated. dtype: torch.bfloat16, #tokens: {}, K size: 1.00 GB, V size: 1.00 GB"
+    text = "\n".join(
+        line.format(rank, label, n)
+        for rank, label, n in [(0, "Full", 10), (1, "Full", 10), (1, "SWA", 8), (0, "SWA", 8)]
+    )
+    assert [(p["label"], p["tokens"]) for p in kw.parse_sglang_log(text)["kv_pools"]] == [
+        ("Full", 10),
+        ("SWA", 8),
+    ]
+
+
+def test_report_takes_a_preset_name_and_explains_its_working():
+    """The public function loads a preset by name like vllm_kv_report; explain() shows the
+    memory rule and the division that give the logged tokens (65,536 as in the first test)."""
+    r = kw.sglang_kv_report("llama-3.1-8b", kv_cache_memory_bytes=8 * GiB)
+    assert r.max_total_num_tokens == 65_536 and r.context_len == 131_072
+    text = r.explain()
+    assert "8,589,934,592 // 131,072 B a token" in text and "MHA/GQA: 32 layers x 8 KV heads" in text
+
+
 def test_parser_reads_current_wording_and_refuses_text_without_the_line():
     text = (
         "[2026-09-12 00:22:48 TP0] Load weight end. elapsed=3.10 s, type=Qwen3ForCausalLM, avail mem=60.00 GB, "
