@@ -36,6 +36,7 @@ prefix_sharing = _takes_any_model(core.prefix_sharing)
 paged_vs_reserved = _takes_any_model(core.paged_vs_reserved)
 vllm_kv_report = _takes_any_model(core.vllm_kv_report)
 vllm_report_from_tokens = _takes_any_model(core.vllm_report_from_tokens)
+sglang_kv_report = _takes_any_model(core.sglang_kv_report)
 
 
 @functools.wraps(core.allocator_trace)

@@ -35,6 +35,7 @@ from .offload import (
 from .paging import BlockPlan, PagedVsReserved, block_plan, blocks_for, paged_vs_reserved
 from .request_lengths import LengthFit, get_length_fit, length_fits, sample_requests
 from .sampling_sharing import SharingSaving, sharing_saving
+from .sglang import SGLangReport, parse_sglang_log, sglang_kv_report
 from .sharing import PrefixSharing, prefix_sharing
 from .step import GroupStep, StepBytes, decode_step_bytes
 from .units import GB, GiB, KiB, MiB, fmt_bytes, fmt_tokens
