@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, is_dataclass
 
-from .api import as_model, users_that_fit, vllm_kv_report
+from .api import as_model, sglang_kv_report, users_that_fit, vllm_kv_report
 from .core import GPUS, KVWidgetsError, fmt_bytes
 from .core.dtypes import DTYPE_BITS, dtype_name
 from .core.gpus import get_gpu
@@ -58,7 +58,10 @@ How many conversations of --context tokens fit at once.
 The series' arithmetic: usable memory (memory x --utilization, over --gpus GPUs) minus
 the weights (parameters x bytes per parameter), divided by one conversation's cache,
 rounded down. With --engine vllm, also what vLLM would log at start-up for
---max-model-len = --context: its token pool and its 'maximum concurrency'.
+--max-model-len = --context: its token pool and its 'maximum concurrency'. With
+--engine sglang, what SGLang would log: its pool of token slots, sized from the free
+memory after the weights and its mem_fraction_static, so the two engines give
+different token counts for the same model and GPU.
 """
 
 START_DESCRIPTION = """\
@@ -210,6 +213,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_kv_dtype(p)
     p.add_argument(
+        "--mem-fraction-static",
+        type=_fraction,
+        default=None,
+        metavar="F",
+        help="SGLang's --mem-fraction-static (default: SGLang's own choice from the GPU's memory and --gpus)",
+    )
+    p.add_argument(
         "--engine",
         choices=ENGINES,
         default=None,
@@ -238,7 +248,7 @@ def build_parser() -> argparse.ArgumentParser:
     return top
 
 
-ENGINES = ("vllm",)
+ENGINES = ("vllm", "sglang")
 
 
 def _plain(value):
@@ -325,6 +335,18 @@ def run_fit(args: argparse.Namespace) -> tuple[dict, list[str]]:
         ]
         if not report.starts:
             lines.append("and would refuse to start: see 'kvwidgets start'.")
+    elif args.engine == "sglang":
+        sgl = sglang_kv_report(
+            model,
+            args.gpu,
+            num_gpus=args.gpus,
+            kv_dtype=args.kv_dtype,
+            weight_dtype=args.weight_dtype,
+            context_length=args.context,
+            mem_fraction_static=args.mem_fraction_static,
+        )
+        data["sglang"] = sgl.as_dict()
+        lines += ["", f"SGLang {sgl.sglang_version} would log (predicted, per GPU):", sgl.log_lines()]
     return data, lines
 
 

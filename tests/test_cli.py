@@ -52,6 +52,24 @@ def test_fit_with_vllm_prints_the_predicted_log_lines(capsys):
     assert "predicted" in out
 
 
+def test_fit_with_sglang_prints_its_pool(capsys):
+    code, out, _ = run(
+        capsys, "fit", "llama-3.1-8b", "--gpu", "H100", "--context", "8192", "--engine", "sglang", "--json"
+    )
+    assert code == 0
+    data = json.loads(out)
+    # the same report the library gives for these inputs (the CLI adds no arithmetic)
+    from kvwidgets import sglang_kv_report
+
+    expected = sglang_kv_report("llama-3.1-8b", "H100", context_length=8192)
+    assert data["sglang"]["max_total_num_tokens"] == expected.max_total_num_tokens
+    assert data["sglang"]["max_total_num_tokens"] != data["fit"]["users"]
+    code, out, _ = run(
+        capsys, "fit", "llama-3.1-8b", "--gpu", "H100", "--context", "8192", "--engine", "sglang"
+    )
+    assert f"#tokens: {expected.max_total_num_tokens}" in out
+
+
 def test_fp8_cache_doubles_the_conversations(capsys):
     # 65,536 B per token in FP8: 55,939,477,504 / (65,536 x 8,192) = 104.2 -> 104
     code, out, _ = run(
