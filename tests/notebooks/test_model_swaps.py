@@ -348,6 +348,41 @@ SWAPS: dict[str, list[Swap]] = {
                 ),
             ],
         ),
+        # the worked table and the GPU grid name each row's model
+        swap_model(
+            '("llama-3.1-70b", 4, 8_192), ("llama-3.1-70b", 4, 131_072)',
+            "llama-3.1-70b",
+            "qwen3-32b",
+            ["cases = ["],
+        ),
+        swap_model(
+            'users_table("llama-3.1-8b", gpus',
+            "llama-3.1-8b",
+            "qwen3-8b",
+            ["users_long = users_table"],
+            [
+                (
+                    "users_long = users_table",
+                    r"(?m)^(?:qwen3-8b)? +H100-SXM +1 +bf16 +bf16 +(\d+) +(\d+) *\\?$",
+                    "[tuple(str(kw.users_that_fit("
+                    + m("qwen3-8b")
+                    + ", 'H100-SXM', t).users) for t in (8_192, 32_768))]",
+                )
+            ],
+        ),
+        swap_model(
+            'deepseek = kw.load_model("deepseek-v3")',
+            "deepseek-v3",
+            "deepseek-v3.2",
+            ["for tp in (2, 4, 8, 16)"],
+            [
+                (
+                    "for tp in (2, 4, 8, 16)",
+                    r"on 8 GPUs: ([\d.]+) GB on each",
+                    f"[f'{{{m('deepseek-v3.2')}.kv_bytes(8_000, tp=8) / GB:.3f}}']",
+                )
+            ],
+        ),
     ],
     "06_decode_speed.ipynb": [
         # the per-step payload of 32 sequences follows the model (the line names none)
