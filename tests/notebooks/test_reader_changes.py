@@ -157,8 +157,8 @@ PRINTED = {
         # the check under the widget follows the widget's prompt, not the 500 the notebook started with
         (
             "first_step = decode_step_bytes",
-            r"after a ([\d,]+)-token prompt: .* reads ([\d.]+ \w+), ([\d,]+) tokens' worth",
-            [("2,000", "262.28 MB", "2,001")],
+            r"after a ([\d,]+)-token prompt: .* reads ([\d.]+ \w+)\n +(\d+) full layers: each reads the keys and values of ([\d,]+) tokens",
+            [("2,000", "262.28 MB", "32", "2,001")],
         ),
     ],
     "02 fp8 table and guess": [

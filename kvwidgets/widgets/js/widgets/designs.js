@@ -87,7 +87,8 @@ function headSharing(app, L, labels, perToken, W) {
 
 /**
  * A warning, in view under the figure, for the real models whose bars run past the context
- * they were trained for (max_position_embeddings): Llama 3 8B and 70B at the default 128K.
+ * they were trained for (max_position_embeddings): the 3.1 Llamas, gpt-oss and Gemma past
+ * 131,072 tokens, DeepSeek-V3 past 163,840.
  * The bytes hold (the memory is what it is); the model's answers at that length do not.
  * (designs.py result "past_max_context" names the same models.)
  * @param {Array<[string, any]>} real
