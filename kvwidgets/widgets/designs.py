@@ -19,8 +19,8 @@ LAYERS, QUERY_HEADS, KV_HEADS, HEAD_DIM = 32, 32, 8, 128
 MLA_LATENT, MLA_ROPE = 512, 64
 WINDOWS = (128, 1024)
 DESIGN_ORDER = ("MHA", "GQA", "MQA", "MLA", "Sliding hybrid {window}")  # chart order
-# The Llamas are the 3.1 releases: Llama 3's shapes trained for 131,072 tokens, so at the
-# default 128K no bar runs past what its model was trained for (Llama 3 stops at 8,192).
+# the 3.1 Llamas (Llama 3's shapes, built for 131,072 tokens): the widget opens at 128K, past
+# the 8,192 tokens Llama 3 was trained for
 REAL_MODELS = ("llama-3.1-8b", "llama-3.1-70b", "deepseek-v3", "gpt-oss-120b", "gemma-3-27b")
 _PARAMS = 8_030_261_248  # unused by these charts; a Model needs one
 

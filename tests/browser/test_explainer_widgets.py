@@ -441,6 +441,25 @@ def test_decode_step_attention_menu_follows_a_model_picked_in_the_page(watched, 
     watched.assert_clean()
 
 
+def test_attention_designs_mla_panel_says_the_heads_read_the_latent(watched, tmp_path):
+    # weight absorption (notebook 03's MLA section): at decode the heads score and weight the
+    # cached latents directly; no head's K and V is rebuilt from them
+    page = watched.page
+    kw.AttentionDesigns().to_html(tmp_path / "mla.html")
+    open_exported(watched, tmp_path / "mla.html")
+    sharing = page.evaluate(
+        "[...document.querySelectorAll('.kv-heads-panel')].map(p => p.querySelectorAll('text')[1].textContent)"
+    )
+    assert sharing == [
+        "one per query head",
+        "4 query heads per KV head",
+        "all 32 query heads share it",
+        "all 32 heads read it; nothing rebuilt",
+    ]
+    assert "rebuilds" not in page.locator(".kv-heads").text_content()
+    watched.assert_clean()
+
+
 def test_attention_designs_draws_who_shares_which_kv_head(watched, tmp_path):
     page = watched.page
     kw.AttentionDesigns().to_html(tmp_path / "designs.html")
@@ -462,32 +481,21 @@ def test_attention_designs_draws_who_shares_which_kv_head(watched, tmp_path):
     designs = ["MHA", "GQA", "MQA", "MLA", "Sliding hybrid 1024"]
     real = ["llama-3.1-8b", "llama-3.1-70b", "deepseek-v3", "gpt-oss-120b", "gemma-3-27b"]
     assert rows == [designs + [" "] + real] * 2
-    # MLA's panel says what weight absorption does at decode: the heads read the latent, and
-    # no K, V is rebuilt from it (notebook 03's MLA section)
-    sharing = page.evaluate(
-        "[...document.querySelectorAll('.kv-heads-panel')].map(p => p.querySelectorAll('text')[1].textContent)"
-    )
-    assert sharing == [
-        "one per query head",
-        "4 query heads per KV head",
-        "all 32 query heads share it",
-        "all 32 heads read it; nothing rebuilt",
-    ]
-    # the default 128K is within every real model's trained length: no warning
+    # the default 128K is within what every real model was built for: no warning
     warns = page.evaluate("[...document.querySelectorAll('.kv-warnings .kv-warn')].map(e => e.textContent)")
     assert warns == []
-    # past 131,072 tokens the Llama 3.1s, gpt-oss-120b and Gemma 3 27B are named
-    page.locator('[data-kv="context-box"]').fill("150000")
-    page.locator('[data-kv="context-box"]').press("Tab")
-    page.wait_for_function("() => document.querySelectorAll('.kv-warnings .kv-warn').length === 1")
-    assert page.evaluate("document.querySelector('.kv-warnings .kv-warn').textContent") == (
-        "llama-3.1-8b, llama-3.1-70b, gpt-oss-120b and gemma-3-27b were trained for 131,072 tokens "
-        "(max_position_embeddings), not 150,000: their bars hold for the memory, not for the models' quality."
-    )
     page.locator('[data-kv="more"]').click()
     page.locator('[data-kv="x_scale"]').select_option("log")
     assert page.evaluate(f"{layout}.xaxis.type") == "log"
     assert page.evaluate(f"{layout}.xaxis.title.text").endswith("log scale)")
+    # past 131,072 tokens the models built for that length are named in view
+    kw.AttentionDesigns(context=150_000).to_html(tmp_path / "designs_long.html")
+    open_exported(watched, tmp_path / "designs_long.html")
+    warns = page.evaluate("[...document.querySelectorAll('.kv-warnings .kv-warn')].map(e => e.textContent)")
+    assert warns == [
+        "llama-3.1-8b, llama-3.1-70b, gpt-oss-120b and gemma-3-27b were trained for 131,072 tokens "
+        "(max_position_embeddings), not 150,000: their bars hold for the memory, not for the models' quality."
+    ]
     watched.assert_clean()
 
 
