@@ -304,6 +304,7 @@ function widgetModule(render2) {
 var TIER_NAMES = { "cpu-pinned": "CPU memory (pinned)", "cpu-pageable": "CPU memory (pageable)", "nvme-ssd": "NVMe SSD" };
 var SHORT_NAMES = { "cpu-pinned": "pinned CPU", "cpu-pageable": "pageable CPU", "nvme-ssd": "NVMe SSD" };
 var TIER_DASH = { "cpu-pinned": "solid", "cpu-pageable": "longdash", "nvme-ssd": "dashdot" };
+var DASH_WORDS = { solid: "solid", longdash: "long dashes", dashdot: "dash-dots" };
 var fmtInt = (x) => Number(x).toLocaleString("en-US");
 var tierColor = (gbps, dark) => rampColor(gbps, 1, 100, dark);
 function coincidentTiers(tiers, speed) {
@@ -611,9 +612,10 @@ function render({ model, el }) {
     const pictureKey = JSON.stringify([pictureTiers.map((p) => [p.name, p.gbps]), pictureWidth, gpu.name, sc, t]);
     const pictureSvg = pictureKey === drawnPicture ? null : tierPicture(app, pictureTiers, pictureWidth, gpu, cacheText);
     const gbpsText = (n) => `${tierGbps(tiers[n], speed).toLocaleString("en-US")} GB/s`;
+    const dashText = (n) => `${SHORT_NAMES[n] || n} ${DASH_WORDS[TIER_DASH[n] || "solid"]}`;
     const lines = [
       // first, so a slide (compact: the first line shows) says why one line seems missing
-      ...coincidentTiers(tiers, speed).map(([a, b]) => ({ text: `${TIER_NAMES[a] || a} (${gbpsText(a)}) and ${TIER_NAMES[b] || b} (${gbpsText(b)}) copy at nearly the same speed here: their lines lie on each other (${SHORT_NAMES[a] || a} long dashes, ${SHORT_NAMES[b] || b} dash-dots).` })),
+      ...coincidentTiers(tiers, speed).map(([a, b]) => ({ text: `${TIER_NAMES[a] || a} (${gbpsText(a)}) and ${TIER_NAMES[b] || b} (${gbpsText(b)}) copy at nearly the same speed here: their lines lie on each other (${dashText(a)}, ${dashText(b)}).` })),
       { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} of each tier; Ranges shades each tier from its slow to its fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
       { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n) => `${TIER_NAMES[n] || n} ${tiers[n].low_gbps} / ${tiers[n].typical_gbps} / ${tiers[n].high_gbps}`).join("; ")}.`, cls: "kv-note" }
     ];

@@ -48,9 +48,8 @@ function render({ model, el }) {
   resetButton(app);
   const sized = [modelSelect(app), gpuSelect(app), gpuCount(app), dtypeSelect(app, "weight_dtype", "Weights"), dtypeSelect(app, "kv_dtype", "KV cache")];
   // These menus are on only while the trace uses the memory the model leaves (the draw
-  // below turns them off with the paper's memory). Setting one of these traits from Python
-  // switches to the model's memory (memory_trace.py).
-  // why those menus are off with the paper's memory, beside them
+  // turns them off with the paper's memory, and this line beside them says why). Setting
+  // one of these traits from Python switches to the model's memory (memory_trace.py).
   const sizedOff = element("span", { class: "kv-note kv-sized-off" });
   app.controls.append(sizedOff);
   const outs = Object.fromEntries(POLICIES.map((p) => [p, app.readout(p, `${POLICY_LABELS[p]}:`)]));

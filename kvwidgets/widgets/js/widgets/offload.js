@@ -30,8 +30,10 @@ const SHORT_NAMES = { "cpu-pinned": "pinned CPU", "cpu-pageable": "pageable CPU"
 // Two tiers can copy at nearly the same speed (pageable CPU memory and an NVMe SSD both
 // near 7 GB/s), so their lines lie on each other: a dash per tier tells them apart.
 const TIER_DASH = { "cpu-pinned": "solid", "cpu-pageable": "longdash", "nvme-ssd": "dashdot" };
-// Copy speeds span 1 to 100 GB/s on the ramp: a tier's colour is its speed's.
+// each dash in words, for the sentence naming two tiers whose lines coincide
+const DASH_WORDS = { solid: "solid", longdash: "long dashes", dashdot: "dash-dots" };
 const fmtInt = (x) => Number(x).toLocaleString("en-US");
+// Copy speeds span 1 to 100 GB/s on the ramp: a tier's colour is its speed's.
 const tierColor = (gbps, dark) => rampColor(gbps, 1, 100, dark);
 
 /**
@@ -323,9 +325,10 @@ function render({ model, el }) {
     const pictureSvg = pictureKey === drawnPicture ? null : tierPicture(app, pictureTiers, pictureWidth, gpu, cacheText);
 
     const gbpsText = (n) => `${tierGbps(tiers[n], speed).toLocaleString("en-US")} GB/s`;
+    const dashText = (n) => `${SHORT_NAMES[n] || n} ${DASH_WORDS[TIER_DASH[n] || "solid"]}`;
     const lines = [
       // first, so a slide (compact: the first line shows) says why one line seems missing
-      ...coincidentTiers(tiers, speed).map(([a, b]) => ({ text: `${TIER_NAMES[a] || a} (${gbpsText(a)}) and ${TIER_NAMES[b] || b} (${gbpsText(b)}) copy at nearly the same speed here: their lines lie on each other (${SHORT_NAMES[a] || a} long dashes, ${SHORT_NAMES[b] || b} dash-dots).` })),
+      ...coincidentTiers(tiers, speed).map(([a, b]) => ({ text: `${TIER_NAMES[a] || a} (${gbpsText(a)}) and ${TIER_NAMES[b] || b} (${gbpsText(b)}) copy at nearly the same speed here: their lines lie on each other (${dashText(a)}, ${dashText(b)}).` })),
       { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} of each tier; Ranges shades each tier from its slow to its fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
       { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n) => `${TIER_NAMES[n] || n} ${tiers[n].low_gbps} / ${tiers[n].typical_gbps} / ${tiers[n].high_gbps}`).join("; ")}.`, cls: "kv-note" },
     ];
