@@ -18,7 +18,7 @@ def test_controls_models_and_caption(watched, tmp_path):
     kw.UsersThatFit().to_html(
         tmp_path / "p.html",
         controls=["model", "context", "reset"],
-        models=["llama-3-8b", "llama-3-70b", "qwen3-8b"],
+        models=["llama-3-8b", "llama-3-70b", "qwen3-8b", "mistral-7b-v0.1"],
         caption="Task: fit 20 users",
     )
     open_exported(watched, tmp_path / "p.html")
@@ -28,7 +28,8 @@ def test_controls_models_and_caption(watched, tmp_path):
     assert shown == ["model", "context", "reset"]
     assert page.locator("p.kvw-caption").text_content() == "Task: fit 20 users"
     options = page.locator('[data-kv="model"]').evaluate("e => [...e.options].map(o => o.value)")
-    assert sorted(options) == ["llama-3-70b", "llama-3-8b", "qwen3-8b"]
+    # every model named is offered, Mistral 7B v0.1 too (not in the full menu's curated group)
+    assert sorted(options) == ["llama-3-70b", "llama-3-8b", "mistral-7b-v0.1", "qwen3-8b"]
     # the shown controls work; Tab reaches only them
     page.locator('[data-kv="model"]').select_option("qwen3-8b")
     assert page.evaluate("window.kvwExport.models[0].get('model')") == "qwen3-8b"
