@@ -110,7 +110,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "4959c1979537b328";
+var LIBRARY_HASH = "6383173514a9cdc3";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -347,7 +347,7 @@ function headSharing(app, L, labels, perToken, W) {
     }
     const n = (v) => Number(v).toLocaleString("en-US");
     const numbers = latent ? `${n(g0.latent)} numbers/layer` : `2 x ${kv} x ${g0.head_k} = ${n(2 * kv * g0.head_k)} numbers/layer`;
-    const sharing = !q ? "" : latent ? "each head rebuilds K, V from it" : kv === q ? "one per query head" : kv === 1 ? `all ${q} query heads share it` : `${q / kv} query heads per KV head`;
+    const sharing = !q ? "" : latent ? `all ${q} heads read it; nothing rebuilt` : kv === q ? "one per query head" : kv === 1 ? `all ${q} query heads share it` : `${q / kv} query heads per KV head`;
     panel.append(
       svgElement("text", { x, y: ky + 10 * s + fs * 1.1, "font-size": fs * 0.9, fill: t.fg2, text: sharing }),
       svgElement("text", { x, y: ky + 10 * s + fs * 2.2, "font-size": fs * 0.9, fill: t.fg, text: numbers }),

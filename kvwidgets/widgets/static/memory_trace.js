@@ -110,7 +110,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "4959c1979537b328";
+var LIBRARY_HASH = "6383173514a9cdc3";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -325,11 +325,8 @@ function render({ model, el }) {
   selectControl(app, "view", "Show", () => axisValues(app, "views").map((v) => [v, v === "all" ? "all four" : POLICY_LABELS[v] || v]), ["axes"]);
   resetButton(app);
   const sized = [modelSelect(app), gpuSelect(app), gpuCount(app), dtypeSelect(app, "weight_dtype", "Weights"), dtypeSelect(app, "kv_dtype", "KV cache")];
-  for (const c of sized) {
-    c.addEventListener("change", () => {
-      if (Number(model.get("kv_slots")) !== 0) app.set("kv_slots", 0);
-    });
-  }
+  const sizedOff = element("span", { class: "kv-note kv-sized-off" });
+  app.controls.append(sizedOff);
   const outs = Object.fromEntries(POLICIES.map((p) => [p, app.readout(p, `${POLICY_LABELS[p]}:`)]));
   const outWasted = app.readout("wasted", "Not holding tokens:");
   diagramBox(app);
@@ -365,6 +362,14 @@ function render({ model, el }) {
     return { trace: cache.trace, dataset, count, budget };
   };
   app.draw = () => {
+    const paperMemory = Number(model.get("kv_slots")) !== 0;
+    const why = `off: the paper's KV memory is a fixed count of token slots; pick "what the model leaves on the GPU" under KV memory to size it from the model`;
+    for (const c of sized) {
+      c.disabled = paperMemory;
+      c.title = paperMemory ? why : "";
+    }
+    sizedOff.textContent = paperMemory ? "Model to KV cache: off while KV memory is the paper's" : "";
+    sizedOff.hidden = !paperMemory;
     let traced;
     try {
       traced = runTrace();

@@ -1719,11 +1719,11 @@
       const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
       const series = (app.model.get("series_models") || []).filter((p) => presets.includes(p));
       const extra = Object.keys(shapes).filter((n2) => !presets.includes(n2)).sort();
-      const more = presets.filter((p) => !series.includes(p));
+      const more = (app.model.get("more_models") || []).filter((p) => presets.includes(p) && !series.includes(p));
       const first = [...series, ...extra];
       if (!first.length) return more;
       return more.length ? [...first, { group: "more models", options: more }] : first;
-    }, ["shapes", "presets", "series_models"]);
+    }, ["shapes", "presets", "series_models", "more_models"]);
   }
   function gpuSelect(app) {
     return selectControl(app, "gpu", "GPU", () => Object.keys(app.model.get("gpus") || {}), ["gpus"]);
@@ -1907,7 +1907,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "4959c1979537b328";
+  var LIBRARY_HASH = "6383173514a9cdc3";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -47,13 +47,11 @@ function render({ model, el }) {
   selectControl(app, "view", "Show", () => axisValues(app, "views").map((v) => [v, v === "all" ? "all four" : POLICY_LABELS[v] || v]), ["axes"]);
   resetButton(app);
   const sized = [modelSelect(app), gpuSelect(app), gpuCount(app), dtypeSelect(app, "weight_dtype", "Weights"), dtypeSelect(app, "kv_dtype", "KV cache")];
-  // Picking a model, GPU or format asks for the memory it leaves: the trace follows it
-  // (Python does the same when one of these traits is set there).
-  for (const c of sized) {
-    c.addEventListener("change", () => {
-      if (Number(model.get("kv_slots")) !== 0) app.set("kv_slots", 0);
-    });
-  }
+  // These menus are on only while the trace uses the memory the model leaves (the draw
+  // turns them off with the paper's memory, and this line beside them says why). Setting
+  // one of these traits from Python switches to the model's memory (memory_trace.py).
+  const sizedOff = element("span", { class: "kv-note kv-sized-off" });
+  app.controls.append(sizedOff);
   const outs = Object.fromEntries(POLICIES.map((p) => [p, app.readout(p, `${POLICY_LABELS[p]}:`)]));
   const outWasted = app.readout("wasted", "Not holding tokens:");
   diagramBox(app);
@@ -95,6 +93,17 @@ function render({ model, el }) {
   };
 
   app.draw = () => {
+    // With the paper's memory (a fixed count of token slots) the model, GPU and format menus
+    // change nothing in the trace: they are off, and say why, until KV memory is "what the
+    // model leaves on the GPU"
+    const paperMemory = Number(model.get("kv_slots")) !== 0;
+    const why = "off: the paper's KV memory is a fixed count of token slots; pick \"what the model leaves on the GPU\" under KV memory to size it from the model";
+    for (const c of sized) {
+      c.disabled = paperMemory;
+      c.title = paperMemory ? why : "";
+    }
+    sizedOff.textContent = paperMemory ? "Model to KV cache: off while KV memory is the paper's" : "";
+    sizedOff.hidden = !paperMemory;
     let traced;
     try {
       traced = runTrace();
