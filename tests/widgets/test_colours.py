@@ -313,3 +313,37 @@ def test_colour_science_matches_published_values():
     # WCAG: white on black is 21:1; #767676 is the grey that just reads at 4.5:1 on white
     assert cs.contrast("#ffffff", "#000000") == pytest.approx(21)
     assert cs.contrast("#767676", "#ffffff") == pytest.approx(4.54, abs=0.01)
+
+
+def test_each_measured_batch_has_its_own_mark_and_the_drawn_batches_spread_over_the_ramp():
+    source = (JS / "widgets" / "decode_speed.js").read_text(encoding="utf-8")
+    block = source[source.index("const BATCH_MARKS = {") :]
+    block = block[: block.index("};")]
+    marks = {
+        int(b): (sym, ch) for b, sym, ch in re.findall(r'(\d+): \["([\w-]+)", "(\\u[0-9A-F]{4})"\]', block)
+    }
+    # every measured batch (decode_speed.py BATCHES), each a shape of its own, none a circle
+    assert set(marks) == {1, 8, 32, 64, 128, 256}
+    assert len({s for s, _ in marks.values()}) == 6 and len({c for _, c in marks.values()}) == 6
+    assert not any(s.startswith("circle") for s, _ in marks.values())
+    assert "rampColor(b, 1, 1024, t.dark)" in source
+    node = shutil.which("node")
+    assert node, "Node.js is needed (scripts/test.sh installs it)"
+    script = f"""
+      const c = await import({json.dumps(COLOURS.as_uri())});
+      const out = {{}};
+      for (const dark of [false, true]) out[dark] = [1, 8, 64, 256].map((b) => c.rampColor(b, 1, 1024, dark));
+      console.log(JSON.stringify(out));
+    """
+    got = json.loads(
+        subprocess.run(
+            [node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+        ).stdout
+    )
+    for theme in ("false", "true"):
+        lines = got[theme]
+        # the default lines (decode_speed.py LINES) differ in lightness by at least 8 L*
+        # between neighbours (the old ramp's batch 1 and 8 were 6 apart on white)
+        lightness = [cs.lab(c)[0] for c in lines]
+        steps = [abs(a - b) for a, b in itertools.pairwise(lightness)]
+        assert min(steps) >= 8, (theme, lines, steps)
