@@ -98,7 +98,7 @@ def test_context_vs_users_gives_way_to_a_message_when_the_model_does_not_load(wa
     lines = page.evaluate(
         "document.querySelector('.kv-plot').data.map(t => [t.name, t.line.color, t.line.dash])"
     )
-    assert lines == [["16-bit cache", "#f28e2b", "solid"], ["FP8 cache", "#f28e2b", "dash"]]
+    assert lines == [["16-bit cache", "#d66e05", "solid"], ["FP8 cache", "#d66e05", "dash"]]
     watched.assert_clean()
 
 

@@ -663,10 +663,22 @@ def test_decode_speed_draws_a_few_lines_and_the_chosen_batch(watched, tmp_path):
         "batch 64",
         "batch 256",
         "does not fit in memory",
-        "measured on an H200 (x)",
+        "measured on an H200 (each batch's shape at its line's end)",
     ]
     measured = "document.querySelector('.kv-plot').data.find(t => t.name.startsWith('measured')).text"
     assert set(page.evaluate(measured)) == {"batch 1", "batch 8", "batch 64", "batch 256"}
+    # each batch's measured points have one shape, and no two batches share one; the line's
+    # end label names the batch with the same shape
+    marks = page.evaluate(
+        """(() => { const t = document.querySelector('.kv-plot').data.find(t => t.name.startsWith('measured'));
+                    return t.text.map((b, i) => [b, t.marker.symbol[i]]); })()"""
+    )
+    by_batch = {}
+    for batch, symbol in marks:
+        by_batch.setdefault(batch, set()).add(symbol)
+    assert all(len(s) == 1 for s in by_batch.values()) and len({s.pop() for s in by_batch.values()}) == 4
+    ends = page.evaluate("document.querySelector('.kv-plot').data.find(t => t.name === 'end labels').text")
+    assert any("batch 8 \u25b3" in e for e in ends) and any("batch 256 \u2715" in e for e in ends)
     box = page.locator('[data-kv="batch"]')
     box.fill("32")
     box.press("Tab")
