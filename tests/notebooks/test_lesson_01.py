@@ -42,18 +42,20 @@ STATED = [
         "kw.load_model('deepseek-v3').kv_bytes_per_token() < llama8.kv_bytes_per_token()",
         True,
     ),
-    # the DecodeStep task (evaluated in order: the widget is stepped as the task says)
+    # the DecodeStep task (evaluated in order: the widget is stepped as the task says); a short
+    # prompt, so the new token's row is as wide as a prompt token's is narrow
+    ("after a short prompt of 40 tokens", "decode_widget.prompt_tokens", 40),
     ("Two of the 32 layers are drawn", "(llama8.num_layers, decode_widget.result['num_layers'])", [32, 32]),
     (
-        "**501**: the 500 tokens of the prompt and token 501 itself",
+        "**41**: the 40 tokens of the prompt and token 41 itself",
         "(first_step.tokens, first_step.read_bytes // first_step.written_bytes)",
-        [501, 501],
+        [41, 41],
     ),
     # the check under the answer grades a token count: what a layer that keeps every token reads
     (
-        "checks your guess against the layers that keep\nevery token",
+        "checks your guess\nagainst the layers that keep every token",
         "(tokens_read, [(g.kind, g.held_tokens) for g in first_step.groups])",
-        [501, [["full", 501]]],
+        [41, [["full", 41]]],
     ),
     (
         "The step writes 128 KiB",
@@ -61,25 +63,27 @@ STATED = [
         [131_072, "128 KiB"],
     ),
     (
-        "reads 65.67 MB, 501 times as much",
+        # 41 tokens x 131,072 B = 5,373,952 B
+        "reads 5.37 MB, 41 times as much",
         "(first_step.read_bytes, kw.fmt_bytes(first_step.read_bytes))",
-        [65_667_072, "65.67 MB"],
+        [5_373_952, "5.37 MB"],
     ),
     (
         "press **Step** once",
         "[setattr(decode_widget, 'generated', decode_widget.generated + 1), "
         "(decode_widget.result['read_bytes'], decode_widget.result['written_bytes'])][-1]",
-        [65_667_072, 131_072],
+        [5_373_952, 131_072],
     ),
     (
         "the read grows by another 128 KiB, while the write stays at 128 KiB",
         "[setattr(decode_widget, 'generated', 2), "
-        "(decode_widget.result['read_bytes'] - 65_667_072, decode_widget.result['written_bytes'])][-1]",
+        "(decode_widget.result['read_bytes'] - 5_373_952, decode_widget.result['written_bytes'])][-1]",
         [131_072, 131_072],
     ),
     (
-        "gpt-oss-20b's sliding layers keep only their latest 128 tokens",
-        "[setattr(decode_widget, 'model', 'gpt-oss-20b'), "
+        "gpt-oss-20b's sliding layers keep only their latest 128 tokens and, once\nPlay has passed token 128",
+        # 100 steps after the 40-token prompt: 140 tokens, of which the sliding layers hold 128
+        "[setattr(decode_widget, 'model', 'gpt-oss-20b'), setattr(decode_widget, 'generated', 100), "
         "sorted({g['held_tokens'] for g in decode_widget.result['groups'] if g['kind'] == 'sliding'})][-1]",
         [128],
     ),

@@ -67,7 +67,7 @@ SWAPS: dict[str, list[Swap]] = {
     "01_keys_and_values.ipynb": [
         # the DecodeStep widget's model: the cell under the answer follows the widget
         swap_model(
-            'kw.DecodeStep(model="llama-3-8b", prompt_tokens=500)',
+            'kw.DecodeStep(model="llama-3-8b", prompt_tokens=40)',
             "llama-3-8b",
             "gpt-oss-20b",
             ["first_step = decode_step_bytes"],
@@ -76,16 +76,16 @@ SWAPS: dict[str, list[Swap]] = {
                     "first_step = decode_step_bytes",
                     r"(\d+) (full|sliding) layers: each reads the keys and values of ([\d,]+) tokens",
                     "[(str(g.count), g.kind, f'{g.held_tokens:,}') for g in "
-                    f"decode_step_bytes({m('gpt-oss-20b')}, prompt_tokens=500, generated=1).groups]",
+                    f"decode_step_bytes({m('gpt-oss-20b')}, prompt_tokens=40, generated=1).groups]",
                 ),
-                # the check grades against a token count: the full layers read all 501 tokens
+                # the check grades against a token count: the full layers read all 41 tokens
                 (
                     "first_step = decode_step_bytes",
                     r"Your guess ([\d,]+) tokens is (exactly right)",
-                    "[('501', 'exactly right')]",
+                    "[('41', 'exactly right')]",
                 ),
             ],
-            also=[("my_guess = None  # write your guess: tokens whose keys and values", "my_guess = 501  #")],
+            also=[("my_guess = None  # write your guess: tokens whose keys and values", "my_guess = 41  #")],
         ),
         swap_model(
             'llama8 = kw.load_model("llama-3-8b")',

@@ -117,7 +117,7 @@ CASES = {
         "01_keys_and_values.ipynb",
         [
             (
-                'kw.DecodeStep(model="llama-3-8b", prompt_tokens=500)',
+                'kw.DecodeStep(model="llama-3-8b", prompt_tokens=40)',
                 'kw.DecodeStep(model="llama-3-8b", prompt_tokens=2_000)',
             )
         ],
@@ -154,7 +154,7 @@ PRINTED = {
         ),
     ],
     "01 a longer prompt in the decode step": [
-        # the check under the widget follows the widget's prompt, not the 500 the notebook started with
+        # the check under the widget follows the widget's prompt, not the 40 the notebook started with
         (
             "first_step = decode_step_bytes",
             r"after a ([\d,]+)-token prompt: .* reads ([\d.]+ \w+)\n +(\d+) full layers: each reads the keys and values of ([\d,]+) tokens",
