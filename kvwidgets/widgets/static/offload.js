@@ -110,7 +110,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "4959c1979537b328";
+var LIBRARY_HASH = "515248ffe06f3295";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -308,6 +308,9 @@ var tierColor = (gbps, dark) => rampColor(gbps, 1, 100, dark);
 function tierTime(tier) {
   return `${tier.gbps.toLocaleString("en-US")} GB/s: ${fmtSeconds(tier.seconds)}`;
 }
+function tierPictureLabel(tiers, gpu, cacheText) {
+  return `the storage tiers and their copy speeds to the ${gpu.name} GPU, fastest first: ${tiers.map((tier) => `${SHORT_NAMES[tier.name] || tier.name} ${tierTime(tier)}`).join("; ")}; ${cacheText}`;
+}
 function tierPicture(app, tiers, W, gpu, cacheText) {
   const t = app.theme();
   const s = app.scale();
@@ -357,7 +360,7 @@ function tierPicture(app, tiers, W, gpu, cacheText) {
     viewBox: `0 0 ${W} ${H}`,
     role: "img",
     "font-family": t.font,
-    "aria-label": "the storage tiers and their copy speeds to the GPU"
+    "aria-label": tierPictureLabel(tiers, gpu, cacheText)
   }, parts);
 }
 function halo(bg, s) {
@@ -616,12 +619,17 @@ function render({ model, el }) {
         e.textContent = tierTime(pictureTiers[i]);
       });
       picture.querySelector(".kv-tier-cache").textContent = cacheText;
+      picture.querySelector("svg").setAttribute("aria-label", tierPictureLabel(pictureTiers, gpu, cacheText));
     }
     const range = (n) => bands ? ` (${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].high_gbps))} to ${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].low_gbps))})` : "";
     outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}${range(n)}`).join(" · ");
     outRecompute.textContent = `ideal ${fmtSeconds(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds(measuredAt)}` : "");
     outFastest.textContent = fastest[0];
     outCross.textContent = crossText.length ? crossText.join(" · ") : "none from 1K to 1M: one way is cheaper at every length";
+    app.describeFigure(
+      "seconds to get one conversation's cache back against its context: reload from each tier, or recompute",
+      `At ${fmtTokens(context)} tokens (${fmtBytes(kvb)} of cache) the fastest way is ${fastest[0]}. Reload: ${outReload.textContent.replaceAll(" · ", ", ")}. Recompute: ${outRecompute.textContent}. Where the cheaper way changes: ${outCross.textContent.replaceAll(" · ", ", ")}.`
+    );
     drawPlot(app, traces, {
       annotations,
       shapes,
