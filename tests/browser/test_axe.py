@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from kvwidgets.export import gallery
+import kvwidgets as kw
+from kvwidgets.export import gallery, to_html
 
 from .conftest import PageWatch, open_exported
 
@@ -76,6 +77,34 @@ def test_no_axe_violation_on_any_state_light_or_dark(browser, pages, name):
         violations = page.evaluate(RUN_AXE_JS)
         print(f"{name}: {len(violations)} axe violations")
         assert violations == [], f"{name}:\n{describe(violations)}"
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_no_axe_violation_on_an_exported_page_in_the_widgets_own_light_and_dark(browser, tmp_path):
+    """A page from to_html, outside any host: its unseen h1 over the widgets' level-2
+    questions, and the widgets' own palettes, light and then dark (the reader's preference,
+    switched while the page is open: the widgets re-colour)."""
+    path = tmp_path / "all.html"
+    to_html([getattr(kw, name)() for name in NAMES], path, caption="Every widget, as a course page shows it.")
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme="light")
+    try:
+        watch = PageWatch(context.new_page())
+        page = watch.page
+        page.set_default_timeout(30_000)
+        open_exported(watch, path)
+        page.add_script_tag(path=str(AXE))
+        for scheme in ("light", "dark"):
+            page.emulate_media(color_scheme=scheme)
+            page.wait_for_function(
+                "s => [...document.querySelectorAll('.kv-widget')].every(w => w.dataset.kvTheme === s)",
+                arg=scheme,
+            )
+            page.wait_for_timeout(300)  # plotly's redraw in the new colours
+            violations = page.evaluate(RUN_AXE_JS)
+            print(f"exported page, {scheme}: {len(violations)} axe violations")
+            assert violations == [], f"exported page, {scheme}:\n{describe(violations)}"
         watch.assert_clean()
     finally:
         context.close()
