@@ -1,5 +1,6 @@
-"""What a screen reader is given, read from the accessibility tree Chromium exposes (CDP
-Accessibility.getFullAXTree), before and after one move of a control in each widget.
+"""What a screen reader is given, read from the accessibility tree Chromium exposes (CDP's
+Accessibility domain: each element's node, and the texts of its subtree), before and after
+one move of a control in each widget.
 
 For every widget of an exported page: its question is a heading; its figures are images
 with a name (and the plotly charts a description) that changes with the inputs; its
@@ -42,32 +43,29 @@ def page_of_all(tmp_path_factory):
 
 
 class AXTree:
-    """One reading of Chromium's accessibility tree, looked up by DOM element."""
+    """Chromium's accessibility tree, read element by element (a whole tree of a page of nine
+    widgets is about 2,500 nodes and a second to fetch; these reads take milliseconds)."""
 
-    def __init__(self, cdp, page):
-        self.nodes = {n["nodeId"]: n for n in cdp.send("Accessibility.getFullAXTree")["nodes"]}
-        self.by_backend = {n["backendDOMNodeId"]: n for n in self.nodes.values() if "backendDOMNodeId" in n}
+    def __init__(self, cdp):
         self.cdp = cdp
 
     def of(self, selector: str) -> list[dict]:
         """The accessibility nodes of the elements matching `selector`, in page order."""
         root = self.cdp.send("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
         ids = self.cdp.send("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"]
-        backend = [self.cdp.send("DOM.describeNode", {"nodeId": i})["node"]["backendNodeId"] for i in ids]
-        return [self.by_backend[b] for b in backend if b in self.by_backend]
+        return [
+            self.cdp.send("Accessibility.getPartialAXTree", {"nodeId": i, "fetchRelatives": False})["nodes"][
+                0
+            ]
+            for i in ids
+        ]
 
     def text(self, node: dict) -> str:
         """What a screen reader reads inside `node`: its unignored static texts, in order."""
-        out = []
-
-        def walk(n):
-            if n.get("role", {}).get("value") == "StaticText" and not n.get("ignored"):
-                out.append(n.get("name", {}).get("value", ""))
-                return
-            for child in n.get("childIds", []):
-                walk(self.nodes[child])
-
-        walk(node)
+        found = self.cdp.send(
+            "Accessibility.queryAXTree", {"backendNodeId": node["backendDOMNodeId"], "role": "StaticText"}
+        )["nodes"]
+        out = [value(n, "name") for n in found if not n.get("ignored")]
         return " ".join(" ".join(out).split())
 
 
@@ -82,9 +80,9 @@ def value(node: dict, key: str) -> str:
     return (node.get(key) or {}).get("value", "")
 
 
-def reading(cdp, page, i: int) -> dict:
+def reading(cdp, i: int) -> dict:
     """Widget i as the accessibility tree gives it: heading, figures, live region, readouts."""
-    tree = AXTree(cdp, page)
+    tree = AXTree(cdp)
     w = f"#kvw-widget-{i}"
     headings = tree.of(f"{w} .kv-title")
     region = tree.of(f"{w} .kv-readouts")
@@ -111,7 +109,7 @@ def test_one_move_in_each_widget_is_announced(browser, page_of_all, tmp_path_fac
         cdp.send("DOM.enable")
         cdp.send("Accessibility.enable")
         for i, (name, control, key) in enumerate(MOVES):
-            before = reading(cdp, page, i)
+            before = reading(cdp, i)
             target = page.locator(f'#kvw-widget-{i} [data-kv="{control}"]')
             shown_before = target.evaluate(
                 "e => e.getAttribute('aria-valuetext') || e.value || e.textContent"
@@ -119,7 +117,7 @@ def test_one_move_in_each_widget_is_announced(browser, page_of_all, tmp_path_fac
             target.focus()
             page.keyboard.press(key)
             shown_after = target.evaluate("e => e.getAttribute('aria-valuetext') || e.value || e.textContent")
-            after = reading(cdp, page, i)
+            after = reading(cdp, i)
             # what a reader hears: the readouts whose (atomic) text changed, label and value
             announced = [r for r, old in zip(after["readouts"], before["readouts"]) if r != old]
 
@@ -167,7 +165,7 @@ def test_a_failure_is_announced_and_its_struck_numbers_are_not_read(browser, tmp
         page = watch.page
         open_exported(watch, path)
         cdp = context.new_cdp_session(page)
-        tree = AXTree(cdp, page)
+        tree = AXTree(cdp)
         (panel,) = tree.of(".kv-failure")
         assert value(panel, "role") == "status" and "do not fit" in tree.text(panel)
         assert page.get_attribute(".kv-error", "role") == "alert"
