@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The widgets' JavaScript: kvwidgets/widgets/js (ES modules) -> kvwidgets/widgets/static (committed).
-#   bash scripts/js.sh install    npm ci: esbuild, eslint, typescript, @anywidget/types, and @myst-theme/anywidget with React (the browser tests run MyST's real renderer) (package-lock.json)
+#   bash scripts/js.sh install    npm ci: esbuild, eslint, typescript, @anywidget/types, @myst-theme/anywidget with React (the browser tests run MyST's real renderer) and axe-core (tests/browser/test_axe.py) (package-lock.json)
 #   bash scripts/js.sh build      rebuild kvwidgets/widgets/static (commit the result)
 #   bash scripts/js.sh check      the committed build is current, eslint and tsc are clean
 #   bash scripts/js.sh build-dev  development build (library bundled in, source maps) into static_dev/

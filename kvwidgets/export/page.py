@@ -32,6 +32,7 @@ html[data-kvw-framed] main.kvw-export { padding-bottom: 0; }
 html[data-kvw-framed] main.kvw-export > :last-child { margin-bottom: 0; }
 .kvw-export-error { color: #b42318; white-space: pre-wrap; }
 .kvw-caption { font-size: 1.05rem; white-space: pre-line; margin: 0 0 16px; }
+.kvw-visually-hidden { position: absolute; width: 1px; height: 1px; margin: -1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 @media (prefers-color-scheme: dark) { body { color: #e8e8e8; background: #1e1e1e; } }
 """
 
@@ -204,6 +205,7 @@ def build_page(
         title = "kvwidgets: " + ", ".join(dict.fromkeys(s.name for s in snapshots))
     elif not isinstance(title, str):
         raise InputError(f"title must be a string or None, got {type(title).__name__}")
+    caption_html = f'<p class="kvw-caption">{html.escape(caption)}</p>\n' if caption else ""
     esm_index = _dedupe(s.esm for s in snapshots)
     css_index = _dedupe(s.css for s in snapshots if s.css)
     prefix = shared_prefix(list(esm_index))
@@ -224,14 +226,18 @@ def build_page(
             for i, s in enumerate(snapshots)
         ],
     }
+    heading_level = ""
     if body is not None:
         sections = body([f"kvw-widget-{i}" for i in range(len(snapshots))])
     else:
+        # The page's title as its (unseen) h1, for screen readers' heading lists, and each
+        # widget's question one level under it (ui/app.js reads data-kv-heading-level).
+        heading_level = ' data-kv-heading-level="2"'
+        caption_html = f'<h1 class="kvw-visually-hidden">{html.escape(title)}</h1>\n' + caption_html
         sections = "\n".join(
             f'<section class="kvw-export-widget" id="kvw-widget-{i}" data-widget="{html.escape(s.name)}"></section>'
             for i, s in enumerate(snapshots)
         )
-    caption_html = f'<p class="kvw-caption">{html.escape(caption)}</p>\n' if caption else ""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -242,7 +248,7 @@ def build_page(
 <style>{_PAGE_CSS}{css}</style>
 </head>
 <body>
-<main class="kvw-export">
+<main class="kvw-export"{heading_level}>
 <noscript><p class="kvw-export-error">These widgets are drawn by JavaScript; turn it on to see them.</p></noscript>
 {caption_html}{sections}
 </main>

@@ -91,3 +91,14 @@ def open_exported(watch: PageWatch, path: Path, *, expect: str = "ready") -> Non
     watch.page.wait_for_selector("html[data-kvw-export]", state="attached")
     status = watch.page.get_attribute("html", "data-kvw-export")
     assert status == expect, f"export runtime finished as {status!r}; page errors: {watch.errors}"
+
+
+@pytest.fixture(scope="session")
+def gallery_written(tmp_path_factory):
+    """The gallery (kvwidgets.export.gallery) written once for every test that opens it:
+    writing it snapshots each widget in each state, light and dark (about 15 s)."""
+    from kvwidgets.export import gallery
+
+    folder = tmp_path_factory.mktemp("gallery")
+    index = gallery.write_gallery(folder)
+    return folder, index

@@ -200,11 +200,15 @@ def test_play_advances_and_pause_stops(watched, exported, name):
     page.locator('[data-kv="speed"]').select_option("10")
     assert trait(page, "speed") == 10
     play.click()
-    assert play.get_attribute("aria-pressed") == "true" and play.text_content() == "Pause"
+    # a toggle: one label, its state in aria-pressed; the readouts' live region is busy
+    # while playing, so a screen reader is not handed several steps a second
+    assert play.get_attribute("aria-pressed") == "true" and play.text_content() == "Play"
+    assert page.locator(".kv-readouts").get_attribute("aria-busy") == "true"
     page.wait_for_function(f"{MODEL}.get('generated') >= 5")
     assert picture(page) != first
     play.click()  # pause
     assert play.get_attribute("aria-pressed") == "false" and play.text_content() == "Play"
+    assert page.locator(".kv-readouts").get_attribute("aria-busy") is None
     stopped = trait(page, "generated")
     page.wait_for_timeout(600)
     assert trait(page, "generated") == stopped, "Pause did not stop the steps"

@@ -17,10 +17,8 @@ NAMES = list(gallery.gallery_widgets())
 
 
 @pytest.fixture(scope="module")
-def written(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("gallery")
-    index = gallery.write_gallery(folder)
-    return folder, index
+def written(gallery_written):
+    return gallery_written
 
 
 def test_the_index_links_every_widget_page(written):

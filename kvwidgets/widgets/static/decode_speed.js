@@ -114,7 +114,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "b584ea876a67c88e";
+var LIBRARY_HASH = "bbb4bfe22ffaabd5";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -544,6 +544,10 @@ function render({ model, el }) {
       return;
     }
     if (app.root.classList.contains("kv-failed")) app.root.classList.remove("kv-failed");
+    app.describeFigure(
+      `decode speed ceiling against context, per conversation and in total, for batches ${batches.join(", ")}`,
+      `At batch ${batch} and ${fmtTokens(context)} tokens each conversation decodes at most ${outUser.textContent}, ${outTotal.textContent} in total, one step every ${outStep.textContent}; KV reads pass the weights at batch ${outCross.textContent}; in memory: ${outFits.textContent}.${showMeasured ? " Measured H200 points are marked with x." : ""}`
+    );
     const xaxis = { type: "log", range: [Math.log10(900), Math.log10(12e5)] };
     const dataKey = [shape, gpu.name, o, batch, showMeasured];
     drawPlot(app, traces, {

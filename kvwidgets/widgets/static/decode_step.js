@@ -114,7 +114,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "b584ea876a67c88e";
+var LIBRARY_HASH = "bbb4bfe22ffaabd5";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -429,8 +429,8 @@ function render({ model, el }) {
   const pause = () => {
     if (timer !== null) clearInterval(timer);
     timer = null;
-    play.textContent = "Play";
     play.setAttribute("aria-pressed", "false");
+    app.readouts.removeAttribute("aria-busy");
     app.root.dataset.playing = "false";
   };
   const start = () => {
@@ -446,8 +446,8 @@ function render({ model, el }) {
         app.fail(e.message || String(e));
       }
     }, period);
-    play.textContent = "Pause";
     play.setAttribute("aria-pressed", "true");
+    app.readouts.setAttribute("aria-busy", "true");
     app.root.dataset.playing = "true";
   };
   play.addEventListener("click", () => timer === null ? start() : pause());
@@ -830,7 +830,8 @@ function render({ model, el }) {
       viewBox: `0 0 ${W} ${H}`,
       role: "img",
       "font-family": t.font,
-      "aria-label": `${shape.name}: ${n(T)} tokens, ${fmtBytes(st.stored_bytes)} stored`
+      // the point in words: each kind of layer's rows held and dropped
+      "aria-label": `${shape.name}, ${decoding ? `decode step ${n(G)}` : "after the prefill"}: ${n(T)} tokens, ${fmtBytes(st.stored_bytes)} stored. ${shape.groups.map((g, gi) => groupLine(g, st.groups[gi], bits, T)).join(". ")}.`
     }, [...parts, legend]);
     const lines = shape.groups.map((g, gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
     const hasLatent = shape.groups.some((g) => g.latent !== void 0);

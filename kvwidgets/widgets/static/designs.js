@@ -114,7 +114,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "b584ea876a67c88e";
+var LIBRARY_HASH = "bbb4bfe22ffaabd5";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -397,6 +397,7 @@ function render({ model, el }) {
   moreFold(app, () => selectControl(app, "x_scale", "Bar axis", () => [["log", "log"], ["linear", "linear"]]));
   resetButton(app);
   const outDesign = app.readout("designs", "Per token:");
+  const outLong = app.readout("long_context", "One conversation at the long context:");
   const heads = element("div", { class: "kv-diagram kv-heads" });
   app.plot.before(heads);
   let drawnHeads = "";
@@ -452,6 +453,12 @@ function render({ model, el }) {
     outDesign.textContent = labels.map((l, i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
     const longest = Math.max(...rows.map((n) => String(n).length));
     const range = xScale === "log" ? void 0 : [0, top * 1.04];
+    const gbText = (v) => `${v.toLocaleString("en-US", { maximumFractionDigits: 2 })} GB`;
+    outLong.textContent = `${fmtTokens(long)} tokens: ${labels.map((l, i) => `${l.split(" ")[0]} ${gbText(gb(shapes[i], long))}`).join(" · ")}`;
+    app.describeFigure(
+      `KV cache of one conversation at ${fmtTokens(short)} and ${fmtTokens(long)} tokens, per attention design and real model`,
+      `At ${fmtTokens(long)} tokens one conversation's cache is ${rows.flatMap((n, i) => rowShapes[i] ? [`${n} ${gbText(gb(rowShapes[i], long))}`] : []).join(", ")}.`
+    );
     const heading = (text, yref, y, yanchor) => ({
       text,
       xref: "paper",

@@ -1154,18 +1154,19 @@ function createApp({ model, el }, title) {
   if (model.get("compact")) root.classList.add("kv-compact");
   root.setAttribute("data-kv-theme", themeSource(getComputedStyle(root)));
   const controls = element("div", { class: "kv-controls" });
-  const error = element("div", { class: "kv-error", role: "alert", "aria-live": "polite" });
+  const error = element("div", { class: "kv-error", role: "alert" });
   const plot = element("div", { class: "kv-plot" });
+  const description = element("p", { class: "kv-sr-only kv-description", id: uniqueId("kv-figure-point"), "aria-hidden": "true" });
   const failurePanel = element("div", { class: "kv-failure", role: "status" });
   const figure = element("div", { class: "kv-figure" }, [plot, failurePanel]);
-  const readouts = element("div", { class: "kv-readouts" });
+  const readouts = element("div", { class: "kv-readouts", "aria-live": "polite" });
   const warnings = element("div", { class: "kv-warnings" });
   const text = element("div", { class: "kv-text" });
   const how = element("details", { class: "kv-how" }, [
     element("summary", { text: "How this is computed", tabindex: "0", "data-lm-suppress-shortcuts": "true" }),
     text
   ]);
-  root.append(element("div", { class: "kv-title", text: title }), controls, error, figure, readouts, warnings, how);
+  root.append(titleHeading(el, title), controls, error, figure, description, readouts, warnings, how);
   el.append(root);
   const app = {
     model,
@@ -1179,6 +1180,7 @@ function createApp({ model, el }, title) {
     figure,
     warnings,
     how,
+    description,
     /** the failure the current draw reported ("" when the figure is true) */
     failed: "",
     localError: "",
@@ -1313,9 +1315,22 @@ function createApp({ model, el }, title) {
       const s = Number(model.get("scale"));
       return s > 0 ? s : 1;
     },
+    /**
+     * Name the plotly chart as an image and give it its point in words, from the same
+     * numbers the readouts show (a screen reader otherwise reads its tick labels).
+     * @param {string} name what the chart is
+     * @param {string} point what it says for these inputs
+     */
+    describeFigure(name, point) {
+      plot.setAttribute("role", "img");
+      plot.setAttribute("aria-label", name);
+      plot.setAttribute("aria-describedby", description.id);
+      description.textContent = point;
+    },
     readout(name, label) {
       const value = element("span", { class: "kv-value", "data-kv-out": name });
-      readouts.append(element("span", { class: "kv-readout" }, [element("span", { class: "kv-label", text: label + " " }), value]));
+      const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
+      readouts.append(element("span", { class: "kv-readout", "aria-atomic": "true" }, [element("span", { class: "kv-label", text: label + " " }), value, unavailable]));
       return value;
     },
     lookup() {
@@ -1331,6 +1346,22 @@ function showFailure(app) {
   );
   panel.textContent = app.failed;
   app.root.classList.toggle("kv-failed", Boolean(app.failed));
+  for (const value of app.readouts.querySelectorAll(".kv-value")) {
+    if (app.failed) value.setAttribute("aria-hidden", "true");
+    else value.removeAttribute("aria-hidden");
+  }
+  if (app.failed) app.description.textContent = "";
+}
+var idCount = 0;
+function uniqueId(prefix) {
+  idCount += 1;
+  return `${prefix}-${idCount}-${Math.random().toString(36).slice(2, 8)}`;
+}
+function titleHeading(el, title) {
+  const holder = el.closest ? el.closest("[data-kv-heading-level]") : null;
+  const asked = holder ? Number(holder.getAttribute("data-kv-heading-level")) : 3;
+  const level = Number.isInteger(asked) && asked >= 1 && asked <= 6 ? asked : 3;
+  return element("div", { class: "kv-title", role: "heading", "aria-level": String(level), text: title });
 }
 function inputNames(app) {
   return Object.keys(app.model.get("initial") || {});

@@ -114,7 +114,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "b584ea876a67c88e";
+var LIBRARY_HASH = "bbb4bfe22ffaabd5";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -324,6 +324,9 @@ function coincidentTiers(tiers, speed) {
 function tierTime(tier) {
   return `${tier.gbps.toLocaleString("en-US")} GB/s: ${fmtSeconds(tier.seconds)}`;
 }
+function tierPictureLabel(tiers, gpu, cacheText) {
+  return `the storage tiers and their copy speeds to the ${gpu.name} GPU, fastest first: ${tiers.map((tier) => `${SHORT_NAMES[tier.name] || tier.name} ${tierTime(tier)}`).join("; ")}; ${cacheText}`;
+}
 function tierPicture(app, tiers, W, gpu, cacheText) {
   const t = app.theme();
   const s = app.scale();
@@ -373,7 +376,7 @@ function tierPicture(app, tiers, W, gpu, cacheText) {
     viewBox: `0 0 ${W} ${H}`,
     role: "img",
     "font-family": t.font,
-    "aria-label": "the storage tiers and their copy speeds to the GPU"
+    "aria-label": tierPictureLabel(tiers, gpu, cacheText)
   }, parts);
 }
 function halo(bg, s) {
@@ -637,6 +640,7 @@ function render({ model, el }) {
         e.textContent = tierTime(pictureTiers[i]);
       });
       picture.querySelector(".kv-tier-cache").textContent = cacheText;
+      picture.querySelector("svg").setAttribute("aria-label", tierPictureLabel(pictureTiers, gpu, cacheText));
     }
     const range = (n) => bands ? ` (${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].high_gbps))} to ${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].low_gbps))})` : "";
     outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}${range(n)}`).join(" · ");
@@ -644,6 +648,10 @@ function render({ model, el }) {
     outFastest.textContent = fastest[0];
     const searched = `reload against the ideal recompute (a model) checked from ${fmtInt(1024)} to ${fmtInt(1048576)} tokens` + (showMeasured ? `, against the measured prefill from ${fmtInt(rows[0].tokens)} to ${fmtInt(rows[rows.length - 1].tokens)}` : "");
     outCross.textContent = crossText.length ? crossText.join(" · ") : `none: ${searched}`;
+    app.describeFigure(
+      "seconds to get one conversation's cache back against its context: reload from each tier, or recompute",
+      `At ${fmtTokens(context)} tokens (${fmtBytes(kvb)} of cache) the fastest way is ${fastest[0]}. Reload: ${outReload.textContent.replaceAll(" · ", ", ")}. Recompute: ${outRecompute.textContent}. Where the cheaper way changes: ${outCross.textContent.replaceAll(" · ", ", ")}.`
+    );
     drawPlot(app, traces, {
       annotations,
       shapes,

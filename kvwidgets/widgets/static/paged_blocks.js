@@ -114,7 +114,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "b584ea876a67c88e";
+var LIBRARY_HASH = "bbb4bfe22ffaabd5";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -500,6 +500,7 @@ function render({ model, el }) {
     else lastRow.append(label(x0, y + h + fs * 1.1, lastText, { fill: t.fg }));
     parts.push(lastRow);
     y += h + (besides ? 6 * s : fs * 1.6);
+    let tableWords = "";
     if (!app.root.classList.contains("kv-compact")) {
       heading("The block table: each request's blocks lie wherever a block was free");
       const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
@@ -516,6 +517,8 @@ function render({ model, el }) {
         owner[q] = `B${i}`;
       });
       for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
+      const blockMap = (phys) => `${phys.map((q, i) => `${i} to ${q}`).join(", ")}${p.paged_blocks > k ? " and on" : ""}`;
+      tableWords = ` The block table maps request A's blocks ${blockMap(physA)}, and request B's ${blockMap(physB)}: each request's blocks lie wherever a block was free.`;
       const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
       const blockPaint = (name) => name === "A" ? { fill: cKV, stroke: "none" } : { fill: "none", stroke: cKV, "stroke-width": 2 * s };
       const reqRow = (name, phys, yy) => {
@@ -684,7 +687,7 @@ function render({ model, el }) {
       viewBox: `0 0 ${W} ${H}`,
       role: "img",
       "font-family": t.font,
-      "aria-label": `${n(p.users_reserved)} requests fit reserving, ${n(p.users_paged)} paging`
+      "aria-label": `${n(p.users_reserved)} requests fit reserving ${n(p.reserved_blocks)} blocks each (${pct(p.reserved_waste)} empty), ${n(p.users_paged)} paging ${n(p.paged_blocks)} blocks each (${pct(p.paged_waste)} empty); a shared prefix stores ${n(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} in place of ${n(p.blocks_unshared)}.${tableWords}`
     }, parts);
     const lines = [
       { text: `reserving: ${n(p.reserved_blocks)} blocks per request, ${pct(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },

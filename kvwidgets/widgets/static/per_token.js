@@ -114,7 +114,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "b584ea876a67c88e";
+var LIBRARY_HASH = "bbb4bfe22ffaabd5";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -394,7 +394,7 @@ function render({ model, el }) {
     /** @type {HTMLElement} */
     outSaving.parentElement
   );
-  const formula = element("div", { class: "kv-formula", "aria-label": "bytes per token, factor by factor" });
+  const formula = element("div", { class: "kv-formula", role: "group", "aria-label": "bytes per token, factor by factor" });
   app.readouts.after(formula);
   app.draw = () => {
     const L = app.lookup();
@@ -515,6 +515,10 @@ function render({ model, el }) {
     } else {
       outSaving.textContent = "";
     }
+    app.describeFigure(
+      `KV cache of one ${shape.name} conversation at ${contexts.map(fmtTokens).join(", ")} tokens, by kind of layer`,
+      `Each token adds ${texts.bytes_per_token}; at ${fmtTokens(context)} tokens one conversation holds ${fmtBytes(seq)}${kinds.length > 1 ? ` (${kinds.map((k) => `${names[k]} ${fmtBytes(byCtx[chosen][k] || 0n)}`).join(", ")})` : ""}${full ? `; with every layer full it would hold ${outSaving.textContent}` : ""}; from ${fmtBytes(kvBytes(shape, contexts[0], bits))} at ${fmtTokens(contexts[0])} to ${fmtBytes(kvBytes(shape, contexts[contexts.length - 1], bits))} at ${fmtTokens(contexts[contexts.length - 1])}.`
+    );
     drawPlot(app, traces, {
       barmode: "stack",
       bargap: 0.2,

@@ -114,7 +114,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "b584ea876a67c88e";
+var LIBRARY_HASH = "bbb4bfe22ffaabd5";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -309,6 +309,13 @@ var COUNTABLE = 64;
 function conversations(n) {
   return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
 }
+function fitPoint(fit, gpu) {
+  const n = Number(fit.users);
+  const where = `${fit.num_gpus} ${gpu.name}`;
+  if (!fit.weights_fit) return `on ${where} the weights (${fmtBytes(fit.weights_bytes)}) do not fit in the usable ${fmtBytes(fit.usable_bytes)}`;
+  if (!n) return `on ${where} no conversation of ${fit.context.toLocaleString("en-US")} tokens fits: it needs ${fmtBytes(fit.kv_per_user_bytes)} and ${fmtBytes(fit.kv_budget_bytes)} is left after the weights`;
+  return `${conversations(n)} of ${fit.context.toLocaleString("en-US")} tokens fit on ${where}; their cache fills ${fmtBytes(fit.kv_used_bytes)} of ${fmtBytes(fit.usable_bytes)} usable, beside ${fmtBytes(fit.weights_bytes)} of weights`;
+}
 function layout(fit) {
   const weights = fit.weights_bytes;
   const working = fit.weights_fit ? fit.working_bytes : 0n;
@@ -436,7 +443,7 @@ function memoryBar(app, fit, gpu, W) {
     viewBox: `0 0 ${W} ${H}`,
     role: "img",
     "font-family": t.font,
-    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${n ? `${conversations(n)} fit` : !fit.weights_fit ? "the weights do not fit" : "no conversation fits"}`
+    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${fitPoint(fit, gpu)}`
   }, [paint.defs(), ...parts]);
 }
 function render({ model, el }) {
@@ -544,6 +551,10 @@ function render({ model, el }) {
       app.failure(msg);
       return;
     }
+    app.describeFigure(
+      `GPU memory of the same model on ${counts.join(", ")} GPUs`,
+      `${fitPoint(fit, gpu)}. By GPU count: ${fits.map((f, i) => `${counts[i]}: ${countText(f)}`).join(", ")}.`
+    );
     drawPlot(app, traces, {
       height: Math.round((70 + 30 * counts.length) * s),
       margin: { l: 110 * s, r: 24 * s, t: 26 * s, b: 40 * s },

@@ -70,23 +70,32 @@ export function createApp({ model, el }, title) {
   // warnings, and a closed fold with the derivation (formulas, tables, sources). The
   // figure comes first so that a reader sees the answer before any text.
   const controls = element("div", { class: "kv-controls" });
-  const error = element("div", { class: "kv-error", role: "alert", "aria-live": "polite" });
+  // role=alert alone: it is already an assertive live region, and a second aria-live
+  // with another politeness leaves screen readers to pick one.
+  const error = element("div", { class: "kv-error", role: "alert" });
   const plot = element("div", { class: "kv-plot" });
+  // What the figure shows, in words, for a reader who cannot see it: the chart is an
+  // image named by the widget (describeFigure) and described by this hidden text.
+  // aria-hidden: read as the image's description, not a second time as a paragraph
+  // (a hidden element referenced by aria-describedby still gives its text).
+  const description = element("p", { class: "kv-sr-only kv-description", id: uniqueId("kv-figure-point"), "aria-hidden": "true" });
   // Shown in place of the figure when there is nothing true to draw (failure()).
   const failurePanel = element("div", { class: "kv-failure", role: "status" });
   const figure = element("div", { class: "kv-figure" }, [plot, failurePanel]);
-  const readouts = element("div", { class: "kv-readouts" });
+  // A polite live region: moving a slider announces the new answer ("52 conversations"),
+  // not only the slider's own value.
+  const readouts = element("div", { class: "kv-readouts", "aria-live": "polite" });
   const warnings = element("div", { class: "kv-warnings" });
   const text = element("div", { class: "kv-text" });
   const how = element("details", { class: "kv-how" }, [
     element("summary", { text: "How this is computed", tabindex: "0", "data-lm-suppress-shortcuts": "true" }),
     text,
   ]);
-  root.append(element("div", { class: "kv-title", text: title }), controls, error, figure, readouts, warnings, how);
+  root.append(titleHeading(el, title), controls, error, figure, description, readouts, warnings, how);
   el.append(root);
 
   const app = {
-    model, el, root, controls, readouts, text, plot, error, figure, warnings, how,
+    model, el, root, controls, readouts, text, plot, error, figure, warnings, how, description,
     /** the failure the current draw reported ("" when the figure is true) */
     failed: "",
     localError: "",
@@ -221,9 +230,24 @@ export function createApp({ model, el }, title) {
       const s = Number(model.get("scale"));
       return s > 0 ? s : 1;
     },
+    /**
+     * Name the plotly chart as an image and give it its point in words, from the same
+     * numbers the readouts show (a screen reader otherwise reads its tick labels).
+     * @param {string} name what the chart is
+     * @param {string} point what it says for these inputs
+     */
+    describeFigure(name, point) {
+      plot.setAttribute("role", "img");
+      plot.setAttribute("aria-label", name);
+      plot.setAttribute("aria-describedby", description.id);
+      description.textContent = point;
+    },
     readout(name, label) {
       const value = element("span", { class: "kv-value", "data-kv-out": name });
-      readouts.append(element("span", { class: "kv-readout" }, [element("span", { class: "kv-label", text: label + " " }), value]));
+      // said in place of a struck-through number while the widget shows a failure
+      const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
+      // aria-atomic: a changed value is announced with its label ("Conversations that fit: 52")
+      readouts.append(element("span", { class: "kv-readout", "aria-atomic": "true" }, [element("span", { class: "kv-label", text: label + " " }), value, unavailable]));
       return value;
     },
     lookup() {
@@ -241,6 +265,36 @@ function showFailure(app) {
   const panel = /** @type {HTMLElement} */ (app.figure.querySelector(".kv-failure"));
   panel.textContent = app.failed;
   app.root.classList.toggle("kv-failed", Boolean(app.failed));
+  // The struck-through readouts (widget.css) are drawn for inputs that do not hold: hidden
+  // from assistive technology, which reads the "not available" beside each instead.
+  for (const value of app.readouts.querySelectorAll(".kv-value")) {
+    if (app.failed) value.setAttribute("aria-hidden", "true");
+    else value.removeAttribute("aria-hidden");
+  }
+  // the figure's description would describe a figure that is not shown
+  if (app.failed) app.description.textContent = "";
+}
+
+let idCount = 0;
+/** An id no other element of the page holds (widgets of several library copies may share a page). */
+function uniqueId(prefix) {
+  idCount += 1;
+  return `${prefix}-${idCount}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/**
+ * The widget's question as a heading. Level 3 sits under a notebook's "## section" (a
+ * lesson's cell layout); a page can say otherwise with data-kv-heading-level on an
+ * element holding the widget (the exported page, whose widgets sit under its h1, says 2).
+ * role=heading on a div keeps the hosts' own h1-h6 styles off it.
+ * @param {HTMLElement} el
+ * @param {string} title
+ */
+function titleHeading(el, title) {
+  const holder = el.closest ? el.closest("[data-kv-heading-level]") : null;
+  const asked = holder ? Number(holder.getAttribute("data-kv-heading-level")) : 3;
+  const level = Number.isInteger(asked) && asked >= 1 && asked <= 6 ? asked : 3;
+  return element("div", { class: "kv-title", role: "heading", "aria-level": String(level), text: title });
 }
 
 /**

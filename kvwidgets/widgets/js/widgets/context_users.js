@@ -211,6 +211,11 @@ function render({ model, el }) {
       app.failure(failed);
       return;  // the chart stays hidden until the inputs draw something true
     }
+    const cacheName = `${String(model.get("kv_dtype")).toUpperCase()} cache`;
+    app.describeFigure(`conversations that fit against the length of each, ${cacheName}`,
+      `${chosenUsers > 0 ? `${conversations(chosenUsers)} of ${fmtTokens(context)} tokens fit` : chosenText}; `
+      + `${marks.map((c) => `${conversations(usersOn(c))} at ${fmtTokens(c)}`).join(", ")}; `
+      + `the longest one conversation can be: ${outMax.textContent}.`);
     drawPlot(app, traces, {
       shapes, annotations,
       xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)] },

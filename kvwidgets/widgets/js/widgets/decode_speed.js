@@ -249,6 +249,10 @@ function render({ model, el }) {
     }
     // drawn while visible: a plot drawn into the hidden figure would take plotly's default width
     if (app.root.classList.contains("kv-failed")) app.root.classList.remove("kv-failed");  // no class write on every draw
+    app.describeFigure(`decode speed ceiling against context, per conversation and in total, for batches ${batches.join(", ")}`,
+      `At batch ${batch} and ${fmtTokens(context)} tokens each conversation decodes at most ${outUser.textContent}, `
+      + `${outTotal.textContent} in total, one step every ${outStep.textContent}; KV reads pass the weights at batch ${outCross.textContent}; `
+      + `in memory: ${outFits.textContent}.${showMeasured ? " Measured H200 points are marked with x." : ""}`);
     const xaxis = { type: "log", range: [Math.log10(900), Math.log10(1.2e6)] };
     const dataKey = [shape, gpu.name, o, batch, showMeasured];
     drawPlot(app, traces, {

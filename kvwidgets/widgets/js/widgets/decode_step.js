@@ -200,8 +200,8 @@ function render({ model, el }) {
   const pause = () => {
     if (timer !== null) clearInterval(timer);
     timer = null;
-    play.textContent = "Play";
     play.setAttribute("aria-pressed", "false");
+    app.readouts.removeAttribute("aria-busy");
     app.root.dataset.playing = "false";
   };
   const start = () => {
@@ -217,8 +217,11 @@ function render({ model, el }) {
         app.fail(e.message || String(e));
       }
     }, period);
-    play.textContent = "Pause";
+    // a toggle keeps its name; a screen reader says "Play, pressed" while it plays
     play.setAttribute("aria-pressed", "true");
+    // the readouts' live region holds its announcements while playing (several steps a
+    // second would queue up): a screen reader says where the conversation stopped
+    app.readouts.setAttribute("aria-busy", "true");
     app.root.dataset.playing = "true";
   };
   play.addEventListener("click", () => (timer === null ? start() : pause()));
@@ -539,7 +542,9 @@ function render({ model, el }) {
     item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
     const H = legendY + 22 * s;
     const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
-      "aria-label": `${shape.name}: ${n(T)} tokens, ${fmtBytes(st.stored_bytes)} stored` }, [...parts, legend]);
+      // the point in words: each kind of layer's rows held and dropped
+      "aria-label": `${shape.name}, ${decoding ? `decode step ${n(G)}` : "after the prefill"}: ${n(T)} tokens, ${fmtBytes(st.stored_bytes)} stored. `
+        + `${shape.groups.map((g, gi) => groupLine(g, st.groups[gi], bits, T)).join(". ")}.` }, [...parts, legend]);
 
     // -- text lines: every group exactly, and the limits -----------------------------------
     const lines = shape.groups.map((g, gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));

@@ -120,6 +120,8 @@ function render({ model, el }) {
   moreFold(app, () => selectControl(app, "x_scale", "Bar axis", () => [["log", "log"], ["linear", "linear"]]));
   resetButton(app);
   const outDesign = app.readout("designs", "Per token:");
+  // what the long-context slider changes, in words (a slider move is announced by it)
+  const outLong = app.readout("long_context", "One conversation at the long context:");
   // the head-sharing diagram sits between the text and the bars
   const heads = element("div", { class: "kv-diagram kv-heads" });
   app.plot.before(heads);
@@ -181,6 +183,11 @@ function render({ model, el }) {
     // about 0.62 em per character of the 12 px (x scale) tick font.
     const longest = Math.max(...rows.map((n) => String(n).length));
     const range = xScale === "log" ? undefined : [0, top * 1.04];
+    const gbText = (v) => `${v.toLocaleString("en-US", { maximumFractionDigits: 2 })} GB`;
+    outLong.textContent = `${fmtTokens(long)} tokens: ${labels.map((l, i) => `${l.split(" ")[0]} ${gbText(gb(shapes[i], long))}`).join(" · ")}`;
+    app.describeFigure(`KV cache of one conversation at ${fmtTokens(short)} and ${fmtTokens(long)} tokens, per attention design and real model`,
+      `At ${fmtTokens(long)} tokens one conversation's cache is `
+      + `${rows.flatMap((n, i) => (rowShapes[i] ? [`${n} ${gbText(gb(rowShapes[i], long))}`] : [])).join(", ")}.`);
     const heading = (text, yref, y, yanchor) => ({ text, xref: "paper", x: 0, yref, y, xanchor: "left", yanchor,
       showarrow: false, font: { color: t.fg, size: 12 * sc, weight: 600 } });
     drawPlot(app, traces, {

@@ -59,6 +59,12 @@ function tierTime(tier) {
   return `${tier.gbps.toLocaleString("en-US")} GB/s: ${fmtSeconds(tier.seconds)}`;
 }
 
+/** The tier picture in words: each tier's copy speed and time, and the cache it brings back. */
+function tierPictureLabel(tiers, gpu, cacheText) {
+  return `the storage tiers and their copy speeds to the ${gpu.name} GPU, fastest first: `
+    + `${tiers.map((tier) => `${SHORT_NAMES[tier.name] || tier.name} ${tierTime(tier)}`).join("; ")}; ${cacheText}`;
+}
+
 /**
  * The tiers as a picture: where the cache can wait (CPU memory, an NVMe SSD) and the GPU it
  * must come back to, one arrow per tier, as thick as its copy speed is fast, labelled with
@@ -103,7 +109,7 @@ function tierPicture(app, tiers, W, gpu, cacheText) {
     svgElement("text", { class: "kv-tier-cache", x: gx + gw / 2, y: H / 2 + 24 * s, "text-anchor": "middle", "font-size": fs * 0.95, fill: t.fg, text: cacheText }),
   );
   return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
-    "aria-label": "the storage tiers and their copy speeds to the GPU" }, parts);
+    "aria-label": tierPictureLabel(tiers, gpu, cacheText) }, parts);
 }
 
 /** A CSS text-shadow: a thin outline of the background colour round each glyph. */
@@ -345,6 +351,7 @@ function render({ model, el }) {
     } else {
       picture.querySelectorAll(".kv-tier-time").forEach((e, i) => { e.textContent = tierTime(pictureTiers[i]); });
       /** @type {Element} */ (picture.querySelector(".kv-tier-cache")).textContent = cacheText;
+      /** @type {Element} */ (picture.querySelector("svg")).setAttribute("aria-label", tierPictureLabel(pictureTiers, gpu, cacheText));
     }
     // with the ranges drawn, each tier's time from its fast to its slow end beside it
     const range = (n) => (bands
@@ -358,6 +365,9 @@ function render({ model, el }) {
     const searched = `reload against the ideal recompute (a model) checked from ${fmtInt(1024)} to ${fmtInt(1048576)} tokens`
       + (showMeasured ? `, against the measured prefill from ${fmtInt(rows[0].tokens)} to ${fmtInt(rows[rows.length - 1].tokens)}` : "");
     outCross.textContent = crossText.length ? crossText.join(" · ") : `none: ${searched}`;
+    app.describeFigure("seconds to get one conversation's cache back against its context: reload from each tier, or recompute",
+      `At ${fmtTokens(context)} tokens (${fmtBytes(kvb)} of cache) the fastest way is ${fastest[0]}. Reload: ${outReload.textContent.replaceAll(" · ", ", ")}. `
+      + `Recompute: ${outRecompute.textContent}. Where the cheaper way changes: ${outCross.textContent.replaceAll(" · ", ", ")}.`);
     drawPlot(app, traces, {
       annotations,
       shapes,

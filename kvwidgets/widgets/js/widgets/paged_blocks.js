@@ -212,6 +212,7 @@ function render({ model, el }) {
 
     // -- 2. the block table: logical blocks of two requests, physical blocks anywhere -------
     // (left out of the compact slide layout, where the figure must fit 1280x720 whole)
+    let tableWords = "";  // the block table in words, for the figure's label
     if (!app.root.classList.contains("kv-compact")) {
       heading("The block table: each request's blocks lie wherever a block was free");
       const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
@@ -225,6 +226,8 @@ function render({ model, el }) {
       physA.forEach((q, i) => { owner[q] = `A${i}`; });
       physB.forEach((q, i) => { owner[q] = `B${i}`; });
       for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
+      const blockMap = (phys) => `${phys.map((q, i) => `${i} to ${q}`).join(", ")}${p.paged_blocks > k ? " and on" : ""}`;
+      tableWords = ` The block table maps request A's blocks ${blockMap(physA)}, and request B's ${blockMap(physB)}: each request's blocks lie wherever a block was free.`;
       const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
       // request A's blocks filled with the cache's colour, request B's outlined in it, its
       // arrows dashed, so the two read apart (a translucent fill for B took on the page's
@@ -366,7 +369,9 @@ function render({ model, el }) {
     parts.push(legend);
     const H = ly + 22 * s;
     const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
-      "aria-label": `${n(p.users_reserved)} requests fit reserving, ${n(p.users_paged)} paging` }, parts);
+      "aria-label": `${n(p.users_reserved)} requests fit reserving ${n(p.reserved_blocks)} blocks each (${pct(p.reserved_waste)} empty), `
+        + `${n(p.users_paged)} paging ${n(p.paged_blocks)} blocks each (${pct(p.paged_waste)} empty); a shared prefix stores `
+        + `${n(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} in place of ${n(p.blocks_unshared)}.${tableWords}` }, parts);
 
     const lines = [
       { text: `reserving: ${n(p.reserved_blocks)} blocks per request, ${pct(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },

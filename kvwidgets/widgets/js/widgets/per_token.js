@@ -127,7 +127,9 @@ function render({ model, el }) {
   const outSeq = app.readout("kv_bytes", "One conversation:");
   const outSaving = app.readout("window_saving", "Without its windows:");
   const savingItem = /** @type {HTMLElement} */ (outSaving.parentElement);
-  const formula = element("div", { class: "kv-formula", "aria-label": "bytes per token, factor by factor" });
+  // role=group: a name needs a role, and a group (unlike img or math) leaves each factor
+  // chip readable on its own
+  const formula = element("div", { class: "kv-formula", role: "group", "aria-label": "bytes per token, factor by factor" });
   app.readouts.after(formula);
 
   app.draw = () => {
@@ -238,6 +240,11 @@ function render({ model, el }) {
     } else {
       outSaving.textContent = "";
     }
+    app.describeFigure(`KV cache of one ${shape.name} conversation at ${contexts.map(fmtTokens).join(", ")} tokens, by kind of layer`,
+      `Each token adds ${texts.bytes_per_token}; at ${fmtTokens(context)} tokens one conversation holds ${fmtBytes(seq)}`
+      + `${kinds.length > 1 ? ` (${kinds.map((k) => `${names[k]} ${fmtBytes(byCtx[chosen][k] || 0n)}`).join(", ")})` : ""}`
+      + `${full ? `; with every layer full it would hold ${outSaving.textContent}` : ""}; `
+      + `from ${fmtBytes(kvBytes(shape, contexts[0], bits))} at ${fmtTokens(contexts[0])} to ${fmtBytes(kvBytes(shape, contexts[contexts.length - 1], bits))} at ${fmtTokens(contexts[contexts.length - 1])}.`);
     drawPlot(app, traces, {
       barmode: "stack",
       bargap: 0.2,

@@ -25,6 +25,16 @@ function conversations(n) {
   return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
 }
 
+/** What the deployment's memory holds, in words: the count, the length, and the memory they fill. */
+function fitPoint(fit, gpu) {
+  const n = Number(fit.users);
+  const where = `${fit.num_gpus} ${gpu.name}`;
+  if (!fit.weights_fit) return `on ${where} the weights (${fmtBytes(fit.weights_bytes)}) do not fit in the usable ${fmtBytes(fit.usable_bytes)}`;
+  if (!n) return `on ${where} no conversation of ${fit.context.toLocaleString("en-US")} tokens fits: it needs ${fmtBytes(fit.kv_per_user_bytes)} and ${fmtBytes(fit.kv_budget_bytes)} is left after the weights`;
+  return `${conversations(n)} of ${fit.context.toLocaleString("en-US")} tokens fit on ${where}; their cache fills ${fmtBytes(fit.kv_used_bytes)} `
+    + `of ${fmtBytes(fit.usable_bytes)} usable, beside ${fmtBytes(fit.weights_bytes)} of weights`;
+}
+
 /**
  * What one deployment is asked to hold, in the order it is laid out from the start of its
  * memory: the weights, the working area, the conversations (at least the one that does not
@@ -139,7 +149,7 @@ function memoryBar(app, fit, gpu, W) {
   }
   const H = ly + 20 * s;
   return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
-    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${n ? `${conversations(n)} fit` : !fit.weights_fit ? "the weights do not fit" : "no conversation fits"}` }, [paint.defs(), ...parts]);
+    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${fitPoint(fit, gpu)}` }, [paint.defs(), ...parts]);
 }
 
 /**
@@ -255,6 +265,8 @@ function render({ model, el }) {
       app.failure(msg);
       return;  // the GPU-count chart stays hidden until the model loads
     }
+    app.describeFigure(`GPU memory of the same model on ${counts.join(", ")} GPUs`,
+      `${fitPoint(fit, gpu)}. By GPU count: ${fits.map((f, i) => `${counts[i]}: ${countText(f)}`).join(", ")}.`);
     drawPlot(app, traces, {
       height: Math.round((70 + 30 * counts.length) * s),
       margin: { l: 110 * s, r: 24 * s, t: 26 * s, b: 40 * s },  // r: half the last tick's label
