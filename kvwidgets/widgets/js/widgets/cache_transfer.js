@@ -267,6 +267,7 @@ function render({ model, el }) {
       { text: `Prefill (ideal floor) = 2 x ${n(activeParams(shape, params))} active params x ${n(context)} tokens / ${tp > 1 ? `(${n(gpu.bf16_tflops)} TFLOPS x ${tp} GPUs)` : `${n(gpu.bf16_tflops)} TFLOPS`} = ${fmtSeconds(x.prefill_seconds)}; it leaves attention's own work out, so a real prefill takes longer.`, cls: "kv-note" },
       { text: `One decode step (batch 1) = (weights a GPU + its cache) / ${n(gpu.bandwidth_gbps)} GB/s = ${fmtSeconds(x.decode_step_seconds)}, a bandwidth ceiling.`, cls: "kv-note" },
       { text: `${x.link.label}: ${x.link.gbps} GB/s one way. Source: ${x.link.source}.${x.link.name === MEASURED_LINK ? "" : " A published figure is a line rate: a real transfer reaches less."}`, cls: "kv-note" },
+      { text: "Each row of the figure is the same bytes over that link's bandwidth; pick a link in the menu to see its source here.", cls: "kv-note" },
     ];
     if (x.measured_prefill_seconds !== null) lines.push({ text: `The dotted line: ${measured.provenance}.`, cls: "kv-note" });
     lines.push(...limitLines(shape, { context }));
