@@ -40,6 +40,7 @@ placement = _takes_any_model(core.placement)
 vllm_start_check = _takes_any_model(core.vllm_start_check)
 cache_transfer = _takes_any_model(core.cache_transfer)
 fewest_gpus = _takes_any_model(core.fewest_gpus)
+sglang_kv_report = _takes_any_model(core.sglang_kv_report)
 
 
 @functools.wraps(core.allocator_trace)

@@ -12,6 +12,8 @@ CONTRACT = [
     "ContextVsUsers",
     "DecodeSpeed",
     "AttentionDesigns",
+    "sglang_kv_report",
+    "parse_sglang_log",
 ]
 
 

@@ -37,6 +37,7 @@ from .paging import BlockPlan, PagedVsReserved, block_plan, blocks_for, paged_vs
 from .placement import Deployment, Placement, RankMemory, VLLMPool, placement, vllm_pp_split
 from .request_lengths import LengthFit, get_length_fit, length_fits, sample_requests
 from .sampling_sharing import SharingSaving, sharing_saving
+from .sglang import SGLangReport, parse_sglang_log, sglang_kv_report
 from .sharing import PrefixSharing, prefix_sharing
 from .step import GroupStep, StepBytes, decode_step_bytes
 from .transfer import LINKS, CacheTransfer, Link, cache_transfer, get_link
