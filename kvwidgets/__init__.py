@@ -66,6 +66,7 @@ _WIDGETS = {
     "PagedBlocks",
     "OffloadOrRecompute",
     "MemoryOverTrace",
+    "DeploymentRanks",
 }
 __all__ = sorted(
     [n for n in dir() if not n.startswith("_") and n != "annotations"] + list(_WIDGETS) + ["tables", "export"]
