@@ -192,8 +192,9 @@ class DeploymentRanks(KVWidget):
         )
         contexts = sorted({*CONTEXTS, check_int("context", self.context, minimum=1)})
         keys = sorted(layout_key(d.tp, d.pp, d.dp, d.ep) for d in offered)
+        # the Model itself, not its name: a model replaced under the same name is placed again
         key = (
-            self.model,
+            m,
             self.gpu,
             self.kv_dtype,
             self.weight_dtype,
@@ -201,7 +202,7 @@ class DeploymentRanks(KVWidget):
             tuple(keys),
             tuple(contexts),
         )
-        if key == self._table_key:
+        if self._table_key is not None and key == self._table_key:
             return
         table = layout_table(self._place, offered, contexts)
         self._table_key = key

@@ -32,7 +32,7 @@ def test_bars_draw_the_full_rank_is_marked_and_a_layout_switch_redraws(watched, 
     assert [r["convs"] for r in ranks] == [6, 6, 6] and [r["held"] for r in ranks] == [6, 6, 6]
     # the full GPU: an outline and words, not a colour alone
     assert [r["full"] for r in ranks] == [True, False, False] and ranks[0]["mark"]
-    assert ranks[0]["count"] == "fills first: 6" and ranks[1]["count"] == "6, room for 7"
+    assert ranks[0]["count"] == "fills first: 6" and ranks[1]["count"] == "holds 6; room for 7"
     headline = page.text_content('[data-kv-out="headline"]')
     assert headline.startswith(
         "The deployment holds 6 conversations of 32,768 tokens; GPU 0 (stage 0) fills first"

@@ -121,3 +121,60 @@ def test_offered_layouts_keep_a_mixed_choice():
     # one GPU: one layout; more stages than layers: no PP button
     assert len(offered_layouts(1, 1, 1, False, num_layers=80, has_experts=False)) == 1
     assert [d.pp for d in offered_layouts(4, 1, 1, False, num_layers=2, has_experts=True)] == [1, 1]
+
+
+# Each step sets one input; the run revisits earlier values, so a kept table would be reused
+# exactly where a stale one could slip through.
+RUN = [
+    ("context", 65536),
+    ("gpu", "H200"),
+    ("kv_dtype", "fp8"),
+    ("pp", 2),
+    ("utilization", 0.8),
+    ("model", "llama-3.1-8b"),
+    ("tp", 2),
+    ("pp", 1),
+    ("context", 32768),
+    ("model", "llama-3.1-70b"),
+    ("gpu", "H100"),
+]
+
+
+def test_every_change_gives_what_a_fresh_widget_computes():
+    w = kw.DeploymentRanks()
+    inputs: dict = {}
+    for name, value in RUN:
+        setattr(w, name, value)
+        inputs[name] = value
+        fresh = kw.DeploymentRanks(**inputs)
+        assert w.error == fresh.error
+        assert (w.result, w.layouts, w.layouts_for) == (fresh.result, fresh.layouts, fresh.layouts_for), (
+            inputs
+        )
+
+
+def test_a_model_replaced_under_the_same_name_is_placed_again():
+    config = dict(
+        model_type="llama",
+        num_hidden_layers=32,
+        num_attention_heads=32,
+        num_key_value_heads=8,
+        hidden_size=4096,
+        intermediate_size=14336,
+        vocab_size=128256,
+        tie_word_embeddings=False,
+        torch_dtype="bfloat16",
+    )
+    first = kw.load_model(dict(config), name="mine-ranks")
+    # twice the KV heads: every rank's cache per conversation doubles
+    second = kw.load_model(dict(config, num_key_value_heads=16), name="mine-ranks")
+    w = kw.DeploymentRanks(model=first, gpu="L4", pp=2, context=4096)
+    assert w.error == ""
+    before = w.layouts["tp1-pp2-dp1-ep0"]["by_context"]["8192"]["kv_bytes_per_conversation"]
+    w.model = second
+    # a change of context recomputes; both contexts are slider stops, so by name the table's
+    # inputs are the same and only the Model object differs
+    w.context = 8192
+    after = w.layouts["tp1-pp2-dp1-ep0"]["by_context"]["8192"]["kv_bytes_per_conversation"]
+    # 16 layers x 8 heads x 128 x 2 x 2 B x 8,192 tokens = 536,870,912 B a stage; doubled with 16 heads
+    assert before == [536_870_912, 536_870_912] and after == [1_073_741_824, 1_073_741_824]

@@ -315,7 +315,7 @@ function layoutName(entry) {
   const parts = [];
   if (entry.tp > 1) parts.push(`TP ${entry.tp}`);
   if (entry.pp > 1) parts.push(`PP ${entry.pp}`);
-  if (entry.dp > 1) parts.push(`DP ${entry.dp} attention`);
+  if (entry.dp > 1) parts.push(entry.ep ? `DP ${entry.dp} attention` : `DP ${entry.dp}`);
   if (entry.ep) parts.push(`EP ${entry.tp * entry.dp}`);
   return parts.join(" x ");
 }
@@ -419,7 +419,7 @@ function whyFirst(entry, row) {
   return `${where}${more} fills first${because}`;
 }
 function headline(entry, row, context) {
-  if (!entry.weights_fit) return row.message;
+  if (!entry.weights_fit) return "";
   const ctx = `${Number(context).toLocaleString("en-US")} tokens`;
   const counts = row.replica_conversations;
   const hold = entry.dp > 1 ? counts.every((c) => c === counts[0]) ? `Each of ${entry.dp} replicas holds ${conversations(counts[0])} of ${ctx}, ${counts[0] * entry.dp} in all` : `The ${entry.dp} replicas hold ${counts.join(", ")} conversations of ${ctx}, ${row.conversations} in all` : `The deployment holds ${conversations(row.conversations)} of ${ctx}`;
@@ -440,6 +440,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   const barH = 22 * s;
   const top = fs * 2;
   const full = new Set(row.full_ranks);
+  const allFull = full.size === entry.ranks.length;
   const over = entry.ranks.some((r) => r.weights_bytes > usable);
   const parts = [];
   parts.push(svgElement("text", {
@@ -502,7 +503,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
       svgElement("text", { x: 0, y: y + barH * 0.45 + fs, "font-size": fs * 0.8, fill: t.fg2, text: stageText })
     );
     const alone = row.rank_conversations[r.rank];
-    const countText = !entry.weights_fit ? r.weights_bytes > usable ? "weights do not fit" : "" : isFull ? `fills first: ${alone}` : alone > held ? `${held}, room for ${alone}` : `${held}`;
+    const countText = !entry.weights_fit ? r.weights_bytes > usable ? "weights do not fit" : "" : isFull ? allFull ? `full at ${alone}` : `fills first: ${alone}` : alone > held ? `holds ${held}; room for ${alone}` : `holds ${held}`;
     g.push(svgElement("text", {
       class: "kv-rk-count",
       x: x(Math.max(memory, r.weights_bytes)) + 8 * s,
@@ -532,9 +533,10 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   const labels = [
     ["weights", "weights"],
     ...maxHeld > 0 ? [["kv", "cache: one segment per conversation"]] : [],
-    ...entry.weights_fit ? [["free", "left (unused while another GPU is full)"]] : [],
+    ...entry.weights_fit ? [["free", allFull ? "left (less than one more conversation)" : "left (unused while another GPU is full)"]] : [],
     ...over ? [["warning", `weights past the usable ${fmtBytes(usable)}`]] : [],
-    ...memory > usable ? [["reserve", "reserve (1 - utilization)"]] : []
+    // the reserve is named only where some of it shows: weights past the GPU's end cover it
+    ...memory > usable && entry.ranks.some((r) => r.weights_bytes < memory) ? [["reserve", "reserve (1 - utilization)"]] : []
   ];
   let lx = 0;
   for (const [concept, text] of labels) {
@@ -636,8 +638,8 @@ function render({ model, el }) {
     app.say(derivation(entry, row, context));
     outTotal.textContent = entry.weights_fit ? conversations(row.conversations) : "none (the weights do not fit)";
     outFull.textContent = entry.weights_fit ? `GPU ${first.rank}${entry.pp > 1 ? `, stage ${first.stage}` : ""}, at ${conversations(first ? row.rank_conversations[first.rank] : 0)}` : "none";
-    outVllm.textContent = row.vllm_conversations === null ? "not reproduced for this model under PP (see How this is computed)" : `${conversations(row.vllm_conversations)}${row.vllm_conversations === row.conversations ? ", the same" : ""}`;
-    outSummed.textContent = `${conversations(row.summed_conversations)}${row.summed_conversations > row.conversations ? ": the sum hides the full GPU" : ""}`;
+    outVllm.textContent = row.vllm_conversations === null ? "not reproduced for this model under PP (see How this is computed)" : !entry.weights_fit ? "none (vLLM does not start)" : `${conversations(row.vllm_conversations)}${row.vllm_conversations === row.conversations ? ", the same" : ""}`;
+    outSummed.textContent = `${conversations(row.summed_conversations)}${row.summed_conversations > row.conversations ? ", more than the deployment holds" : ""}`;
     if (!entry.weights_fit) app.failure(row.message);
   };
   for (const t of ["layouts", "layouts_for"]) app.on(`change:${t}`, () => app.redraw());

@@ -39,7 +39,9 @@ function layoutName(entry) {
   const parts = [];
   if (entry.tp > 1) parts.push(`TP ${entry.tp}`);
   if (entry.pp > 1) parts.push(`PP ${entry.pp}`);
-  if (entry.dp > 1) parts.push(`DP ${entry.dp} attention`);
+  // data-parallel attention is the name where the experts are spread (EP); a dense model's
+  // data-parallel GPUs are plain replicas
+  if (entry.dp > 1) parts.push(entry.ep ? `DP ${entry.dp} attention` : `DP ${entry.dp}`);
   if (entry.ep) parts.push(`EP ${entry.tp * entry.dp}`);
   return parts.join(" x ");
 }
@@ -174,7 +176,7 @@ function whyFirst(entry, row) {
 
 /** The sentence under the figure: what the deployment holds and which GPU limits it. */
 function headline(entry, row, context) {
-  if (!entry.weights_fit) return row.message;
+  if (!entry.weights_fit) return "";  // the failure panel says why, once
   const ctx = `${Number(context).toLocaleString("en-US")} tokens`;
   const counts = row.replica_conversations;
   const hold = entry.dp > 1
@@ -206,6 +208,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   const barH = 22 * s;
   const top = fs * 2;
   const full = new Set(row.full_ranks);
+  const allFull = full.size === entry.ranks.length;
   const over = entry.ranks.some((r) => r.weights_bytes > usable);
   const parts = [];
   parts.push(svgElement("text", { x: 0, y: fs * 1.1, "font-size": fs, fill: t.fg, "font-weight": 600,
@@ -247,7 +250,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
       svgElement("text", { x: 0, y: y + barH * 0.45 + fs, "font-size": fs * 0.8, fill: t.fg2, text: stageText }));
     const alone = row.rank_conversations[r.rank];
     const countText = !entry.weights_fit ? (r.weights_bytes > usable ? "weights do not fit" : "")
-      : isFull ? `fills first: ${alone}` : alone > held ? `${held}, room for ${alone}` : `${held}`;
+      : isFull ? (allFull ? `full at ${alone}` : `fills first: ${alone}`) : alone > held ? `holds ${held}; room for ${alone}` : `holds ${held}`;
     g.push(svgElement("text", { class: "kv-rk-count", x: x(Math.max(memory, r.weights_bytes)) + 8 * s, y: y + barH * 0.7, "font-size": fs, fill: t.fg,
       "font-weight": isFull ? 700 : 400, text: countText }));
     parts.push(svgElement("g", { class: isFull ? "kv-rk-rank kv-rk-full" : "kv-rk-rank", "data-rank": r.rank, "data-stage": r.stage,
@@ -265,9 +268,10 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   const labels = [
     ["weights", "weights"],
     ...(maxHeld > 0 ? [["kv", "cache: one segment per conversation"]] : []),
-    ...(entry.weights_fit ? [["free", "left (unused while another GPU is full)"]] : []),
+    ...(entry.weights_fit ? [["free", allFull ? "left (less than one more conversation)" : "left (unused while another GPU is full)"]] : []),
     ...(over ? [["warning", `weights past the usable ${fmtBytes(usable)}`]] : []),
-    ...(memory > usable ? [["reserve", "reserve (1 - utilization)"]] : []),
+    // the reserve is named only where some of it shows: weights past the GPU's end cover it
+    ...(memory > usable && entry.ranks.some((r) => r.weights_bytes < memory) ? [["reserve", "reserve (1 - utilization)"]] : []),
   ];
   let lx = 0;
   for (const [concept, text] of labels) {
@@ -369,8 +373,10 @@ function render({ model, el }) {
     outTotal.textContent = entry.weights_fit ? conversations(row.conversations) : "none (the weights do not fit)";
     outFull.textContent = entry.weights_fit ? `GPU ${first.rank}${entry.pp > 1 ? `, stage ${first.stage}` : ""}, at ${conversations(first ? row.rank_conversations[first.rank] : 0)}` : "none";
     outVllm.textContent = row.vllm_conversations === null ? "not reproduced for this model under PP (see How this is computed)"
-      : `${conversations(row.vllm_conversations)}${row.vllm_conversations === row.conversations ? ", the same" : ""}`;
-    outSummed.textContent = `${conversations(row.summed_conversations)}${row.summed_conversations > row.conversations ? ": the sum hides the full GPU" : ""}`;
+      : !entry.weights_fit ? "none (vLLM does not start)"
+        : `${conversations(row.vllm_conversations)}${row.vllm_conversations === row.conversations ? ", the same" : ""}`;
+    // more than fit: the sum counts memory no single conversation can use
+    outSummed.textContent = `${conversations(row.summed_conversations)}${row.summed_conversations > row.conversations ? ", more than the deployment holds" : ""}`;
     if (!entry.weights_fit) app.failure(row.message);
   };
   // the kernel's table arriving (after a model, GPU or GPU-count change) redraws too
