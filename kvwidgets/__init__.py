@@ -67,6 +67,7 @@ _WIDGETS = {
     "OffloadOrRecompute",
     "MemoryOverTrace",
     "DeploymentRanks",
+    "CacheTransfer",
 }
 __all__ = sorted(
     [n for n in dir() if not n.startswith("_") and n != "annotations"] + list(_WIDGETS) + ["tables", "export"]

@@ -124,6 +124,28 @@ def _states() -> dict[str, list[State]]:
                 {"model": "gemma-3-27b", "speed": "typical"},
             ),
         ],
+        "CacheTransfer": [
+            State("default: Llama 3.1 8B at 8K over NVLink 4, with the measured H200 prefill"),
+            State(
+                "Llama 3.1 70B at 32K on 8 GPUs a side over NVLink 4",
+                {"model": "llama-3.1-70b", "context": 32_768, "tp": 8},
+            ),
+            State(
+                "the same over 400G RDMA (RoCE)",
+                {"model": "llama-3.1-70b", "context": 32_768, "tp": 8, "link": "roce-400g"},
+            ),
+            State(
+                "DeepSeek-V3 (MLA latent whole on every GPU) at 32K, 8 GPUs a side, InfiniBand 400G",
+                {
+                    "model": "deepseek-v3",
+                    "context": 32_768,
+                    "tp": 8,
+                    "weight_dtype": "fp8",
+                    "link": "ib-ndr-400g",
+                },
+            ),
+            State("KV heads do not split 3 ways (Llama 3.1 8B, TP 3)", {"tp": 3}),
+        ],
         "MemoryOverTrace": [
             State("default: the paper's OPT-13B memory, ShareGPT"),
             State("Alpaca (short requests)", {"dataset": "alpaca"}),

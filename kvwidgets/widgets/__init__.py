@@ -1,4 +1,4 @@
-"""The widgets (five calculators, four explainers of the mechanism, DeploymentRanks) and the Scenario
+"""The widgets (five calculators, five explainers of the mechanism, DeploymentRanks) and the Scenario
 that drives several of them.
 
 Each is an anywidget: inputs are synced traitlets named as in the API contract, the
@@ -7,6 +7,7 @@ kernel round trip), and `result` holds kvwidgets.core's numbers for the same inp
 """
 
 from .base import KVWidget
+from .cache_transfer import CacheTransfer
 from .context_users import ContextVsUsers
 from .decode_speed import DecodeSpeed
 from .decode_step import DecodeStep
@@ -21,6 +22,7 @@ from .users_fit import UsersThatFit
 
 __all__ = [
     "AttentionDesigns",
+    "CacheTransfer",
     "ContextVsUsers",
     "DecodeSpeed",
     "DecodeStep",

@@ -19,6 +19,7 @@ from typing import Any
 from kvwidgets.core import (
     DTYPE_BITS,
     GPUS,
+    LINKS,
     STORAGE,
     ChunkedLocalSpec,
     CrossAttentionSpec,
@@ -28,6 +29,7 @@ from kvwidgets.core import (
     RecurrentStateSpec,
     SlidingWindowSpec,
     block_plan,
+    cache_transfer,
     decode_ceiling,
     decode_step_bytes,
     max_context,
@@ -40,6 +42,7 @@ from kvwidgets.core.dtypes import MIXED_WEIGHT_FORMATS
 from kvwidgets.core.errors import KVWidgetsError
 from kvwidgets.core.model import Model, uniform_model
 from kvwidgets.core.units import fmt_bytes, fmt_tokens
+from kvwidgets.data import measured
 from kvwidgets.widgets import browser_data, designs
 
 MAX_SAFE = 2**53 - 1
@@ -198,9 +201,16 @@ def build(
         "step": [],
         "blocks": [],
         "offload": [],
+        "transfer": [],
         "limits": [],
         "units": [],
         "storage": {k: dataclasses.asdict(v) for k, v in STORAGE.items()},
+        "links": {k: {"label": v.label, "gbps": v.gbps, "source": v.source} for k, v in LINKS.items()},
+        "measured": {
+            "models": list(measured.H200_PREFILL_MODELS),
+            "gpu": measured.H200_PREFILL_GPU,
+            "rows": measured.h200_prefill(),
+        },
     }
 
     for name, m in ms.items():
@@ -413,6 +423,49 @@ def build(
                     "crossover_error": cross_err,
                 }
             )
+
+    # CacheTransfer: one conversation's cache over each link, against prefill and a decode
+    # step, to the bit; the measured H200 prefill on its own shape, inside and outside its range.
+    transfer_cases = [
+        {"shape": n, "gpu": "H200", "context": t, "link": "pcie5-h200-measured", "tp": 1}
+        for n in measured.H200_PREFILL_MODELS
+        for t in (1024, 8192, 12_000, 32_768, 131_072)
+    ]
+    for name in names:
+        for _ in range(4):
+            transfer_cases.append(
+                {
+                    "shape": name,
+                    "gpu": rng.choice(gpu_names),
+                    "context": rng.choice(contexts_for(ms[name]) + [rng.randint(1, 2**20)]),
+                    "link": rng.choice(sorted(LINKS)),
+                    "tp": rng.choice(TPS),
+                }
+            )
+    for case in transfer_cases:
+        case["kv_dtype"] = rng.choice(DTYPES)
+        case["weight_dtype"] = rng.choice(WEIGHT_DTYPES)
+        case["params"] = rng.choice([None, None, 70_000_000_000])
+        got, err = _attempt(
+            cache_transfer,
+            ms[case["shape"]],
+            case["gpu"],
+            case["context"],
+            case["link"],
+            tp=case["tp"],
+            kv_dtype=case["kv_dtype"],
+            weight_dtype=case["weight_dtype"],
+            params=case["params"],
+        )
+        expect = None
+        if got is not None:
+            expect = {
+                k: v
+                for k, v in got.as_dict().items()
+                if k not in ("link", "message", "model_name", "kv_dtype")
+            }
+            expect = _ints(expect)
+        out["transfer"].append({**case, "expect": expect, "error": err})
 
     # Steps whose KV bytes pass 2^53, which the browser must refuse rather than round.
     huge = [

@@ -40,7 +40,7 @@ def test_kvcalc_js_reproduces_core(tmp_path, vectors):
         [node, "--test", str(NODE_TEST)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
-    assert "# fail 0" in proc.stdout and "# pass 16" in proc.stdout
+    assert "# fail 0" in proc.stdout and "# pass 17" in proc.stdout
 
 
 def test_golden_vectors_reach_every_edge(vectors):

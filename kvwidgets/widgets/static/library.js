@@ -977,6 +977,51 @@ function decodeStepBytes(shape, prompt, generated, bits) {
   };
 }
 
+// kvwidgets/widgets/js/calc/transfer.js
+function getLink(links, name) {
+  const key = String(name).trim().toLowerCase();
+  const found = links[key];
+  if (!found) throw new KVInputError(`unknown link '${name}'. Known links: ${Object.keys(links).sort().join(", ")}.`);
+  return { name: key, ...found };
+}
+function interpolateLog(rows, tokens, key = "seconds") {
+  for (const r of rows) if (r.tokens === tokens) return r[key];
+  for (let i = 0; i + 1 < rows.length; i++) {
+    const a = rows[i];
+    const b = rows[i + 1];
+    if (a.tokens < tokens && tokens < b.tokens) {
+      const f = (Math.log(tokens) - Math.log(a.tokens)) / (Math.log(b.tokens) - Math.log(a.tokens));
+      return Math.exp(Math.log(a[key]) + f * (Math.log(b[key]) - Math.log(a[key])));
+    }
+  }
+  return null;
+}
+function cacheTransfer(shape, gpu, context, link, o) {
+  context = checkInt("context", context, 1);
+  const tp = checkInt("tp", o.tp, 1);
+  const perRank = kvBytes(shape, context, o.kvBits, tp);
+  const step = decodeCeiling(shape, gpu, context, 1, { numGpus: tp, params: o.params, weightBits: o.weightBits, kvBits: o.kvBits });
+  const oneCopy = kvBytes(shape, context, o.kvBits, 1);
+  const seconds = exactDouble("kv per rank", perRank) / (link.gbps * 1e9);
+  const prefill = prefillSeconds(shape, gpu, context, o.params, tp);
+  const m = o.measured;
+  const measured = m && tp === 1 && gpu.name === m.gpu && m.models.includes(shape.name) ? interpolateLog(m.rows, context) : null;
+  return {
+    context,
+    tp,
+    link,
+    bytes_per_rank: perRank,
+    bytes_all_ranks: perRank * BigInt(tp),
+    bytes_one_copy: oneCopy,
+    seconds,
+    prefill_seconds: prefill,
+    decode_step_seconds: step.step_s,
+    measured_prefill_seconds: measured,
+    vs_prefill: seconds / prefill,
+    vs_decode_step: seconds / step.step_s
+  };
+}
+
 // kvwidgets/widgets/js/ui/dom.js
 var KEYED_TAGS = /* @__PURE__ */ new Set(["INPUT", "SELECT", "BUTTON", "TEXTAREA", "SUMMARY"]);
 function element(tag, attrs = {}, children = []) {
@@ -1807,6 +1852,7 @@ export {
   blocksFor,
   boxesPath,
   bytesByKind,
+  cacheTransfer,
   ceilDiv,
   checkInt,
   conceptColor,
@@ -1838,6 +1884,7 @@ export {
   fmtBytes,
   fmtGB,
   fmtTokens,
+  getLink,
   gpuCount,
   gpuMemory,
   gpuSelect,
@@ -1847,6 +1894,7 @@ export {
   inkOn,
   inputNames,
   intBox,
+  interpolateLog,
   isFocused,
   kvBytes,
   kvBytesPerToken,

@@ -30,6 +30,7 @@
     blocksFor: () => blocksFor,
     boxesPath: () => boxesPath,
     bytesByKind: () => bytesByKind,
+    cacheTransfer: () => cacheTransfer,
     ceilDiv: () => ceilDiv,
     checkInt: () => checkInt,
     conceptColor: () => conceptColor,
@@ -61,6 +62,7 @@
     fmtBytes: () => fmtBytes,
     fmtGB: () => fmtGB,
     fmtTokens: () => fmtTokens,
+    getLink: () => getLink,
     gpuCount: () => gpuCount,
     gpuMemory: () => gpuMemory,
     gpuSelect: () => gpuSelect,
@@ -70,6 +72,7 @@
     inkOn: () => inkOn,
     inputNames: () => inputNames,
     intBox: () => intBox,
+    interpolateLog: () => interpolateLog,
     isFocused: () => isFocused,
     kvBytes: () => kvBytes,
     kvBytesPerToken: () => kvBytesPerToken,
@@ -1097,6 +1100,51 @@
     };
   }
 
+  // kvwidgets/widgets/js/calc/transfer.js
+  function getLink(links, name) {
+    const key = String(name).trim().toLowerCase();
+    const found = links[key];
+    if (!found) throw new KVInputError(`unknown link '${name}'. Known links: ${Object.keys(links).sort().join(", ")}.`);
+    return { name: key, ...found };
+  }
+  function interpolateLog(rows, tokens, key = "seconds") {
+    for (const r of rows) if (r.tokens === tokens) return r[key];
+    for (let i = 0; i + 1 < rows.length; i++) {
+      const a = rows[i];
+      const b = rows[i + 1];
+      if (a.tokens < tokens && tokens < b.tokens) {
+        const f = (Math.log(tokens) - Math.log(a.tokens)) / (Math.log(b.tokens) - Math.log(a.tokens));
+        return Math.exp(Math.log(a[key]) + f * (Math.log(b[key]) - Math.log(a[key])));
+      }
+    }
+    return null;
+  }
+  function cacheTransfer(shape, gpu, context, link, o) {
+    context = checkInt("context", context, 1);
+    const tp = checkInt("tp", o.tp, 1);
+    const perRank = kvBytes(shape, context, o.kvBits, tp);
+    const step = decodeCeiling(shape, gpu, context, 1, { numGpus: tp, params: o.params, weightBits: o.weightBits, kvBits: o.kvBits });
+    const oneCopy = kvBytes(shape, context, o.kvBits, 1);
+    const seconds = exactDouble("kv per rank", perRank) / (link.gbps * 1e9);
+    const prefill = prefillSeconds(shape, gpu, context, o.params, tp);
+    const m = o.measured;
+    const measured = m && tp === 1 && gpu.name === m.gpu && m.models.includes(shape.name) ? interpolateLog(m.rows, context) : null;
+    return {
+      context,
+      tp,
+      link,
+      bytes_per_rank: perRank,
+      bytes_all_ranks: perRank * BigInt(tp),
+      bytes_one_copy: oneCopy,
+      seconds,
+      prefill_seconds: prefill,
+      decode_step_seconds: step.step_s,
+      measured_prefill_seconds: measured,
+      vs_prefill: seconds / prefill,
+      vs_decode_step: seconds / step.step_s
+    };
+  }
+
   // kvwidgets/widgets/js/ui/dom.js
   var KEYED_TAGS = /* @__PURE__ */ new Set(["INPUT", "SELECT", "BUTTON", "TEXTAREA", "SUMMARY"]);
   function element(tag, attrs = {}, children = []) {
@@ -1907,7 +1955,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "4959c1979537b328";
+  var LIBRARY_HASH = "abaf8d9a2ed00a7b";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

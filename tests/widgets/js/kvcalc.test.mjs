@@ -252,3 +252,26 @@ test("offload or recompute: reload and ideal prefill to the last bit, the same c
   }
   assert.ok(crossings >= 3, `cases with a crossing: ${crossings}`);
 });
+
+test("cache transfer: bytes a rank exactly, move, prefill and decode-step times to the last bit", () => {
+  let measured = 0;
+  let refused = 0;
+  for (const c of G.transfer) {
+    const what = `cacheTransfer ${JSON.stringify({ ...c, expect: undefined })}`;
+    const got = outcome(() => kv.cacheTransfer(shape(c.shape), G.gpus[c.gpu], c.context, kv.getLink(G.links, c.link), {
+      tp: c.tp, kvBits: bits(c.kv_dtype), weightBits: weightBits(c.weight_dtype), params: c.params ?? undefined, measured: G.measured,
+    }));
+    if (checkError(got, c, what)) {
+      refused += 1;
+      continue;
+    }
+    for (const k of ["context", "tp", "bytes_per_rank", "bytes_all_ranks", "bytes_one_copy"]) assert.equal(String(got.value[k]), c.expect[k], `${what}: ${k}`);
+    for (const k of ["seconds", "prefill_seconds", "decode_step_seconds", "measured_prefill_seconds", "vs_prefill", "vs_decode_step"]) {
+      assert.ok(Object.is(got.value[k], c.expect[k]), `${what}: ${k} = ${got.value[k]}, core ${c.expect[k]}`);
+    }
+    if (c.expect.measured_prefill_seconds !== null) measured += 1;
+  }
+  assert.ok(measured >= 6, `cases with a measured prefill: ${measured}`);
+  assert.ok(refused >= 1 && refused < G.transfer.length / 2, `cases the core refuses: ${refused}`);
+  assert.throws(() => kv.getLink(G.links, "carrier pigeon"), /unknown link 'carrier pigeon'/);
+});

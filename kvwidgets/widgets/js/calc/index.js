@@ -23,4 +23,5 @@ export * from "./model.js";
 export * from "./offload.js";
 export * from "./paging.js";
 export * from "./step.js";
+export * from "./transfer.js";
 export * from "./units.js";
