@@ -9,6 +9,7 @@ from .executed import check_stated, executed, notebook_text
 NB = "11_beyond_one_gpu.ipynb"
 R = "ranks_widget"
 M = "mla_widget"
+X = "move_widget"
 
 
 def rank_field(p: str, field: str) -> str:
@@ -171,6 +172,25 @@ STATED = [
         "(max(t.vs_prefill for t in moves.values()) < 1 / 5, round(first.prefill_seconds * 1e3), "
         "round(first.measured_prefill_seconds * 1e3), max(t.seconds for t in moves.values()) < 0.07 * first.measured_prefill_seconds)",
         [True, 532, 1_283, True],
+    ),
+    # the CacheTransfer task: both grow with the tokens, the measured prefill faster
+    (
+        "**16% at both lengths.**",
+        f"[setattr({X}, 'link', 'ib-ndr-400g'), setattr({X}, 'context', 1_024), "
+        f"(round(100 * {X}.result['vs_prefill']), round({X}.result['measured_prefill_seconds'] * 1e3))][-1]",
+        [16, 25],
+    ),
+    (
+        "25 ms at 1,024 tokens and 1,283 ms at 32,768",
+        f"[setattr({X}, 'context', 32_768), {X}.link, "
+        f"(round(100 * {X}.result['vs_prefill']), round({X}.result['measured_prefill_seconds'] * 1e3))][1:]",
+        ["ib-ndr-400g", [16, 1_283]],
+    ),
+    (
+        "about 52 times as long\nfor 32 times the tokens",
+        "round(kw.cache_transfer(llama31_8, 'H200', 32_768).measured_prefill_seconds "
+        "/ kw.cache_transfer(llama31_8, 'H200', 1_024).measured_prefill_seconds)",
+        52,
     ),
     # SGLang beside vLLM
     (
