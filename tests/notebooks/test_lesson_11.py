@@ -23,7 +23,7 @@ def gb(p: str, field: str, digits: int = 2) -> str:
 STATED = [
     # placement per rank
     (
-        "over three GPUs, 27, 27 and 26",
+        "over three\nGPUs, 27, 27 and 26",
         f"{rank_field('pp3', 'layers')}",
         [27, 27, 26],
     ),
