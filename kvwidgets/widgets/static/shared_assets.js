@@ -1,7 +1,7 @@
 // Built by scripts/build_js.mjs from kvwidgets/widgets/js: edit those files, not this one (DEVELOP.md).
 
 // kvwidgets-library:library_binding
-var LIBRARY_HASH = "abaf8d9a2ed00a7b";
+var LIBRARY_HASH = "1fbd2b314e1e79a3";
 
 // kvwidgets/widgets/js/loader/page_slots.js
 var PLOTLY_SLOT = "__kvwidgetsPlotly";

@@ -4,18 +4,21 @@
 var Buddy;
 var CONCEPT_COLORS;
 var CONTEXT_STEPS;
+var HATCHED;
 var KEYED_TAGS;
 var KVInputError;
 var PAGE_DARK;
 var PAGE_LIGHT;
 var POLICIES;
 var POLICY_LABELS;
+var RAMP;
 var SCALE;
 var SVG_NS;
 var accentColor;
 var activeParams;
 var allocatorTrace;
 var axisValues;
+var barMarker;
 var big;
 var billionsBox;
 var blockPlan;
@@ -101,6 +104,7 @@ var setTextLines;
 var sharePlotlyStyles;
 var startApp;
 var svgElement;
+var svgPaint;
 var themeKey;
 var themeSource;
 var tierGbps;
@@ -113,10 +117,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "abaf8d9a2ed00a7b";
+var LIBRARY_HASH = "1fbd2b314e1e79a3";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -328,6 +332,7 @@ function memoryBar(app, fit, gpu, W) {
   const h = 30 * s;
   const top = fs * 1.6;
   const parts = [];
+  const paint = svgPaint(app, s);
   const n = L.n;
   parts.push(svgElement("text", {
     x: 0,
@@ -346,7 +351,7 @@ function memoryBar(app, fit, gpu, W) {
     if (bytes <= 0n) return;
     const room = fit.usable_bytes > at ? fit.usable_bytes - at : 0n;
     const inside = bytes < room ? bytes : room;
-    if (inside > 0n) parts.push(svgElement("rect", { class: cls, x: x(at), y: top, width: x(inside), height: h, fill: conceptColor(concept), ...extra }));
+    if (inside > 0n) parts.push(svgElement("rect", { class: cls, x: x(at), y: top, width: x(inside), height: h, fill: paint.fill(concept), ...extra }));
     if (bytes > inside) {
       parts.push(svgElement("rect", {
         class: `${cls} kv-mem-over`,
@@ -406,7 +411,7 @@ function memoryBar(app, fit, gpu, W) {
       ly += 18 * s;
     }
     parts.push(
-      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: conceptColor(concept) }),
+      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
       svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
     );
     lx += w + 14 * s;
@@ -435,7 +440,7 @@ function memoryBar(app, fit, gpu, W) {
     role: "img",
     "font-family": t.font,
     "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${n ? `${conversations(n)} fit` : !fit.weights_fit ? "the weights do not fit" : "no conversation fits"}`
-  }, parts);
+  }, [paint.defs(), ...parts]);
 }
 function render({ model, el }) {
   const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
@@ -509,7 +514,7 @@ function render({ model, el }) {
       name,
       y: labels,
       x: fits.map(get),
-      marker: { color: conceptColor(concept) },
+      marker: barMarker(concept, s),
       hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>"
     }));
     const ends = fits.map((f) => f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes"), gb(f, "usable_bytes") + convOver(f)));
