@@ -77,7 +77,14 @@ def test_dp_attention_draws_one_replica_per_gpu_and_a_model_change_waits_for_the
     # TP 8: every GPU the same, all full at once, 18 conversations
     assert [r["held"] for r in page.evaluate(RANKS_JS)] == [18] * 8
     assert "all 8 fill at once" in page.text_content('[data-kv-out="headline"]')
-    page.check('input[data-kv="layout"][value="tp1-pp1-dp8-ep1"]')
+    # the layout buttons are one radio group: the arrow keys move along it, each move redraws
+    group = page.get_by_role("radiogroup", name="Layout: how the GPUs share the model")
+    assert group.get_by_role("radio").count() == 3
+    page.focus('input[data-kv="layout"][value="tp8-pp1-dp1-ep0"]')
+    page.keyboard.press("ArrowRight")
+    assert page.text_content(".kv-diagram svg text").startswith("PP 8: 8 x H200")
+    page.keyboard.press("ArrowRight")
+    assert page.is_checked('input[data-kv="layout"][value="tp1-pp1-dp8-ep1"]')
     ranks = page.evaluate(RANKS_JS)
     assert [r["held"] for r in ranks] == [12] * 8
     assert page.text_content('[data-kv-out="conversations"]') == "96 conversations"
