@@ -36,11 +36,11 @@ prefix_sharing = _takes_any_model(core.prefix_sharing)
 paged_vs_reserved = _takes_any_model(core.paged_vs_reserved)
 vllm_kv_report = _takes_any_model(core.vllm_kv_report)
 vllm_report_from_tokens = _takes_any_model(core.vllm_report_from_tokens)
+sglang_kv_report = _takes_any_model(core.sglang_kv_report)
 placement = _takes_any_model(core.placement)
 vllm_start_check = _takes_any_model(core.vllm_start_check)
 cache_transfer = _takes_any_model(core.cache_transfer)
 fewest_gpus = _takes_any_model(core.fewest_gpus)
-sglang_kv_report = _takes_any_model(core.sglang_kv_report)
 
 
 @functools.wraps(core.allocator_trace)
