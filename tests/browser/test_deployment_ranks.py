@@ -88,6 +88,7 @@ def test_dp_attention_draws_one_replica_per_gpu_and_a_model_change_waits_for_the
     ranks = page.evaluate(RANKS_JS)
     assert [r["held"] for r in ranks] == [12] * 8
     assert page.text_content('[data-kv-out="conversations"]') == "96 conversations"
+    assert page.text_content('[data-kv-out="full_rank"]') == "all 8 GPUs at once, at 12 conversations each"
     assert page.text_content('[data-kv-out="headline"]').startswith(
         "Each of 8 replicas holds 12 conversations of 32,768 tokens, 96 in all"
     )

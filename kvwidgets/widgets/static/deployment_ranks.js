@@ -646,7 +646,8 @@ function render({ model, el }) {
     sentence.textContent = headline(entry, row, context);
     app.say(derivation(entry, row, context));
     outTotal.textContent = entry.weights_fit ? conversations(row.conversations) : "none (the weights do not fit)";
-    outFull.textContent = entry.weights_fit ? `GPU ${first.rank}${entry.pp > 1 ? `, stage ${first.stage}` : ""}, at ${conversations(first ? row.rank_conversations[first.rank] : 0)}` : "none";
+    const fullAt = conversations(row.rank_conversations[first.rank]);
+    outFull.textContent = !entry.weights_fit ? "none" : row.full_ranks.length === entry.ranks.length && entry.ranks.length > 1 ? `all ${entry.ranks.length} GPUs at once, at ${fullAt} each` : `GPU ${first.rank}${entry.pp > 1 ? `, stage ${first.stage}` : ""}, at ${fullAt}`;
     outVllm.textContent = row.vllm_conversations === null ? "not reproduced for this model under PP (see How this is computed)" : !entry.weights_fit ? "none (vLLM does not start)" : `${conversations(row.vllm_conversations)}${row.vllm_conversations === row.conversations ? ", the same" : ""}`;
     outSummed.textContent = `${conversations(row.summed_conversations)}${row.summed_conversations > row.conversations ? ", more than the deployment holds" : ""}`;
     if (!entry.weights_fit) app.failure(row.message);
