@@ -97,3 +97,15 @@ def test_dp_attention_draws_one_replica_per_gpu_and_a_model_change_waits_for_the
     assert "waiting for it" in page.text_content(".kv-failure")
     assert page.locator(".kv-diagram g.kv-rk-rank").count() == 0
     watched.assert_clean()
+
+
+def test_input_the_kernel_refuses_is_said_under_the_widget(watched, tmp_path):
+    page = watched.page
+    w = kw.DeploymentRanks(pp=0)
+    assert w.error.startswith("pp")
+    w.to_html(tmp_path / "bad.html")
+    open_exported(watched, tmp_path / "bad.html")
+    assert page.text_content(".kv-error") == w.error
+    assert "waiting" not in page.text_content(".kv-failure")
+    assert page.locator(".kv-diagram g.kv-rk-rank").count() == 0
+    watched.assert_clean()

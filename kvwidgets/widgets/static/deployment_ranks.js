@@ -630,6 +630,7 @@ function render({ model, el }) {
     const stale = staleFields(model);
     const entry = table[key];
     const row = entry && entry.by_context ? entry.by_context[String(context)] : void 0;
+    if (stale.length && model.get("error")) throw new KVInputError(model.get("error"));
     if (stale.length || !entry || !entry.error && !row) {
       box.replaceChildren();
       app.drawnWidth = diagramWidth(app);

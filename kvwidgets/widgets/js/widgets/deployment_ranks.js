@@ -364,6 +364,8 @@ function render({ model, el }) {
     const stale = staleFields(model);
     const entry = table[key];
     const row = entry && entry.by_context ? entry.by_context[String(context)] : undefined;
+    // the kernel refused these inputs: its message, not a wait for a table that will not come
+    if (stale.length && model.get("error")) throw new KVInputError(model.get("error"));
     if (stale.length || !entry || (!entry.error && !row)) {
       // nothing true to draw until the kernel has placed these inputs
       box.replaceChildren();
