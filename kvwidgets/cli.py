@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, is_dataclass
 
-from .api import as_model, sglang_kv_report, users_that_fit, vllm_kv_report
+from .api import as_model, fewest_gpus, sglang_kv_report, users_that_fit, vllm_kv_report, vllm_start_check
 from .core import GPUS, KVWidgetsError, fmt_bytes
 from .core.dtypes import DTYPE_BITS, dtype_name
 from .core.gpus import get_gpu
@@ -38,6 +38,7 @@ commands:
   bytes    how many bytes one token (and one conversation) of cache takes
   fit      how many conversations of a given length fit on some GPUs
   start    whether vLLM starts at a --max-model-len, and what to change if not
+  gpus     the fewest GPUs that hold N conversations of C tokens, and why fewer do not
   models   the model presets and GPUs kvwidgets knows by name
 
 Run 'kvwidgets COMMAND --help' for each command's arguments and what its numbers mean.
@@ -71,6 +72,16 @@ vLLM refuses to start when one request of --max-model-len tokens does not fit in
 cache memory left after the weights. This prints what it would log, or the error and
 the changes that would let it start. Exit status: 0 when it starts, 1 when it would
 refuse, 2 for arguments kvwidgets cannot use.
+"""
+
+GPUS_DESCRIPTION = """\
+The fewest GPUs that hold --conversations conversations of --context tokens at once.
+
+Deployments are tried from one GPU up: tensor parallel groups (each layer split over
+the group) copied as data-parallel replicas (each its own requests and cache), with
+data-parallel attention and expert parallelism for mixture-of-experts models. Each
+smaller deployment is listed with the reason it falls short: the weights do not load,
+or the cache holds fewer conversations, or one GPU is full before the others.
 """
 
 EPILOG_FIT = """\
@@ -137,7 +148,7 @@ def _add_kv_dtype(p: argparse.ArgumentParser) -> None:
     )
 
 
-def _add_gpu(p: argparse.ArgumentParser) -> None:
+def _add_gpu(p: argparse.ArgumentParser, *, count: bool = True) -> None:
     p.add_argument(
         "--gpu",
         required=True,
@@ -145,13 +156,14 @@ def _add_gpu(p: argparse.ArgumentParser) -> None:
         metavar="GPU",
         help=f"the GPU, by name or alias (one of {', '.join(GPUS)}; 'H100' means H100-SXM)",
     )
-    p.add_argument(
-        "--gpus",
-        type=_positive_int("--gpus"),
-        default=1,
-        metavar="N",
-        help="how many GPUs share the model by tensor parallelism (default 1)",
-    )
+    if count:
+        p.add_argument(
+            "--gpus",
+            type=_positive_int("--gpus"),
+            default=1,
+            metavar="N",
+            help="how many GPUs share the model by tensor parallelism (default 1)",
+        )
     p.add_argument(
         "--weight-dtype",
         default="bf16",
@@ -241,6 +253,29 @@ def build_parser() -> argparse.ArgumentParser:
     _add_kv_dtype(p)
     _add_json(p)
     p.set_defaults(run=run_start)
+
+    p = sub.add_parser(
+        "gpus", help="fewest GPUs for a target", description=GPUS_DESCRIPTION, formatter_class=raw
+    )
+    _add_model(p)
+    _add_gpu(p, count=False)
+    p.add_argument(
+        "--conversations",
+        type=_positive_int("--conversations"),
+        required=True,
+        metavar="N",
+        help="conversations that must be held at once",
+    )
+    p.add_argument(
+        "--context",
+        type=_positive_int("--context"),
+        required=True,
+        metavar="TOKENS",
+        help="tokens in each conversation",
+    )
+    _add_kv_dtype(p)
+    _add_json(p)
+    p.set_defaults(run=run_gpus)
 
     p = sub.add_parser("models", help="presets and GPUs known by name")
     _add_json(p)
@@ -352,7 +387,7 @@ def run_fit(args: argparse.Namespace) -> tuple[dict, list[str]]:
 
 def run_start(args: argparse.Namespace) -> tuple[dict, list[str]]:
     model = _model(args)
-    report = vllm_kv_report(
+    check = vllm_start_check(
         model,
         args.gpu,
         max_model_len=args.max_model_len,
@@ -361,19 +396,49 @@ def run_start(args: argparse.Namespace) -> tuple[dict, list[str]]:
         weight_dtype=args.weight_dtype,
         utilization=args.utilization,
     )
-    data = {"model": model.name, "starts": report.starts, "vllm": report.as_dict()}
-    if report.starts:
+    report = check.report
+    data = {"model": model.name, **check.as_dict()}
+    if check.starts:
         lines = [
-            f"vLLM {report.vllm_version} starts: one request of {report.max_model_len:,} tokens fits.",
+            f"vLLM {report.vllm_version} starts: one request of {check.max_model_len:,} tokens fits.",
             "It would log (predicted, per GPU):",
             report.log_lines(memory=True),
         ]
-    else:
-        lines = [
-            f"vLLM {report.vllm_version} would refuse to start: one request of {report.max_model_len:,} tokens "
-            f"needs {report.needed_bytes / 2**30:,.2f} GiB of cache, and "
-            f"{report.available_bytes / 2**30:,.2f} GiB is left after the weights."
-        ]
+        return data, lines
+    lines = [
+        f"vLLM {report.vllm_version} would refuse to start. Its error (predicted):",
+        f"  {check.error}",
+        "",
+        "What would let it start (each change on its own):",
+    ]
+    for fix in check.fixes:
+        value = f"{fix.flag} {fix.value}" if fix.value is not None else f"{fix.flag}: no value does"
+        lines.append(f"  {value}: {fix.why}")
+    return data, lines
+
+
+def run_gpus(args: argparse.Namespace) -> tuple[dict, list[str]]:
+    model = _model(args)
+    found = fewest_gpus(
+        model,
+        args.gpu,
+        args.conversations,
+        args.context,
+        kv_dtype=args.kv_dtype,
+        weight_dtype=args.weight_dtype,
+        utilization=args.utilization,
+    )
+    data = {"model": model.name, **found.as_dict()}
+    lines = [found.message, "", "Smaller deployments, the best of each size, and why each falls short:"]
+    enough = found.answer.deployment.num_gpus if found.answer is not None else None
+    best = {}
+    for attempt in found.tried:
+        n = attempt.deployment.num_gpus
+        if enough is not None and n >= enough:
+            continue
+        if n not in best or attempt.conversations > best[n].conversations:
+            best[n] = attempt
+    lines += [f"  {best[n].deployment.describe()}: {best[n].reason}" for n in sorted(best)]
     return data, lines
 
 
@@ -393,10 +458,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         data, lines = args.run(args)
     except (CliError, KVWidgetsError) as err:
         parser.exit(2, f"{PROG} {args.command}: error: {err}\n")
-    if args.json:
-        print(json.dumps(data, indent=2, default=str))
-    else:
-        print("\n".join(lines))
+    try:
+        print(json.dumps(data, indent=2, default=str) if args.json else "\n".join(lines))
+    except BrokenPipeError:  # piped into head: the reader has what it wanted
+        sys.stderr.close()
     # 'start' answers a yes/no question: a refusal exits 1, so a script can test it.
     return 0 if data.get("starts", True) else 1
 

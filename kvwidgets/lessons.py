@@ -11,7 +11,19 @@ from __future__ import annotations
 from numbers import Real
 from typing import Any
 
-__all__ = ["check_guess", "guess_verdict", "check_mistake", "mistake_answer", "MISTAKE_QUESTIONS"]
+from .core.units import GB, MB, GiB, KiB, MiB
+
+__all__ = [
+    "check_guess",
+    "guess_verdict",
+    "unit_slip",
+    "check_mistake",
+    "mistake_verdict",
+    "mistake_answer",
+    "MISTAKE_QUESTIONS",
+    "MISTAKE_HINTED",
+    "MISTAKE_UNITS",
+]
 
 
 def _fmt(x: Any) -> str:
@@ -20,6 +32,36 @@ def _fmt(x: Any) -> str:
     if float(x).is_integer():
         return f"{int(x):,}"
     return f"{x:,.3g}" if abs(x) < 10 else f"{x:,.1f}"
+
+
+# A number worked out right but written in a neighbouring unit: (the unit it was read in,
+# the factor that turns it into the unit asked for), by the unit asked for. The series
+# writes totals in GB (10^9 bytes) and per-token sizes in KiB, so both families occur.
+_NEIGHBOUR_UNITS: dict[str, tuple[tuple[str, float], ...]] = {
+    "%": (("a fraction", 100.0),),
+    "KiB": (("bytes", 1 / KiB),),
+    "MiB": (("bytes", 1 / MiB), ("KiB", 1 / 1024), ("GiB", 1024.0), ("MB", MB / MiB)),
+    "GiB": (("bytes", 1 / GiB), ("MiB", 1 / 1024), ("GB", GB / GiB)),
+    "GB": (("bytes", 1 / GB), ("MB", MB / GB), ("GiB", GiB / GB)),
+}
+
+
+def unit_slip(given: Any, expected: Any, unit: str, tolerance: float = 0.01) -> str:
+    """A sentence naming the slip when `given`, read in a neighbouring unit (a fraction for a
+    percentage, bytes or GiB for GB, ...), comes within `tolerance` of `expected` in `unit`;
+    "" when it does not, or when either is not a plain number."""
+    numbers = all(isinstance(x, Real) and not isinstance(x, bool) for x in (given, expected))
+    if not numbers or not expected or unit not in _NEIGHBOUR_UNITS:
+        return ""
+    if abs(given - expected) <= tolerance * abs(expected):
+        return ""  # right as it stands: no slip to name
+    for read_as, factor in _NEIGHBOUR_UNITS[unit]:
+        converted = round(given * factor, 6)  # 0.88 x 100 prints as 88, not 88.00000000000001
+        if abs(converted - expected) <= tolerance * abs(expected):
+            if unit == "%":
+                return f"You gave {_fmt(given)}; as a percentage that is {_fmt(converted)} %."
+            return f"You gave {_fmt(given)}; read as {read_as}, that is {_fmt(converted)} {unit}, the unit asked for."
+    return ""
 
 
 def guess_verdict(guess: Any, answer: Any, unit: str = "") -> str:
@@ -46,6 +88,9 @@ def guess_verdict(guess: Any, answer: Any, unit: str = "") -> str:
         else:
             share = f" ({abs(off) / abs(answer):.0%} {'over' if off > 0 else 'under'})" if answer else ""
             line = f"Your guess {_fmt(guess)}, the answer {_fmt(answer)}{u}: off by {_fmt(abs(off))}{share}."
+            # a prediction is a rough number, so a unit slip is named within 10%
+            slip = unit_slip(guess, answer, unit, tolerance=0.1)
+            line += f" {slip}" if slip else ""
     return line
 
 
@@ -64,13 +109,16 @@ def check_guess(guess: Any, answer: Any, unit: str = "") -> None:
 # answer against these.
 
 MISTAKE_QUESTIONS = ("1", "2", "3", "4", "5", "6", "7a", "7b", "7c")
+# the unit each numeric question asks for, as the notebook's answer cells say it
+MISTAKE_UNITS = {"1": "times", "2": "GB", "4": "KiB", "5": "users", "6": "times", "7a": "MiB", "7b": "GiB"}
+# the questions whose text carries a "Hint:" line (only these may point the reader at one)
+MISTAKE_HINTED = frozenset({"6"})
 
 
 def mistake_answer(question: Any) -> tuple[Any, float]:
     """(the package's answer, the relative tolerance a reader's answer may be off by) for one
     question of notebook 10 ("1" ... "7c"; 1 works as well as "1")."""
     from . import api
-    from .core.units import GB, GiB, KiB, MiB
 
     q = str(question)
     if q not in MISTAKE_QUESTIONS:
@@ -102,23 +150,37 @@ def mistake_answer(question: Any) -> tuple[Any, float]:
     return 8 * llama31_70.kv_bytes(9_216) <= 20 * GiB, 0.0  # 7c: they still fit in 20 GiB?
 
 
-def check_mistake(question: Any, answer: Any) -> bool | None:
-    """Say whether a reader's answer to a question of notebook 10 matches the package's,
-    without giving it away. Never raises: an answer left at None, or of the wrong kind, gets
-    a sentence instead (and None back); otherwise True or False."""
+def mistake_verdict(question: Any, answer: Any) -> tuple[bool | None, str]:
+    """(right or not, None when there is nothing to compare; the sentence check_mistake prints)
+    for a reader's answer to a question of notebook 10. The sentence never gives the answer
+    away: it repeats the reader's number, names a unit slip (0.88 for 88 %, bytes for KiB),
+    and points at the hint only for a question that has one."""
+    q = str(question)
     if answer is None:
-        print(f"Question {question}: no answer yet. Replace None with yours and run the cell again.")
-        return None
-    expected, tolerance = mistake_answer(question)
+        return None, f"Question {q}: no answer yet. Replace None with yours and run the cell again."
+    expected, tolerance = mistake_answer(q)
+    unit = MISTAKE_UNITS.get(q, "")
+    u = f" {unit}" if unit else ""
     try:
         if isinstance(expected, bool) or isinstance(answer, bool):
             right = answer is expected
         else:
-            right = abs(answer - expected) <= tolerance * abs(expected)
+            right = bool(abs(answer - expected) <= tolerance * abs(expected))
     except TypeError:
-        print(f"Question {question}: {answer!r} is not a number or True/False; try again.")
-        return None
-    print(
-        f"Question {question}: {'right' if right else 'not yet; look at the hint in the question and try again'}."
-    )
-    return right
+        return None, f"Question {q}: {answer!r} is not a number or True/False; try again."
+    if right:
+        return True, f"Question {q}: {_fmt(answer)}{u} is right."
+    slip = unit_slip(answer, expected, unit, tolerance=max(tolerance, 0.01))
+    said = f"Question {q}: {_fmt(answer)} is not it yet."
+    if slip:
+        return False, f"{said} {slip}"
+    if q in MISTAKE_HINTED:
+        return False, f"{said} Look at the hint in the question and try again."
+    return False, f"{said} Work through the section above once more, then try again."
+
+
+def check_mistake(question: Any, answer: Any) -> None:
+    """Print whether a reader's answer to a question of notebook 10 matches the package's,
+    without giving it away. Never raises; returns nothing, so the cell shows one sentence
+    and no bare True or False under it (mistake_verdict gives the verdict as a value)."""
+    print(mistake_verdict(question, answer)[1])

@@ -102,7 +102,16 @@ def test_start_refusal_exits_1_with_the_memory_it_needed(capsys):
     code, out, _ = run(capsys, "start", "llama-3.1-70b", "--gpu", "H100", "--gpus", "2")
     assert code == 1
     assert "refuse to start" in out
-    assert "20.00 GiB" in out
+    # vLLM's own wording, format_gib: round(21,474,836,480 / 2**30, 2) = 20.0
+    assert "(20.0 GiB KV cache is needed" in out
+    # the fixes, each the value vllm_start_check finds for these inputs
+    from kvwidgets import vllm_start_check
+
+    check = vllm_start_check("llama-3.1-70b", "H100", num_gpus=2)
+    for fix in check.fixes:
+        assert (f"{fix.flag} {fix.value}" if fix.value else f"{fix.flag}: no value does") in out
+    assert f"--max-model-len {check.estimated_max_model_len}" in out
+    assert "--tensor-parallel-size 4" in out  # 4 x 80 GB holds 141 GB of weights and a 10 GiB request
 
 
 def test_start_that_starts_exits_0(capsys):
@@ -151,3 +160,35 @@ def test_python_dash_m_runs_it():
     data = json.loads(done.stdout)
     assert "llama-3.1-8b" in data["presets"]
     assert data["gpus"]["H100-SXM"]["memory_gb"] == 80
+
+
+def test_gpus_gives_the_fewest_and_why_fewer_fall_short(capsys):
+    # Llama 3.1 70B, 200 conversations of 32,768 tokens (10.7 GB each at 327,680 B a token) on
+    # H200s (126.9 GB usable): TP 8 leaves 126.9 - 141.1 / 8 = 109.3 GB a GPU, 1.34 GB a
+    # conversation a GPU -> 81 per replica of 8; 3 replicas (24 GPUs) hold 243 >= 200.
+    code, out, _ = run(
+        capsys, "gpus", "llama-3.1-70b", "--gpu", "H200", "--conversations", "200", "--context", "32768"
+    )
+    assert code == 0
+    assert out.startswith("TP 8 x DP 3 (24 GPUs) of H200 hold 243 conversations")
+    assert "TP 1 (1 GPU): weights do not load" in out
+    assert "TP 8 (8 GPUs): the cache holds only 81 conversations" in out
+    assert "(24 GPUs):" not in out.split("\n", 1)[1]  # only smaller deployments are listed
+
+
+def test_gpus_json(capsys):
+    code, out, _ = run(
+        capsys,
+        "gpus",
+        "llama-3.1-8b",
+        "--gpu",
+        "H100",
+        "--conversations",
+        "10",
+        "--context",
+        "8192",
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["num_gpus"] == 1  # 52 fit on one H100 (test_fit_says_how_many_conversations_fit)

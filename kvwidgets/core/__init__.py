@@ -33,7 +33,7 @@ from .offload import (
     reload_seconds,
     tier_gbps,
 )
-from .paging import BlockPlan, PagedVsReserved, block_plan, blocks_for, paged_vs_reserved
+from .paging import BlockPlan, PagedVsReserved, block_plan, blocks_for, own_blocks, paged_vs_reserved
 from .placement import Deployment, Placement, RankMemory, VLLMPool, placement, vllm_pp_split
 from .request_lengths import LengthFit, get_length_fit, length_fits, sample_requests
 from .sampling_sharing import SharingSaving, sharing_saving

@@ -65,7 +65,7 @@ class FewestGPUs:
             )
         a = self.answer
         return (
-            f"{a.deployment.num_gpus} x {self.gpu} ({a.deployment.describe()}) hold {a.conversations:,} "
+            f"{a.deployment.describe()} of {self.gpu} hold {a.conversations:,} "
             f"conversations of {self.context:,} tokens, at least the {self.conversations:,} asked for."
         )
 

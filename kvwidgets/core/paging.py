@@ -22,6 +22,20 @@ def blocks_for(tokens: int, block_size: int = 16) -> int:
     return math.ceil(tokens / block_size)
 
 
+def own_blocks(tokens: int, *, finished: bool, block_size: int = 16) -> int:
+    """Blocks a request holds as its own: one per `block_size` tokens while its turn runs,
+    none once the turn has finished (a chat's next message is a new request).
+
+    vLLM 0.11 vllm/v1/core/kv_cache_manager.py, KVCacheManager.free: a finished request's
+    blocks lose its reference and, once no running request shares them, go back to the free
+    block queue. With prefix caching they keep their contents there, so a later request may
+    reuse them, but any request that needs a block may take one (least recently used
+    first): they are evictable cache, no longer the finished request's own.
+    """
+    tokens = check_int("tokens", tokens)
+    return 0 if finished else blocks_for(tokens, block_size)
+
+
 @dataclass(frozen=True)
 class PagedVsReserved:
     used_tokens: int

@@ -122,6 +122,13 @@ def apply_options(snap: WidgetSnapshot, widget, *, controls=None, models=None) -
         state["shapes"] = {k: v for k, v in shapes.items() if k in models}
         if isinstance(state.get("presets"), list):
             state["presets"] = [p for p in state["presets"] if p in models]
+        if isinstance(state.get("more_models"), list):
+            # the menu offers every model named: those the series does not list go in its
+            # "more models" group, whether or not the full menu's group has them
+            series = state.get("series_models") or []
+            state["more_models"] = [
+                m for m in models if m in state.get("presets", models) and m not in series
+            ]
         options["models"] = models
     if not options:
         return snap

@@ -45,6 +45,7 @@ class KVWidget(anywidget.AnyWidget):
     weight_formats = traitlets.Dict().tag(sync=True)
     presets = traitlets.List().tag(sync=True)  # preset names, menu order
     series_models = traitlets.List().tag(sync=True)  # the presets listed before "more models"
+    more_models = traitlets.List().tag(sync=True)  # the presets of the "more models" group
     initial = traitlets.Dict().tag(sync=True)  # input values the reset button restores
     scale = traitlets.Float(1.0).tag(sync=True)  # 1.5 for a lecture hall
     # A slide's layout, so the figure fits a 1280x720 slide whole: the root gets the class
@@ -77,6 +78,7 @@ class KVWidget(anywidget.AnyWidget):
         self.weight_formats = browser_data.weight_formats()
         self.presets = list(browser_data.preset_names())
         self.series_models = browser_data.series_models()
+        self.more_models = browser_data.more_models()
         self.axes = {k: list(v) for k, v in self._axes.items()}
         self.initial = {name: getattr(self, name) for name in self._inputs}
         self.observe(self._on_input, names=list(self._inputs))

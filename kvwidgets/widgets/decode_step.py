@@ -9,7 +9,8 @@ on a token axis that stays put while the conversation grows, and plays the steps
 total counts all the layers (core.step.decode_step_bytes, js/calc/step.js decodeStepBytes).
 
 Under the cache, for one layer (`attention_layer`: the first windowed layer, or the first
-full one), the browser draws what attention does with it: the new token's query scored
+full one; it follows the model, so a model with no windowed layer shows a full one and says
+so in its menu), the browser draws what attention does with it: the new token's query scored
 against each key held (a window's keys only), the weights, the weighted sum of the values
 passed to the next layer. The weights are an illustrative pattern, labelled as such: the
 widget has the cache's sizes, not the model's numbers.
@@ -55,6 +56,25 @@ class DecodeStep(KVWidget):
         "windowed", help="the layer whose attention is drawn: 'windowed' (sliding, chunked) or 'full'"
     ).tag(sync=True)
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # The menu names a kind the model has: a model with no windowed layer starts at (and
+        # a model swap moves to) "full", and the reset button restores that
+        self._follow_model_kinds()
+        self.initial = {**self.initial, "attention_layer": self.attention_layer}
+        self.observe(lambda _change: self._follow_model_kinds(), names="model")
+
+    def _follow_model_kinds(self) -> None:
+        """Move attention_layer to the kind the model has when it has none of the chosen one
+        (js/widgets/decode_step.js does the same when the model changes in the browser)."""
+        if self.attention_layer not in ATTENTION_LAYERS:
+            return  # compute() names the bad value under the widget
+        try:
+            m = self.get_model(self.model)
+        except Exception:  # an unknown model: compute() says so under the widget
+            return
+        self.attention_layer = attention_kind_held(m, self.attention_layer)
+
     def compute(self) -> dict[str, Any]:
         m = self.get_model(self.model)
         check_int("speed", self.speed, minimum=1)
@@ -77,6 +97,15 @@ class DecodeStep(KVWidget):
         result["attention_kind"] = pick.kind if pick else None
         result["attention_scored"] = pick.held_tokens if pick else 0
         return result
+
+
+def attention_kind_held(m: Any, want: str) -> str:
+    """`want` when the model has a layer of that kind that keeps keys, else the other kind
+    (a model whose layers all keep no keys, every one a recurrent state, keeps `want`)."""
+    pick = _attention_group(decode_step_bytes(m, 1, 0), want)
+    if pick is None:
+        return want
+    return "windowed" if pick.cap is not None and pick.cap > 0 else "full"
 
 
 def _attention_group(step, want: str):

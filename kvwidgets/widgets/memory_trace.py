@@ -36,8 +36,9 @@ class MemoryOverTrace(KVWidget):
 
     kv_slots: token slots of KV memory (default: the paper's OPT-13B on an A100-40GB,
     15,728); 0 sizes them from model, gpu, num_gpus, weight_dtype and kv_dtype. Giving or
-    changing one of those (here or in the browser) sets kv_slots to 0 unless kv_slots is
-    given too: the trace then runs on what that model leaves on that GPU.
+    changing one of those here sets kv_slots to 0 unless kv_slots is given too: the trace
+    then runs on what that model leaves on that GPU. In the browser their menus are off
+    while kv_slots is the paper's (they would change nothing), saying so beside them.
     seed: the request lengths' seed (a new seed draws new lengths in Python).
     """
 

@@ -98,7 +98,7 @@ def test_context_vs_users_gives_way_to_a_message_when_the_model_does_not_load(wa
     lines = page.evaluate(
         "document.querySelector('.kv-plot').data.map(t => [t.name, t.line.color, t.line.dash])"
     )
-    assert lines == [["16-bit cache", "#f28e2b", "solid"], ["FP8 cache", "#f28e2b", "dash"]]
+    assert lines == [["16-bit cache", "#d66e05", "solid"], ["FP8 cache", "#d66e05", "dash"]]
     watched.assert_clean()
 
 
@@ -223,4 +223,21 @@ def test_the_controls_stay_put_while_the_context_slider_moves(watched, tmp_path)
         page.wait_for_timeout(50)
         assert page.evaluate(where) == before, position
     assert page.locator('[data-kv-out="context"]').text_content() == "1M"
+    watched.assert_clean()
+
+
+def test_context_vs_users_says_where_the_model_stops_beside_the_longest_conversation(watched, tmp_path):
+    page = watched.page
+    kw.ContextVsUsers(model="llama-3-8b", gpu="H100").to_html(tmp_path / "longest.html")
+    open_exported(watched, tmp_path / "longest.html")
+    longest = page.locator('[data-kv-out="max_context"]')
+    # 0.9 x 80 GB - 16,060,522,496 B of weights = 55,939,477,504 B; / 131,072 B a token =
+    # 426,784 tokens of memory, far past the 8,192 Llama 3 8B was trained for
+    assert longest.text_content() == "426,784 tokens, past the model's 8,192-token limit"
+    # a model trained for longer than the memory holds: the memory's number alone (Llama 3.1
+    # 70B in FP8 on one H100: (72e9 - 70,553,706,496) B / 327,680 B a token = 4,413.7, so
+    # 4,413 tokens, well inside its 131,072)
+    page.locator('[data-kv="model"]').select_option("llama-3.1-70b")
+    page.locator('[data-kv="weight_dtype"]').select_option("fp8")
+    assert longest.text_content() == "4,413 tokens"
     watched.assert_clean()

@@ -18,7 +18,7 @@ def test_controls_models_and_caption(watched, tmp_path):
     kw.UsersThatFit().to_html(
         tmp_path / "p.html",
         controls=["model", "context", "reset"],
-        models=["llama-3-8b", "llama-3-70b", "qwen3-8b"],
+        models=["llama-3-8b", "llama-3-70b", "qwen3-8b", "mistral-7b-v0.1"],
         caption="Task: fit 20 users",
     )
     open_exported(watched, tmp_path / "p.html")
@@ -28,7 +28,8 @@ def test_controls_models_and_caption(watched, tmp_path):
     assert shown == ["model", "context", "reset"]
     assert page.locator("p.kvw-caption").text_content() == "Task: fit 20 users"
     options = page.locator('[data-kv="model"]').evaluate("e => [...e.options].map(o => o.value)")
-    assert sorted(options) == ["llama-3-70b", "llama-3-8b", "qwen3-8b"]
+    # every model named is offered, Mistral 7B v0.1 too (not in the full menu's curated group)
+    assert sorted(options) == ["llama-3-70b", "llama-3-8b", "mistral-7b-v0.1", "qwen3-8b"]
     # the shown controls work; Tab reaches only them
     page.locator('[data-kv="model"]').select_option("qwen3-8b")
     assert page.evaluate("window.kvwExport.models[0].get('model')") == "qwen3-8b"
@@ -132,11 +133,12 @@ def test_widgets_a_scenario_links_stay_linked_on_the_page(watched, tmp_path):
     watched.assert_clean()
 
 
-def test_model_menu_lists_the_series_first_and_the_rest_under_more_models(watched, tmp_path):
+def test_model_menu_lists_the_series_first_and_a_curated_more_models_group(watched, tmp_path):
     from kvwidgets.widgets import browser_data
 
     page = watched.page
     kw.UsersThatFit(model="qwen3-8b").to_html(tmp_path / "menu.html")
+    kw.UsersThatFit(model="gpt2").to_html(tmp_path / "gpt2.html")
     open_exported(watched, tmp_path / "menu.html")
     menu = page.locator('[data-kv="model"]')
     top = menu.evaluate("e => [...e.children].filter(c => c.tagName === 'OPTION').map(o => o.value)")
@@ -145,10 +147,16 @@ def test_model_menu_lists_the_series_first_and_the_rest_under_more_models(watche
         "e => [...e.querySelectorAll('optgroup')].map(g => [g.label, [...g.children].map(o => o.value)])"
     )
     assert len(group) == 1 and group[0][0] == "more models"
-    assert group[0][1] == [n for n in browser_data.preset_names() if n not in browser_data.SERIES_MODELS]
-    assert group[0][1][-1] == "gpt2"
+    assert group[0][1] == list(browser_data.MORE_MODELS) and "gpt2" not in group[0][1]
     # the widget's model is in the group and shown as chosen; choosing a series model works
     assert menu.evaluate("e => e.value") == "qwen3-8b"
     menu.select_option("llama-3-70b")
     assert page.evaluate("window.kvwExport.models[0].get('model')") == "llama-3-70b"
+    # a preset left out of the menu, given by name, is drawn and shown as the chosen entry
+    open_exported(watched, tmp_path / "gpt2.html")
+    menu = page.locator('[data-kv="model"]')
+    assert menu.evaluate("e => e.value") == "gpt2"
+    options = menu.evaluate("e => [...e.querySelectorAll('option')].map(o => o.value)")
+    assert options.count("gpt2") == 1 and len(options) == 24  # the 23 of the menu, and gpt2
+    assert page.locator(".kv-error").text_content() == ""
     watched.assert_clean()

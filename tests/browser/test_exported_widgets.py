@@ -254,5 +254,8 @@ def test_the_measured_decode_points_are_drawn_for_every_preset_of_the_measured_s
         widget.to_html(path)
         open_exported(watched, path)
         names = [t.get("name") for t in figure(watched.page)[0]]
-        drawn[model] = ("measured on an H200 (x)" in names, widget.result["shows_measured"])
+        drawn[model] = (
+            "measured on an H200 (each batch's shape at its line's end)" in names,
+            widget.result["shows_measured"],
+        )
     assert drawn == {"llama-3.1-8b": (True, True), "qwen3-8b": (False, False)}

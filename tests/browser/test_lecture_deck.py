@@ -45,6 +45,14 @@ OVERFLOW = """() => {
   }
   return { bottom, right, scrolls: slide.scrollHeight > slide.clientHeight + 1 };
 }"""
+# What each slide shows in words, its speaker notes left out
+SLIDE_WORDS = """() => [...document.querySelectorAll('.reveal .slides > section')].map(s => {
+  const c = s.cloneNode(true); c.querySelectorAll('aside.notes, .kv-widget, .kv-scene-picker, .widget-area, .jupyter-widgets').forEach(e => e.remove()); return c.textContent; })"""
+OFFLOAD_SLIDE = 9
+LEGEND_UNDER_TITLE = """() => { const p = Reveal.getCurrentSlide().querySelector('.kv-plot');
+  const r = (sel) => p.querySelector(sel).getBoundingClientRect();
+  const t = r('.xtitle'), l = r('.legend'), f = r('.main-svg');
+  return [t.bottom, l.top, l.bottom, f.bottom]; }"""
 PLOT = "() => { const p = Reveal.getCurrentSlide().querySelector('.kv-plot'); return p && p.data ? JSON.stringify(p.data) : null; }"
 
 
@@ -118,8 +126,19 @@ def test_every_slide_fits_1280x720_and_the_widgets_redraw_offline(browser, deck)
                 f"slide {i} {title!r}: {over}"
             )
         assert widgets_seen == 9
-        # the scene buttons need the kernel: hidden here
+        # the scene buttons need the kernel: hidden here, and no slide asks for one
         assert page.locator(".kv-scene-picker").first.is_hidden()
+        slide_words = page.evaluate(SLIDE_WORDS)
+        assert len(slide_words) == SLIDES and any("switch the model to Llama 3 70B" in w for w in slide_words)
+        assert not [w for w in slide_words if "click" in w.lower() or "scene" in w.lower()], slide_words
+
+        # the offload slide: the chart's legend sits under its axis title, inside the figure
+        page.evaluate(f"Reveal.slide({OFFLOAD_SLIDE})")
+        assert page.evaluate("Reveal.getCurrentSlide().querySelector('h2').textContent").startswith(
+            "FP8 and offloading"
+        )
+        title_bottom, legend_top, legend_bottom, figure_bottom = page.evaluate(LEGEND_UNDER_TITLE)
+        assert title_bottom <= legend_top and legend_bottom <= figure_bottom + 0.5
 
         # users that fit: the context slider redraws the figure in the browser, no kernel
         page.evaluate("Reveal.slide(3)")

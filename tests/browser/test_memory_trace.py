@@ -150,16 +150,40 @@ def test_keyboard_reaches_every_control_in_order_and_drives_it(watched, tmp_path
     open_exported(watched, path)
     controls = page.evaluate("[...document.querySelectorAll('[data-kv]')].map(e => e.dataset.kv)")
     assert set(controls) == set(NAMES)
+    assert {kv: label for kv, (_, label) in accessible_names(page).items()} == NAMES
+    # with the paper's memory the sizing menus change nothing: they are off (out of the Tab
+    # order), and a line beside them says why
+    sizing = ["model", "gpu", "num_gpus", "weight_dtype", "kv_dtype"]
+    assert (
+        page.evaluate(f"{sizing}.map(k => document.querySelector(`[data-kv=${{k}}]`).disabled)") == [True] * 5
+    )
+    assert (
+        page.locator(".kv-sized-off").text_content()
+        == "Model to KV cache: off while KV memory is the paper's"
+    )
+    assert "what the model leaves on the GPU" in page.locator('[data-kv="model"]').get_attribute("title")
     visited = []
-    for _ in controls:
+    for _ in range(len(controls) - len(sizing)):
         page.keyboard.press("Tab")
         visited.append(focused(page))
-    assert visited == controls
-    assert {kv: label for kv, (_, label) in accessible_names(page).items()} == NAMES
+    assert visited == [c for c in controls if c not in sizing]
     page.locator('[data-kv="block_size"]').focus()
     before = panels(page)
     page.keyboard.press("ArrowDown")  # 16 -> 32 tokens
     assert page.evaluate(f"{MODEL}.get('block_size')") == 32 and panels(page) != before
+    # the model's own memory turns them on, in order
+    page.locator('[data-kv="kv_slots"]').select_option("0")
+    assert (
+        page.evaluate(f"{sizing}.map(k => document.querySelector(`[data-kv=${{k}}]`).disabled)")
+        == [False] * 5
+    )
+    assert page.locator(".kv-sized-off").is_hidden()
+    page.locator('[data-kv="reset"]').focus()
+    visited = []
+    for _ in sizing:
+        page.keyboard.press("Tab")
+        visited.append(focused(page))
+    assert visited == [c for c in controls if c in sizing]
     watched.assert_clean()
 
 

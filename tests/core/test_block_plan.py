@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from kvwidgets.configs import load_model
-from kvwidgets.core import InputError, block_plan, paged_vs_reserved, users_that_fit
+from kvwidgets.core import InputError, block_plan, own_blocks, paged_vs_reserved, users_that_fit
 
 
 def test_llama_on_an_h100_by_hand():
@@ -62,3 +62,14 @@ def test_weights_that_do_not_fit_leave_no_blocks():
 def test_bad_input_names_the_field(kwargs, words):
     with pytest.raises(InputError, match=words.split(" (")[0].replace("(", r"\(")):
         block_plan(load_model("llama-3-8b"), "H100", **kwargs)
+
+
+def test_a_request_owns_its_blocks_only_while_its_turn_runs():
+    # 8,000 tokens = 500 blocks of 16; 8,001 = 500 full + 1 part-filled; 48 in blocks of 32 = 2
+    assert own_blocks(8_000, finished=False) == 500
+    assert own_blocks(8_001, finished=False) == 501
+    assert own_blocks(48, finished=False, block_size=32) == 2
+    # a finished turn's blocks went back to the pool (at most evictable prefix cache)
+    assert own_blocks(8_000, finished=True) == 0
+    with pytest.raises(InputError, match="tokens"):
+        own_blocks(-1, finished=True)

@@ -31,6 +31,15 @@ def test_models_restrict_the_menu_and_controls_travel_with_the_state():
     assert sorted(w.shapes) != ["llama-3-8b", "qwen3-8b"]  # the live widget keeps its full menu
 
 
+def test_models_named_outside_the_curated_menu_are_offered_on_the_page():
+    # Mistral 7B v0.1 is out of the full menu's "more models" group; named here, it is offered
+    state = payload(to_html(kw.UsersThatFit(), models=["llama-3-8b", "mistral-7b-v0.1", "qwen3-8b"]))[
+        "widgets"
+    ][0]["state"]
+    assert "mistral-7b-v0.1" not in kw.UsersThatFit().more_models
+    assert state["more_models"] == ["mistral-7b-v0.1", "qwen3-8b"]  # llama-3-8b is a series model
+
+
 def test_no_options_leave_the_state_as_it_was():
     state = payload(to_html(kw.PerTokenBytes()))["widgets"][0]["state"]
     assert "_page_options" not in state and len(state["shapes"]) > 5

@@ -2,12 +2,13 @@
 kernel, and the deck's structure (slides, hidden code, one Reset, speaker notes whose timings
 add up to 20 minutes)."""
 
+import ast
 import json
 import re
 
 import pytest
 
-from .executed import check_stated, executed, notebook_text
+from .executed import PRINTED, Values, check_stated, notebook_text, run
 from .repo_copy import NOTEBOOKS
 
 LECTURE = "lecture.ipynb"
@@ -15,6 +16,9 @@ FIT_8B = "kw.users_that_fit('llama-3-8b', 'H100', 8_192)"
 PAGED = "kw.paged_vs_reserved('llama-3.1-8b', 'H100', used_tokens=8_192, reserved_tokens=131_072)"
 OSS = "kw.load_model('gpt-oss-120b')"
 GEMMA = "kw.load_model('gemma-3-27b')"
+# the H200 measurements the offloading slide quotes (the lecture itself imports only kvwidgets)
+MEASURED = "__import__('kvwidgets.data.measured', fromlist=['h200_prefill'])"
+VLLM_CELL = "log = kw.vllm_kv_report("
 LECTURE_STATED = [
     # the setup cell's pre-flight line
     ("ready: 9 widgets, no errors", "(len(widgets), broken)", [9, {}]),
@@ -63,6 +67,20 @@ LECTURE_STATED = [
         "(kw.get_gpu('H200').memory_gb, kw.users_that_fit('llama-3-70b', 'H200', 8_192, weight_dtype='fp8').users)",
         [141, 20],
     ),
+    # 0.9 x 141 GB - 70,553,706,496 B of FP8 weights = 56.35 GB; one 8,192-token
+    # conversation is 327,680 B x 8,192 = 2.68 GB: 20.99 fit, so 20
+    (
+        "20.99 fit with the model's own 70.6 B parameters at 8,192 tokens",
+        "(round(kw.load_model('llama-3-70b').params / 1e9, 1), "
+        "round(kw.users_that_fit('llama-3-70b', 'H200', 8_192, weight_dtype='fp8').kv_budget_bytes / (327_680 * 8_192), 2))",
+        [70.6, 20.99],
+    ),
+    # 70.0 B leave 56.9 GB: 21.2 conversations of 8,192 tokens, 21.7 of 8,000; so 21
+    (
+        "rounded 70.0 B and 8,000 tokens, and get 21",
+        "kw.users_that_fit('llama-3-70b', 'H200', 8_000, weight_dtype='fp8', params=70_000_000_000).users",
+        21,
+    ),
     (
         "users = ⌊(memory × 0.9 − weights) ÷ (bytes per token × tokens)⌋",
         f"({FIT_8B}.usable_bytes - {FIT_8B}.weights_bytes) // (131_072 * 8_192)",
@@ -74,7 +92,7 @@ LECTURE_STATED = [
         "[scenario.show('gpt-oss-120b at 128K'), (fit.gpu, fit.context, fit.weight_dtype, fit.result['users'], curve.result['users'])][-1]",
         ["H100-SXM", 131_072, "mxfp4", 1, 1],
     ),
-    ("61 GiB of weights", f"round({OSS}.weight_bytes('mxfp4') / 2**30)", 61),
+    ("65 GB of weights", f"round({OSS}.weight_bytes('mxfp4') / 1e9)", 65),
     (
         "leaves room for 1 conversation at 128K",
         "kw.users_that_fit('gpt-oss-120b', 'H100', 131_072, weight_dtype='mxfp4').users",
@@ -118,15 +136,15 @@ LECTURE_STATED = [
         [[18, 128], 36],
     ),
     (
-        "a 128K conversation holds 4.5 GiB, not 9 GiB",
-        f"(round({OSS}.kv_bytes(131_072) / 2**30, 1), round({OSS}.as_full_attention().kv_bytes(131_072) / 2**30, 1))",
-        [4.5, 9.0],
+        "a 128K conversation holds 4.8 GB, not 9.7 GB",
+        f"(round({OSS}.kv_bytes(131_072) / 1e9, 1), round({OSS}.as_full_attention().kv_bytes(131_072) / 1e9, 1))",
+        [4.8, 9.7],
     ),
     (
-        "52 of 62\nlayers slide over 1,024 tokens: 10.4 GiB instead of 62 GiB",
+        "52 of 62\nlayers slide over 1,024 tokens: 11.2 GB instead of 66.6 GB",
         f"([(g.count, g.spec.token_cap) for g in {GEMMA}.groups if g.spec.token_cap], {GEMMA}.num_layers, "
-        f"round({GEMMA}.kv_bytes(131_072) / 2**30, 1), round({GEMMA}.as_full_attention().kv_bytes(131_072) / 2**30, 1))",
-        [[[52, 1024]], 62, 10.4, 62.0],
+        f"round({GEMMA}.kv_bytes(131_072) / 1e9, 1), round({GEMMA}.as_full_attention().kv_bytes(131_072) / 1e9, 1))",
+        [[[52, 1024]], 62, 11.2, 66.6],
     ),
     (
         "36 KiB instead of 72 KiB for gpt-oss-120b",
@@ -143,6 +161,17 @@ LECTURE_STATED = [
         "Same shape, caches up to 32 times apart",
         "designs.result['designs']['MHA']['bytes_per_token'] // designs.result['designs']['MQA']['bytes_per_token']",
         32,
+    ),
+    (
+        "at the long context (131,072 tokens), MHA's bar against MQA's is the\nfactor of 32",
+        "(designs.context, designs.result['designs']['MHA']['long'] // designs.result['designs']['MQA']['long'])",
+        [131_072, 32],
+    ),
+    # the real models are drawn within the length they were trained for: no warning on the slide
+    (
+        "its real Llamas are 3.1: trained for 128K",
+        "(designs.real[:2], [kw.load_model(n).max_context for n in designs.real[:2]], designs.result['past_max_context'])",
+        [["llama-3.1-8b", "llama-3.1-70b"], [131_072, 131_072], []],
     ),
     # paging and prefix sharing
     (
@@ -165,10 +194,20 @@ LECTURE_STATED = [
     ),
     (
         "about 12 times over (measured on an H200)",
-        "round(h200_prefill()[2]['seconds'] / (kw.load_model('llama-3-8b').kv_bytes(8_192) / (h200_host_copy_gbps()['h2d_pinned_GBps'] * 1e9)))",
+        f"round({MEASURED}.h200_prefill()[2]['seconds'] / (kw.load_model(offload.model).kv_bytes(8_192) "
+        f"/ ({MEASURED}.h200_host_copy_gbps()['h2d_pinned_GBps'] * 1e9)))",
         12,
     ),
-    ("one 8,192-token conversation", "(offload.context, h200_prefill()[2]['tokens'])", [8_192, 8_192]),
+    (
+        "one 8,192-token conversation",
+        f"(offload.context, {MEASURED}.h200_prefill()[2]['tokens'])",
+        [8_192, 8_192],
+    ),
+    (
+        "The model is Llama 3.1 8B, trained for 128K",
+        "(offload.model, kw.load_model(offload.model).max_context)",
+        ["llama-3.1-8b", 131_072],
+    ),
     (
         "(the crosses are prefills measured on an\nH200)",
         "(offload.gpu, offload.result['shows_measured'])",
@@ -216,12 +255,25 @@ LECTURE_STATED = [
 
 @pytest.fixture(scope="module")
 def lecture():
-    return executed(LECTURE, [e for _, e, _ in LECTURE_STATED])
+    return Values(LECTURE, run(LECTURE, [e for _, e, _ in LECTURE_STATED], printed=[VLLM_CELL]))
 
 
 @pytest.mark.parametrize("claim, expr, expected", LECTURE_STATED, ids=[c[:40] for c, _, _ in LECTURE_STATED])
 def test_lecture_states(lecture, claim, expr, expected):
     check_stated(lecture, notebook_text(LECTURE), claim, expr, expected)
+
+
+def test_the_vllm_slide_says_its_lines_are_predicted_and_gives_bytes_in_gb(lecture):
+    # 26,674 blocks x 16 tokens x 131,072 B = 55,939,432,448 B = 55.94 GB (52.10 GiB, which sat
+    # beside the 52.10x of concurrency and read as the same number)
+    assert lecture.raw[PRINTED][VLLM_CELL] == (
+        "predicted vLLM 0.33 log line:\n"
+        "GPU KV cache size: 426,784 tokens, Maximum concurrency for 8,192 tokens per request: 52.10x\n"
+        "worked back from its token count: 26,674 blocks of 16 tokens, 55.94 GB of cache\n"
+    )
+    assert "this package **predicts** it logs (from the engine's rules, not a captured log)" in notebook_text(
+        LECTURE
+    )
 
 
 def _cells():
@@ -289,3 +341,54 @@ def test_speaker_notes_time_every_slide_to_20_minutes():
         clock += minutes
         assert b_m * 60 + b_s == round(clock * 60), f"{s['title']} ends at {b_m}:{b_s:02d}, not {clock} min"
     assert clock == 20
+
+
+def _slide_text():
+    """What the slides themselves show (markdown on slides, not the speaker notes)."""
+    return "\n".join(
+        "".join(c["source"]) for c in _cells() if c["cell_type"] == "markdown" and _kind(c) != "notes"
+    )
+
+
+def test_slides_read_the_same_with_and_without_the_scene_buttons():
+    # the kernel-free deck hides the scene buttons, so the slides never ask for a click on
+    # one (the speaker notes may: RISE has the buttons, and the first note says what to do
+    # in the deck)
+    text = _slide_text()
+    assert not re.search(r"\bclick", text, re.IGNORECASE), text
+    assert "scene" not in text.lower()
+
+
+def test_the_lecture_gives_totals_in_gb_and_names_no_colour():
+    # the series gives totals in GB (10^9 B) and per-token sizes in KiB; a colour named in the
+    # notes goes stale whenever the widgets' palette changes, so a bar or outline is named by
+    # what it shows
+    text = notebook_text(LECTURE)
+    assert "GiB" not in text
+    colours = r"\b(orange|violet|purple|blue|green|red|yellow|grey|gray|pink|brown)\b"
+    assert not re.search(colours, text, re.IGNORECASE), re.search(colours, text, re.IGNORECASE)
+
+
+def test_the_setup_cell_imports_only_what_the_lecture_uses():
+    code = [c for c in _cells() if c["cell_type"] == "code"]
+    setup = "".join(code[0]["source"])
+    imported = {
+        (a.asname or a.name).split(".")[0]
+        for node in ast.walk(ast.parse(setup))
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for a in node.names
+    }
+    used = {
+        n.id
+        for c in code
+        for n in ast.walk(ast.parse("".join(c["source"])))
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    }
+    assert imported == {"kw"} and imported <= used
+    # the setup cell's comment says which scenes are not at 8,192 tokens
+    from kvwidgets.widgets.scenario import LECTURE_SCENES
+
+    long = sorted(name for name, scene in LECTURE_SCENES.items() if scene["context"] != 8_192)
+    assert long == ["8B at 128K", "gpt-oss-120b at 128K"]
+    assert all(LECTURE_SCENES[n]["context"] == 131_072 for n in long)
+    assert "but for the two at 128K (131,072 tokens)" in setup

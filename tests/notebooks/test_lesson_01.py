@@ -49,6 +49,12 @@ STATED = [
         "(first_step.tokens, first_step.read_bytes // first_step.written_bytes)",
         [501, 501],
     ),
+    # the check under the answer grades a token count: what a layer that keeps every token reads
+    (
+        "checks your guess against the layers that keep\nevery token",
+        "(tokens_read, [(g.kind, g.held_tokens) for g in first_step.groups])",
+        [501, [["full", 501]]],
+    ),
     (
         "The step writes 128 KiB",
         "(first_step.written_bytes, kw.fmt_bytes(first_step.written_bytes))",

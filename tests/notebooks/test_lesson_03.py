@@ -16,23 +16,23 @@ STATED = [
     ),
     (
         "the MHA shape stores 512 KiB per token",
-        "shapes['MHA shape (32 KV heads)'].kv_bytes_per_token()",
+        "shapes['MHA'].kv_bytes_per_token()",
         524_288,
     ),
-    ("**16 KiB** (16,384 B)", "shapes['MQA shape (1 KV head)'].kv_bytes_per_token()", 16_384),
+    ("**16 KiB** (16,384 B)", "shapes['MQA'].kv_bytes_per_token()", 16_384),
     (
         "so 32 times less than MHA",
-        "shapes['MHA shape (32 KV heads)'].kv_bytes_per_token() // shapes['MQA shape (1 KV head)'].kv_bytes_per_token()",
+        "shapes['MHA'].kv_bytes_per_token() // shapes['MQA'].kv_bytes_per_token()",
         32,
     ),
     (
         "four times smaller than MHA",
-        "shapes['MHA shape (32 KV heads)'].kv_bytes_per_token() / llama8.kv_bytes_per_token()",
+        "shapes['MHA'].kv_bytes_per_token() / llama8.kv_bytes_per_token()",
         4.0,
     ),
     (
         "MQA is eight times\nsmaller again",
-        "llama8.kv_bytes_per_token() / shapes['MQA shape (1 KV head)'].kv_bytes_per_token()",
+        "llama8.kv_bytes_per_token() / shapes['MQA'].kv_bytes_per_token()",
         8.0,
     ),
     (
@@ -104,24 +104,24 @@ STATED = [
     # same-size models
     (
         "Falcon 7B has 6.9 B parameters and Llama 3 8B 8.0 B",
-        "(round(falcon.params / 1e9, 1), round(llama8.params / 1e9, 1))",
-        [6.9, 8.0],
+        "(leanest.name, round(leanest.params / 1e9, 1), largest.name, round(largest.params / 1e9, 1))",
+        ["falcon-7b", 6.9, "llama-3-8b", 8.0],
     ),
     (
         "it stores 8 KiB per token against Llama's 128 KiB, sixteen times less",
-        "(falcon.kv_bytes_per_token() / KiB, llama8.kv_bytes_per_token() / KiB, llama8.kv_bytes_per_token() // falcon.kv_bytes_per_token(), "
-        "[g.spec.num_kv_heads for g in falcon.groups], [g.spec.head_size for g in falcon.groups])",
+        "(leanest.kv_bytes_per_token() / KiB, largest.kv_bytes_per_token() / KiB, largest.kv_bytes_per_token() // leanest.kv_bytes_per_token(), "
+        "[g.spec.num_kv_heads for g in leanest.groups], [g.spec.head_size for g in leanest.groups])",
         [8.0, 128.0, 16, [1], [64]],
     ),
     (
         "differ four times or\nfar more",
-        "llama8.kv_bytes_per_token() / falcon.kv_bytes_per_token() >= 4",
+        "largest.kv_bytes_per_token() / leanest.kv_bytes_per_token() >= 4",
         True,
     ),
     ("the dots along the top are the\n32 query heads", "llama8.num_query_heads", 32),
     (
         "**68.7 GB**: 512 KiB per token × 131,072 tokens",
-        "(shapes['MHA shape (32 KV heads)'].kv_bytes_per_token() // KiB, round(shapes['MHA shape (32 KV heads)'].kv_bytes(131_072) / 1e9, 1))",
+        "(shapes['MHA'].kv_bytes_per_token() // KiB, round(shapes['MHA'].kv_bytes(131_072) / 1e9, 1))",
         [512, 68.7],
     ),
     (
@@ -141,7 +141,7 @@ STATED = [
     ),
     (
         "most of what an 80 GB GPU has",
-        "(kw.GPUS['H100-SXM'].memory_gb, 0.5 < shapes['MHA shape (32 KV heads)'].kv_bytes(131_072) / kw.GPUS['H100-SXM'].memory_bytes < 1)",
+        "(kw.GPUS['H100-SXM'].memory_gb, 0.5 < shapes['MHA'].kv_bytes(131_072) / kw.GPUS['H100-SXM'].memory_bytes < 1)",
         [80, True],
     ),
 ]

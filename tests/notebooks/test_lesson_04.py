@@ -9,6 +9,12 @@ NB = "04_sliding_and_hybrid.ipynb"
 STATED = [
     ("Its config lists 36 layers", "(oss.num_layers, oss.count('full'), oss.count('sliding'))", [36, 18, 18]),
     (
+        "the smaller gpt-oss-20b too (24 layers, 12 of each kind,\nthe same window)",
+        "[(m.num_layers, m.count('full'), m.count('sliding'), sorted({g.spec.token_cap for g in m.groups if g.spec.kind == 'sliding'})) "
+        "for m in [kw.load_model('gpt-oss-20b')]][0]",
+        [24, 12, 12, [128]],
+    ),
+    (
         "a 128-token window",
         "sorted({g.spec.token_cap for g in oss.groups if g.spec.kind == 'sliding'})",
         [128],
@@ -22,9 +28,13 @@ STATED = [
         "all(oss.kv_bytes(t) == full_part * t + sliding_part for t in (128, 8_000, 131_072))",
         True,
     ),
-    ("at 8,000 tokens the full layers already\nhold 295 MB", "round(full_part * 8_000 / 1e6)", 295),
     (
-        "doubles the per-token cost for this model, to 73,728 B",
+        "at 8,000 tokens gpt-oss-120b's full\nlayers already hold 295 MB",
+        "round(full_part * 8_000 / 1e6)",
+        295,
+    ),
+    (
+        "doubles the per-token cost of a model that slides half its layers (for\ngpt-oss-120b, to 73,728 B)",
         "(oss_as_full.kv_bytes_per_token(), oss_as_full.kv_bytes_per_token() == 2 * oss.kv_bytes_per_token())",
         [73_728, True],
     ),

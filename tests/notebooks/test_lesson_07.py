@@ -2,7 +2,7 @@
 
 import pytest
 
-from .executed import check_stated, executed, notebook_text
+from .executed import ROOT, check_stated, code_cells, executed, notebook_text
 
 NB = "07_paged_attention.ipynb"
 W = "reserve_widget"
@@ -61,6 +61,7 @@ STATED = [
         "(round(100 * trace.result['runs']['paged']['mean_token_states']), round(100 * reported.PAPER_KV_USE['paged']['token_states'], 1))",
         [97, 96.3],
     ),
+    ("instead of 7: 4.7 times as many", "times_as_many", 4.7),
     (
         "runs 33\nrequests at once instead of 7",
         "(round(trace.result['runs']['paged']['mean_running']), round(trace.result['runs']['max']['mean_running']))",
@@ -73,6 +74,14 @@ STATED = [
     ),
     ("53 conversations of 8,000 tokens fill the pool", "(cmp.users_paged, cmp.used_tokens)", [53, 8_000]),
     ("**None of their own.**", "held_between_turns", 0),
+    # 8,000 tokens = 500 blocks of 16 while the reply is written; none once the turn has ended
+    ("a conversation holds", "(while_replying, while_reading, cmp.block_size)", [500, 0, 16]),
+    # the prediction before the trace has two slots, each checked against what the trace computed
+    (
+        "what share of the KV memory, in percent, holds token states on average? And how many times as\nmany requests run at once",
+        "(token_share, times_as_many, my_share_guess, my_times_guess)",
+        [21, 4.7, None, None],
+    ),
     ("About 27 GB of them (26 histories of 8,000 tokens)", "(round(reading_bytes / GB), reading)", [27, 26]),
     (
         "this task uses **Llama 3.1 8B**",
@@ -119,11 +128,43 @@ STATED = [
 ]
 
 
-# Claims issue 16 found wrong, which must not come back.
+# Claims found wrong, which must not come back.
 RETRACTED = [
+    "The middle picture counts",  # PagedBlocks draws four panels; the count is the third
     "still holds all of",  # an idle conversation holds no blocks of its own in vLLM
     "holds caches nobody is using",
 ]
+
+
+def test_the_panels_are_named_in_the_order_paged_blocks_draws_them():
+    js = (ROOT / "kvwidgets/widgets/js/widgets/paged_blocks.js").read_text()
+    headings = [
+        "heading(`One request",
+        'heading("The block table',
+        "heading(`Cache memory of one",
+        "whose requests start with the same",
+    ]
+    at = [js.index(h) for h in headings]
+    assert at == sorted(at), "PagedBlocks draws its panels in another order: update notebook 07's description"
+    text = notebook_text(NB)
+    named = [
+        "The top picture is one\nrequest",
+        "The second picture, the block table",
+        "The third, headed *Cache memory of one\nH100*",
+        "The bottom one, users\nsharing a prefix",
+    ]
+    where = [text.index(n) for n in named]
+    assert where == sorted(where)
+
+
+def test_the_trace_prediction_is_checked_in_the_cell_after_the_widget():
+    cells = code_cells(NB)
+    trace_cell = next(i for i, c in enumerate(cells) if "kw.MemoryOverTrace()" in c)
+    checks = cells[trace_cell + 1]
+    assert (
+        "check_guess(my_share_guess, token_share" in checks
+        and "check_guess(my_times_guess, times_as_many" in checks
+    )
 
 
 def test_retracted_claims_stay_out():

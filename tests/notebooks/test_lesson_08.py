@@ -28,9 +28,19 @@ STATED = [
         [0.52, 106.7],
     ),
     (
-        "(the 16-bit count was 53.3",
+        "the exact\ncount doubles, from 53.3 in 16-bit",
         "round(kw.users_that_fit(llama8, 'H100', 8_000).kv_budget_bytes / kw.users_that_fit(llama8, 'H100', 8_000).kv_per_user_bytes, 1)",
         53.3,
+    ),
+    (
+        "FP8 halves the bytes per token",
+        "2 * llama8.kv_bytes_per_token('fp8') == llama8.kv_bytes_per_token('bf16')",
+        True,
+    ),
+    (
+        "Only whole conversations fit, so each count rounds down:\n53 and 106",
+        "(bf16_users, fp8_users)",
+        [53, 106],
     ),
     (
         "holds 21 conversations\nwith the default 16-bit cache and 43",
@@ -163,6 +173,7 @@ STATED = [
 
 # Claims issue 16 found wrong or unsourced, which must not come back.
 RETRACTED = [
+    "doubling before the\nfloor",  # said the same as the rounding below it, in a puzzling way
     "roughly ten times",  # in no source
     "blocks shared,",  # 12,750 is every block with the prefix shared; 250 of them are shared
     "parking the caches of idle conversations",  # between turns vLLM holds no blocks for them

@@ -6,7 +6,21 @@ from .executed import check_stated, executed, notebook_text
 
 NB = "09_vllm_logs.ipynb"
 
+# vLLM 0.11's step size when --max-num-batched-tokens is not given (core/vllm_rules.py,
+# default_max_num_batched_tokens, read from 0.11.0 engine/arg_utils.py)
+STEP_011 = "(lambda gpu: kw.vllm_kv_report(llama31_8, gpu, max_model_len=16_384, vllm_version='0.11').max_num_batched_tokens)"
+
 STATED = [
+    (
+        "computes at most 2,048 tokens in one step on an A100, as in this log,\nor on any GPU under 70 GiB",
+        f"(hybrid.max_num_batched_tokens, {STEP_011}('A100-80GB'), {STEP_011}('L40S'), kw.GPUS['L40S'].memory_bytes / GiB < 70)",
+        [2_048, 2_048, 2_048, True],
+    ),
+    (
+        "on a larger GPU that is not an A100, such as the H100, its default\nis 8,192",
+        f"({STEP_011}('H100'), kw.GPUS['H100-SXM'].memory_bytes / GiB >= 70)",
+        [8_192, True],
+    ),
     (
         "for Llama 3.1 8B on one H100 (Llama 3 8B's shape; Llama 3 8B itself stops at 8,192 tokens",
         "(llama31_8.max_context, kw.load_model('llama-3-8b').max_context, llama31_8.past_max_context(logged['max_model_len']), "
@@ -82,7 +96,6 @@ STATED = [
         "[g.blocks_per_request for g in hybrid.groups if g.kind == 'full']",
         [192],
     ),
-    ("vLLM prefills up to 2,048\ntokens in one step", "hybrid.max_num_batched_tokens", 2_048),
     (
         "**193, more than the full group's 192.**",
         "(sliding_group.blocks_per_request, sorted({g.blocks_per_request for g in hybrid.groups}))",
@@ -106,6 +119,16 @@ STATED = [
         True,
     ),
 ]
+
+
+# the A100 log's step size, once stated as if it held everywhere
+RETRACTED = ["vLLM prefills up to 2,048"]
+
+
+def test_retracted_claims_stay_out():
+    text = notebook_text(NB)
+    for words in RETRACTED:
+        assert words not in text, f"{NB} says {words!r} again"
 
 
 def test_the_run_time_metrics_are_named_as_vllm_exposes_them():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from kvwidgets.lessons import MISTAKE_QUESTIONS
+from kvwidgets.lessons import MISTAKE_HINTED, MISTAKE_QUESTIONS
 
 from .executed import check_stated, code_cells, executed, notebook_text, run
 
@@ -17,6 +17,10 @@ def ans(q: str) -> str:
 L8 = "kw.load_model('llama-3-8b')"
 L31_8 = "kw.load_model('llama-3.1-8b')"
 L31_70 = "kw.load_model('llama-3.1-70b')"
+PRESET_70 = "__import__('json').load(open(kw.__path__[0] + '/data/presets/llama-3.1-70b.json'))"
+PREFILL_8K = "next(r for r in __import__('kvwidgets.data.measured', fromlist=['_']).h200_prefill() if r['tokens'] == 8_192)"
+DECODE_8K = "next(r for r in __import__('kvwidgets.data.measured', fromlist=['_']).h200_decode('sdpa') if r['batch'] == 1 and r['context'] == 8_192)"
+STEP = "(lambda p, g: kw.core.decode_step_bytes(kw.load_model('llama-3-8b'), p, g))"
 FIT5 = "kw.users_that_fit('llama-3-70b', 'H200', 8_000, weight_dtype='fp8', params=70_000_000_000)"
 
 STATED = [
@@ -68,9 +72,54 @@ STATED = [
     ("**7a: 320 MiB**", ans("7a"), 320.0),
     ("**7b: 22.5 GiB**", ans("7b"), 22.5),
     ("**7c: False**", ans("7c"), False),
+    # the 70B's head size from its config: hidden size over query heads (no head_dim given)
+    (
+        "Llama 3.1 70B has 80 layers and 8 KV heads;\nits config gives no head size, so it is the hidden size over the query heads, 8,192 ÷ 64 =\n128",
+        f"({PRESET_70}['num_hidden_layers'], {PRESET_70}['num_key_value_heads'], "
+        f"{PRESET_70}['hidden_size'], {PRESET_70}['num_attention_heads'], 'head_dim' in {PRESET_70}, "
+        f"{L31_70}.kv_bytes_per_token() == 2 * 80 * 8 * 128 * 2)",
+        [80, 8, 8_192, 64, False, True],
+    ),
+    ("2 × 80 × 8 × 128 × 2 B = 320 KiB", f"{L31_70}.kv_bytes_per_token() / 1024", 320.0),
+    # bounding admitted work: 7 x 9,216 x 320 KiB = 20,643,840 KiB = 19.6875 GiB <= 20 GiB
+    (
+        "Seven would have fit (7 × 2.8125 GiB = 19.7 GiB at 9,216 tokens)",
+        f"({L31_70}.kv_bytes(9_216) / 2**30, round(7 * {L31_70}.kv_bytes(9_216) / 2**30, 1), "
+        f"7 * {L31_70}.kv_bytes(9_216) <= 20 * 2**30, 8 * {L31_70}.kv_bytes(9_216) <= 20 * 2**30)",
+        [2.8125, 19.7, True, False],
+    ),
+    # step t recomputes all t tokens: 1 + 2 + ... + 500 = 500 x 501 / 2
+    (
+        "a 500-token answer costs 125,250 key/value\n  computations per layer instead of 500",
+        "(sum(range(1, 501)), 500)",
+        [125_250, 500],
+    ),
+    # recomputing against caching, on the measured H200 rows of Llama 3 8B's shape
+    (
+        "pushing an\n  8,192-token history through Llama 3 8B's shape took 228 ms",
+        f"round(1000 * {PREFILL_8K}['seconds'])",
+        228,
+    ),
+    (
+        "from its cache took 8.4 ms, 27 times less",
+        f"(round({DECODE_8K}['step_ms'], 1), round(1000 * {PREFILL_8K}['seconds'] / {DECODE_8K}['step_ms']))",
+        [8.4, 27],
+    ),
+    # the emitted token's row is written when the next step consumes it
+    (
+        "After the prefill of a 500-token prompt the cache holds 500 rows",
+        f"({STEP}(500, 0).stored_bytes // {L8}.kv_bytes_per_token(), {STEP}(500, 0).phase)",
+        [500, "prefill"],
+    ),
+    (
+        "the first decode step brings it to 501",
+        f"({STEP}(500, 1).stored_bytes // {L8}.kv_bytes_per_token(), {STEP}(500, 1).written_bytes == {L8}.kv_bytes_per_token())",
+        [501, True],
+    ),
 ]
 
-CHECKS = "[check(1, 8), check(1, 9), check(3, False), check(2, 'lots'), check('7c', True), check(6, None)]"
+V = "kw.lessons.mistake_verdict"
+CHECKS = f"[{V}(1, 8)[0], {V}(1, 9)[0], {V}(3, False)[0], {V}(2, 'lots')[0], {V}('7c', True)[0], {V}(6, None)[0], check(1, 8)]"
 
 
 @pytest.fixture(scope="module")
@@ -84,7 +133,15 @@ def test_stated(nb, claim, expr, expected):
 
 
 def test_check_says_right_wrong_and_never_raises(nb):
-    assert nb[CHECKS] == [True, False, True, None, False, None]
+    # and the notebook's check returns nothing, so a cell ending in it shows no bare True/False
+    assert nb[CHECKS] == [True, False, True, None, False, None, None]
+
+
+def test_the_hint_is_pointed_at_where_the_notebook_gives_one():
+    # the questions whose section holds a "Hint:" line are the ones the checker may send there
+    sections = notebook_text(NB).split("**Question ")[1:]
+    hinted = {s.split(".**")[0] for s in sections if "Hint:" in s.split("<details>")[0]}
+    assert hinted == set(MISTAKE_HINTED) == {"6"}
 
 
 def test_the_reader_meets_no_answer_or_test_code():
@@ -131,7 +188,7 @@ def test_every_right_answer_is_accepted():
     got = run(
         NB,
         [
-            "[check(q, a) for q, a in [(1, answer_1), (2, answer_2), (3, answer_3), (4, answer_4), (5, answer_5), "
+            "[kw.lessons.mistake_verdict(q, a)[0] for q, a in [(1, answer_1), (2, answer_2), (3, answer_3), (4, answer_4), (5, answer_5), "
             "(6, answer_6), ('7a', answer_7a), ('7b', answer_7b), ('7c', answer_7c)]]"
         ],
         replace=answers,
@@ -139,19 +196,23 @@ def test_every_right_answer_is_accepted():
     )
     values = [v for k, v in got.items() if k != "__printed__"]
     assert values[0]["value"] == [True] * 9
-    # and each cell told the reader so
+    # and each cell told the reader so, in a sentence
     said = "".join(got["__printed__"].values())
-    assert said.count(": right.") == 9 and "not yet" not in said
+    assert said.count(" is right.") == 9 and "not it yet" not in said
 
 
-RETRACTED = ["Only if memory were free and time\n  were not"]  # inverted: compute would have to be free
+RETRACTED = [
+    "Only if memory were free and time\n  were not",  # inverted: compute would have to be free
+    "Real GPUs are the other way round",  # memory, not arithmetic, is what a serving GPU runs short of
+]
 
 
 def test_retracted_claims_stay_out():
     text = notebook_text(NB)
     for words in RETRACTED:
         assert words not in text, f"{NB} says {words!r} again"
-    # the right way round: recomputing would win only if arithmetic were free and memory scarce
-    assert "Only if arithmetic cost nothing\n  while memory was scarce" in text
+    # the right way round: memory is the scarce resource, and recomputing re-runs the history every step
+    assert "Storing does cost memory, the\n  resource a serving GPU runs out of first" in text
+    assert "Without a cache every step runs\n  the whole history through the network again" in text
     # when not to cache (seed: no useful reuse, or an experiment that needs recomputation)
     assert "**When is a cache not worth keeping?** When nothing reuses it" in text

@@ -157,8 +157,8 @@ PRINTED = {
         # the check under the widget follows the widget's prompt, not the 500 the notebook started with
         (
             "first_step = decode_step_bytes",
-            r"after a ([\d,]+)-token prompt: .* reads ([\d.]+ \w+), ([\d,]+) tokens' worth",
-            [("2,000", "262.28 MB", "2,001")],
+            r"after a ([\d,]+)-token prompt: .* reads ([\d.]+ \w+)\n +(\d+) full layers: each reads the keys and values of ([\d,]+) tokens",
+            [("2,000", "262.28 MB", "32", "2,001")],
         ),
     ],
     "02 fp8 table and guess": [
@@ -270,14 +270,20 @@ PRINTED = {
         ),
         # 213 conversations of 2,000 tokens, not 8,000: half of them (106) hold 27.8 GB of a 56 GB pool, not 112
         (
-            "held_between_turns = 0",
+            "held_between_turns = reading",
             r"(\d+) conversations of ([\d,]+) tokens fill the (\d+) GB pool",
             [("213", "2,000", "56")],
         ),
         (
-            "held_between_turns = 0",
+            "held_between_turns = reading",
             r"(\d+) users reading between turns .*?\(([\d.]+) GB\) were freed",
             [("106", "27.8")],
+        ),
+        # 2,000 tokens = 125 blocks of 16 while the reply is written, none once the turn has ended
+        (
+            "held_between_turns = reading",
+            r"holds (\d+) blocks of its own while its reply is written, (\d+) once",
+            [("125", "0")],
         ),
     ],
 }

@@ -10,7 +10,14 @@ import json
 import pytest
 
 import kvwidgets as kw
-from kvwidgets.core import FullAttentionSpec, LayerGroup, Model, RecurrentStateSpec, decode_step_bytes
+from kvwidgets.core import (
+    FullAttentionSpec,
+    LayerGroup,
+    Model,
+    RecurrentStateSpec,
+    SlidingWindowSpec,
+    decode_step_bytes,
+)
 
 
 def synced_state(w) -> dict:
@@ -102,6 +109,32 @@ def test_decode_step_attention_layer_picks_a_windowed_or_a_full_layer():
     only_state = Model("state-only", (LayerGroup(RecurrentStateSpec(1000), 4),), 10**9)
     w.model = only_state
     assert w.error == "" and (w.result["attention_kind"], w.result["attention_scored"]) == (None, 0)
+
+
+def test_decode_step_attention_menu_names_a_kind_the_model_has():
+    # Llama 3 8B has no windowed layer: the menu starts, and resets, at a full layer
+    w = kw.DecodeStep(model="llama-3-8b", prompt_tokens=40)
+    assert (w.attention_layer, w.initial["attention_layer"], synced_state(w)["attention_layer"]) == (
+        "full",
+    ) * 3
+    assert w.result["attention_kind"] == "full"
+    # a model with windows keeps the windowed default
+    w = kw.DecodeStep()
+    assert (w.model, w.attention_layer) == ("gpt-oss-20b", "windowed")
+    # a swap to a model without windows moves the menu to the kind it has; a swap back keeps
+    # it there (gpt-oss-20b has full layers too)
+    w.model = "llama-3.1-8b"
+    assert w.attention_layer == "full" and w.result["attention_kind"] == "full"
+    w.model = "gpt-oss-20b"
+    assert w.attention_layer == "full" and w.result["attention_kind"] == "full"
+    # every layer windowed: "full" moves to "windowed"
+    w.model = Model("windows-only", (LayerGroup(SlidingWindowSpec(8, 128, window=512), 4),), 10**9)
+    assert w.attention_layer == "windowed" and w.result["attention_kind"] == "sliding"
+    # no layer keeps keys: the choice stays, and nothing is drawn
+    w.model = Model("state-only", (LayerGroup(RecurrentStateSpec(1000), 4),), 10**9)
+    assert w.attention_layer == "windowed" and w.result["attention_kind"] is None
+    w.reset()
+    assert (w.model, w.attention_layer) == ("gpt-oss-20b", "windowed")
 
 
 def test_decode_step_loaded_model_with_a_recurrent_state():
@@ -310,14 +343,14 @@ def test_attention_designs_head_sharing_and_axis():
 
 
 def test_attention_designs_names_real_models_drawn_past_their_trained_length():
-    # Llama 3 8B and 70B were trained for 8,192 tokens: at the default 128K their bars hold
-    # for the memory only, and the page says so (designs.js pastTrainedLength)
-    assert kw.AttentionDesigns().result["past_max_context"] == ["llama-3-8b", "llama-3-70b"]
-    assert kw.AttentionDesigns(context=8192).result["past_max_context"] == []
-    # DeepSeek-V3 holds 163,840 tokens, gpt-oss-120b and Gemma 3 27B 131,072
+    # the real models are drawn at 128K by default, which all of them were built for (the 3.1
+    # Llamas, not Llama 3's 8,192): no warning inside a lesson's task
+    assert kw.AttentionDesigns().result["past_max_context"] == []
+    assert kw.AttentionDesigns().real[:2] == ["llama-3.1-8b", "llama-3.1-70b"]
+    # past 131,072 the page names them (designs.js pastTrainedLength); DeepSeek-V3 holds 163,840
     assert kw.AttentionDesigns(context=150_000).result["past_max_context"] == [
-        "llama-3-8b",
-        "llama-3-70b",
+        "llama-3.1-8b",
+        "llama-3.1-70b",
         "gpt-oss-120b",
         "gemma-3-27b",
     ]

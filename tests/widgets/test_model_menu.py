@@ -1,4 +1,5 @@
-"""The model menu: the series' models first, every other preset behind "more models"."""
+"""The model menu: the series' models first, a curated "more models" group, and every other
+preset loadable by name (listed only while chosen)."""
 
 import json
 import re
@@ -26,3 +27,27 @@ def test_menu_order_puts_the_series_first_and_reference_presets_last():
     assert names[-1] == "gpt2" and "gpt2" not in names[:-1]
     w = kw.UsersThatFit()
     assert w.series_models == list(browser_data.SERIES_MODELS) and w.presets == list(names)
+
+
+def test_more_models_is_a_curated_group_and_every_other_preset_still_loads_by_name():
+    presets = set(kw.list_presets())
+    menu = [*browser_data.SERIES_MODELS, *browser_data.MORE_MODELS]
+    # 11 series models and 12 more: 23 of the 29 presets, no name twice, each a preset
+    assert len(presets) == 29 and len(menu) == 23 and len(set(menu)) == 23 and set(menu) <= presets
+    w = kw.UsersThatFit()
+    assert w.more_models == list(browser_data.MORE_MODELS)
+    # the reference and superseded presets are out of the menu
+    left_out = presets - set(menu)
+    assert left_out == {
+        "gpt2",
+        "mistral-7b-v0.1",
+        "phi-3-mini-4k",
+        "minicpm3-4b",
+        "recurrentgemma-2b",
+        "mamba-codestral-7b",
+    }
+    # ... and each still loads by name: the widget computes, and the model is drawable
+    for name in sorted(left_out):
+        w.model = name
+        assert w.error == "" and name in w.shapes, name
+        assert w.result["kv_per_user_bytes"] == kw.load_model(name).kv_bytes(w.context), name

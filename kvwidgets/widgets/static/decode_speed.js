@@ -4,18 +4,21 @@
 var Buddy;
 var CONCEPT_COLORS;
 var CONTEXT_STEPS;
+var HATCHED;
 var KEYED_TAGS;
 var KVInputError;
 var PAGE_DARK;
 var PAGE_LIGHT;
 var POLICIES;
 var POLICY_LABELS;
+var RAMP;
 var SCALE;
 var SVG_NS;
 var accentColor;
 var activeParams;
 var allocatorTrace;
 var axisValues;
+var barMarker;
 var big;
 var billionsBox;
 var blockPlan;
@@ -98,6 +101,7 @@ var setTextLines;
 var sharePlotlyStyles;
 var startApp;
 var svgElement;
+var svgPaint;
 var themeKey;
 var themeSource;
 var tierGbps;
@@ -110,10 +114,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "4959c1979537b328";
+var LIBRARY_HASH = "b584ea876a67c88e";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -302,6 +306,14 @@ function widgetModule(render2) {
 
 // kvwidgets/widgets/js/widgets/decode_speed.js
 var POINTS = 41;
+var BATCH_MARKS = {
+  1: ["square-open", "□"],
+  8: ["triangle-up-open", "△"],
+  32: ["star-open", "☆"],
+  64: ["diamond-open", "◇"],
+  128: ["triangle-down-open", "▽"],
+  256: ["x", "✕"]
+};
 function splitBar(app) {
   const w = element("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
   const k = element("div", { class: "kv-seg", style: "display:inline-block;height:100%" });
@@ -328,11 +340,12 @@ function lineParts(shape, gpu, xs, batch, o) {
   const above = xs.filter((c) => c > limit);
   return [{ fits: true, xs: [...below, limit] }, { fits: false, xs: [limit, ...above] }];
 }
-function batchEndLabels(app, batches, chosen, xEnd, at, colorOf, yRange) {
+function batchEndLabels(app, batches, chosen, xEnd, at, colorOf, yRange, marked) {
   const s = app.scale();
   const h = 0.65 * (520 * s - 86 * s) * 0.45;
+  const mark = (b) => marked.includes(b) && BATCH_MARKS[b] ? ` ${BATCH_MARKS[b][1]}` : "";
   return endLabels(
-    batches.map((b) => ({ text: `batch ${b}`, y: at(b), color: colorOf(b), bold: b === chosen })),
+    batches.map((b) => ({ text: `batch ${b}${mark(b)}`, y: at(b), color: colorOf(b), bold: b === chosen })),
     { x: xEnd, pxPerDecade: h / (yRange[1] - yRange[0]), gap: 14 * s, size: 11 * s, ink: app.theme().fg }
   );
 }
@@ -412,7 +425,7 @@ function render({ model, el }) {
       ];
     };
     const NOTE = " (does not fit in memory)";
-    const batchColor = (b) => rampColor(b, 1 / 8, 1024, t.dark);
+    const batchColor = (b) => rampColor(b, 1, 1024, t.dark);
     batches.forEach((b) => {
       const color = batchColor(b);
       for (const part of lineParts(shape, gpu, xs, b, o)) {
@@ -468,18 +481,26 @@ function render({ model, el }) {
       font: { color: t.fg, size: 14 * app.scale() }
     };
     const meas = model.get("measured") || {};
+    let measuredBatches = [];
     const showMeasured = meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu && o.numGpus === 1;
     if (showMeasured) {
-      const rows = meas.rows.filter((r) => batches.includes(r.batch));
+      const rows = meas.rows.filter((r) => batches.includes(r.batch) && BATCH_MARKS[r.batch]);
+      measuredBatches = [...new Set(rows.map((r) => r.batch))];
       span(rows.map((r) => r.tokens_per_s_per_user));
-      const color = batchColor;
+      const colors = rows.map((r) => batchColor(r.batch));
+      const marker = {
+        symbol: rows.map((r) => BATCH_MARKS[r.batch][0]),
+        size: 9 * app.scale(),
+        color: colors,
+        line: { color: colors, width: 1.5 * app.scale() }
+      };
       traces.push({
         type: "scatter",
         mode: "markers",
-        name: "measured on an H200 (x)",
+        name: "measured on an H200 (each batch's shape at its line's end)",
         x: rows.map((r) => r.context),
         y: rows.map((r) => r.tokens_per_s_per_user),
-        marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
+        marker,
         text: rows.map((r) => `batch ${r.batch}`),
         xaxis: "x",
         yaxis: "y",
@@ -488,11 +509,11 @@ function render({ model, el }) {
       traces.push({
         type: "scatter",
         mode: "markers",
-        name: "measured on an H200 (x)",
+        name: "measured on an H200",
         showlegend: false,
         x: rows.map((r) => r.context),
         y: rows.map((r) => r.tokens_per_s_total),
-        marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
+        marker,
         text: rows.map((r) => `batch ${r.batch}`),
         xaxis: "x2",
         yaxis: "y2",
@@ -500,9 +521,9 @@ function render({ model, el }) {
       });
     }
     const yRange = hi > 0 ? [Math.log10(lo) - 0.1, Math.log10(hi) + 0.1] : [-1, 3];
-    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor, yRange));
+    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor, yRange, measuredBatches));
     const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
-    if (showMeasured) lines.push({ text: `x marks, in their batch's colour: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
+    if (showMeasured) lines.push({ text: `Measured points, each batch's in its line's colour and shape (the shape follows the batch's name at the right): ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
     if (d.crossover_batch !== null) {
       const kvSeq = d.kv_bytes_per_step / batch;
       const allW = Number(modelWeightBytes(shape, o.params, o.weightBits)) / o.numGpus;

@@ -4,18 +4,21 @@
 var Buddy;
 var CONCEPT_COLORS;
 var CONTEXT_STEPS;
+var HATCHED;
 var KEYED_TAGS;
 var KVInputError;
 var PAGE_DARK;
 var PAGE_LIGHT;
 var POLICIES;
 var POLICY_LABELS;
+var RAMP;
 var SCALE;
 var SVG_NS;
 var accentColor;
 var activeParams;
 var allocatorTrace;
 var axisValues;
+var barMarker;
 var big;
 var billionsBox;
 var blockPlan;
@@ -98,6 +101,7 @@ var setTextLines;
 var sharePlotlyStyles;
 var startApp;
 var svgElement;
+var svgPaint;
 var themeKey;
 var themeSource;
 var tierGbps;
@@ -110,10 +114,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "4959c1979537b328";
+var LIBRARY_HASH = "b584ea876a67c88e";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -304,7 +308,19 @@ function widgetModule(render2) {
 var TIER_NAMES = { "cpu-pinned": "CPU memory (pinned)", "cpu-pageable": "CPU memory (pageable)", "nvme-ssd": "NVMe SSD" };
 var SHORT_NAMES = { "cpu-pinned": "pinned CPU", "cpu-pageable": "pageable CPU", "nvme-ssd": "NVMe SSD" };
 var TIER_DASH = { "cpu-pinned": "solid", "cpu-pageable": "longdash", "nvme-ssd": "dashdot" };
+var DASH_WORDS = { solid: "solid", longdash: "long dashes", dashdot: "dash-dots" };
+var fmtInt = (x) => Number(x).toLocaleString("en-US");
 var tierColor = (gbps, dark) => rampColor(gbps, 1, 100, dark);
+function coincidentTiers(tiers, speed) {
+  const names = Object.keys(tiers).sort((a, b) => tierGbps(tiers[a], speed) - tierGbps(tiers[b], speed));
+  const pairs = [];
+  for (let i = 0; i + 1 < names.length; i++) {
+    const slow = tierGbps(tiers[names[i]], speed);
+    const fast = tierGbps(tiers[names[i + 1]], speed);
+    if (fast <= 1.1 * slow) pairs.push([names[i], names[i + 1]]);
+  }
+  return pairs;
+}
 function tierTime(tier) {
   return `${tier.gbps.toLocaleString("en-US")} GB/s: ${fmtSeconds(tier.seconds)}`;
 }
@@ -586,9 +602,10 @@ function render({ model, el }) {
       font: { color: t.fg, size: 11 * sc }
     });
     const height = Math.round(440 * sc);
-    const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 56 * sc };
+    const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 84 * sc };
     const yRange = [Math.log10(lo) - 0.15, Math.log10(hi) + 0.15];
-    const pxPerDecade = 0.8 * (height - margin.t - margin.b) / (yRange[1] - yRange[0]);
+    const drawnHeight = app.root.classList.contains("kv-compact") ? Math.round(0.7 * height) : height;
+    const pxPerDecade = (drawnHeight - margin.t - margin.b) / (yRange[1] - yRange[0]);
     traces.push(endLabels(
       ends.map(([n, y, color]) => ({ text: SHORT_NAMES[n] || n, y, color })),
       { x: 12e5, pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }
@@ -598,7 +615,11 @@ function render({ model, el }) {
     const cacheText = `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`;
     const pictureKey = JSON.stringify([pictureTiers.map((p) => [p.name, p.gbps]), pictureWidth, gpu.name, sc, t]);
     const pictureSvg = pictureKey === drawnPicture ? null : tierPicture(app, pictureTiers, pictureWidth, gpu, cacheText);
+    const gbpsText = (n) => `${tierGbps(tiers[n], speed).toLocaleString("en-US")} GB/s`;
+    const dashText = (n) => `${SHORT_NAMES[n] || n} ${DASH_WORDS[TIER_DASH[n] || "solid"]}`;
     const lines = [
+      // first, so a slide (compact: the first line shows) says why one line seems missing
+      ...coincidentTiers(tiers, speed).map(([a, b]) => ({ text: `${TIER_NAMES[a] || a} (${gbpsText(a)}) and ${TIER_NAMES[b] || b} (${gbpsText(b)}) copy at nearly the same speed here: their lines lie on each other (${dashText(a)}, ${dashText(b)}).` })),
       { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} of each tier; Ranges shades each tier from its slow to its fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
       { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n) => `${TIER_NAMES[n] || n} ${tiers[n].low_gbps} / ${tiers[n].typical_gbps} / ${tiers[n].high_gbps}`).join("; ")}.`, cls: "kv-note" }
     ];
@@ -621,7 +642,8 @@ function render({ model, el }) {
     outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}${range(n)}`).join(" · ");
     outRecompute.textContent = `ideal ${fmtSeconds(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds(measuredAt)}` : "");
     outFastest.textContent = fastest[0];
-    outCross.textContent = crossText.length ? crossText.join(" · ") : "none from 1K to 1M: one way is cheaper at every length";
+    const searched = `reload against the ideal recompute (a model) checked from ${fmtInt(1024)} to ${fmtInt(1048576)} tokens` + (showMeasured ? `, against the measured prefill from ${fmtInt(rows[0].tokens)} to ${fmtInt(rows[rows.length - 1].tokens)}` : "");
+    outCross.textContent = crossText.length ? crossText.join(" · ") : `none: ${searched}`;
     drawPlot(app, traces, {
       annotations,
       shapes,
@@ -630,8 +652,11 @@ function render({ model, el }) {
       xaxis: { type: "log", title: { text: "context of the conversation (tokens)" }, range: [Math.log10(900), Math.log10(12e5)] },
       yaxis: { type: "log", title: { text: "seconds to get the cache back" }, range: yRange },
       // traceorder: the bands' fills would otherwise turn plotly's default order to reversed,
-      // and the legend's two entries would swap when Ranges is ticked
-      legend: { orientation: "h", yanchor: "top", y: -0.2, font: { color: t.fg }, traceorder: "normal" }
+      // and the legend's two entries would swap when Ranges is ticked. Placed from the
+      // figure's bottom edge (yref container) in the bottom margin, under the axis title: a
+      // place below the plot as a fraction of its height moved up onto the title when a
+      // slide (compact) drew the figure shorter.
+      legend: { orientation: "h", yref: "container", yanchor: "bottom", y: 0, font: { color: t.fg }, traceorder: "normal" }
     }, [shape, gpu.name, bits, speed, params, showMeasured, bands]);
   };
   return startApp(app);

@@ -12,18 +12,21 @@
     Buddy: () => Buddy,
     CONCEPT_COLORS: () => CONCEPT_COLORS,
     CONTEXT_STEPS: () => CONTEXT_STEPS,
+    HATCHED: () => HATCHED,
     KEYED_TAGS: () => KEYED_TAGS,
     KVInputError: () => KVInputError,
     PAGE_DARK: () => PAGE_DARK,
     PAGE_LIGHT: () => PAGE_LIGHT,
     POLICIES: () => POLICIES,
     POLICY_LABELS: () => POLICY_LABELS,
+    RAMP: () => RAMP,
     SCALE: () => SCALE,
     SVG_NS: () => SVG_NS,
     accentColor: () => accentColor,
     activeParams: () => activeParams,
     allocatorTrace: () => allocatorTrace,
     axisValues: () => axisValues,
+    barMarker: () => barMarker,
     big: () => big,
     billionsBox: () => billionsBox,
     blockPlan: () => blockPlan,
@@ -106,6 +109,7 @@
     sharePlotlyStyles: () => sharePlotlyStyles,
     startApp: () => startApp,
     svgElement: () => svgElement,
+    svgPaint: () => svgPaint,
     themeKey: () => themeKey,
     themeSource: () => themeSource,
     tierGbps: () => tierGbps,
@@ -1519,32 +1523,32 @@
   // kvwidgets/widgets/js/ui/colours.js
   var CONCEPT_COLORS = {
     weights: "#3b6ea8",
-    kv: "#f28e2b",
+    kv: "#d66e05",
     // the KV cache, and full-attention layers
-    full: "#f28e2b",
-    sliding: "#f9bc75",
-    // a window's worth: lighter
-    chunked: "#fcd9a8",
-    cross: "#e3a35c",
-    mla: "#c0620f",
+    full: "#d66e05",
+    sliding: "#c38160",
+    // a window's worth: lighter, greyer
+    chunked: "#a58f7c",
+    cross: "#a98660",
+    mla: "#b4561a",
     // one latent per token: darker
-    latent: "#c0620f",
-    recurrent: "#8a4a14",
+    latent: "#b4561a",
+    recurrent: "#8b6450",
     // a fixed state: darkest
-    state: "#8a4a14",
-    free: "#59a14f",
-    // memory still free for more conversations
-    shared: "#8cd17d",
+    state: "#8b6450",
+    free: "#4f9a45",
+    // memory still free for more conversations (hatched)
+    shared: "#1f7a73",
     // blocks stored once for several requests
-    reserve: "#9c9c9c",
+    reserve: "#7a7a72",
     // held back by the engine (1 - utilization)
-    working: "#bab0ac",
+    working: "#8494a4",
     // activations and graphs
-    waste: "#d0d0d0",
+    waste: "#949494",
     // reserved or inside a block, never written
-    reserved: "#edc948",
-    // held for tokens a request will still write (not yet written)
-    rounding: "#b07aa1",
+    reserved: "#7f6c12",
+    // held for tokens a request will still write (hatched: not yet written)
+    rounding: "#a06b93",
     // lost to the allocator: a reservation rounded up to a power of two
     warning: "#d1345b",
     // past a limit: a bar that overflows, a batch that does not fit
@@ -1556,6 +1560,7 @@
     paper: "#ffffff"
     // text on one of the darker fills
   };
+  var HATCHED = { free: 45, reserved: -45 };
   function dtypeColor(dtype) {
     return ["bf16", "fp16", "fp32", "fp8", "int8", "int4"].includes(dtype) ? CONCEPT_COLORS.kv : null;
   }
@@ -1580,8 +1585,8 @@
     return onInk >= onPaper ? CONCEPT_COLORS.ink : CONCEPT_COLORS.paper;
   }
   var RAMP = {
-    light: ["#c9c3dd", "#4a3a7a"],
-    dark: ["#5e5480", "#e2dcf5"]
+    light: ["#9184c2", "#231548"],
+    dark: ["#7b6db5", "#f0ecff"]
   };
   function mix(a, b, f) {
     const ch = (h, i) => parseInt(h.slice(i, i + 2), 16);
@@ -1593,6 +1598,42 @@
     if (!(hi > lo) || !(value > 0)) return b;
     const f = Math.min(1, Math.max(0, Math.log(value / lo) / Math.log(hi / lo)));
     return mix(a, b, f);
+  }
+  function svgPaint(app, s) {
+    let id = paintIds.get(app);
+    if (!id) paintIds.set(app, id = `kv-hatch-${++paintCount}`);
+    const used = /* @__PURE__ */ new Map();
+    return {
+      /** @param {string} concept */
+      fill(concept) {
+        if (!(concept in HATCHED)) return conceptColor(concept);
+        const pid = `${id}-${concept}`;
+        if (!used.has(concept)) {
+          used.set(concept, svgElement(
+            "pattern",
+            {
+              id: pid,
+              patternUnits: "userSpaceOnUse",
+              width: 5 * s,
+              height: 5 * s,
+              patternTransform: `rotate(${HATCHED[concept]})`
+            },
+            [svgElement("rect", { x: 0, y: 0, width: 2 * s, height: 5 * s, fill: conceptColor(concept) })]
+          ));
+        }
+        return `url(#${pid})`;
+      },
+      defs() {
+        return svgElement("defs", {}, [...used.values()]);
+      }
+    };
+  }
+  var paintIds = /* @__PURE__ */ new WeakMap();
+  var paintCount = 0;
+  function barMarker(concept, s) {
+    const color = conceptColor(concept);
+    if (!(concept in HATCHED)) return { color };
+    return { color, pattern: { shape: HATCHED[concept] > 0 ? "/" : "\\", size: 6 * s, solidity: 0.4 } };
   }
 
   // kvwidgets/widgets/js/ui/controls.js
@@ -1719,11 +1760,11 @@
       const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
       const series = (app.model.get("series_models") || []).filter((p) => presets.includes(p));
       const extra = Object.keys(shapes).filter((n2) => !presets.includes(n2)).sort();
-      const more = presets.filter((p) => !series.includes(p));
+      const more = (app.model.get("more_models") || []).filter((p) => presets.includes(p) && !series.includes(p));
       const first = [...series, ...extra];
       if (!first.length) return more;
       return more.length ? [...first, { group: "more models", options: more }] : first;
-    }, ["shapes", "presets", "series_models"]);
+    }, ["shapes", "presets", "series_models", "more_models"]);
   }
   function gpuSelect(app) {
     return selectControl(app, "gpu", "GPU", () => Object.keys(app.model.get("gpus") || {}), ["gpus"]);
@@ -1907,7 +1948,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "4959c1979537b328";
+  var LIBRARY_HASH = "b584ea876a67c88e";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -3,33 +3,44 @@
 // context lengths, storage tiers), keyed to the value, never to a position in a list.
 // Render files name concepts; they never write a colour (tests/widgets/test_colours.py).
 
+import { svgElement } from "./dom.js";
+
 /** Fills, one per concept. Weights are blue, the KV cache orange, its kinds shades of
- *  orange; what is left over, held back or lost has its own colour. Mid tones, so each
- *  reads on a white and on a near-black background. */
+ *  orange; what is left over, held back or lost has its own colour. Every one reads at 3:1
+ *  or more on the white page and on the dark one (WCAG 1.4.11, graphics: relative luminance
+ *  0.146 to 0.30), so the kinds differ by lightness and by how grey they are; the pairs drawn
+ *  side by side stay apart for readers without red or green cones, or carry a hatch
+ *  (HATCHED). tests/widgets/test_colours.py checks both. */
 export const CONCEPT_COLORS = {
   weights: "#3b6ea8",
-  kv: "#f28e2b",       // the KV cache, and full-attention layers
-  full: "#f28e2b",
-  sliding: "#f9bc75",  // a window's worth: lighter
-  chunked: "#fcd9a8",
-  cross: "#e3a35c",
-  mla: "#c0620f",      // one latent per token: darker
-  latent: "#c0620f",
-  recurrent: "#8a4a14", // a fixed state: darkest
-  state: "#8a4a14",
-  free: "#59a14f",     // memory still free for more conversations
-  shared: "#8cd17d",   // blocks stored once for several requests
-  reserve: "#9c9c9c",  // held back by the engine (1 - utilization)
-  working: "#bab0ac",  // activations and graphs
-  waste: "#d0d0d0",    // reserved or inside a block, never written
-  reserved: "#edc948", // held for tokens a request will still write (not yet written)
-  rounding: "#b07aa1", // lost to the allocator: a reservation rounded up to a power of two
+  kv: "#d66e05",       // the KV cache, and full-attention layers
+  full: "#d66e05",
+  sliding: "#c38160",  // a window's worth: lighter, greyer
+  chunked: "#a58f7c",
+  cross: "#a98660",
+  mla: "#b4561a",      // one latent per token: darker
+  latent: "#b4561a",
+  recurrent: "#8b6450", // a fixed state: darkest
+  state: "#8b6450",
+  free: "#4f9a45",     // memory still free for more conversations (hatched)
+  shared: "#1f7a73",   // blocks stored once for several requests
+  reserve: "#7a7a72",  // held back by the engine (1 - utilization)
+  working: "#8494a4",  // activations and graphs
+  waste: "#949494",    // reserved or inside a block, never written
+  reserved: "#7f6c12", // held for tokens a request will still write (hatched: not yet written)
+  rounding: "#a06b93", // lost to the allocator: a reservation rounded up to a power of two
   warning: "#d1345b",  // past a limit: a bar that overflows, a batch that does not fit
   query: "#7f6fb5",    // the new token's query: read once, never kept
   other: "#8c8c8c",
   ink: "#1f1f1f",      // text on one of the lighter fills
   paper: "#ffffff",    // text on one of the darker fills
 };
+
+/** Concepts drawn as a hatch of their colour over the page instead of a solid fill, and the
+ *  angle of the hatch. Free memory is room, not content; reserved slots are held, not yet
+ *  written: next to the solid token states the hatch tells them apart where colour cannot
+ *  (orange, gold and green meet under protanopia and deuteranopia). */
+export const HATCHED = { free: 45, reserved: -45 };
 
 /** A cache in any number format is still the KV cache: its colour. The format shows as the
  *  line's dash (dtypeDash), so no format borrows the shade of a layer kind. */
@@ -69,11 +80,12 @@ export function inkOn(fill) {
   return onInk >= onPaper ? CONCEPT_COLORS.ink : CONCEPT_COLORS.paper;
 }
 
-// The neutral ramp: violet-greys, from faint to strong against the background (so the
-// strong end is dark on a light page and light on a dark one).
-const RAMP = {
-  light: ["#c9c3dd", "#4a3a7a"],
-  dark: ["#5e5480", "#e2dcf5"],
+// The neutral ramp: violets, from faint to strong against the background (so the strong
+// end is dark on a light page and light on a dark one). Even the faint end reads at 3:1 on
+// its page, and the ends lie far apart in lightness so that neighbouring values differ.
+export const RAMP = {
+  light: ["#9184c2", "#231548"],
+  dark: ["#7b6db5", "#f0ecff"],
 };
 
 function mix(a, b, f) {
@@ -95,4 +107,47 @@ export function rampColor(value, lo, hi, dark = false) {
   if (!(hi > lo) || !(value > 0)) return b;
   const f = Math.min(1, Math.max(0, Math.log(value / lo) / Math.log(hi / lo)));
   return mix(a, b, f);
+}
+
+/**
+ * How each concept is painted in one SVG drawing: `fill(concept)` gives its colour, or for a
+ * HATCHED concept a pattern of its colour over the page; `defs()` gives the patterns used so
+ * far, to put into the drawing. Pattern ids are the app's own: several widgets share a page.
+ * @param {import("./app.js").App} app
+ * @param {number} s the widget's scale
+ */
+export function svgPaint(app, s) {
+  let id = paintIds.get(app);
+  if (!id) paintIds.set(app, (id = `kv-hatch-${++paintCount}`));
+  const used = new Map();
+  return {
+    /** @param {string} concept */
+    fill(concept) {
+      if (!(concept in HATCHED)) return conceptColor(concept);
+      const pid = `${id}-${concept}`;
+      if (!used.has(concept)) {
+        used.set(concept, svgElement("pattern", { id: pid, patternUnits: "userSpaceOnUse", width: 5 * s, height: 5 * s,
+          patternTransform: `rotate(${HATCHED[concept]})` },
+        [svgElement("rect", { x: 0, y: 0, width: 2 * s, height: 5 * s, fill: conceptColor(concept) })]));
+      }
+      return `url(#${pid})`;
+    },
+    defs() {
+      return svgElement("defs", {}, [...used.values()]);
+    },
+  };
+}
+const paintIds = new WeakMap();
+let paintCount = 0;
+
+/**
+ * A plotly bar's marker for a concept: its colour, hatched for a HATCHED concept (plotly
+ * draws the pattern in the marker's colour over a clear background).
+ * @param {string} concept
+ * @param {number} s the widget's scale
+ */
+export function barMarker(concept, s) {
+  const color = conceptColor(concept);
+  if (!(concept in HATCHED)) return { color };
+  return { color, pattern: { shape: HATCHED[concept] > 0 ? "/" : "\\", size: 6 * s, solidity: 0.4 } };
 }

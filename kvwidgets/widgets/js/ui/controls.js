@@ -158,18 +158,18 @@ export function floatSlider(app, name, labelText, { min, max, step, fmt = (v) =>
  */
 export function modelSelect(app) {
   // The series' models first (the list is Python's, browser_data.SERIES_MODELS), then models
-  // loaded from a config, then every other preset in a "more models" group, in the order
-  // Python sends them (reference-only presets last).
+  // loaded from a config, then the curated "more models" group (browser_data.MORE_MODELS).
+  // Any other preset is listed only while it is the chosen model (selectControl adds it).
   return selectControl(app, "model", "Model", () => {
     const shapes = app.model.get("shapes") || {};
     const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
     const series = (app.model.get("series_models") || []).filter((p) => presets.includes(p));
     const extra = Object.keys(shapes).filter((n) => !presets.includes(n)).sort();
-    const more = presets.filter((p) => !series.includes(p));
+    const more = (app.model.get("more_models") || []).filter((p) => presets.includes(p) && !series.includes(p));
     const first = [...series, ...extra];
     if (!first.length) return more;
     return more.length ? [...first, { group: "more models", options: more }] : first;
-  }, ["shapes", "presets", "series_models"]);
+  }, ["shapes", "presets", "series_models", "more_models"]);
 }
 
 /**

@@ -203,7 +203,10 @@ function render({ model, el }) {
     textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
     app.say(textLines);
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${String(model.get("kv_dtype")).toUpperCase()} cache)`;
-    outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;
+    // the memory's answer; past the length the model was trained for, say where the model stops
+    const pastModel = longest !== null && shape.max_context && longest > shape.max_context
+      ? `, past the model's ${shape.max_context.toLocaleString("en-US")}-token limit` : "";
+    outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens${pastModel}`;
     if (failed) {
       app.failure(failed);
       return;  // the chart stays hidden until the inputs draw something true

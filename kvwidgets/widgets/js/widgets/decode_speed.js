@@ -22,6 +22,20 @@ import { widgetModule } from "../loader/widget_module.js";
 
 const POINTS = 41; // 4 per doubling from 1K to 1M
 
+// Each measured batch's mark, [plotly symbol, the same shape as a character]: the shape,
+// not only the colour, says which line a measured point belongs to (neighbouring batches'
+// colours are close, and closer still to a reader with a colour-vision deficiency), and the
+// character follows the batch's name at the line's end. Keyed to the batch, never to a
+// position in the list; no circle, which is the chosen point's ring.
+const BATCH_MARKS = {
+  1: ["square-open", "\u25A1"],
+  8: ["triangle-up-open", "\u25B3"],
+  32: ["star-open", "\u2606"],
+  64: ["diamond-open", "\u25C7"],
+  128: ["triangle-down-open", "\u25BD"],
+  256: ["x", "\u2715"],
+};
+
 /**
  * @param {App} app
  */
@@ -68,10 +82,11 @@ function lineParts(shape, gpu, xs, batch, o) {
  * estimate from the end values alone put batch 48's label on batch 64's).
  * @param {App} app
  */
-function batchEndLabels(app, batches, chosen, xEnd, at, colorOf, yRange) {
+function batchEndLabels(app, batches, chosen, xEnd, at, colorOf, yRange, marked) {
   const s = app.scale();
   const h = 0.65 * (520 * s - 86 * s) * 0.45;
-  return endLabels(batches.map((b) => ({ text: `batch ${b}`, y: at(b), color: colorOf(b), bold: b === chosen })),
+  const mark = (b) => (marked.includes(b) && BATCH_MARKS[b] ? ` ${BATCH_MARKS[b][1]}` : "");
+  return endLabels(batches.map((b) => ({ text: `batch ${b}${mark(b)}`, y: at(b), color: colorOf(b), bold: b === chosen })),
     { x: xEnd, pxPerDecade: h / (yRange[1] - yRange[0]), gap: 14 * s, size: 11 * s, ink: app.theme().fg });
 }
 
@@ -147,9 +162,9 @@ function render({ model, el }) {
       ];
     };
     const NOTE = " (does not fit in memory)";
-    // a batch's colour follows its size, whatever else is drawn (the ramp's faint end
-    // sits below batch 1 so that batch 1 still reads on the page)
-    const batchColor = (b) => rampColor(b, 1 / 8, 1024, t.dark);
+    // a batch's colour follows its size, whatever else is drawn: batch 1 at the ramp's
+    // faint end (which still reads at 3:1), so the batches drawn spread over all of it
+    const batchColor = (b) => rampColor(b, 1, 1024, t.dark);
     batches.forEach((b) => {
       const color = batchColor(b);
       for (const part of lineParts(shape, gpu, xs, b, o)) {
@@ -184,28 +199,33 @@ function render({ model, el }) {
     const chosen = { x: Math.log10(context), y: Math.log10(d.tokens_per_s_per_user), xref: "x", yref: "y", text: "\u25EF",
       showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * app.scale() } };
     const meas = model.get("measured") || {};
+    /** @type {number[]} the batches with measured points drawn */
+    let measuredBatches = [];
     const showMeasured = meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu && o.numGpus === 1;
     if (showMeasured) {
-      // measured points for the batches drawn, so each has its line's colour
-      const rows = meas.rows.filter((r) => batches.includes(r.batch));
+      // measured points for the batches drawn, each in its line's colour and its own shape
+      const rows = meas.rows.filter((r) => batches.includes(r.batch) && BATCH_MARKS[r.batch]);
+      measuredBatches = [...new Set(rows.map((r) => r.batch))];
       span(rows.map((r) => r.tokens_per_s_per_user));
-      const color = batchColor;
-      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", x: rows.map((r) => r.context),
-        y: rows.map((r) => r.tokens_per_s_per_user), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
+      const colors = rows.map((r) => batchColor(r.batch));
+      const marker = { symbol: rows.map((r) => BATCH_MARKS[r.batch][0]), size: 9 * app.scale(), color: colors,
+        line: { color: colors, width: 1.5 * app.scale() } };
+      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (each batch's shape at its line's end)", x: rows.map((r) => r.context),
+        y: rows.map((r) => r.tokens_per_s_per_user), marker,
         text: rows.map((r) => `batch ${r.batch}`), xaxis: "x", yaxis: "y",
         hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation<extra></extra>" });
-      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (x)", showlegend: false, x: rows.map((r) => r.context),
-        y: rows.map((r) => r.tokens_per_s_total), marker: { symbol: "x", size: 9 * app.scale(), color: rows.map((r) => color(r.batch)) },
+      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200", showlegend: false, x: rows.map((r) => r.context),
+        y: rows.map((r) => r.tokens_per_s_total), marker,
         text: rows.map((r) => `batch ${r.batch}`), xaxis: "x2", yaxis: "y2",
         hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>" });
     }
     // Each batch's name at the right end of its per-user line, in its colour (the lines
     // are far apart there: a step's KV reads dominate), pushed apart where two would touch.
     const yRange = hi > 0 ? [Math.log10(lo) - 0.1, Math.log10(hi) + 0.1] : [-1, 3];
-    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor, yRange));
+    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor, yRange, measuredBatches));
     // Everything is computed: now touch the page.
     const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
-    if (showMeasured) lines.push({ text: `x marks, in their batch's colour: ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
+    if (showMeasured) lines.push({ text: `Measured points, each batch's in its line's colour and shape (the shape follows the batch's name at the right): ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
     if (d.crossover_batch !== null) {
       // the crossover readout, said in words: weights are read once per step, caches once per sequence
       const kvSeq = d.kv_bytes_per_step / batch;

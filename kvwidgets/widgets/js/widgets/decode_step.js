@@ -55,6 +55,21 @@ function stripsOf(g) {
   return [];
 }
 
+/**
+ * `want` when the shape has a layer of that kind that keeps keys, else the other kind (a
+ * shape with no keyed layer at all keeps `want`): decode_step.py attention_kind_held.
+ * @param {{groups: any[]}} shape
+ * @param {string} want "windowed" or "full"
+ */
+function attentionKindHeld(shape, want) {
+  const keyed = shape.groups.filter((g) => stripsOf(g).length > 0);
+  const windowed = keyed.some((g) => Number(g.cap) > 0);
+  const full = keyed.some((g) => !(Number(g.cap) > 0));
+  if (want === "windowed" && !windowed && full) return "full";
+  if (want === "full" && !full && windowed) return "windowed";
+  return want;
+}
+
 /** The second label line of a drawn layer: what one of its rows holds. */
 function rowLabel(g) {
   if (g.kv_heads !== undefined) {
@@ -148,6 +163,19 @@ function render({ model, el }) {
   const stepBtn = element("button", { type: "button", class: "kv-step", "data-kv": "step", text: "Step" });
   app.controls.append(play, stepBtn);
   selectControl(app, "attention_layer", "Attention in", () => [["windowed", "a windowed layer"], ["full", "a full layer"]]);
+  // The menu names a kind the model has: a model picked here with no layer of the chosen
+  // kind moves it to the kind it has (decode_step.py _follow_model_kinds, for the kernel)
+  app.on("change:model", () => {
+    const want = String(model.get("attention_layer"));
+    let shape;
+    try {
+      shape = app.lookup().shape();
+    } catch {
+      return;  // an unknown model: the draw names it under the widget
+    }
+    const held = attentionKindHeld(shape, want);
+    if (held !== want) app.set("attention_layer", held);
+  });
   const reset = resetButton(app);
   const outTokens = app.readout("tokens", "Tokens so far:");
   const outStored = app.readout("stored_bytes", "Stored:");

@@ -20,8 +20,10 @@ import { widgetModule } from "../loader/widget_module.js";
 /**
  * Head sharing: for MHA, GQA, MQA and MLA on the designs' shape, the query heads (dots, top)
  * and what each one reads its keys and values from (bottom): its own KV head (MHA), a KV
- * head shared by a group (GQA), one KV head for all (MQA), or one latent per token from
- * which every head's K and V are rebuilt (MLA). Drawn from the synced shapes.
+ * head shared by a group (GQA), one KV head for all (MQA), or one latent per token that
+ * every head reads directly (MLA: at decode, engines fold the up-projections into the query
+ * and the output, "weight absorption", so no head's K and V are rebuilt from the latent).
+ * Drawn from the synced shapes.
  * @param {App} app
  */
 function headSharing(app, L, labels, perToken, W) {
@@ -70,7 +72,7 @@ function headSharing(app, L, labels, perToken, W) {
     }
     const n = (v) => Number(v).toLocaleString("en-US");
     const numbers = latent ? `${n(g0.latent)} numbers/layer` : `2 x ${kv} x ${g0.head_k} = ${n(2 * kv * g0.head_k)} numbers/layer`;
-    const sharing = !q ? "" : latent ? "each head rebuilds K, V from it" : kv === q ? "one per query head" : kv === 1 ? `all ${q} query heads share it` : `${q / kv} query heads per KV head`;
+    const sharing = !q ? "" : latent ? `all ${q} heads read it; nothing rebuilt` : kv === q ? "one per query head" : kv === 1 ? `all ${q} query heads share it` : `${q / kv} query heads per KV head`;
     panel.append(
       svgElement("text", { x, y: ky + 10 * s + fs * 1.1, "font-size": fs * 0.9, fill: t.fg2, text: sharing }),
       svgElement("text", { x, y: ky + 10 * s + fs * 2.2, "font-size": fs * 0.9, fill: t.fg, text: numbers }),
@@ -87,7 +89,8 @@ function headSharing(app, L, labels, perToken, W) {
 
 /**
  * A warning, in view under the figure, for the real models whose bars run past the context
- * they were trained for (max_position_embeddings): Llama 3 8B and 70B at the default 128K.
+ * they were trained for (max_position_embeddings): none of the defaults at 128K (the Llamas
+ * are the 3.1 releases), DeepSeek-V3 past 163,840 tokens, the others past 131,072.
  * The bytes hold (the memory is what it is); the model's answers at that length do not.
  * (designs.py result "past_max_context" names the same models.)
  * @param {Array<[string, any]>} real

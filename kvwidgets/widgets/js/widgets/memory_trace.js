@@ -7,7 +7,7 @@
 import { POLICIES, POLICY_LABELS, allocatorTrace, kvSlotsFor } from "../calc/allocator_trace.js";
 import { KVInputError } from "../calc/errors.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { conceptColor } from "../ui/colours.js";
+import { svgPaint } from "../ui/colours.js";
 import { dtypeSelect, gpuCount, gpuSelect, modelSelect, resetButton, selectControl } from "../ui/controls.js";
 import { diagramBox, diagramWidth } from "../ui/diagram.js";
 import { element, svgElement } from "../ui/dom.js";
@@ -47,13 +47,11 @@ function render({ model, el }) {
   selectControl(app, "view", "Show", () => axisValues(app, "views").map((v) => [v, v === "all" ? "all four" : POLICY_LABELS[v] || v]), ["axes"]);
   resetButton(app);
   const sized = [modelSelect(app), gpuSelect(app), gpuCount(app), dtypeSelect(app, "weight_dtype", "Weights"), dtypeSelect(app, "kv_dtype", "KV cache")];
-  // Picking a model, GPU or format asks for the memory it leaves: the trace follows it
-  // (Python does the same when one of these traits is set there).
-  for (const c of sized) {
-    c.addEventListener("change", () => {
-      if (Number(model.get("kv_slots")) !== 0) app.set("kv_slots", 0);
-    });
-  }
+  // These menus are on only while the trace uses the memory the model leaves (the draw
+  // turns them off with the paper's memory, and this line beside them says why). Setting
+  // one of these traits from Python switches to the model's memory (memory_trace.py).
+  const sizedOff = element("span", { class: "kv-note kv-sized-off" });
+  app.controls.append(sizedOff);
   const outs = Object.fromEntries(POLICIES.map((p) => [p, app.readout(p, `${POLICY_LABELS[p]}:`)]));
   const outWasted = app.readout("wasted", "Not holding tokens:");
   diagramBox(app);
@@ -95,6 +93,17 @@ function render({ model, el }) {
   };
 
   app.draw = () => {
+    // With the paper's memory (a fixed count of token slots) the model, GPU and format menus
+    // change nothing in the trace: they are off, and say why, until KV memory is "what the
+    // model leaves on the GPU"
+    const paperMemory = Number(model.get("kv_slots")) !== 0;
+    const why = "off: the paper's KV memory is a fixed count of token slots; pick \"what the model leaves on the GPU\" under KV memory to size it from the model";
+    for (const c of sized) {
+      c.disabled = paperMemory;
+      c.title = paperMemory ? why : "";
+    }
+    sizedOff.textContent = paperMemory ? "Model to KV cache: off while KV memory is the paper's" : "";
+    sizedOff.hidden = !paperMemory;
     let traced;
     try {
       traced = runTrace();
@@ -118,6 +127,7 @@ function render({ model, el }) {
     const W = diagramWidth(app);
     const fs = 12 * s;
     const parts = [];
+    const paint = svgPaint(app, s);  // free and reserved hatched: apart from the token states without colour
 
     // legend: one swatch per use, wrapped to the width
     let lx = 0;
@@ -126,7 +136,7 @@ function render({ model, el }) {
     for (const [, concept, label] of USES) {
       const w = 18 * s + label.length * fs * 0.52;
       if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; }
-      legend.append(svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill: conceptColor(concept) }),
+      legend.append(svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
         svgElement("text", { x: lx + 17 * s, y: ly + 11 * s, "font-size": fs * 0.9, fill: t.fg2, text: label }));
       lx += w + 14 * s;
     }
@@ -166,7 +176,7 @@ function render({ model, el }) {
         const above = below.map((b, k) => b + run[key][idx[k]]);
         let d = idx.map((j, k) => `${k ? "L" : "M"}${X(steps[j]).toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
         for (let k = idx.length - 1; k >= 0; k--) d += `L${X(steps[idx[k]]).toFixed(1)},${Y(below[k]).toFixed(1)}`;
-        g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: conceptColor(concept), stroke: "none" }));
+        g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: paint.fill(concept), stroke: "none" }));
         for (let k = 0; k < below.length; k++) below[k] = above[k];
       }
       g.append(svgElement("rect", { x: px, y: py, width: plotW, height: ph, fill: "none", stroke: t.grid, "stroke-width": 1 }));
@@ -186,7 +196,7 @@ function render({ model, el }) {
     const rows = Math.ceil(shown.length / cols);
     const H = top + rows * rowH;
     const aria = shown.map((p) => `${POLICY_LABELS[p]}: ${pct(trace.runs[p].mean_token_states)} of the cache holds tokens, batch ${batch(trace.runs[p].mean_running)}`).join("; ");
-    const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font, "aria-label": aria }, parts);
+    const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font, "aria-label": aria }, [paint.defs(), ...parts]);
 
     // ---- words: the readouts, warnings and the fold -------------------------------------
     const ref = model.get("reference") || {};

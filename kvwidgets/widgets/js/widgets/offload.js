@@ -30,8 +30,29 @@ const SHORT_NAMES = { "cpu-pinned": "pinned CPU", "cpu-pageable": "pageable CPU"
 // Two tiers can copy at nearly the same speed (pageable CPU memory and an NVMe SSD both
 // near 7 GB/s), so their lines lie on each other: a dash per tier tells them apart.
 const TIER_DASH = { "cpu-pinned": "solid", "cpu-pageable": "longdash", "nvme-ssd": "dashdot" };
+// each dash in words, for the sentence naming two tiers whose lines coincide
+const DASH_WORDS = { solid: "solid", longdash: "long dashes", dashdot: "dash-dots" };
+const fmtInt = (x) => Number(x).toLocaleString("en-US");
 // Copy speeds span 1 to 100 GB/s on the ramp: a tier's colour is its speed's.
 const tierColor = (gbps, dark) => rampColor(gbps, 1, 100, dark);
+
+/**
+ * Tiers whose copy speeds at `speed` are within 10% of each other: their reload lines lie on
+ * each other on the log axis (pageable CPU memory at 6.8 GB/s and an NVMe SSD at 7 GB/s at
+ * the typical speed), so the page says so in words rather than leave one line hidden.
+ * @returns {Array<[string, string]>} pairs of tier names, slower first
+ */
+function coincidentTiers(tiers, speed) {
+  const names = Object.keys(tiers).sort((a, b) => tierGbps(tiers[a], speed) - tierGbps(tiers[b], speed));
+  /** @type {Array<[string, string]>} */
+  const pairs = [];
+  for (let i = 0; i + 1 < names.length; i++) {
+    const slow = tierGbps(tiers[names[i]], speed);
+    const fast = tierGbps(tiers[names[i + 1]], speed);
+    if (fast <= 1.1 * slow) pairs.push([names[i], names[i + 1]]);
+  }
+  return pairs;
+}
 
 /** A tier's speed and the time to bring the cache back from it, beside its arrow. */
 function tierTime(tier) {
@@ -285,11 +306,13 @@ function render({ model, el }) {
     // each tier named at its line's end, in the right margin (y range fixed here so the
     // labels can be spaced in pixels)
     const height = Math.round(440 * sc);
-    const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 56 * sc };
+    // the bottom margin holds the tick labels, the axis title and the legend's one row
+    const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 84 * sc };
     const yRange = [Math.log10(lo) - 0.15, Math.log10(hi) + 0.15];
-    // plotly takes room for the legend under the plot out of the plot's height: count on
-    // at most 80% of it, so labels are spaced at least `gap` apart in any case
-    const pxPerDecade = 0.8 * (height - margin.t - margin.b) / (yRange[1] - yRange[0]);
+    // the plot's own height in pixels: drawPlot draws a slide's figure (compact) at 0.7 of
+    // `height`, and the legend sits in the bottom margin, so labels are spaced `gap` apart
+    const drawnHeight = app.root.classList.contains("kv-compact") ? Math.round(0.7 * height) : height;
+    const pxPerDecade = (drawnHeight - margin.t - margin.b) / (yRange[1] - yRange[0]);
     traces.push(endLabels(ends.map(([n, y, color]) => ({ text: SHORT_NAMES[n] || n, y, color })),
       { x: 1.2e6, pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }));
     // the picture lists the tiers fastest first, at the chosen speed
@@ -301,7 +324,11 @@ function render({ model, el }) {
     const pictureKey = JSON.stringify([pictureTiers.map((p) => [p.name, p.gbps]), pictureWidth, gpu.name, sc, t]);
     const pictureSvg = pictureKey === drawnPicture ? null : tierPicture(app, pictureTiers, pictureWidth, gpu, cacheText);
 
+    const gbpsText = (n) => `${tierGbps(tiers[n], speed).toLocaleString("en-US")} GB/s`;
+    const dashText = (n) => `${SHORT_NAMES[n] || n} ${DASH_WORDS[TIER_DASH[n] || "solid"]}`;
     const lines = [
+      // first, so a slide (compact: the first line shows) says why one line seems missing
+      ...coincidentTiers(tiers, speed).map(([a, b]) => ({ text: `${TIER_NAMES[a] || a} (${gbpsText(a)}) and ${TIER_NAMES[b] || b} (${gbpsText(b)}) copy at nearly the same speed here: their lines lie on each other (${dashText(a)}, ${dashText(b)}).` })),
       { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} of each tier; Ranges shades each tier from its slow to its fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
       { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n) => `${TIER_NAMES[n] || n} ${tiers[n].low_gbps} / ${tiers[n].typical_gbps} / ${tiers[n].high_gbps}`).join("; ")}.`, cls: "kv-note" },
     ];
@@ -326,7 +353,11 @@ function render({ model, el }) {
     outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}${range(n)}`).join(" · ");
     outRecompute.textContent = `ideal ${fmtSeconds(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds(measuredAt)}` : "");
     outFastest.textContent = fastest[0];
-    outCross.textContent = crossText.length ? crossText.join(" · ") : "none from 1K to 1M: one way is cheaper at every length";
+    // what was searched, and against what: the ideal recompute over the chart's whole axis,
+    // the measured prefill only between its first and last measured lengths
+    const searched = `reload against the ideal recompute (a model) checked from ${fmtInt(1024)} to ${fmtInt(1048576)} tokens`
+      + (showMeasured ? `, against the measured prefill from ${fmtInt(rows[0].tokens)} to ${fmtInt(rows[rows.length - 1].tokens)}` : "");
+    outCross.textContent = crossText.length ? crossText.join(" · ") : `none: ${searched}`;
     drawPlot(app, traces, {
       annotations,
       shapes,
@@ -335,8 +366,11 @@ function render({ model, el }) {
       xaxis: { type: "log", title: { text: "context of the conversation (tokens)" }, range: [Math.log10(900), Math.log10(1.2e6)] },
       yaxis: { type: "log", title: { text: "seconds to get the cache back" }, range: yRange },
       // traceorder: the bands' fills would otherwise turn plotly's default order to reversed,
-      // and the legend's two entries would swap when Ranges is ticked
-      legend: { orientation: "h", yanchor: "top", y: -0.2, font: { color: t.fg }, traceorder: "normal" },
+      // and the legend's two entries would swap when Ranges is ticked. Placed from the
+      // figure's bottom edge (yref container) in the bottom margin, under the axis title: a
+      // place below the plot as a fraction of its height moved up onto the title when a
+      // slide (compact) drew the figure shorter.
+      legend: { orientation: "h", yref: "container", yanchor: "bottom", y: 0, font: { color: t.fg }, traceorder: "normal" },
     }, [shape, gpu.name, bits, speed, params, showMeasured, bands]);
   };
   return startApp(app);

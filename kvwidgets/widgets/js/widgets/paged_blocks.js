@@ -254,7 +254,9 @@ function render({ model, el }) {
           : { fill: cOther, "fill-opacity": 0.35, stroke: "none" };
         table.append(svgElement("rect", { class: "kv-pb-phys", "data-owner": who, x: x0 + q * cw + 1 + inset, y: memY + inset,
           width: cw - 2 - 2 * inset, height: h - 2 * inset, ...paint }));
-        table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
+        // the secondary text colour on another request's grey block falls under 4.5:1: the
+        // main one, lighter in weight than a number of A's or B's
+        table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : who === "other" || mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
       }
       // arrows: request A's logical blocks down to their physical blocks, request B's up
       const link = (i, q, fromY, toY, dash) => table.append(svgElement("line", { x1: x0 + (i + 0.5) * cw, y1: fromY, x2: x0 + (q + 0.5) * cw, y2: toY,

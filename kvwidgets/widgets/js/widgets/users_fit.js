@@ -6,7 +6,7 @@ import { fitMessage, usersThatFit } from "../calc/budget.js";
 import { limitLines, perTokenReadouts } from "../calc/model.js";
 import { fmtBytes } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { conceptColor, inkOn } from "../ui/colours.js";
+import { barMarker, conceptColor, inkOn, svgPaint } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, billionsBox, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
 import { diagramWidth } from "../ui/diagram.js";
 import { element, svgElement } from "../ui/dom.js";
@@ -61,6 +61,7 @@ function memoryBar(app, fit, gpu, W) {
   const h = 30 * s;
   const top = fs * 1.6;
   const parts = [];
+  const paint = svgPaint(app, s);  // free memory hatched: apart from the warning without colour
   const n = L.n;
   parts.push(svgElement("text", { x: 0, y: fs * 1.1, "font-size": fs, fill: t.fg, "font-weight": 600,
     text: `One deployment: ${fit.num_gpus} x ${gpu.name}, ${fmtBytes(memory)}` }));
@@ -75,7 +76,7 @@ function memoryBar(app, fit, gpu, W) {
     if (bytes <= 0n) return;
     const room = fit.usable_bytes > at ? fit.usable_bytes - at : 0n;
     const inside = bytes < room ? bytes : room;
-    if (inside > 0n) parts.push(svgElement("rect", { class: cls, x: x(at), y: top, width: x(inside), height: h, fill: conceptColor(concept), ...extra }));
+    if (inside > 0n) parts.push(svgElement("rect", { class: cls, x: x(at), y: top, width: x(inside), height: h, fill: paint.fill(concept), ...extra }));
     if (bytes > inside) {
       parts.push(svgElement("rect", { class: `${cls} kv-mem-over`, x: x(at + inside), y: top, width: x(bytes - inside), height: h,
         fill: conceptColor("warning"), ...extra }));
@@ -122,7 +123,7 @@ function memoryBar(app, fit, gpu, W) {
   for (const [concept, text] of labels) {
     const w = 18 * s + text.length * fs * 0.55;
     if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; }
-    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: conceptColor(concept) }),
+    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
       svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
     lx += w + 14 * s;
   }
@@ -138,7 +139,7 @@ function memoryBar(app, fit, gpu, W) {
   }
   const H = ly + 20 * s;
   return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
-    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${n ? `${conversations(n)} fit` : !fit.weights_fit ? "the weights do not fit" : "no conversation fits"}` }, parts);
+    "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${n ? `${conversations(n)} fit` : !fit.weights_fit ? "the weights do not fit" : "no conversation fits"}` }, [paint.defs(), ...parts]);
 }
 
 /**
@@ -222,7 +223,7 @@ function render({ model, el }) {
     // only the parts some bar has: no trace (and no hover name) for what is not drawn
     const traces = parts.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
       type: "bar", orientation: "h", name, y: labels, x: fits.map(get),
-      marker: { color: conceptColor(concept) },
+      marker: barMarker(concept, s),
       hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>",
     }));
     const ends = fits.map((f) => (f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes"), gb(f, "usable_bytes") + convOver(f))));
