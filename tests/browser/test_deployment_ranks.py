@@ -77,15 +77,35 @@ def test_dp_attention_draws_one_replica_per_gpu_and_a_model_change_waits_for_the
     # TP 8: every GPU the same, all full at once, 18 conversations
     assert [r["held"] for r in page.evaluate(RANKS_JS)] == [18] * 8
     assert "all 8 fill at once" in page.text_content('[data-kv-out="headline"]')
-    page.check('input[data-kv="layout"][value="tp1-pp1-dp8-ep1"]')
+    # the layout buttons are one radio group: the arrow keys move along it, each move redraws
+    group = page.get_by_role("radiogroup", name="Layout: how the GPUs share the model")
+    assert group.get_by_role("radio").count() == 3
+    page.focus('input[data-kv="layout"][value="tp8-pp1-dp1-ep0"]')
+    page.keyboard.press("ArrowRight")
+    assert page.text_content(".kv-diagram svg text").startswith("PP 8: 8 x H200")
+    page.keyboard.press("ArrowRight")
+    assert page.is_checked('input[data-kv="layout"][value="tp1-pp1-dp8-ep1"]')
     ranks = page.evaluate(RANKS_JS)
     assert [r["held"] for r in ranks] == [12] * 8
     assert page.text_content('[data-kv-out="conversations"]') == "96 conversations"
+    assert page.text_content('[data-kv-out="full_rank"]') == "all 8 GPUs at once, at 12 conversations each"
     assert page.text_content('[data-kv-out="headline"]').startswith(
         "Each of 8 replicas holds 12 conversations of 32,768 tokens, 96 in all"
     )
     # no kernel here: another model cannot be placed, and the figure says so instead of drawing stale bars
     page.locator('[data-kv="model"]').select_option("llama-3-8b")
     assert "waiting for it" in page.text_content(".kv-failure")
+    assert page.locator(".kv-diagram g.kv-rk-rank").count() == 0
+    watched.assert_clean()
+
+
+def test_input_the_kernel_refuses_is_said_under_the_widget(watched, tmp_path):
+    page = watched.page
+    w = kw.DeploymentRanks(pp=0)
+    assert w.error.startswith("pp")
+    w.to_html(tmp_path / "bad.html")
+    open_exported(watched, tmp_path / "bad.html")
+    assert page.text_content(".kv-error") == w.error
+    assert "waiting" not in page.text_content(".kv-failure")
     assert page.locator(".kv-diagram g.kv-rk-rank").count() == 0
     watched.assert_clean()

@@ -77,13 +77,22 @@ function staleFields(model) {
  * @param {App} app
  */
 function layoutRadios(app) {
-  const group = element("span", { class: "kv-radios", role: "radiogroup", "aria-label": "how the GPUs share the model" });
+  const group = element("span", { class: "kv-radios", role: "radiogroup", "aria-label": "Layout: how the GPUs share the model" });
   const name = `kv-layout-${Math.random().toString(36).slice(2)}`;  // one group per view
+  let shown = "";  // the layouts the radios were built for
   const fill = () => {
     const table = app.model.get("layouts") || {};
     const order = (app.model.get("layouts_for") || {}).order || Object.keys(table);
     const want = layoutKey(...LAYOUT_TRAITS.map((t) => app.model.get(t)));
-    group.replaceChildren(...order.filter((k) => k in table).map((key) => {
+    const keys = order.filter((k) => k in table);
+    const titles = keys.map((k) => `${k}:${table[k].error || ""}`).join("|");
+    if (titles === shown) {
+      // the same layouts: only which is chosen changes, so the focused radio keeps its focus
+      for (const input of group.querySelectorAll("input")) input.checked = input.value === want;
+      return;
+    }
+    shown = titles;
+    group.replaceChildren(...keys.map((key) => {
       const entry = table[key];
       const input = element("input", { type: "radio", name, value: key, "data-kv": "layout" });
       input.checked = key === want;
@@ -97,7 +106,9 @@ function layoutRadios(app) {
   };
   fill();
   app.syncers.push(fill);
-  return labelled(app, "Layout", group);
+  // a <span>, not labelled()'s <label>: the radios carry their own labels, and labels do not nest
+  app.controls.append(element("span", { class: "kv-control" }, [element("span", { text: "Layout", "aria-hidden": "true" }), group]));
+  return group;
 }
 
 /**
@@ -353,6 +364,8 @@ function render({ model, el }) {
     const stale = staleFields(model);
     const entry = table[key];
     const row = entry && entry.by_context ? entry.by_context[String(context)] : undefined;
+    // the kernel refused these inputs: its message, not a wait for a table that will not come
+    if (stale.length && model.get("error")) throw new KVInputError(model.get("error"));
     if (stale.length || !entry || (!entry.error && !row)) {
       // nothing true to draw until the kernel has placed these inputs
       box.replaceChildren();
@@ -371,7 +384,10 @@ function render({ model, el }) {
     sentence.textContent = headline(entry, row, context);
     app.say(derivation(entry, row, context));
     outTotal.textContent = entry.weights_fit ? conversations(row.conversations) : "none (the weights do not fit)";
-    outFull.textContent = entry.weights_fit ? `GPU ${first.rank}${entry.pp > 1 ? `, stage ${first.stage}` : ""}, at ${conversations(first ? row.rank_conversations[first.rank] : 0)}` : "none";
+    const fullAt = conversations(row.rank_conversations[first.rank]);
+    outFull.textContent = !entry.weights_fit ? "none"
+      : row.full_ranks.length === entry.ranks.length && entry.ranks.length > 1 ? `all ${entry.ranks.length} GPUs at once, at ${fullAt} each`
+        : `GPU ${first.rank}${entry.pp > 1 ? `, stage ${first.stage}` : ""}, at ${fullAt}`;
     outVllm.textContent = row.vllm_conversations === null ? "not reproduced for this model under PP (see How this is computed)"
       : !entry.weights_fit ? "none (vLLM does not start)"
         : `${conversations(row.vllm_conversations)}${row.vllm_conversations === row.conversations ? ", the same" : ""}`;
