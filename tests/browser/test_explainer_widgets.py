@@ -73,6 +73,20 @@ MOVES = {
             ("model", "select", "gemma-3-27b", "model", "gemma-3-27b"),
         ],
     ),
+    "CacheTransfer": (
+        {},
+        [
+            ("link", "select", "roce-400g", "link", "roce-400g"),
+            ("tp", "select", "2", "tp", 2),
+            ("kv_dtype", "select", "fp8", "kv_dtype", "fp8"),
+            ("context", "slide", "80", "context", 32768),
+            ("context-box", "type", "20000", "context", 20000),
+            ("weight_dtype", "select", "fp8", "weight_dtype", "fp8"),
+            ("params", "type", "70", "params", 70_000_000_000),
+            ("gpu", "select", "H100-SXM", "gpu", "H100-SXM"),
+            ("model", "select", "llama-3.1-70b", "model", "llama-3.1-70b"),
+        ],
+    ),
 }
 NAMES = {
     "model": "Model",
@@ -94,6 +108,8 @@ NAMES = {
     "more": "More",
     "attention_layer": "Attention in",
     "bands": "Ranges",
+    "link": "Link",
+    "tp": "GPUs a side (TP)",
 }
 # the same hook named differently in one widget
 NAMES_IN = {"OffloadOrRecompute": {"speed": "Copy speed"}}
@@ -869,4 +885,42 @@ def test_paged_blocks_block_table_magnified_blocks_and_failures(watched, tmp_pat
     page.locator('[data-kv="model"]').select_option("llama-3.1-70b")
     d = page.evaluate(PB_JS)
     assert d["failed"] and "do not fit in one H100" in d["panel"]
+    watched.assert_clean()
+
+
+def test_cache_transfer_link_change_redraws_with_the_kernels_time(watched, tmp_path):
+    """Every link's row and the chosen link's arrow carry the times Python's result holds
+    (js/calc/transfer.js = core.transfer); picking another link moves the mark and the time."""
+    w = kw.CacheTransfer(model="llama-3.1-70b", context=32_768, tp=8)
+    page = watched.page
+    path = tmp_path / "transfer.html"
+    w.to_html(path)
+    open_exported(watched, path)
+    rows = page.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('.kv-xfer-row')]"
+        ".map(g => [g.dataset.link, [+g.dataset.seconds, g.dataset.chosen]]))"
+    )
+    assert {k: v[0] for k, v in rows.items()} == w.result["seconds_by_link"]
+    assert [k for k, v in rows.items() if v[1] == "true"] == ["nvlink4"]
+    refs = page.evaluate(
+        "Object.fromEntries([...document.querySelectorAll('.kv-xfer-ref')].map(g => [g.dataset.ref, +g.dataset.seconds]))"
+    )
+    assert refs == {"decode_step": w.result["decode_step_seconds"], "prefill": w.result["prefill_seconds"]}
+    arrow = "+document.querySelector('.kv-xfer-link').dataset.seconds"
+    assert page.evaluate(arrow) == w.result["seconds"]
+    assert page.locator('[data-kv-out="move"]').text_content() == "2.98 ms over NVLink 4 (450 GB/s)"
+    # 1,342,177,280 B a GPU / 50 GB/s = 26.8 ms, nine times NVLink 4's 450 GB/s
+    page.locator('[data-kv="link"]').select_option("roce-400g")
+    w.link = "roce-400g"
+    assert page.evaluate(arrow) == w.result["seconds"] == 1_342_177_280 / 50e9
+    assert page.locator('[data-kv-out="move"]').text_content() == "26.8 ms over RoCE 400G (50 GB/s)"
+    chosen = page.evaluate(
+        "[...document.querySelectorAll('.kv-xfer-row[data-chosen=true]')].map(g => g.dataset.link)"
+    )
+    assert chosen == ["roce-400g"]
+    # a split the heads do not allow: the core's message under the widget, no figure passed off
+    page.locator('[data-kv="tp"]').select_option("16")
+    page.evaluate(f"{MODEL}.set('tp', 3)")
+    assert "num_gpus=3 does not divide num_key_value_heads=8" in page.locator(".kv-error").text_content()
+    assert page.locator(".kv-widget.kv-failed").count() == 1
     watched.assert_clean()

@@ -38,6 +38,17 @@ RUNS = {
         ("context", 1024),
         ("kv_dtype", "bf16"),
     ],
+    kw.CacheTransfer: [
+        ("context", 32768),
+        ("link", "roce-400g"),
+        ("tp", 8),
+        ("model", "llama-3.1-70b"),
+        ("weight_dtype", "fp8"),
+        ("link", "nvlink4"),
+        ("kv_dtype", "fp8"),
+        ("gpu", "B200"),
+        ("context", 8192),
+    ],
     kw.OffloadOrRecompute: [
         ("context", 32768),
         ("speed", "low"),

@@ -59,6 +59,12 @@ function fitSize(text, width, size) {
   return Math.min(size, width / (text.length * 0.57));
 }
 
+/** SVG text attributes that draw an outline of `bg` under the glyphs, so a line passing
+ *  behind a label (a reference line, a row's guide) is cut round it. */
+function halo(bg, s) {
+  return { stroke: bg, "stroke-width": 3 * s, "stroke-linejoin": "round", "paint-order": "stroke" };
+}
+
 /** A decade tick of the time axis: 1 µs, 10 ms, 100 s. */
 function decadeLabel(p) {
   const [scale, unit] = p >= 0 ? [1, "s"] : p >= -3 ? [1e-3, "ms"] : [1e-6, "µs"];
@@ -153,8 +159,27 @@ function timeRows(app, x, rows, refs, W, top) {
       svgElement("text", { x: gx, y: y1 + fs * 1.3, "text-anchor": "middle", "font-size": fs * 0.9, fill: t.fg2, text: decadeLabel(p) }),
     );
   }
-  parts.push(svgElement("text", { x: (x0 + x1) / 2, y: y1 + fs * 2.8, "text-anchor": "middle", "font-size": fs * 0.95, fill: t.fg2,
-    text: "time for one conversation (log scale: each grid step is 10 times longer)" }));
+  const axisTitle = "time for one conversation (log scale: each grid step is 10 times longer)";
+  // under the axis when it fits there, else across the whole width, smaller if need be
+  const titleSize = fitSize(axisTitle, W - 4 * s, fs * 0.95);
+  const titleX = Math.min(Math.max((x0 + x1) / 2, (axisTitle.length * titleSize * 0.57) / 2), W - (axisTitle.length * titleSize * 0.57) / 2);
+  parts.push(svgElement("text", { x: titleX, y: y1 + fs * 2.8, "text-anchor": "middle", "font-size": titleSize, fill: t.fg2, text: axisTitle }));
+  // the chosen link's row as a band, under everything
+  const chosenAt = rows.findIndex((r) => r.name === x.link.name);
+  parts.push(svgElement("rect", { class: "kv-xfer-band", x: 0, y: y0 + chosenAt * rowH, width: W, height: rowH, fill: t.grid }));
+  // the reference lines next: the rows' time labels are drawn over them, haloed
+  refs.forEach((r, i) => {
+    const gx = px(r.seconds);
+    const ly = top + (i + 1) * fs * 1.35;
+    const text = `${r.name}: ${fmtSeconds(r.seconds)}`;
+    // the name sits right of its line, else left of it, else as far right as it fits
+    const wide = text.length * fs * 0.95 * 0.57;
+    const [tx, anchor] = gx + 5 * s + wide <= W ? [gx + 5 * s, "start"] : gx - 5 * s - wide >= 0 ? [gx - 5 * s, "end"] : [Math.max(0, W - wide), "start"];
+    parts.push(svgElement("g", { class: "kv-xfer-ref", "data-ref": r.key, "data-seconds": r.seconds }, [
+      svgElement("line", { x1: gx, y1: ly - fs * 0.9, x2: gx, y2: y1, stroke: r.ink, "stroke-width": 2 * s, "stroke-dasharray": r.dash }),
+      svgElement("text", { x: tx, y: ly, "text-anchor": anchor, "font-size": fs * 0.95, fill: t.fg, text, ...halo(t.bg, s) }),
+    ]));
+  });
   rows.forEach((r, i) => {
     const cy = y0 + i * rowH + rowH / 2;
     const chosen = r.name === x.link.name;
@@ -168,22 +193,9 @@ function timeRows(app, x, rows, refs, W, top) {
       svgElement("line", { x1: x0, y1: cy, x2: x1, y2: cy, stroke: t.grid, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${3 * s}` }),
       svgElement("circle", { cx: mx, cy, r: (chosen ? 6 : 4.5) * s, fill: linkColor(r.gbps, t.dark), stroke: t.fg, "stroke-width": 1 * s }),
       svgElement("text", { x: mx + (right ? 10 : -10) * s, y: cy + fs * 0.35, "text-anchor": right ? "start" : "end", "font-size": fs * 0.9,
-        "font-weight": chosen ? 700 : 400, fill: t.fg, text: fmtSeconds(r.seconds) }),
+        "font-weight": chosen ? 700 : 400, fill: t.fg, text: fmtSeconds(r.seconds), ...halo(chosen ? t.grid : t.bg, s) }),
     ]);
-    if (chosen) g.prepend(svgElement("rect", { x: 0, y: cy - rowH / 2, width: W, height: rowH, fill: t.grid, opacity: 0.6 }));
     parts.push(g);
-  });
-  refs.forEach((r, i) => {
-    const gx = px(r.seconds);
-    const ly = top + (i + 1) * fs * 1.35;
-    const text = `${r.name}: ${fmtSeconds(r.seconds)}`;
-    // the name sits right of its line, else left of it, else as far right as it fits
-    const wide = text.length * fs * 0.95 * 0.57;
-    const [tx, anchor] = gx + 5 * s + wide <= W ? [gx + 5 * s, "start"] : gx - 5 * s - wide >= 0 ? [gx - 5 * s, "end"] : [Math.max(0, W - wide), "start"];
-    parts.push(svgElement("g", { class: "kv-xfer-ref", "data-ref": r.key, "data-seconds": r.seconds }, [
-      svgElement("line", { x1: gx, y1: ly - fs * 0.9, x2: gx, y2: y1, stroke: r.ink, "stroke-width": 2 * s, "stroke-dasharray": r.dash }),
-      svgElement("text", { x: tx, y: ly, "text-anchor": anchor, "font-size": fs * 0.95, fill: t.fg, text }),
-    ]));
   });
   return { H: y1 + fs * 3.3 - top, parts };
 }
@@ -255,6 +267,7 @@ function render({ model, el }) {
       { text: `Prefill (ideal floor) = 2 x ${n(activeParams(shape, params))} active params x ${n(context)} tokens / ${tp > 1 ? `(${n(gpu.bf16_tflops)} TFLOPS x ${tp} GPUs)` : `${n(gpu.bf16_tflops)} TFLOPS`} = ${fmtSeconds(x.prefill_seconds)}; it leaves attention's own work out, so a real prefill takes longer.`, cls: "kv-note" },
       { text: `One decode step (batch 1) = (weights a GPU + its cache) / ${n(gpu.bandwidth_gbps)} GB/s = ${fmtSeconds(x.decode_step_seconds)}, a bandwidth ceiling.`, cls: "kv-note" },
       { text: `${x.link.label}: ${x.link.gbps} GB/s one way. Source: ${x.link.source}.${x.link.name === MEASURED_LINK ? "" : " A published figure is a line rate: a real transfer reaches less."}`, cls: "kv-note" },
+      { text: "Each row of the figure is the same bytes over that link's bandwidth; pick a link in the menu to see its source here.", cls: "kv-note" },
     ];
     if (x.measured_prefill_seconds !== null) lines.push({ text: `The dotted line: ${measured.provenance}.`, cls: "kv-note" });
     lines.push(...limitLines(shape, { context }));
