@@ -66,6 +66,7 @@ _WIDGETS = {
     "PagedBlocks",
     "OffloadOrRecompute",
     "MemoryOverTrace",
+    "DeploymentRanks",
     "CacheTransfer",
 }
 __all__ = sorted(

@@ -153,6 +153,26 @@ def _states() -> dict[str, list[State]]:
             State("one panel: vLLM (paged)", {"view": "paged"}),
             State("does not load (70B in BF16 on one H100)", {"model": "llama-3.1-70b", "gpu": "H100"}),
         ],
+        "DeploymentRanks": [
+            State("default: Llama 3.1 70B, PP 3 on H100s (the first stage fills first)"),
+            State(
+                "DeepSeek-V3 on 8 H200s, TP 8 (the latent whole on every GPU)",
+                {"model": "deepseek-v3", "gpu": "H200", "tp": 8, "pp": 1, "weight_dtype": "fp8"},
+            ),
+            State(
+                "DeepSeek-V3 on 8 H200s, DP attention with EP 8",
+                {
+                    "model": "deepseek-v3",
+                    "gpu": "H200",
+                    "tp": 1,
+                    "pp": 1,
+                    "dp": 8,
+                    "ep": True,
+                    "weight_dtype": "fp8",
+                },
+            ),
+            State("does not load: DP 3 (every H100 holds the whole 70B)", {"pp": 1, "dp": 3}),
+        ],
     }
 
 

@@ -1,4 +1,4 @@
-"""The widgets (five calculators, five explainers of the mechanism) and the Scenario
+"""The widgets (five calculators, five explainers of the mechanism, DeploymentRanks) and the Scenario
 that drives several of them.
 
 Each is an anywidget: inputs are synced traitlets named as in the API contract, the
@@ -11,6 +11,7 @@ from .cache_transfer import CacheTransfer
 from .context_users import ContextVsUsers
 from .decode_speed import DecodeSpeed
 from .decode_step import DecodeStep
+from .deployment_ranks import DeploymentRanks
 from .designs import AttentionDesigns
 from .memory_trace import MemoryOverTrace
 from .offload import OffloadOrRecompute
@@ -25,6 +26,7 @@ __all__ = [
     "ContextVsUsers",
     "DecodeSpeed",
     "DecodeStep",
+    "DeploymentRanks",
     "KVWidget",
     "MemoryOverTrace",
     "OffloadOrRecompute",

@@ -500,6 +500,85 @@ SWAPS: dict[str, list[Swap]] = {
     ],
     # 10 asks questions about fixed models and holds no model a reader is invited to change
     "10_mistakes.ipynb": [],
+    "11_beyond_one_gpu.ipynb": [
+        # the pipeline tables, the copied heads, the start-up check and the fewest GPUs
+        swap_model(
+            'llama70 = kw.load_model("llama-3.1-70b")',
+            "llama-3.1-70b",
+            "qwen3-32b",
+            [
+                "pp2 = kw.placement",
+                "for tp in (4, 8, 16)",
+                "start = kw.vllm_start_check",
+                "need = kw.fewest_gpus",
+            ],
+            [
+                (
+                    "pp2 = kw.placement",
+                    r"holds (\d+); the summed memory claims (\d+)",
+                    "[(str(p.conversations), str(p.summed_conversations)) for p in "
+                    f"(kw.placement({m('qwen3-32b')}, 'H200', 8_192, pp=2), kw.placement({m('qwen3-32b')}, 'H200', 8_192, pp=3))]",
+                ),
+                (
+                    "for tp in (4, 8, 16)",
+                    r"TP +(\d+): +([\d,]+) B a token on each GPU",
+                    f"[(str(tp), format({m('qwen3-32b')}.kv_bytes_per_token(tp=tp), ',')) for tp in (4, 8, 16)]",
+                ),
+                (
+                    "start = kw.vllm_start_check",
+                    r"--max-model-len ([\d,]+): (starts|refuses to start)",
+                    f"[('131,072', 'starts' if kw.vllm_start_check({m('qwen3-32b')}, 'H100', num_gpus=2, "
+                    "max_model_len=131_072).starts else 'refuses to start')]",
+                ),
+                (
+                    "need = kw.fewest_gpus",
+                    r"\((\d+) GPUs?\) of H200 hold ([\d,]+) conversations",
+                    f"[(str(need.num_gpus), format(need.answer.conversations, ',')) for need in "
+                    f"[kw.fewest_gpus({m('qwen3-32b')}, 'H200', 200, 32_768)]]",
+                ),
+            ],
+        ),
+        # MLA under TP against data-parallel attention
+        swap_model(
+            'deepseek = kw.load_model("deepseek-v3")',
+            "deepseek-v3",
+            "deepseek-v3.2",
+            ["tp8 = kw.placement"],
+            [
+                (
+                    "tp8 = kw.placement",
+                    r"-> (\d+) conversations",
+                    f"[str(kw.placement({m('deepseek-v3.2')}, 'H200', 32_768, **d).conversations) "
+                    "for d in ({'tp': 8}, {'dp': 8, 'ep': True})]",
+                ),
+            ],
+        ),
+        # the moved cache, SGLang's pool beside vLLM's and its start-up line
+        swap_model(
+            'llama31_8 = kw.load_model("llama-3.1-8b")',
+            "llama-3.1-8b",
+            "qwen3-8b",
+            ["moves = {link", "sglang_pool = kw.sglang_kv_report", "line = sglang_pool"],
+            [
+                (
+                    "moves = {link",
+                    r"is ([\d.]+) GB of cache",
+                    f"[format({m('qwen3-8b')}.kv_bytes(32_768) / GB, '.2f')]",
+                ),
+                (
+                    "sglang_pool = kw.sglang_kv_report",
+                    r"-> ([\d,]+) tokens in",
+                    f"[format(kw.vllm_kv_report({m('qwen3-8b')}, 'H100').gpu_kv_cache_tokens, ','), "
+                    f"format(kw.sglang_kv_report({m('qwen3-8b')}, 'H100').max_total_num_tokens, ',')]",
+                ),
+                (
+                    "line = sglang_pool",
+                    r"#tokens ([\d,]+): keys",
+                    f"[format(kw.sglang_kv_report({m('qwen3-8b')}, 'H100').max_total_num_tokens, ',')]",
+                ),
+            ],
+        ),
+    ],
 }
 
 

@@ -133,6 +133,17 @@ CASES = {
         "(predicted.gpu_kv_cache_tokens > 396_256, mine.num_blocks)",
         [True, 6_250],
     ),
+    "11 longer conversations on the stages and over the link": (
+        "11_beyond_one_gpu.ipynb",
+        [
+            ("context = 8_192", "context = 32_768"),
+            ("moved = 32_768", "moved = 131_072"),
+            ("my_guess = None  # write your guess: decode steps", "my_guess = 8  # decode steps"),
+        ],
+        # 131,072 tokens x 131,072 B = 17.18 GB; / 450 GB/s = 38.2 ms
+        "(pp3.conversations, pp3.summed_conversations, round(first.seconds * 1e3, 1), first.measured_prefill_seconds)",
+        [21, 22, 38.2, None],
+    ),
 }
 
 
@@ -256,6 +267,15 @@ PRINTED = {
             r"(\d) x H100, ([\d,]+) tokens: 70.6 B parameters leave ([\d.]+) GB \((\d+) users\); 70.0 B leave ([\d.]+) GB \((\d+) users\)",
             [("2", "8,000", "73.45", "28", "74.00", "28")],
         ),
+    ],
+    "11 longer conversations on the stages and over the link": [
+        # both tables say the length the reader set, and what each deployment then holds
+        ("pp2 = kw.placement", r"conversations of ([\d,]+) tokens", ["32,768", "32,768"]),
+        ("pp2 = kw.placement", r"holds (\d+); the summed memory claims (\d+)", [("10", "10"), ("21", "22")]),
+        # no prefill was measured at 131,072 tokens: the line is left out rather than guessed
+        ("moves = {link", r"one ([\d,]+)-token conversation is ([\d.]+) GB", [("131,072", "17.18")]),
+        ("moves = {link", r"prefill measured", []),
+        ("moves = {link", r"Your guess (\d+), the answer ([\d.]+) decode steps", [("8", "5.5")]),
     ],
     "07 reserve 128K in the mix, 2,000 used tokens": [
         (

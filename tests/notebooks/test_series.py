@@ -25,8 +25,8 @@ def markdown(nb: dict) -> str:
     return "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
 
 
-def test_ten_parts_in_order():
-    assert [p[:2] for p in PARTS] == [f"{i:02d}" for i in range(1, 11)]
+def test_eleven_parts_in_order():
+    assert [p[:2] for p in PARTS] == [f"{i:02d}" for i in range(1, 12)]
     assert (NOTEBOOKS / "index.ipynb").exists()
 
 

@@ -26,6 +26,7 @@ ALL = (
     kw.DecodeStep,
     kw.PagedBlocks,
     kw.OffloadOrRecompute,
+    kw.DeploymentRanks,
     kw.CacheTransfer,
 )
 LIBRARY_MARK = "function createApp("  # the widget frame's builder (js/ui/app.js), once per library copy
