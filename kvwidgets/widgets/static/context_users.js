@@ -72,6 +72,7 @@ var labelled;
 var limitLines;
 var luminance;
 var makeLookup;
+var markHolds;
 var maxContext;
 var memoryBudget;
 var modelSelect;
@@ -110,10 +111,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "4959c1979537b328";
+var LIBRARY_HASH = "cc17591307afd365";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -303,6 +304,8 @@ function widgetModule(render2) {
 // kvwidgets/widgets/js/widgets/context_users.js
 var LO = 1024;
 var HI = 1048576;
+var TICKS_ALL = Array.from({ length: 11 }, (_, i) => LO * 2 ** i);
+var TICKS_HALF = TICKS_ALL.filter((_, i) => i % 2 === 0);
 function conversations(n) {
   return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
 }
@@ -333,6 +336,7 @@ function render({ model, el }) {
   const outMax = app.readout("max_context", "Longest one conversation can be:");
   const cache = {};
   app.draw = () => {
+    markHolds([outUsers, outMax], false);
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
@@ -384,8 +388,8 @@ function render({ model, el }) {
     const s = app.scale();
     const kvBits = L.bits("kv_dtype");
     const on = Math.max(0, lines.findIndex(([dt]) => dtypeBits(L.dtypes, dt) === kvBits));
-    const usersOn = (c) => {
-      const st = stairs[on];
+    const usersOn = (c, i = on) => {
+      const st = stairs[i];
       let j = 0;
       while (j + 1 < st.x.length && st.x[j + 1] <= c) j++;
       return Number(st.users[j]);
@@ -393,43 +397,56 @@ function render({ model, el }) {
     const plotPx = Math.max(1, diagramWidth(app) - 92 * s);
     const px = (c) => (Math.log10(c) - Math.log10(LO)) / (Math.log10(HI) - Math.log10(LO)) * plotPx;
     const boxPx = (text) => text.length * 12 * s * 0.56 + 6 * s;
-    const place = (c, text) => {
+    const top = Math.max(1, ...stairs.map((st) => Number(st.users[0])));
+    const plotH = 274 * s;
+    const py = (u) => isLog ? Math.log10(Math.max(u, 1)) / Math.max(1, Math.log10(top)) * plotH : u / top * plotH;
+    const bitsOf = (i) => dtypeBits(L.dtypes, lines[i][0]);
+    const upper = bitsOf(0) <= bitsOf(1) ? 0 : 1;
+    const boxH = 12 * s * 1.5;
+    const place = (c, text, i, u) => {
       const w = boxPx(text);
       const off = OFFSET * s;
-      const left = px(c) + off + w > plotPx + 18 * s;
-      return { left, span: left ? [px(c) - off - w, px(c) - off] : [px(c) + off, px(c) + off + w] };
+      const wantLeft = i !== upper;
+      const left = wantLeft ? px(c) - off - w >= -off : px(c) + off + w > plotPx + 18 * s;
+      const below = i !== upper && py(u) - off - boxH >= 0;
+      return { left, below, span: left ? [px(c) - off - w, px(c) - off] : [px(c) + off, px(c) + off + w] };
     };
-    const label = (c, y, text, border, width, shown = true, arrow = false) => {
-      const left = place(c, text).left;
+    const ARROWS = { "true,true": "↗", "true,false": "↘", "false,true": "↖", "false,false": "↙" };
+    const label = (c, y, u, i, text, border, width, shown = true, arrow = false) => {
+      const { left, below } = place(c, text, i, u);
+      const head = ARROWS[`${left},${below}`];
       annotations.push({
         x: Math.log10(c),
         y,
-        text: !arrow ? text : left ? `${text} ↘` : `↙ ${text}`,
+        text: !arrow ? text : left ? `${text} ${head}` : `${head} ${text}`,
         showarrow: false,
         opacity: shown ? 1 : 0,
         xshift: (left ? -1 : 1) * OFFSET * s,
-        yshift: OFFSET * s,
+        yshift: (below ? -1 : 1) * OFFSET * s,
         xanchor: left ? "right" : "left",
-        yanchor: "bottom",
+        yanchor: below ? "top" : "bottom",
         font: { color: t.fg },
         bordercolor: border,
         borderwidth: width,
         bgcolor: t.bg
       });
     };
-    const top = Math.max(1, ...stairs.map((st) => Number(st.users[0])));
-    const plotH = 274 * s;
-    const py = (u) => isLog ? Math.log10(Math.max(u, 1)) / Math.max(1, Math.log10(top)) * plotH : u / top * plotH;
     const chosenUsers = Number(here.users);
     const chosenText = chosenUsers > 0 || !isLog ? conversations(chosenUsers) : `none fits at ${fmtTokens(context)}`;
-    const chosenSpan = place(context, chosenText).span;
+    const chosenSpan = place(context, chosenText, on, chosenUsers).span;
     for (const c of marks) {
       const u = usersOn(c);
       if (isLog && u === 0) continue;
-      const span = place(c, `${conversations(u)} ↘`).span;
+      const span = place(c, `${conversations(u)} ↘`, on, u).span;
       const sameRow = Math.abs(py(u) - py(chosenUsers)) < 22 * s;
       const givesWay = sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s;
-      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, !givesWay, true);
+      label(c, isLog ? Math.log10(u) : u, u, on, conversations(u), conceptColor("kv"), 1, !givesWay, true);
+    }
+    const other = 1 - on;
+    for (const c of marks) {
+      const u = usersOn(c, other);
+      if (isLog && u === 0) continue;
+      label(c, isLog ? Math.log10(u) : u, u, other, `${lines[other][1]}: ${u.toLocaleString("en-US")}`, conceptColor("kv"), 1, true, true);
     }
     if (zeroFroms.length) {
       annotations.push({
@@ -459,7 +476,7 @@ function render({ model, el }) {
         yanchor: "middle",
         font: { color: t.fg, size: 14 * s }
       });
-      label(context, y, chosenText, t.fg, 2);
+      label(context, y, chosenUsers, on, chosenText, t.fg, 2);
     } else {
       const floor = { yref: "paper", y: 0 };
       annotations.push({
@@ -471,6 +488,7 @@ function render({ model, el }) {
         yanchor: "bottom",
         font: { color: conceptColor("warning"), size: 14 * s }
       });
+      const leftOfFloor = place(context, chosenText, upper, 0).left;
       annotations.push({
         x: Math.log10(context),
         ...floor,
@@ -478,8 +496,8 @@ function render({ model, el }) {
         showarrow: false,
         yanchor: "bottom",
         yshift: 20 * s,
-        xanchor: place(context, chosenText).left ? "right" : "left",
-        xshift: place(context, chosenText).left ? 4 * s : -4 * s,
+        xanchor: leftOfFloor ? "right" : "left",
+        xshift: leftOfFloor ? 4 * s : -4 * s,
         font: { color: t.fg },
         bordercolor: conceptColor("warning"),
         borderwidth: 2,
@@ -488,6 +506,7 @@ function render({ model, el }) {
     }
     const nothing = stairs.every((st) => st.users.every((u) => u === 0n));
     const failed = !here.weights_fit ? fitMessage(here) : nothing ? `The model loads, but not one conversation of ${fmtTokens(LO)} tokens fits, with either cache. ${fitMessage(here)}` : "";
+    const ticks = plotPx >= 440 * s ? TICKS_ALL : TICKS_HALF;
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
     const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
     if (isLog && !failed && stairs.some((st) => st.users.some((u) => u === 0n))) {
@@ -498,13 +517,22 @@ function render({ model, el }) {
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${String(model.get("kv_dtype")).toUpperCase()} cache)`;
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;
     if (failed) {
+      if (!here.weights_fit) outUsers.textContent = "none (the model does not load)";
+      markHolds([outUsers, outMax], true);
       app.failure(failed);
       return;
     }
     drawPlot(app, traces, {
       shapes,
       annotations,
-      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)] },
+      xaxis: {
+        type: "log",
+        title: { text: "context (tokens per conversation)" },
+        range: [Math.log10(LO), Math.log10(HI)],
+        tickmode: "array",
+        tickvals: ticks,
+        ticktext: ticks.map(fmtTokens)
+      },
       // On a short range (a few hundred conversations at most) plotly labels every digit and
       // those under 10 crowd together: ticks at 1, 2, 5 of each decade then. Only then: a
       // set dtick makes each redraw slower (about 1.5x here), and longer ranges get 1, 2, 5

@@ -1004,6 +1004,9 @@ function svgElement(tag, attrs = {}, children = []) {
   for (const c of children) e.append(c);
   return e;
 }
+function markHolds(values, holds) {
+  for (const v of values) v.toggleAttribute("data-kv-holds", holds);
+}
 
 // kvwidgets/widgets/js/ui/diagram.js
 function diagramBox(app) {
@@ -1558,18 +1561,23 @@ function contextControl(app, labelText = "Context (tokens)") {
     slider.value = String(contextToPosition(c));
     slider.setAttribute("aria-valuetext", `${Number(c).toLocaleString("en-US")} tokens`);
     if (!isFocused(box)) box.value = String(c);
+    box.removeAttribute("aria-invalid");
     shown.textContent = fmtTokens(c);
+  };
+  const refuse = (message) => {
+    box.setAttribute("aria-invalid", "true");
+    app.fail(message);
   };
   slider.addEventListener("input", () => app.set("context", positionToContext(slider.value), { continuous: true }));
   box.addEventListener("change", () => {
     const raw = box.value.trim();
     const v = Number(raw);
     if (raw === "" || !Number.isInteger(v) || v < 1) {
-      app.fail(`context must be a whole number >= 1, got ${raw || "nothing"}`);
+      refuse(`context must be a whole number >= 1, got ${raw || "nothing"}`);
       return;
     }
     if (v > 2 ** 40) {
-      app.fail(`context must be at most ${(2 ** 40).toLocaleString("en-US")} tokens, got ${v.toLocaleString("en-US")}`);
+      refuse(`context must be at most ${(2 ** 40).toLocaleString("en-US")} tokens, got ${v.toLocaleString("en-US")}`);
       return;
     }
     app.set("context", v);
@@ -1857,6 +1865,7 @@ export {
   limitLines,
   luminance,
   makeLookup,
+  markHolds,
   maxContext,
   memoryBudget,
   modelSelect,

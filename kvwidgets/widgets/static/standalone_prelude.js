@@ -80,6 +80,7 @@
     limitLines: () => limitLines,
     luminance: () => luminance,
     makeLookup: () => makeLookup,
+    markHolds: () => markHolds,
     maxContext: () => maxContext,
     memoryBudget: () => memoryBudget,
     modelSelect: () => modelSelect,
@@ -1124,6 +1125,9 @@
     for (const c of children) e.append(c);
     return e;
   }
+  function markHolds(values, holds) {
+    for (const v of values) v.toggleAttribute("data-kv-holds", holds);
+  }
 
   // kvwidgets/widgets/js/ui/diagram.js
   function diagramBox(app) {
@@ -1678,18 +1682,23 @@
       slider.value = String(contextToPosition(c));
       slider.setAttribute("aria-valuetext", `${Number(c).toLocaleString("en-US")} tokens`);
       if (!isFocused(box)) box.value = String(c);
+      box.removeAttribute("aria-invalid");
       shown.textContent = fmtTokens(c);
+    };
+    const refuse = (message) => {
+      box.setAttribute("aria-invalid", "true");
+      app.fail(message);
     };
     slider.addEventListener("input", () => app.set("context", positionToContext(slider.value), { continuous: true }));
     box.addEventListener("change", () => {
       const raw = box.value.trim();
       const v = Number(raw);
       if (raw === "" || !Number.isInteger(v) || v < 1) {
-        app.fail(`context must be a whole number >= 1, got ${raw || "nothing"}`);
+        refuse(`context must be a whole number >= 1, got ${raw || "nothing"}`);
         return;
       }
       if (v > 2 ** 40) {
-        app.fail(`context must be at most ${(2 ** 40).toLocaleString("en-US")} tokens, got ${v.toLocaleString("en-US")}`);
+        refuse(`context must be at most ${(2 ** 40).toLocaleString("en-US")} tokens, got ${v.toLocaleString("en-US")}`);
         return;
       }
       app.set("context", v);
@@ -1907,7 +1916,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "4959c1979537b328";
+  var LIBRARY_HASH = "cc17591307afd365";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

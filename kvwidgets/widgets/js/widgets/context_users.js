@@ -12,6 +12,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor, dtypeColor, dtypeDash } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
 import { diagramWidth } from "../ui/diagram.js";
+import { markHolds } from "../ui/dom.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -22,6 +23,11 @@ import { widgetModule } from "../loader/widget_module.js";
 
 const LO = 1024;
 const HI = 1048576;
+// The context axis' ticks: powers of two named as the marks are (8K, not 8,192 or 10k),
+// every one where the plot is wide enough, every other one where it is not. A fixed array
+// costs plotly no more than its own tick choice.
+const TICKS_ALL = Array.from({ length: 11 }, (_, i) => LO * 2 ** i);
+const TICKS_HALF = TICKS_ALL.filter((_, i) => i % 2 === 0);
 
 /** "1 conversation", "53 conversations" */
 function conversations(n) {
@@ -70,6 +76,7 @@ function render({ model, el }) {
   const cache = {};
 
   app.draw = () => {
+    markHolds([outUsers, outMax], false);
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
@@ -114,8 +121,8 @@ function render({ model, el }) {
     const s = app.scale();
     const kvBits = L.bits("kv_dtype");
     const on = Math.max(0, lines.findIndex(([dt]) => dtypeBits(L.dtypes, dt) === kvBits));
-    const usersOn = (c) => {
-      const st = stairs[on];
+    const usersOn = (c, i = on) => {
+      const st = stairs[i];
       let j = 0;
       while (j + 1 < st.x.length && st.x[j + 1] <= c) j++;
       return Number(st.users[j]);
@@ -123,44 +130,64 @@ function render({ model, el }) {
     const plotPx = Math.max(1, diagramWidth(app) - 92 * s);  // plotLayout's margins l + r
     const px = (c) => ((Math.log10(c) - Math.log10(LO)) / (Math.log10(HI) - Math.log10(LO))) * plotPx;
     const boxPx = (text) => text.length * 12 * s * 0.56 + 6 * s;
-    /** a label's box from its point: [left, right] in px, and whether it goes left (only
-     *  where it would pass the figure's right edge: left of a point is where the line comes from) */
-    const place = (c, text) => {
-      const w = boxPx(text);
-      const off = OFFSET * s;
-      const left = px(c) + off + w > plotPx + 18 * s;  // a label may reach into the right margin
-      return { left, span: left ? [px(c) - off - w, px(c) - off] : [px(c) + off, px(c) + off + w] };
-    };
-    // A box with its corner at the point. A mark's label points back at its point with an
-    // arrow character: an arrow drawn as plotly shapes (or the annotation's own arrow) is
-    // work on every redraw, and shapes that appear or vanish as the slider moves made a
-    // step about 1.2x slower than the previous release.
-    const label = (c, y, text, border, width, shown = true, arrow = false) => {
-      const left = place(c, text).left;
-      annotations.push({
-        x: Math.log10(c), y, text: !arrow ? text : left ? `${text} \u2198` : `\u2199 ${text}`, showarrow: false, opacity: shown ? 1 : 0,
-        xshift: (left ? -1 : 1) * OFFSET * s, yshift: OFFSET * s, xanchor: left ? "right" : "left", yanchor: "bottom",
-        font: { color: t.fg }, bordercolor: border, borderwidth: width, bgcolor: t.bg,
-      });
-    };
     // the y axis' pixels, from the range plotly will fit to the lines (near enough to tell
     // whether two labels share a row): plotLayout's height less its top and bottom margins
     const top = Math.max(1, ...stairs.map((st) => Number(st.users[0])));
     const plotH = 274 * s;
     const py = (u) => (isLog ? (Math.log10(Math.max(u, 1)) / Math.max(1, Math.log10(top))) * plotH : (u / top) * plotH);
+    // Each line's labels stand on the side away from the other line, so that no box hides
+    // it: the upper line's (the cache that holds more) above and right of their point, the
+    // lower line's below and left of it. Both sides are clear of a label's own line too:
+    // a line that only falls left to right runs above-left and below-right of its points.
+    // The upper line is the one with fewer bits per value (FP8 holds twice 16-bit's).
+    const bitsOf = (i) => dtypeBits(L.dtypes, lines[i][0]);
+    const upper = bitsOf(0) <= bitsOf(1) ? 0 : 1;
+    const boxH = 12 * s * 1.5;
+    /** a label's box from its point on line `i`: [left, right] in px, and which sides it takes.
+     *  It turns to the other side only where it would pass the plot's edge (a label may reach
+     *  18 px into the right margin) or, below, its floor. */
+    const place = (c, text, i, u) => {
+      const w = boxPx(text);
+      const off = OFFSET * s;
+      const wantLeft = i !== upper;
+      const left = wantLeft ? px(c) - off - w >= -off : px(c) + off + w > plotPx + 18 * s;
+      const below = i !== upper && py(u) - off - boxH >= 0;
+      return { left, below, span: left ? [px(c) - off - w, px(c) - off] : [px(c) + off, px(c) + off + w] };
+    };
+    // A box with its corner at the point. A mark's label points back at its point with an
+    // arrow character: an arrow drawn as plotly shapes (or the annotation's own arrow) is
+    // work on every redraw, and shapes that appear or vanish as the slider moves made a
+    // step about 1.2x slower than the previous release.
+    const ARROWS = { "true,true": "\u2197", "true,false": "\u2198", "false,true": "\u2196", "false,false": "\u2199" };
+    const label = (c, y, u, i, text, border, width, shown = true, arrow = false) => {
+      const { left, below } = place(c, text, i, u);
+      const head = ARROWS[`${left},${below}`];
+      annotations.push({
+        x: Math.log10(c), y, text: !arrow ? text : left ? `${text} ${head}` : `${head} ${text}`, showarrow: false, opacity: shown ? 1 : 0,
+        xshift: (left ? -1 : 1) * OFFSET * s, yshift: (below ? -1 : 1) * OFFSET * s, xanchor: left ? "right" : "left", yanchor: below ? "top" : "bottom",
+        font: { color: t.fg }, bordercolor: border, borderwidth: width, bgcolor: t.bg,
+      });
+    };
     const chosenUsers = Number(here.users);
     const chosenText = chosenUsers > 0 || !isLog ? conversations(chosenUsers) : `none fits at ${fmtTokens(context)}`;
-    const chosenSpan = place(context, chosenText).span;
+    const chosenSpan = place(context, chosenText, on, chosenUsers).span;
     for (const c of marks) {  // the conversation count at each mark
       const u = usersOn(c);
       if (isLog && u === 0) continue;
       // the chosen point's own label says it; a mark whose label would share its place gives way
-      const span = place(c, `${conversations(u)} \u2198`).span;
+      const span = place(c, `${conversations(u)} \u2198`, on, u).span;
       const sameRow = Math.abs(py(u) - py(chosenUsers)) < 22 * s;
       const givesWay = sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s;
       // hidden, not left out: the same annotations in the same places keep a slider step a
       // redraw of the annotations (a changed list makes plotly recompute every trace)
-      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, !givesWay, true);
+      label(c, isLog ? Math.log10(u) : u, u, on, conversations(u), conceptColor("kv"), 1, !givesWay, true);
+    }
+    // the other cache's count at each mark, named by its cache, on its own side of its line
+    const other = 1 - on;
+    for (const c of marks) {
+      const u = usersOn(c, other);
+      if (isLog && u === 0) continue;
+      label(c, isLog ? Math.log10(u) : u, u, other, `${lines[other][1]}: ${u.toLocaleString("en-US")}`, conceptColor("kv"), 1, true, true);
     }
     if (zeroFroms.length) {  // one box, a line per cache: each annotation is work on every redraw
       annotations.push({
@@ -180,13 +207,14 @@ function render({ model, el }) {
         showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * s } });
       // its label beside the ring, no arrow: a shape that moved with the slider would make
       // every step recompute the traces
-      label(context, y, chosenText, t.fg, 2);
+      label(context, y, chosenUsers, on, chosenText, t.fg, 2);
     } else {
       const floor = { yref: "paper", y: 0 };
       annotations.push({ x: Math.log10(context), ...floor, text: "\u25BC", showarrow: false, xanchor: "center", yanchor: "bottom",
         font: { color: conceptColor("warning"), size: 14 * s } });
+      const leftOfFloor = place(context, chosenText, upper, 0).left;  // right of its mark, unless the plot ends first
       annotations.push({ x: Math.log10(context), ...floor, text: chosenText, showarrow: false, yanchor: "bottom", yshift: 20 * s,
-        xanchor: place(context, chosenText).left ? "right" : "left", xshift: place(context, chosenText).left ? 4 * s : -4 * s,
+        xanchor: leftOfFloor ? "right" : "left", xshift: leftOfFloor ? 4 * s : -4 * s,
         font: { color: t.fg }, bordercolor: conceptColor("warning"), borderwidth: 2, bgcolor: t.bg });
     }
     // A model that does not load, or loads but has no room for one conversation of even
@@ -194,6 +222,7 @@ function render({ model, el }) {
     const nothing = stairs.every((st) => st.users.every((u) => u === 0n));
     const failed = !here.weights_fit ? fitMessage(here)
       : nothing ? `The model loads, but not one conversation of ${fmtTokens(LO)} tokens fits, with either cache. ${fitMessage(here)}` : "";
+    const ticks = plotPx >= 440 * s ? TICKS_ALL : TICKS_HALF;
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
     // Everything is computed: now touch the page.
     const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
@@ -205,12 +234,16 @@ function render({ model, el }) {
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${String(model.get("kv_dtype")).toUpperCase()} cache)`;
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens`;
     if (failed) {
+      // both readouts stay true when nothing can be drawn: none fits, and the longest is the model's
+      if (!here.weights_fit) outUsers.textContent = "none (the model does not load)";
+      markHolds([outUsers, outMax], true);
       app.failure(failed);
       return;  // the chart stays hidden until the inputs draw something true
     }
     drawPlot(app, traces, {
       shapes, annotations,
-      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)] },
+      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)],
+        tickmode: "array", tickvals: ticks, ticktext: ticks.map(fmtTokens) },
       // On a short range (a few hundred conversations at most) plotly labels every digit and
       // those under 10 crowd together: ticks at 1, 2, 5 of each decade then. Only then: a
       // set dtick makes each redraw slower (about 1.5x here), and longer ranges get 1, 2, 5

@@ -18,7 +18,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor, inkOn } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuSelect, intBox, modelSelect, resetButton, selectControl } from "../ui/controls.js";
 import { boxesPath, diagramBox, diagramWidth } from "../ui/diagram.js";
-import { svgElement } from "../ui/dom.js";
+import { markHolds, svgElement } from "../ui/dom.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
@@ -73,33 +73,38 @@ function render({ model, el }) {
       else c.removeAttribute("aria-invalid");
     }
   };
-  const blank = () => {
-    for (const o of [outBlocks, outWaste, outUsers, outShare]) o.textContent = "—";
+  const values = [outBlocks, outWaste, outUsers, outShare];
+  // with inputs that conflict there is no request to count: said, not a struck number
+  const notApplicable = () => {
+    for (const o of values) o.textContent = "not applicable";
+    markHolds(values, true);
   };
 
   app.draw = () => {
+    markHolds(values, false);
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
     const n = (x) => Number(x).toLocaleString("en-US");
     // Two inputs that cannot hold together: say which, at the controls and in place of the
-    // figure, rather than keep a figure drawn for other inputs.
+    // figure, rather than keep a figure drawn for other inputs. The sentences are word for
+    // word the kernel's error (paged_blocks.py input_conflicts), so the message shows once.
     const used = model.get("used_tokens");
     const prefix = model.get("prefix_tokens");
     const maxLen = model.get("context");
     const conflicts = [];
     const whole = (v) => Number.isInteger(v) && v >= 0;
     if (whole(used) && whole(prefix) && prefix >= used) {
-      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (${n(prefix)} tokens) must be shorter than the tokens used (${n(used)}): each conversation adds tokens of its own after it.`]);
+      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n(prefix)}) must be shorter than the tokens used (used_tokens, ${n(used)}): each conversation adds tokens of its own after it.`]);
     }
     if (whole(used) && whole(maxLen) && used > maxLen) {
-      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (${n(used)}) must fit in the maximum length (${n(maxLen)}) a reservation holds.`]);
+      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (used_tokens, ${n(used)}) must fit in the maximum length a reservation holds (context, ${n(maxLen)}).`]);
     }
     flag(conflicts.flatMap((c) => c[0]));
     if (conflicts.length) {
       app.failure(conflicts.map((c) => c[1]).join(" "));
       app.say([]);
-      blank();
+      notApplicable();
       return;
     }
     const o = {
@@ -391,7 +396,9 @@ function render({ model, el }) {
     app.say(lines);
     outBlocks.textContent = `${n(p.paged_blocks)} paged, ${n(p.reserved_blocks)} reserved`;
     outWaste.textContent = `paged ${pct(p.paged_waste)}, reserved ${pct(p.reserved_waste)}`;
-    outUsers.textContent = `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
+    outUsers.textContent = p.kv_budget_bytes < 0n ? "none (the model does not load)" : `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
+    // a model that does not load leaves the block counts true: only the fit was a number, now words
+    markHolds(values, p.kv_budget_bytes < 0n);
     outShare.textContent = `${n(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n(p.blocks_unshared)} unshared)`;
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
