@@ -403,17 +403,39 @@ function render({ model, el }) {
     const bitsOf = (i) => dtypeBits(L.dtypes, lines[i][0]);
     const upper = bitsOf(0) <= bitsOf(1) ? 0 : 1;
     const boxH = 12 * s * 1.5;
+    const segments = [];
+    for (const st of stairs) {
+      for (let j = 0; j < st.x.length; j++) {
+        if (isLog && st.users[j] === 0n) break;
+        const [x0, y0] = [px(st.x[j]), py(Number(st.users[j]))];
+        const x1 = j + 1 < st.x.length ? px(st.x[j + 1]) : plotPx;
+        segments.push([x0, y0, x1, y0]);
+        if (j + 1 < st.x.length && !(isLog && st.users[j + 1] === 0n)) {
+          const y1 = py(Number(st.users[j + 1]));
+          segments.push([x1, Math.min(y0, y1), x1, Math.max(y0, y1)]);
+        }
+      }
+    }
+    const covers = (l, r, b, tp) => segments.some(([x0, y0, x1, y1]) => x0 < r && x1 > l && y0 < tp && y1 > b);
     const place = (c, text, i, u) => {
       const w = boxPx(text);
       const off = OFFSET * s;
-      const wantLeft = i !== upper;
-      const left = wantLeft ? px(c) - off - w >= -off : px(c) + off + w > plotPx + 18 * s;
-      const below = i !== upper && py(u) - off - boxH >= 0;
-      return { left, below, span: left ? [px(c) - off - w, px(c) - off] : [px(c) + off, px(c) + off + w] };
+      const [x, y] = [px(c), py(u)];
+      const sides = i === upper ? [[false, false], [true, false], [false, true], [true, true]] : [[true, true], [false, true], [true, false], [false, false]];
+      let first = null;
+      for (const [left, below] of sides) {
+        const [l, r] = left ? [x - off - w, x - off] : [x + off, x + off + w];
+        const [b, tp] = below ? [y - off - boxH, y - off] : [y + off, y + off + boxH];
+        if (l < -off || r > plotPx + 18 * s || b < 0) continue;
+        const side = { left, below, span: [l, r], clear: false };
+        if (!covers(l + 1, r - 1, b + 1, tp - 1)) return side;
+        first = first || { ...side, clear: true };
+      }
+      return first || { left: false, below: false, span: [x + off, x + off + w], clear: true };
     };
     const ARROWS = { "true,true": "↗", "true,false": "↘", "false,true": "↖", "false,false": "↙" };
     const label = (c, y, u, i, text, border, width, shown = true, arrow = false) => {
-      const { left, below } = place(c, text, i, u);
+      const { left, below, clear } = place(c, text, i, u);
       const head = ARROWS[`${left},${below}`];
       annotations.push({
         x: Math.log10(c),
@@ -428,7 +450,7 @@ function render({ model, el }) {
         font: { color: t.fg },
         bordercolor: border,
         borderwidth: width,
-        bgcolor: t.bg
+        bgcolor: clear ? "rgba(0,0,0,0)" : t.bg
       });
     };
     const chosenUsers = Number(here.users);

@@ -143,16 +143,42 @@ function render({ model, el }) {
     const bitsOf = (i) => dtypeBits(L.dtypes, lines[i][0]);
     const upper = bitsOf(0) <= bitsOf(1) ? 0 : 1;
     const boxH = 12 * s * 1.5;
-    /** a label's box from its point on line `i`: [left, right] in px, and which sides it takes.
-     *  It turns to the other side only where it would pass the plot's edge (a label may reach
-     *  18 px into the right margin) or, below, its floor. */
+    // Both lines as pixel segments (x along, y up from the floor): a label's box is checked
+    // against them, so that where its first side would cover a line it takes another.
+    /** @type {number[][]} [x0, y0, x1, y1] per segment, x0 <= x1 and y0 <= y1 */
+    const segments = [];
+    for (const st of stairs) {
+      for (let j = 0; j < st.x.length; j++) {
+        if (isLog && st.users[j] === 0n) break;  // a line stops where none fits
+        const [x0, y0] = [px(st.x[j]), py(Number(st.users[j]))];
+        const x1 = j + 1 < st.x.length ? px(st.x[j + 1]) : plotPx;
+        segments.push([x0, y0, x1, y0]);
+        if (j + 1 < st.x.length && !(isLog && st.users[j + 1] === 0n)) {
+          const y1 = py(Number(st.users[j + 1]));
+          segments.push([x1, Math.min(y0, y1), x1, Math.max(y0, y1)]);
+        }
+      }
+    }
+    const covers = (l, r, b, tp) => segments.some(([x0, y0, x1, y1]) => x0 < r && x1 > l && y0 < tp && y1 > b);
+    /** a label's box from its point on line `i`: [left, right] in px, and which sides it takes:
+     *  the line's own side first, then the others, the first that stays in the plot (a label
+     *  may reach 18 px into the right margin) and covers no line; if every side covers one,
+     *  the first that stays in the plot, with a see-through box (`clear`) so the line shows. */
     const place = (c, text, i, u) => {
       const w = boxPx(text);
       const off = OFFSET * s;
-      const wantLeft = i !== upper;
-      const left = wantLeft ? px(c) - off - w >= -off : px(c) + off + w > plotPx + 18 * s;
-      const below = i !== upper && py(u) - off - boxH >= 0;
-      return { left, below, span: left ? [px(c) - off - w, px(c) - off] : [px(c) + off, px(c) + off + w] };
+      const [x, y] = [px(c), py(u)];
+      const sides = i === upper ? [[false, false], [true, false], [false, true], [true, true]] : [[true, true], [false, true], [true, false], [false, false]];
+      let first = null;
+      for (const [left, below] of sides) {
+        const [l, r] = left ? [x - off - w, x - off] : [x + off, x + off + w];
+        const [b, tp] = below ? [y - off - boxH, y - off] : [y + off, y + off + boxH];
+        if (l < -off || r > plotPx + 18 * s || b < 0) continue;
+        const side = { left, below, span: [l, r], clear: false };
+        if (!covers(l + 1, r - 1, b + 1, tp - 1)) return side;
+        first = first || { ...side, clear: true };
+      }
+      return first || { left: false, below: false, span: [x + off, x + off + w], clear: true };
     };
     // A box with its corner at the point. A mark's label points back at its point with an
     // arrow character: an arrow drawn as plotly shapes (or the annotation's own arrow) is
@@ -160,12 +186,12 @@ function render({ model, el }) {
     // step about 1.2x slower than the previous release.
     const ARROWS = { "true,true": "\u2197", "true,false": "\u2198", "false,true": "\u2196", "false,false": "\u2199" };
     const label = (c, y, u, i, text, border, width, shown = true, arrow = false) => {
-      const { left, below } = place(c, text, i, u);
+      const { left, below, clear } = place(c, text, i, u);
       const head = ARROWS[`${left},${below}`];
       annotations.push({
         x: Math.log10(c), y, text: !arrow ? text : left ? `${text} ${head}` : `${head} ${text}`, showarrow: false, opacity: shown ? 1 : 0,
         xshift: (left ? -1 : 1) * OFFSET * s, yshift: (below ? -1 : 1) * OFFSET * s, xanchor: left ? "right" : "left", yanchor: below ? "top" : "bottom",
-        font: { color: t.fg }, bordercolor: border, borderwidth: width, bgcolor: t.bg,
+        font: { color: t.fg }, bordercolor: border, borderwidth: width, bgcolor: clear ? "rgba(0,0,0,0)" : t.bg,
       });
     };
     const chosenUsers = Number(here.users);
