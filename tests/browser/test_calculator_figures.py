@@ -61,6 +61,7 @@ def test_weights_that_do_not_fit_run_past_the_gpus_end(watched, tmp_path):
     page.evaluate("window.kvwExport.models[0].set('model', 'no-such-model')")
     state = page.evaluate(FAILED_JS)
     assert state["failed"] and set(state["struck"]) == {"line-through"}
+    assert not state["bar"] and not state["plot"]  # nor are the figures kept
     # a model that loads brings the chart back
     page.locator('[data-kv="model"]').select_option("llama-3-8b")
     state = page.evaluate(FAILED_JS)

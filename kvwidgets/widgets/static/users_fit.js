@@ -464,9 +464,11 @@ function render({ model, el }) {
   const outBudget = app.readout("kv_budget", "Left after weights:");
   const outPerToken = app.readout("kv_per_token", "KV per token:");
   const values = [outUsers, outPer, outBudget, outPerToken];
-  const bar = element("div", { class: "kv-diagram kv-membar kv-figure-keeps" });
+  const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
-  app.plot.classList.add("kv-figure-keeps");
+  const keep = (yes) => {
+    for (const e of [bar, app.plot]) e.classList.toggle("kv-figure-keeps", yes);
+  };
   const panel = (
     /** @type {HTMLElement} */
     app.figure.querySelector(".kv-failure")
@@ -474,6 +476,7 @@ function render({ model, el }) {
   panel.after(app.plot);
   app.draw = () => {
     markHolds(values, false);
+    keep(false);
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
@@ -551,6 +554,7 @@ function render({ model, el }) {
     outBudget.textContent = fit.weights_fit ? fmtBytes(fit.kv_budget_bytes) : "none (the weights do not fit)";
     if (!fit.weights_fit) {
       markHolds(values, true);
+      keep(true);
       app.failure(msg);
     }
     drawPlot(app, traces, {

@@ -181,16 +181,20 @@ function render({ model, el }) {
   const values = [outUsers, outPer, outBudget, outPerToken];
   // the deployment's memory bar leads; the 1/2/4/8-GPU bars follow, smaller, as the
   // second view. Both stay when the model does not load (kv-figure-keeps): the bar is the
-  // picture of why, the GPU-count chart shows how many GPUs would load it.
-  const bar = element("div", { class: "kv-diagram kv-membar kv-figure-keeps" });
+  // picture of why, the GPU-count chart shows how many GPUs would load it. Only then: a
+  // draw that throws leaves them drawn for other inputs, and the frame hides them.
+  const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
-  app.plot.classList.add("kv-figure-keeps");
+  const keep = (yes) => {
+    for (const e of [bar, app.plot]) e.classList.toggle("kv-figure-keeps", yes);
+  };
   // the failure's words under the bar they explain, before the chart of what would load
   const panel = /** @type {HTMLElement} */ (app.figure.querySelector(".kv-failure"));
   panel.after(app.plot);
 
   app.draw = () => {
     markHolds(values, false);
+    keep(false);
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
@@ -271,6 +275,7 @@ function render({ model, el }) {
       // every readout still holds: the bytes per token and per conversation are the
       // model's, and "none" is the answer for this deployment
       markHolds(values, true);
+      keep(true);
       app.failure(msg);
     }
     drawPlot(app, traces, {
