@@ -450,7 +450,7 @@ function render({ model, el }) {
         font: { color: t.fg },
         bordercolor: border,
         borderwidth: width,
-        bgcolor: clear ? "rgba(0,0,0,0)" : t.bg
+        bgcolor: clear ? "transparent" : t.bg
       });
     };
     const chosenUsers = Number(here.users);

@@ -191,7 +191,7 @@ function render({ model, el }) {
       annotations.push({
         x: Math.log10(c), y, text: !arrow ? text : left ? `${text} ${head}` : `${head} ${text}`, showarrow: false, opacity: shown ? 1 : 0,
         xshift: (left ? -1 : 1) * OFFSET * s, yshift: (below ? -1 : 1) * OFFSET * s, xanchor: left ? "right" : "left", yanchor: below ? "top" : "bottom",
-        font: { color: t.fg }, bordercolor: border, borderwidth: width, bgcolor: clear ? "rgba(0,0,0,0)" : t.bg,
+        font: { color: t.fg }, bordercolor: border, borderwidth: width, bgcolor: clear ? "transparent" : t.bg,
       });
     };
     const chosenUsers = Number(here.users);
