@@ -788,6 +788,9 @@ def test_paged_blocks_block_table_magnified_blocks_and_failures(watched, tmp_pat
     used.press("Tab")
     d = page.evaluate(PB_JS)
     assert not d["failed"] and d["users"] == 0 and d["none"].startswith("No request of 500,000 tokens fits")
+    # no shared blocks drawn: the legend does not name their colour
+    legend = page.locator(".kv-pb-legend").text_content()
+    assert "shared prefix" not in legend and "taken, empty" in legend
     assert d["zoomBlocks"] < 31_250  # the first blocks, a gap, the last two
     # a model that does not load: the failure panel, not a figure of 0 blocks
     page.locator('[data-kv="model"]').select_option("llama-3.1-70b")

@@ -306,7 +306,8 @@ function render({ model, el }) {
 
     // -- 4. users sharing a prefix ----------------------------------------------------------
     heading(`${plural(p.users, "conversation")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
-    if (p.users_paged === 0n || p.users_sharing === 0n) {
+    const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
+    if (!sharing) {
       // nothing to share: no request of this length fits
       const none = `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
       const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
@@ -359,7 +360,9 @@ function render({ model, el }) {
     const legend = svgElement("g", { class: "kv-pb-legend" });
     let lx = 0;
     let ly = legendY;
-    for (const [color, text, op] of [[cKV, "KV cache (a request's own)", 1], [cShared, "shared prefix, stored once", 1], [cEmpty, "taken, empty", 0.35]]) {
+    // the shared colour is named only where shared blocks are drawn
+    const keys = [[cKV, "KV cache (a request's own)", 1], ...(sharing && p.shared_blocks > 0 ? [[cShared, "shared prefix, stored once", 1]] : []), [cEmpty, "taken, empty", 0.35]];
+    for (const [color, text, op] of keys) {
       const w = 18 * s + text.length * fs * 0.5;
       if (lx > 0 && lx + w > W) { lx = 0; ly += 20 * s; }
       legend.append(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: color, "fill-opacity": op }),
