@@ -318,6 +318,22 @@ function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
   return cache.lines;
 }
 var OFFSET = 6;
+function lineSegments(stairs, isLog, px, py, plotPx) {
+  const segments = [];
+  for (const st of stairs) {
+    for (let j = 0; j < st.x.length; j++) {
+      if (isLog && st.users[j] === 0n) break;
+      const [x0, y0] = [px(st.x[j]), py(Number(st.users[j]))];
+      const x1 = j + 1 < st.x.length ? px(st.x[j + 1]) : plotPx;
+      segments.push([x0, y0, x1, y0]);
+      if (j + 1 < st.x.length && !(isLog && st.users[j + 1] === 0n)) {
+        const y1 = py(Number(st.users[j + 1]));
+        segments.push([x1, Math.min(y0, y1), x1, Math.max(y0, y1)]);
+      }
+    }
+  }
+  return segments;
+}
 function render({ model, el }) {
   const app = createApp({ model, el }, "How many conversations fit as each one gets longer?");
   modelSelect(app);
@@ -403,19 +419,12 @@ function render({ model, el }) {
     const bitsOf = (i) => dtypeBits(L.dtypes, lines[i][0]);
     const upper = bitsOf(0) <= bitsOf(1) ? 0 : 1;
     const boxH = 12 * s * 1.5;
-    const segments = [];
-    for (const st of stairs) {
-      for (let j = 0; j < st.x.length; j++) {
-        if (isLog && st.users[j] === 0n) break;
-        const [x0, y0] = [px(st.x[j]), py(Number(st.users[j]))];
-        const x1 = j + 1 < st.x.length ? px(st.x[j + 1]) : plotPx;
-        segments.push([x0, y0, x1, y0]);
-        if (j + 1 < st.x.length && !(isLog && st.users[j + 1] === 0n)) {
-          const y1 = py(Number(st.users[j + 1]));
-          segments.push([x1, Math.min(y0, y1), x1, Math.max(y0, y1)]);
-        }
-      }
+    const segKey = JSON.stringify([cache.key, isLog, plotPx, plotH]);
+    if (cache.segKey !== segKey) {
+      cache.segments = lineSegments(stairs, isLog, px, py, plotPx);
+      cache.segKey = segKey;
     }
+    const segments = cache.segments;
     const covers = (l, r, b, tp) => segments.some(([x0, y0, x1, y1]) => x0 < r && x1 > l && y0 < tp && y1 > b);
     const place = (c, text, i, u) => {
       const w = boxPx(text);

@@ -55,6 +55,32 @@ function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
 const OFFSET = 6;
 
 /**
+ * The step lines as pixel segments [x0, y0, x1, y1] (x0 <= x1, y0 <= y1; y up from the floor),
+ * each line to where it stops (on a log axis, where none fits).
+ * @param {Array<{x: number[], users: bigint[]}>} stairs
+ * @param {boolean} isLog
+ * @param {(c: number) => number} px
+ * @param {(u: number) => number} py
+ * @param {number} plotPx the plot's width
+ */
+function lineSegments(stairs, isLog, px, py, plotPx) {
+  const segments = [];
+  for (const st of stairs) {
+    for (let j = 0; j < st.x.length; j++) {
+      if (isLog && st.users[j] === 0n) break;  // a line stops where none fits
+      const [x0, y0] = [px(st.x[j]), py(Number(st.users[j]))];
+      const x1 = j + 1 < st.x.length ? px(st.x[j + 1]) : plotPx;
+      segments.push([x0, y0, x1, y0]);
+      if (j + 1 < st.x.length && !(isLog && st.users[j + 1] === 0n)) {
+        const y1 = py(Number(st.users[j + 1]));
+        segments.push([x1, Math.min(y0, y1), x1, Math.max(y0, y1)]);
+      }
+    }
+  }
+  return segments;
+}
+
+/**
  * @param {RenderContext} ctx
  */
 function render({ model, el }) {
@@ -144,21 +170,15 @@ function render({ model, el }) {
     const upper = bitsOf(0) <= bitsOf(1) ? 0 : 1;
     const boxH = 12 * s * 1.5;
     // Both lines as pixel segments (x along, y up from the floor): a label's box is checked
-    // against them, so that where its first side would cover a line it takes another.
-    /** @type {number[][]} [x0, y0, x1, y1] per segment, x0 <= x1 and y0 <= y1 */
-    const segments = [];
-    for (const st of stairs) {
-      for (let j = 0; j < st.x.length; j++) {
-        if (isLog && st.users[j] === 0n) break;  // a line stops where none fits
-        const [x0, y0] = [px(st.x[j]), py(Number(st.users[j]))];
-        const x1 = j + 1 < st.x.length ? px(st.x[j + 1]) : plotPx;
-        segments.push([x0, y0, x1, y0]);
-        if (j + 1 < st.x.length && !(isLog && st.users[j + 1] === 0n)) {
-          const y1 = py(Number(st.users[j + 1]));
-          segments.push([x1, Math.min(y0, y1), x1, Math.max(y0, y1)]);
-        }
-      }
+    // against them, so that where its first side would cover a line it takes another. They
+    // move with neither the context nor the chosen cache: kept while the slider moves.
+    const segKey = JSON.stringify([cache.key, isLog, plotPx, plotH]);
+    if (cache.segKey !== segKey) {
+      cache.segments = lineSegments(stairs, isLog, px, py, plotPx);
+      cache.segKey = segKey;
     }
+    /** @type {number[][]} */
+    const segments = cache.segments;
     const covers = (l, r, b, tp) => segments.some(([x0, y0, x1, y1]) => x0 < r && x1 > l && y0 < tp && y1 > b);
     /** a label's box from its point on line `i`: [left, right] in px, and which sides it takes:
      *  the line's own side first, then the others, the first that stays in the plot (a label
