@@ -112,7 +112,7 @@ def test_context_vs_users_gives_way_to_a_message_when_the_model_does_not_load(wa
     # both lines are the KV cache (its one colour); the format is the dash, so FP8 borrows no
     # layer kind's shade
     lines = page.evaluate(
-        "document.querySelector('.kv-plot').data.map(t => [t.name, t.line.color, t.line.dash])"
+        "document.querySelector('.kv-plot').data.filter(t => t.mode === 'lines').map(t => [t.name, t.line.color, t.line.dash])"
     )
     assert lines == [["16-bit cache", "#f28e2b", "solid"], ["FP8 cache", "#f28e2b", "dash"]]
     watched.assert_clean()
@@ -306,10 +306,13 @@ HIDDEN_JS = """() => {
         .map(a => [a.querySelector('.bg'), a.textContent])
         .filter(([bg]) => bg && +bg.style.fillOpacity > 0)
         .map(([bg, text]) => { const r = bg.getBoundingClientRect();
-            return { text, l: r.left - root.left + 1, r: r.right - root.left - 1, t: r.top - root.top + 1, b: r.bottom - root.top - 1 }; });
+            return { text, l: r.left - root.left + 1, r: r.right - root.left - 1, t: r.top - root.top + 1, b: r.bottom - root.top - 1 }; })
+        // and the words of the text trace (the other cache's counts), which have no box
+        .concat([...gd.querySelectorAll('.textpoint text')].map(e => { const r = e.getBoundingClientRect();
+            return { text: e.textContent, l: r.left - root.left + 1, r: r.right - root.left - 1, t: r.top - root.top + 1, b: r.bottom - root.top - 1 }; }));
     const px = (x) => xa._offset + xa.c2p(x), py = (y) => ya._offset + ya.c2p(y);
     const hidden = [];
-    for (const tr of gd.data) {
+    for (const tr of gd.data.filter(t => t.mode === 'lines')) {
         const pts = [];
         for (let i = 0; i < tr.x.length; i++) {
             if (!(tr.y[i] > 0)) break;
@@ -359,9 +362,9 @@ def test_context_vs_users_labels_both_caches_and_no_box_hides_a_line(watched, tm
         "1M",
     ]
     assert layout["xaxis"]["tickvals"] == [1024 * 2**i for i in range(11)]
-    # the other cache's count at each mark is labelled too, named by its cache
+    # the other cache's count at each mark is labelled too, named by its cache (a text trace)
     other, other_dtype = ("FP8 cache", "fp8") if w.kv_dtype != "fp8" else ("16-bit cache", "bf16")
-    shown = [a["text"] for a in layout["annotations"] if a.get("opacity", 1) == 1]
+    shown = page.evaluate("document.querySelector('.kv-plot').data.filter(t => t.mode === 'text')[0].text")
     for mark in (8192, 32768, 131072):
         users = kw.users_that_fit(w.model, w.gpu, mark, kv_dtype=other_dtype, num_gpus=w.num_gpus).users
         label = f"{other}: {users:,}"

@@ -306,6 +306,7 @@ var LO = 1024;
 var HI = 1048576;
 var TICKS_ALL = Array.from({ length: 11 }, (_, i) => LO * 2 ** i);
 var TICKS_HALF = TICKS_ALL.filter((_, i) => i % 2 === 0);
+var TICK_TEXT = /* @__PURE__ */ new Map();
 function conversations(n) {
   return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
 }
@@ -430,9 +431,9 @@ function render({ model, el }) {
       const w = boxPx(text);
       const off = OFFSET * s;
       const [x, y] = [px(c), py(u)];
-      const sides = i === upper ? [[false, false], [true, false], [false, true], [true, true]] : [[true, true], [false, true], [true, false], [false, false]];
+      const sides2 = i === upper ? [[false, false], [true, false], [false, true], [true, true]] : [[true, true], [false, true], [true, false], [false, false]];
       let first = null;
-      for (const [left, below] of sides) {
+      for (const [left, below] of sides2) {
         const [l, r] = left ? [x - off - w, x - off] : [x + off, x + off + w];
         const [b, tp] = below ? [y - off - boxH, y - off] : [y + off, y + off + boxH];
         if (l < -off || r > plotPx + 18 * s || b < 0) continue;
@@ -474,11 +475,24 @@ function render({ model, el }) {
       label(c, isLog ? Math.log10(u) : u, u, on, conversations(u), conceptColor("kv"), 1, !givesWay, true);
     }
     const other = 1 - on;
-    for (const c of marks) {
-      const u = usersOn(c, other);
-      if (isLog && u === 0) continue;
-      label(c, isLog ? Math.log10(u) : u, u, other, `${lines[other][1]}: ${u.toLocaleString("en-US")}`, conceptColor("kv"), 1, true, true);
-    }
+    const otherMarks = marks.map((c) => [c, usersOn(c, other)]).filter(([, u]) => !(isLog && u === 0));
+    const otherText = otherMarks.map(([, u]) => `${lines[other][1]}: ${u.toLocaleString("en-US")}`);
+    const sides = otherMarks.map(([c, u], k) => place(c, otherText[k], other, u));
+    const decadesY = isLog ? Math.max(1, Math.log10(top)) : 0;
+    const dx = OFFSET * s / plotPx * (Math.log10(HI) - Math.log10(LO));
+    const dy = OFFSET * s / plotH;
+    traces.push({
+      type: "scatter",
+      mode: "text",
+      name: `${lines[other][1]} at the marks`,
+      showlegend: false,
+      hoverinfo: "skip",
+      x: otherMarks.map(([c], k) => c * 10 ** ((sides[k].left ? -1 : 1) * dx)),
+      y: otherMarks.map(([, u], k) => isLog ? u * 10 ** ((sides[k].below ? -1 : 1) * dy * decadesY) : u + (sides[k].below ? -1 : 1) * dy * top),
+      text: otherText,
+      textposition: sides.map(({ left, below }) => `${below ? "bottom" : "top"} ${left ? "left" : "right"}`),
+      textfont: { color: t.fg }
+    });
     if (zeroFroms.length) {
       annotations.push({
         x: Math.log10(HI),
@@ -538,6 +552,7 @@ function render({ model, el }) {
     const nothing = stairs.every((st) => st.users.every((u) => u === 0n));
     const failed = !here.weights_fit ? fitMessage(here) : nothing ? `The model loads, but not one conversation of ${fmtTokens(LO)} tokens fits, with either cache. ${fitMessage(here)}` : "";
     const ticks = plotPx >= 440 * s ? TICKS_ALL : TICKS_HALF;
+    if (!TICK_TEXT.has(ticks)) TICK_TEXT.set(ticks, ticks.map(fmtTokens));
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
     const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
     if (isLog && !failed && stairs.some((st) => st.users.some((u) => u === 0n))) {
@@ -562,14 +577,14 @@ function render({ model, el }) {
         range: [Math.log10(LO), Math.log10(HI)],
         tickmode: "array",
         tickvals: ticks,
-        ticktext: ticks.map(fmtTokens)
+        ticktext: TICK_TEXT.get(ticks)
       },
       // On a short range (a few hundred conversations at most) plotly labels every digit and
       // those under 10 crowd together: ticks at 1, 2, 5 of each decade then. Only then: a
       // set dtick makes each redraw slower (about 1.5x here), and longer ranges get 1, 2, 5
       // from plotly itself.
       yaxis: isLog ? { type: "log", ...shortRange ? { dtick: "D2" } : {}, title: { text: "conversations that fit (log)" } } : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" }
-    }, [cache.key, yScale]);
+    }, [cache.key, yScale, on, plotPx]);
   };
   return startApp(app);
 }

@@ -467,7 +467,7 @@ function render({ model, el }) {
   const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
   const keep = (yes) => {
-    for (const e of [bar, app.plot]) e.classList.toggle("kv-figure-keeps", yes);
+    for (const e of [bar, app.plot]) if (e.classList.contains("kv-figure-keeps") !== yes) e.classList.toggle("kv-figure-keeps", yes);
   };
   const panel = (
     /** @type {HTMLElement} */

@@ -24,10 +24,13 @@ import { widgetModule } from "../loader/widget_module.js";
 const LO = 1024;
 const HI = 1048576;
 // The context axis' ticks: powers of two named as the marks are (8K, not 8,192 or 10k),
-// every one where the plot is wide enough, every other one where it is not. A fixed array
-// costs plotly no more than its own tick choice.
+// every one where the plot is wide enough, every other one where it is not. The arrays
+// are made once: plotly.react compares arrays by reference, and a new one on every draw
+// would redraw the axis at every slider step.
 const TICKS_ALL = Array.from({ length: 11 }, (_, i) => LO * 2 ** i);
 const TICKS_HALF = TICKS_ALL.filter((_, i) => i % 2 === 0);
+/** @type {Map<number[], string[]>} each tick array's labels, made at the first draw (fmtTokens is the library's) */
+const TICK_TEXT = new Map();
 
 /** "1 conversation", "53 conversations" */
 function conversations(n) {
@@ -228,13 +231,27 @@ function render({ model, el }) {
       // redraw of the annotations (a changed list makes plotly recompute every trace)
       label(c, isLog ? Math.log10(u) : u, u, on, conversations(u), conceptColor("kv"), 1, !givesWay, true);
     }
-    // the other cache's count at each mark, named by its cache, on its own side of its line
+    // The other cache's count at each mark, named by its cache, on its own side of its line.
+    // A text trace, not annotations: it moves with neither the context nor the chosen point,
+    // and plotly leaves a trace alone while the slider moves (drawPlot's dataKey), where
+    // every annotation is drawn again at each step.
     const other = 1 - on;
-    for (const c of marks) {
-      const u = usersOn(c, other);
-      if (isLog && u === 0) continue;
-      label(c, isLog ? Math.log10(u) : u, u, other, `${lines[other][1]}: ${u.toLocaleString("en-US")}`, conceptColor("kv"), 1, true, true);
-    }
+    const otherMarks = marks.map((c) => [c, usersOn(c, other)]).filter(([, u]) => !(isLog && u === 0));
+    const otherText = otherMarks.map(([, u]) => `${lines[other][1]}: ${u.toLocaleString("en-US")}`);
+    // plotly sets a text beside its point with almost no gap: each point is moved OFFSET px
+    // along both axes to the side its words take, as the label boxes stand off theirs
+    const sides = otherMarks.map(([c, u], k) => place(c, otherText[k], other, u));
+    const decadesY = isLog ? Math.max(1, Math.log10(top)) : 0;
+    const dx = (OFFSET * s / plotPx) * (Math.log10(HI) - Math.log10(LO));
+    const dy = OFFSET * s / plotH;
+    traces.push({
+      type: "scatter", mode: "text", name: `${lines[other][1]} at the marks`, showlegend: false, hoverinfo: "skip",
+      x: otherMarks.map(([c], k) => c * 10 ** ((sides[k].left ? -1 : 1) * dx)),
+      y: otherMarks.map(([, u], k) => (isLog ? u * 10 ** ((sides[k].below ? -1 : 1) * dy * decadesY) : u + (sides[k].below ? -1 : 1) * dy * top)),
+      text: otherText,
+      textposition: sides.map(({ left, below }) => `${below ? "bottom" : "top"} ${left ? "left" : "right"}`),
+      textfont: { color: t.fg },
+    });
     if (zeroFroms.length) {  // one box, a line per cache: each annotation is work on every redraw
       annotations.push({
         x: Math.log10(HI), y: 1, yref: "paper", xanchor: "right", yanchor: "top", xshift: -4, yshift: -4, align: "right",
@@ -269,6 +286,7 @@ function render({ model, el }) {
     const failed = !here.weights_fit ? fitMessage(here)
       : nothing ? `The model loads, but not one conversation of ${fmtTokens(LO)} tokens fits, with either cache. ${fitMessage(here)}` : "";
     const ticks = plotPx >= 440 * s ? TICKS_ALL : TICKS_HALF;
+    if (!TICK_TEXT.has(ticks)) TICK_TEXT.set(ticks, ticks.map(fmtTokens));
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
     // Everything is computed: now touch the page.
     const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
@@ -289,14 +307,14 @@ function render({ model, el }) {
     drawPlot(app, traces, {
       shapes, annotations,
       xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)],
-        tickmode: "array", tickvals: ticks, ticktext: ticks.map(fmtTokens) },
+        tickmode: "array", tickvals: ticks, ticktext: TICK_TEXT.get(ticks) },
       // On a short range (a few hundred conversations at most) plotly labels every digit and
       // those under 10 crowd together: ticks at 1, 2, 5 of each decade then. Only then: a
       // set dtick makes each redraw slower (about 1.5x here), and longer ranges get 1, 2, 5
       // from plotly itself.
       yaxis: isLog ? { type: "log", ...(shortRange ? { dtick: "D2" } : {}), title: { text: "conversations that fit (log)" } }
         : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" },
-    }, [cache.key, yScale]);
+    }, [cache.key, yScale, on, plotPx]);  // the marks' text trace: which cache is the other, where its words fit
   };
   return startApp(app);
 }

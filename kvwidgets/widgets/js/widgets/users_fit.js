@@ -186,7 +186,8 @@ function render({ model, el }) {
   const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
   const keep = (yes) => {
-    for (const e of [bar, app.plot]) e.classList.toggle("kv-figure-keeps", yes);
+    // only on a change: rewriting the class attribute each draw would restyle the figure
+    for (const e of [bar, app.plot]) if (e.classList.contains("kv-figure-keeps") !== yes) e.classList.toggle("kv-figure-keeps", yes);
   };
   // the failure's words under the bar they explain, before the chart of what would load
   const panel = /** @type {HTMLElement} */ (app.figure.querySelector(".kv-failure"));
