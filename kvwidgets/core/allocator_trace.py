@@ -439,7 +439,8 @@ def kv_slots_for(model: Model, gpu: str | GPU, *, kv_dtype: str = "bf16", **budg
     if b.kv_budget_bytes <= 0:
         raise InputError(
             f"{model.name}'s weights ({b.weights_bytes / 1e9:,.1f} GB) leave no KV memory on "
-            f"{b.num_gpus} x {b.gpu.name}: nothing to trace"
+            f"{b.num_gpus} x {b.gpu.name}: nothing to trace. More GPUs, smaller weights (FP8) or a GPU "
+            "with more memory would leave some"
         )
     return b.kv_budget_bytes // per_token
 

@@ -150,6 +150,10 @@ def _states() -> dict[str, list[State]]:
             State("default: the paper's OPT-13B memory, ShareGPT"),
             State("Alpaca (short requests)", {"dataset": "alpaca"}),
             State("Llama 3 8B on an H100, 3,000 requests", {"model": "llama-3-8b", "num_requests": 3000}),
+            State(
+                "the cache never fills (Llama 3 8B on an H100, 1,000 requests)",
+                {"model": "llama-3-8b", "num_requests": 1000},
+            ),
             State("one panel: vLLM (paged)", {"view": "paged"}),
             State("does not load (70B in BF16 on one H100)", {"model": "llama-3.1-70b", "gpu": "H100"}),
         ],

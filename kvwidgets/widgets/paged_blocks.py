@@ -56,6 +56,9 @@ class PagedBlocks(KVWidget):
             raise InputError(
                 f"block_size must be one of {', '.join(map(str, BLOCK_SIZES))}, got {self.block_size!r}"
             )
+        conflicts = input_conflicts(self.used_tokens, self.prefix_tokens, self.context)
+        if conflicts:
+            raise InputError(" ".join(conflicts))
         m = self.get_model(self.model)
         plan = block_plan(
             m,
@@ -76,3 +79,26 @@ class PagedBlocks(KVWidget):
             has_windows=any(g.spec.token_cap is not None for g in m.groups),
         )
         return result
+
+
+def input_conflicts(used: object, prefix: object, max_len: object) -> list[str]:
+    """Sentences for inputs that cannot hold together, word for word what the browser's
+    failure panel says (js/widgets/paged_blocks.js), so that the kernel's error and the
+    panel are one message, shown once. Values that are not whole numbers are left to
+    block_plan, which names the field."""
+
+    def whole(v: object) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool) and v >= 0
+
+    out = []
+    if whole(used) and whole(prefix) and prefix >= used:
+        out.append(
+            f"The shared prefix (prefix_tokens, {prefix:,}) must be shorter than the tokens used "
+            f"(used_tokens, {used:,}): each conversation adds tokens of its own after it."
+        )
+    if whole(used) and whole(max_len) and used > max_len:
+        out.append(
+            f"The tokens used (used_tokens, {used:,}) must fit in the maximum length a reservation "
+            f"holds (context, {max_len:,})."
+        )
+    return out

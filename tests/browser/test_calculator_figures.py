@@ -27,15 +27,24 @@ def test_weights_that_do_not_fit_run_past_the_gpus_end(watched, tmp_path):
     kw.UsersThatFit(model="llama-3.1-70b", gpu="H100").to_html(tmp_path / "70b.html")
     open_exported(watched, tmp_path / "70b.html")
     state = page.evaluate(FAILED_JS)
-    # the bar stays (it is the picture of why), the GPU-count chart gives way to the message
-    assert state["failed"] and state["bar"] and not state["plot"]
+    # the bar stays (it is the picture of why) and so does the GPU-count chart: it shows
+    # that two GPUs would load the model
+    assert state["failed"] and state["bar"] and state["plot"]
     assert "do not fit" in state["message"]
-    assert set(state["struck"]) == {"line-through"}
+    counts = page.evaluate("document.querySelector('.kv-plot').layout.annotations.map(a => a.text)")
+    two = kw.UsersThatFit(model="llama-3.1-70b", gpu="H100", num_gpus=2).result["users"]
+    assert counts[:2] == ["does not load", f"{two:,} conversation{'s' if two != 1 else ''}"]
+    # every readout still holds (the model's bytes per token and per conversation, "none"
+    # for this deployment): nothing is struck through
+    assert set(state["struck"]) == {"none"}
+    assert page.locator('[data-kv-out="users"]').text_content() == "none (the model does not load)"
     geometry = page.evaluate("""() => {
         const r = (sel) => [...document.querySelectorAll(sel)].map(e => [+e.getAttribute('x'), +e.getAttribute('width')]);
         const end = document.querySelector('.kv-membar .kv-mem-end');
+        const usable = document.querySelector('.kv-membar .kv-mem-usable');
         return { weights: r('.kv-membar .kv-mem-weights'), over: r('.kv-membar .kv-mem-over'),
-                 gpuEnd: end ? +end.getAttribute('x1') : null,
+                 gpuEnd: end ? +end.getAttribute('x1') : null, usable: usable ? +usable.getAttribute('x1') : null,
+                 usableName: [...document.querySelectorAll('.kv-membar .kv-mem-usable-name')].map(e => e.textContent),
                  overFill: [...document.querySelectorAll('.kv-membar .kv-mem-over')].map(e => e.getAttribute('fill')) };
     }""")
     fit = kw.users_that_fit("llama-3.1-70b", "H100")
@@ -46,6 +55,13 @@ def test_weights_that_do_not_fit_run_past_the_gpus_end(watched, tmp_path):
     assert end / geometry["gpuEnd"] == pytest.approx(fit.weights_bytes / fit.memory_bytes, rel=1e-6)
     assert w_in / end == pytest.approx(fit.usable_bytes / fit.weights_bytes, rel=1e-6)
     assert geometry["overFill"] == ["#d1345b"]
+    # the usable end is marked where the overflow starts, and named
+    assert geometry["usable"] == pytest.approx(o0) and geometry["usableName"] == ["usable to here: 72 GB"]
+    # a draw that cannot run (an unknown model) leaves readouts drawn for other inputs: all struck
+    page.evaluate("window.kvwExport.models[0].set('model', 'no-such-model')")
+    state = page.evaluate(FAILED_JS)
+    assert state["failed"] and set(state["struck"]) == {"line-through"}
+    assert not state["bar"] and not state["plot"]  # nor are the figures kept
     # a model that loads brings the chart back
     page.locator('[data-kv="model"]').select_option("llama-3-8b")
     state = page.evaluate(FAILED_JS)
@@ -96,7 +112,7 @@ def test_context_vs_users_gives_way_to_a_message_when_the_model_does_not_load(wa
     # both lines are the KV cache (its one colour); the format is the dash, so FP8 borrows no
     # layer kind's shade
     lines = page.evaluate(
-        "document.querySelector('.kv-plot').data.map(t => [t.name, t.line.color, t.line.dash])"
+        "document.querySelector('.kv-plot').data.filter(t => t.mode === 'lines').map(t => [t.name, t.line.color, t.line.dash])"
     )
     assert lines == [["16-bit cache", "#d66e05", "solid"], ["FP8 cache", "#d66e05", "dash"]]
     watched.assert_clean()
@@ -180,7 +196,9 @@ def test_users_that_fit_draws_a_count_that_holds_none_as_a_failure(watched, tmp_
     assert color == "#d1345b"
     assert xs[0] == pytest.approx((one.kv_per_user_bytes - one.kv_budget_bytes) / 1e9)
     assert parts["one conversation: the part that fits"][0][0] == pytest.approx(one.kv_budget_bytes / 1e9)
-    assert parts["left over"][0][0] == 0
+    # what whole conversations leave unused is not called "left": the readout's "Left after
+    # weights" (the whole cache budget) is the one "left"
+    assert parts["unused (less than one more conversation)"][0][0] == 0
     # the counts that hold one or more draw no overflow
     counts = page.evaluate("document.querySelector('.kv-plot').data[0].y")
     for i, label in enumerate(counts):
@@ -190,6 +208,14 @@ def test_users_that_fit_draws_a_count_that_holds_none_as_a_failure(watched, tmp_
     # the deployment bar's legend names no reserve when the overflow covers all of it
     legend = page.evaluate("[...document.querySelectorAll('.kv-membar text')].map(e => e.textContent)")
     assert not any(t.startswith("reserve") for t in legend)
+    # the conversation runs past the usable end, which is marked (72 GB of 80 GB: 90%) and named
+    marks = page.evaluate("""() => { const m = (c) => +document.querySelector(`.kv-membar ${c}`).getAttribute('x1');
+        const r = document.querySelector('.kv-membar .kv-mem-over');
+        return { usable: m('.kv-mem-usable'), gpu: m('.kv-mem-end'), over: +r.getAttribute('x') }; }""")
+    assert marks["usable"] == pytest.approx(marks["over"]) and marks["usable"] / marks[
+        "gpu"
+    ] == pytest.approx(0.9)
+    assert "usable to here: 72 GB" in legend
     watched.assert_clean()
 
 
@@ -240,4 +266,126 @@ def test_context_vs_users_says_where_the_model_stops_beside_the_longest_conversa
     page.locator('[data-kv="model"]').select_option("llama-3.1-70b")
     page.locator('[data-kv="weight_dtype"]').select_option("fp8")
     assert longest.text_content() == "4,413 tokens"
+    watched.assert_clean()
+
+
+def test_users_that_fit_names_one_left_and_keeps_its_count_whole(watched, tmp_path):
+    page = watched.page
+    kw.UsersThatFit().to_html(tmp_path / "users.html")
+    open_exported(watched, tmp_path / "users.html")
+    fit = kw.UsersThatFit().result
+    texts = page.evaluate("[...document.querySelectorAll('.kv-membar text')].map(e => e.textContent)")
+    # one "left": the readout's budget after the weights; what the 52 conversations leave of
+    # it (less than a 53rd needs) is "unused"
+    assert fit["users"] == 52 and fit["left_over_bytes"] < fit["kv_per_user_bytes"]
+    assert f"unused {fit['left_over_bytes'] / 1e6:.2f} MB (less than one more conversation)" in texts
+    assert not any(t.startswith("left") for t in texts)
+    assert page.locator(".kv-readouts").text_content().count("Left") == 1
+    # "52 conversations" over the segments: a halo of the segments' fill under the words, so
+    # the background-coloured lines between segments do not cut them
+    label = page.evaluate("""() => { const t = [...document.querySelectorAll('.kv-membar text')]
+            .find(e => e.textContent === '52 conversations');
+        const seg = document.querySelector('.kv-membar .kv-mem-conv');
+        return { stroke: t.getAttribute('stroke'), order: t.getAttribute('paint-order'),
+                 width: +t.getAttribute('stroke-width'), segFill: seg.getAttribute('fill'),
+                 segLine: +seg.getAttribute('stroke-width') }; }""")
+    assert label["stroke"] == label["segFill"] and label["order"] == "stroke"
+    assert label["width"] / 2 > label["segLine"]  # the halo reaches past a segment line
+    watched.assert_clean()
+
+
+def test_a_typed_context_that_is_refused_is_marked_at_its_box(watched, tmp_path):
+    page = watched.page
+    kw.UsersThatFit().to_html(tmp_path / "users.html")
+    open_exported(watched, tmp_path / "users.html")
+    box = page.locator('[data-kv="context-box"]')
+    for bad, words in (("-5", "got -5"), ("2000000000000", "at most 1,099,511,627,776 tokens")):
+        box.fill(bad)
+        box.press("Tab")
+        assert box.get_attribute("aria-invalid") == "true", bad
+        assert box.evaluate("e => getComputedStyle(e).outlineStyle") == "solid"
+        assert words in page.locator(".kv-error").text_content()
+        assert page.evaluate("window.kvwExport.models[0].get('context')") == 8192
+    box.fill("4096")
+    box.press("Tab")
+    assert box.get_attribute("aria-invalid") is None and page.locator(".kv-error").text_content() == ""
+    assert page.evaluate("window.kvwExport.models[0].get('context')") == 4096
+    watched.assert_clean()
+
+
+# Every label box of the chart (an annotation with a filled background) against every line: the lines are
+# hv staircases, walked a pixel at a time; a point inside a box (less 1 px) is hidden by it.
+HIDDEN_JS = """() => {
+    const gd = document.querySelector('.kv-plot');
+    const fl = gd._fullLayout, xa = fl.xaxis, ya = fl.yaxis;
+    const root = gd.getBoundingClientRect();
+    const boxes = [...gd.querySelectorAll('.annotation')].filter(a => +getComputedStyle(a).opacity > 0)
+        .map(a => [a.querySelector('.bg'), a.textContent])
+        .filter(([bg]) => bg && +bg.style.fillOpacity > 0)
+        .map(([bg, text]) => { const r = bg.getBoundingClientRect();
+            return { text, l: r.left - root.left + 1, r: r.right - root.left - 1, t: r.top - root.top + 1, b: r.bottom - root.top - 1 }; })
+        // and the words of the text trace (the other cache's counts), which have no box
+        .concat([...gd.querySelectorAll('.textpoint text')].map(e => { const r = e.getBoundingClientRect();
+            return { text: e.textContent, l: r.left - root.left + 1, r: r.right - root.left - 1, t: r.top - root.top + 1, b: r.bottom - root.top - 1 }; }));
+    const px = (x) => xa._offset + xa.c2p(x), py = (y) => ya._offset + ya.c2p(y);
+    const hidden = [];
+    for (const tr of gd.data.filter(t => t.mode === 'lines')) {
+        const pts = [];
+        for (let i = 0; i < tr.x.length; i++) {
+            if (!(tr.y[i] > 0)) break;
+            pts.push([px(tr.x[i]), py(tr.y[i])]);
+            if (i + 1 < tr.x.length) pts.push([px(tr.x[i + 1]), py(tr.y[i])]);
+        }
+        for (let k = 0; k + 1 < pts.length; k++) {
+            const [[x0, y0], [x1, y1]] = [pts[k], pts[k + 1]];
+            const n = Math.max(1, Math.ceil(Math.hypot(x1 - x0, y1 - y0)));
+            for (let j = 0; j <= n; j++) {
+                const x = x0 + (x1 - x0) * j / n, y = y0 + (y1 - y0) * j / n;
+                for (const b of boxes) if (x > b.l && x < b.r && y > b.t && y < b.b) hidden.push([tr.name, b.text]);
+            }
+        }
+    }
+    return { boxes: boxes.length, hidden: [...new Set(hidden.map(h => h.join(' under ')))] };
+}"""
+
+
+@pytest.mark.parametrize(
+    "inputs",
+    [
+        {},
+        {"model": "llama-3.1-8b", "kv_dtype": "fp8"},
+        {"model": "gemma-3-27b", "gpu": "H200"},
+        {"model": "llama-3.1-70b", "num_gpus": 2, "context": 131_072},
+    ],
+)
+def test_context_vs_users_labels_both_caches_and_no_box_hides_a_line(watched, tmp_path, inputs):
+    page = watched.page
+    w = kw.ContextVsUsers(**inputs)
+    w.to_html(tmp_path / "cvu.html")
+    open_exported(watched, tmp_path / "cvu.html")
+    layout = page.evaluate("document.querySelector('.kv-plot').layout")
+    # the context axis in K, as the marks are named: powers of two from 1K to 1M
+    assert layout["xaxis"]["ticktext"] == [
+        "1K",
+        "2K",
+        "4K",
+        "8K",
+        "16K",
+        "32K",
+        "64K",
+        "128K",
+        "256K",
+        "512K",
+        "1M",
+    ]
+    assert layout["xaxis"]["tickvals"] == [1024 * 2**i for i in range(11)]
+    # the other cache's count at each mark is labelled too, named by its cache (a text trace)
+    other, other_dtype = ("FP8 cache", "fp8") if w.kv_dtype != "fp8" else ("16-bit cache", "bf16")
+    shown = page.evaluate("document.querySelector('.kv-plot').data.filter(t => t.mode === 'text')[0].text")
+    for mark in (8192, 32768, 131072):
+        users = kw.users_that_fit(w.model, w.gpu, mark, kv_dtype=other_dtype, num_gpus=w.num_gpus).users
+        label = f"{other}: {users:,}"
+        assert (label in " ".join(shown)) == (users > 0), (mark, label, shown)
+    hidden = page.evaluate(HIDDEN_JS)
+    assert hidden["boxes"] >= 3 and hidden["hidden"] == []
     watched.assert_clean()

@@ -870,8 +870,15 @@ def test_paged_blocks_block_table_magnified_blocks_and_failures(watched, tmp_pat
     box.press("Tab")
     d = page.evaluate(PB_JS)
     assert d["failed"] and sorted(d["invalid"]) == ["prefix_tokens", "used_tokens"]
-    assert "shared prefix (4,000 tokens) must be shorter than the tokens used (1,000)" in d["panel"]
+    assert (
+        "shared prefix (prefix_tokens, 4,000) must be shorter than the tokens used (used_tokens, 1,000)"
+        in d["panel"]
+    )
     assert not page.locator(".kv-diagram").is_visible()
+    # no request to count: the readouts say so in words, not struck numbers
+    readouts = page.evaluate("""() => [...document.querySelectorAll('[data-kv-out]')].filter(e =>
+        e.closest('.kv-readouts')).map(e => [e.textContent, getComputedStyle(e).textDecorationLine])""")
+    assert readouts == [["not applicable", "none"]] * 4
     box.fill("500")
     box.press("Tab")
     d = page.evaluate(PB_JS)
@@ -890,11 +897,37 @@ def test_paged_blocks_block_table_magnified_blocks_and_failures(watched, tmp_pat
     used.press("Tab")
     d = page.evaluate(PB_JS)
     assert not d["failed"] and d["users"] == 0 and d["none"].startswith("No request of 500,000 tokens fits")
+    # no shared blocks drawn: the legend does not name their colour
+    legend = page.locator(".kv-pb-legend").text_content()
+    assert "shared prefix" not in legend and "taken, empty" in legend
     assert d["zoomBlocks"] < 31_250  # the first blocks, a gap, the last two
     # a model that does not load: the failure panel, not a figure of 0 blocks
     page.locator('[data-kv="model"]').select_option("llama-3.1-70b")
     d = page.evaluate(PB_JS)
     assert d["failed"] and "do not fit in one H100" in d["panel"]
+    # the block counts still hold; the fit is said in words: nothing struck through
+    out = page.evaluate("""() => [...document.querySelectorAll('.kv-readouts [data-kv-out]')].map(e =>
+        [e.dataset.kvOut, e.textContent, getComputedStyle(e).textDecorationLine])""")
+    assert {k: t for k, t, _ in out}["users_fit"] == "none (the model does not load)"
+    assert {line for _, _, line in out} == {"none"}
+    watched.assert_clean()
+
+
+def test_paged_blocks_says_a_conflict_once(watched, tmp_path):
+    """The kernel's error and the failure panel are one sentence (paged_blocks.py
+    input_conflicts), shown once, in the panel."""
+    page = watched.page
+    w = kw.PagedBlocks(prefix_tokens=9_500, used_tokens=9_000)  # both conflicts: context is 8,192
+    assert w.error == (
+        "The shared prefix (prefix_tokens, 9,500) must be shorter than the tokens used (used_tokens, 9,000): "
+        "each conversation adds tokens of its own after it. The tokens used (used_tokens, 9,000) must fit "
+        "in the maximum length a reservation holds (context, 8,192)."
+    )
+    w.to_html(tmp_path / "conflict.html")
+    open_exported(watched, tmp_path / "conflict.html")
+    assert page.evaluate("window.kvwExport.models[0].get('error')") == w.error
+    assert page.locator(".kv-failure").text_content() == w.error
+    assert not page.locator(".kv-error").is_visible()
     watched.assert_clean()
 
 

@@ -172,6 +172,7 @@ def test_every_control_redraws_the_exported_widget(watched, exported, name):
     error = page.locator(".kv-error")
     assert error.is_visible()
     assert "context must be a whole number >= 1, got -4096" in error.text_content()
+    assert box.get_attribute("aria-invalid") == "true"  # marked at the box (outlined by widget.css)
     assert trait(page, "context") == good_context
     assert figure(page) == good_figure
     assert_plot_drawn(page, name)
@@ -181,6 +182,7 @@ def test_every_control_redraws_the_exported_widget(watched, exported, name):
     assert figure(page) == first_figure
     assert results(page) == first_results
     assert error.text_content() == "" and not error.is_visible()
+    assert box.get_attribute("aria-invalid") is None
     initial = trait(page, "initial")
     for key, value in initial.items():
         assert trait(page, key) == value, f"{name}: reset left {key} at {trait(page, key)!r}"

@@ -25,19 +25,25 @@ READOUTS_JS = """() => Object.fromEntries(
 FIGURE_TOP_JS = """() => [...document.querySelectorAll('.kv-widget')].map(w =>
     w.querySelector('.kv-figure').getBoundingClientRect().top - w.getBoundingClientRect().top)"""
 
-# (data-kv, option, trait, value): each sets a trait and must change the panels drawn
+# (data-kv, option, trait, value): each sets a trait and must change what is drawn. From
+# kv_slots on, the trace runs on what the model leaves, where some policies never fill the
+# cache: the failure panel then says so, with numbers that change at every move.
 MOVES = [
     ("dataset", "alpaca", "dataset", "alpaca"),
     ("num_requests", "3000", "num_requests", 3000),
     ("block_size", "32", "block_size", 32),
+    ("view", "pow2", "view", "pow2"),
     ("kv_slots", "0", "kv_slots", 0),
     ("gpu", "H200", "gpu", "H200"),
     ("kv_dtype", "fp8", "kv_dtype", "fp8"),
     ("weight_dtype", "fp8", "weight_dtype", "fp8"),
     ("num_gpus", "2", "num_gpus", 2),
     ("model", "qwen3-8b", "model", "qwen3-8b"),
-    ("view", "pow2", "view", "pow2"),
 ]
+# the panels, or the failure panel's words, and the readouts: what a move must change
+DRAWN_JS = """() => [[...document.querySelectorAll('.kv-mt-panel')].map(g => g.dataset.policy + g.dataset.tokenShare),
+    document.querySelector('.kv-failure').textContent,
+    [...document.querySelectorAll('[data-kv-out]')].map(e => e.textContent)]"""
 
 
 def panels(page):
@@ -64,19 +70,28 @@ def test_every_control_redraws_with_no_kernel_and_draws_the_cores_numbers(watche
     )
     assert len(table) == 5 and "(96.3%)" in table[4] and "(7.00)" in table[1] and "(20.4%)" in table[1]
     for kv, option, trait, value in MOVES:
-        before = panels(page)
+        before = page.evaluate(DRAWN_JS)
         page.locator(f'[data-kv="{kv}"]').select_option(option)
         assert page.evaluate(f"{MODEL}.get({json.dumps(trait)})") == value, kv
         assert page.locator(".kv-error").text_content() == "", (
             f"{kv}: {page.locator('.kv-error').text_content()}"
         )
-        assert panels(page) != before, f"{kv} did not redraw the panels"
+        assert page.evaluate(DRAWN_JS) != before, f"{kv} did not redraw"
     # picking a model, GPU or format traced the memory it leaves; the browser's numbers
-    # are the core's for the same inputs
+    # are the core's for the same inputs: here Orca (Max) fills the cache, the others never do
     state = {t: page.evaluate(f"{MODEL}.get({json.dumps(t)})") for _, _, t, _ in MOVES}
     assert state["kv_slots"] == 0
-    page.locator('[data-kv="view"]').select_option("all")
-    assert [x[:3] for x in panels(page)] == expected_panels(kw.MemoryOverTrace(**{**state, "view": "all"}))
+    core = kw.MemoryOverTrace(**state).result
+    never = [p for p, r in core["runs"].items() if r["saturated_steps"] == 0]
+    assert never == ["pow2", "oracle", "paged"]
+    failure = page.locator(".kv-failure").text_content()
+    assert failure.startswith(
+        f"At {core['kv_slots']:,} token slots the cache never fills under Orca (Pow2), "
+    )
+    r = core["runs"]["max"]
+    assert page.evaluate(READOUTS_JS)["max"] == (
+        f"{r['mean_token_states'] * 100:.0f}% of the cache holds tokens, batch {r['mean_running']:,.0f}"
+    )
 
     page.locator('[data-kv="reset"]').click()
     assert panels(page) == first and page.evaluate(READOUTS_JS) == first_readouts
@@ -90,12 +105,90 @@ def test_a_model_that_leaves_no_memory_shows_why_in_place_of_the_figure(watched,
     open_exported(watched, path)
     assert page.locator(".kv-mt-panel").count() == 0
     assert "leave no KV memory" in page.locator(".kv-failure").text_content()
+    # "none" is the answer, not a number drawn for other inputs: not struck through
+    assert set(page.evaluate(READOUTS_JS).values()) == {"none"}
+    assert set(page.evaluate(STRUCK_JS).values()) == {"none"}
     # the kernel says the same sentence: once, in the panel, not again on the error line
     assert page.evaluate(f"{MODEL}.get('error')") == page.locator(".kv-failure").text_content()
     assert not page.locator(".kv-error").is_visible()
     page.locator('[data-kv="num_gpus"]').select_option("2")  # two H100s: about 3 GB left for the cache
     assert page.locator(".kv-mt-panel").count() == 4
     assert page.locator(".kv-failure").text_content() == ""
+    watched.assert_clean()
+
+
+STRUCK_JS = """() => Object.fromEntries([...document.querySelectorAll('[data-kv-out]')].map(e =>
+    [e.dataset.kvOut, getComputedStyle(e).textDecorationLine]))"""
+
+
+def test_a_run_that_finishes_early_is_hatched_apart_from_free_memory(watched, tmp_path):
+    page = watched.page
+    w = kw.MemoryOverTrace(dataset="alpaca")
+    w.to_html(tmp_path / "alpaca.html")
+    open_exported(watched, tmp_path / "alpaca.html")
+    runs = w.result["runs"]
+    last = w.result["steps"][-1]  # the shared step axis runs to the slowest policy, Orca (Max)
+    assert last == runs["max"]["total_steps"] - 1
+    drawn = page.evaluate("""() => [...document.querySelectorAll('.kv-mt-panel')].map(g => {
+        const frame = g.querySelector('rect[fill="none"]');
+        const done = g.querySelector('.kv-mt-finished');
+        const free = g.querySelector('.kv-mt-free');
+        return { policy: g.dataset.policy, x: +frame.getAttribute('x'), w: +frame.getAttribute('width'),
+                 doneX: done ? +done.getAttribute('x') : null, doneW: done ? +done.getAttribute('width') : 0,
+                 doneFill: done ? done.getAttribute('fill') : null, freeFill: free.getAttribute('fill'),
+                 word: [...g.querySelectorAll('text')].some(t => t.textContent === 'finished') }; })""")
+    # Alpaca on the paper's memory: vLLM is done at step 501 of Orca (Max)'s 8,449, so 94%
+    # of its panel is a finished run, hatched and named, not free memory
+    for d in drawn:
+        total = runs[d["policy"]]["total_steps"]
+        if d["policy"] == "max":
+            assert d["doneX"] is None
+            continue
+        assert d["doneX"] == pytest.approx(d["x"] + total / last * d["w"], abs=0.1)
+        assert d["doneX"] + d["doneW"] == pytest.approx(d["x"] + d["w"], abs=0.1)
+        assert (
+            d["doneFill"].startswith("url(#kv-mt-finished-") and d["doneFill"] != d["freeFill"] and d["word"]
+        )
+    paged = next(d for d in drawn if d["policy"] == "paged")
+    assert paged["doneW"] / paged["w"] == pytest.approx(1 - 501 / 8448, abs=1e-3)
+    legend = page.evaluate("[...document.querySelectorAll('.kv-mt-legend text')].map(t => t.textContent)")
+    assert legend[-1] == "finished: every request done"
+    # one panel alone ends where its own run does: nothing finished to hatch, no legend entry
+    page.locator('[data-kv="view"]').select_option("paged")
+    assert page.locator(".kv-mt-finished").count() == 0
+    assert "finished: every request done" not in page.locator(".kv-mt-legend").text_content()
+    watched.assert_clean()
+
+
+def test_a_cache_that_never_fills_gives_way_to_why_and_what_to_change(watched, tmp_path):
+    page = watched.page
+    w = kw.MemoryOverTrace(model="llama-3-8b")  # 1,000 ShareGPT requests on what 8B leaves on an H100
+    never = [p for p, r in w.result["runs"].items() if r["saturated_steps"] == 0]
+    assert never == ["paged"]
+    w.to_html(tmp_path / "never.html")
+    open_exported(watched, tmp_path / "never.html")
+    assert page.locator(".kv-mt-panel").count() == 0
+    failure = page.locator(".kv-failure").text_content()
+    assert failure.startswith(
+        "At 426,784 token slots the cache never fills under vLLM (paged): all 1,000 requests"
+    )
+    assert "cannot be compared" in failure and "more requests (3,000)" in failure
+    assert "the paper's 15,728 token slots" in failure
+    out = page.evaluate(READOUTS_JS)
+    # no share for the policy that never fills (its 81% "not holding tokens" would read as
+    # waste); the others keep their true figures, and nothing true is struck through
+    assert out["paged"] == "not applicable: never full (all 1,000 requests at once)"
+    assert out["wasted"] == "not applicable: the cache never fills"
+    m = w.result["runs"]["max"]
+    assert (
+        out["max"]
+        == f"{m['mean_token_states'] * 100:.0f}% of the cache holds tokens, batch {m['mean_running']:,.0f}"
+    )
+    assert set(page.evaluate(STRUCK_JS).values()) == {"none"}
+    # 3,000 requests fill it under every policy: the panels come back
+    page.locator('[data-kv="num_requests"]').select_option("3000")
+    assert page.locator(".kv-mt-panel").count() == 4 and page.locator(".kv-failure").text_content() == ""
+    assert page.evaluate(READOUTS_JS)["paged"].startswith("97% of the cache holds tokens")
     watched.assert_clean()
 
 

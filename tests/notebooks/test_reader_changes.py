@@ -353,7 +353,9 @@ def test_an_explainer_refuses_a_bad_input_under_itself():
         ["prefix_blocks.error"],
         replace=[("users=4, prefix_tokens=4_000)", "users=4, prefix_tokens=8_000)")],
     )["prefix_blocks.error"]
-    assert "prefix_tokens must be less than used_tokens" in got.get("value", ""), got
+    assert "(prefix_tokens, 8,000) must be shorter than the tokens used (used_tokens" in got.get(
+        "value", ""
+    ), got
 
 
 def test_a_log_without_the_kv_line_says_so():

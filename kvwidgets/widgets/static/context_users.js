@@ -78,6 +78,7 @@ var labelled;
 var limitLines;
 var luminance;
 var makeLookup;
+var markHolds;
 var maxContext;
 var memoryBudget;
 var modelSelect;
@@ -117,10 +118,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "59896d1820271773";
+var LIBRARY_HASH = "a84b80e2e5302b62";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -310,6 +311,9 @@ function widgetModule(render2) {
 // kvwidgets/widgets/js/widgets/context_users.js
 var LO = 1024;
 var HI = 1048576;
+var TICKS_ALL = Array.from({ length: 11 }, (_, i) => LO * 2 ** i);
+var TICKS_HALF = TICKS_ALL.filter((_, i) => i % 2 === 0);
+var TICK_TEXT = /* @__PURE__ */ new Map();
 function conversations(n) {
   return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
 }
@@ -322,6 +326,22 @@ function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
   return cache.lines;
 }
 var OFFSET = 6;
+function lineSegments(stairs, isLog, px, py, plotPx) {
+  const segments = [];
+  for (const st of stairs) {
+    for (let j = 0; j < st.x.length; j++) {
+      if (isLog && st.users[j] === 0n) break;
+      const [x0, y0] = [px(st.x[j]), py(Number(st.users[j]))];
+      const x1 = j + 1 < st.x.length ? px(st.x[j + 1]) : plotPx;
+      segments.push([x0, y0, x1, y0]);
+      if (j + 1 < st.x.length && !(isLog && st.users[j + 1] === 0n)) {
+        const y1 = py(Number(st.users[j + 1]));
+        segments.push([x1, Math.min(y0, y1), x1, Math.max(y0, y1)]);
+      }
+    }
+  }
+  return segments;
+}
 function render({ model, el }) {
   const app = createApp({ model, el }, "How many conversations fit as each one gets longer?");
   modelSelect(app);
@@ -340,6 +360,7 @@ function render({ model, el }) {
   const outMax = app.readout("max_context", "Longest one conversation can be:");
   const cache = {};
   app.draw = () => {
+    markHolds([outUsers, outMax], false);
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
@@ -391,8 +412,8 @@ function render({ model, el }) {
     const s = app.scale();
     const kvBits = L.bits("kv_dtype");
     const on = Math.max(0, lines.findIndex(([dt]) => dtypeBits(L.dtypes, dt) === kvBits));
-    const usersOn = (c) => {
-      const st = stairs[on];
+    const usersOn = (c, i = on) => {
+      const st = stairs[i];
       let j = 0;
       while (j + 1 < st.x.length && st.x[j + 1] <= c) j++;
       return Number(st.users[j]);
@@ -400,44 +421,85 @@ function render({ model, el }) {
     const plotPx = Math.max(1, diagramWidth(app) - 92 * s);
     const px = (c) => (Math.log10(c) - Math.log10(LO)) / (Math.log10(HI) - Math.log10(LO)) * plotPx;
     const boxPx = (text) => text.length * 12 * s * 0.56 + 6 * s;
-    const place = (c, text) => {
-      const w = boxPx(text);
-      const off = OFFSET * s;
-      const left = px(c) + off + w > plotPx + 18 * s;
-      return { left, span: left ? [px(c) - off - w, px(c) - off] : [px(c) + off, px(c) + off + w] };
-    };
-    const label = (c, y, text, border, width, shown = true, arrow = false) => {
-      const left = place(c, text).left;
-      annotations.push({
-        x: Math.log10(c),
-        y,
-        text: !arrow ? text : left ? `${text} ↘` : `↙ ${text}`,
-        showarrow: false,
-        opacity: shown ? 1 : 0,
-        xshift: (left ? -1 : 1) * OFFSET * s,
-        yshift: OFFSET * s,
-        xanchor: left ? "right" : "left",
-        yanchor: "bottom",
-        font: { color: t.fg },
-        bordercolor: border,
-        borderwidth: width,
-        bgcolor: t.bg
-      });
-    };
     const top = Math.max(1, ...stairs.map((st) => Number(st.users[0])));
     const plotH = 274 * s;
     const py = (u) => isLog ? Math.log10(Math.max(u, 1)) / Math.max(1, Math.log10(top)) * plotH : u / top * plotH;
+    const bitsOf = (i) => dtypeBits(L.dtypes, lines[i][0]);
+    const upper = bitsOf(0) <= bitsOf(1) ? 0 : 1;
+    const boxH = 12 * s * 1.5;
+    const segKey = JSON.stringify([cache.key, isLog, plotPx, plotH]);
+    if (cache.segKey !== segKey) {
+      cache.segments = lineSegments(stairs, isLog, px, py, plotPx);
+      cache.segKey = segKey;
+    }
+    const segments = cache.segments;
+    const covers = (l, r, b, tp) => segments.some(([x0, y0, x1, y1]) => x0 < r && x1 > l && y0 < tp && y1 > b);
+    const place = (c, text, i, u) => {
+      const w = boxPx(text);
+      const off = OFFSET * s;
+      const [x, y] = [px(c), py(u)];
+      const sides2 = i === upper ? [[false, false], [true, false], [false, true], [true, true]] : [[true, true], [false, true], [true, false], [false, false]];
+      let first = null;
+      for (const [left, below] of sides2) {
+        const [l, r] = left ? [x - off - w, x - off] : [x + off, x + off + w];
+        const [b, tp] = below ? [y - off - boxH, y - off] : [y + off, y + off + boxH];
+        if (l < -off || r > plotPx + 18 * s || b < 0) continue;
+        const side = { left, below, span: [l, r], clear: false };
+        if (!covers(l + 1, r - 1, b + 1, tp - 1)) return side;
+        first = first || { ...side, clear: true };
+      }
+      return first || { left: false, below: false, span: [x + off, x + off + w], clear: true };
+    };
+    const ARROWS = { "true,true": "↗", "true,false": "↘", "false,true": "↖", "false,false": "↙" };
+    const label = (c, y, u, i, text, border, width, shown = true, arrow = false) => {
+      const { left, below, clear } = place(c, text, i, u);
+      const head = ARROWS[`${left},${below}`];
+      annotations.push({
+        x: Math.log10(c),
+        y,
+        text: !arrow ? text : left ? `${text} ${head}` : `${head} ${text}`,
+        showarrow: false,
+        opacity: shown ? 1 : 0,
+        xshift: (left ? -1 : 1) * OFFSET * s,
+        yshift: (below ? -1 : 1) * OFFSET * s,
+        xanchor: left ? "right" : "left",
+        yanchor: below ? "top" : "bottom",
+        font: { color: t.fg },
+        bordercolor: border,
+        borderwidth: width,
+        bgcolor: clear ? "transparent" : t.bg
+      });
+    };
     const chosenUsers = Number(here.users);
     const chosenText = chosenUsers > 0 || !isLog ? conversations(chosenUsers) : `none fits at ${fmtTokens(context)}`;
-    const chosenSpan = place(context, chosenText).span;
+    const chosenSpan = place(context, chosenText, on, chosenUsers).span;
     for (const c of marks) {
       const u = usersOn(c);
       if (isLog && u === 0) continue;
-      const span = place(c, `${conversations(u)} ↘`).span;
+      const span = place(c, `${conversations(u)} ↘`, on, u).span;
       const sameRow = Math.abs(py(u) - py(chosenUsers)) < 22 * s;
       const givesWay = sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s;
-      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, !givesWay, true);
+      label(c, isLog ? Math.log10(u) : u, u, on, conversations(u), conceptColor("kv"), 1, !givesWay, true);
     }
+    const other = 1 - on;
+    const otherMarks = marks.map((c) => [c, usersOn(c, other)]).filter(([, u]) => !(isLog && u === 0));
+    const otherText = otherMarks.map(([, u]) => `${lines[other][1]}: ${u.toLocaleString("en-US")}`);
+    const sides = otherMarks.map(([c, u], k) => place(c, otherText[k], other, u));
+    const decadesY = isLog ? Math.max(1, Math.log10(top)) : 0;
+    const dx = OFFSET * s / plotPx * (Math.log10(HI) - Math.log10(LO));
+    const dy = OFFSET * s / plotH;
+    traces.push({
+      type: "scatter",
+      mode: "text",
+      name: `${lines[other][1]} at the marks`,
+      showlegend: false,
+      hoverinfo: "skip",
+      x: otherMarks.map(([c], k) => c * 10 ** ((sides[k].left ? -1 : 1) * dx)),
+      y: otherMarks.map(([, u], k) => isLog ? u * 10 ** ((sides[k].below ? -1 : 1) * dy * decadesY) : u + (sides[k].below ? -1 : 1) * dy * top),
+      text: otherText,
+      textposition: sides.map(({ left, below }) => `${below ? "bottom" : "top"} ${left ? "left" : "right"}`),
+      textfont: { color: t.fg }
+    });
     if (zeroFroms.length) {
       annotations.push({
         x: Math.log10(HI),
@@ -466,7 +528,7 @@ function render({ model, el }) {
         yanchor: "middle",
         font: { color: t.fg, size: 14 * s }
       });
-      label(context, y, chosenText, t.fg, 2);
+      label(context, y, chosenUsers, on, chosenText, t.fg, 2);
     } else {
       const floor = { yref: "paper", y: 0 };
       annotations.push({
@@ -478,6 +540,7 @@ function render({ model, el }) {
         yanchor: "bottom",
         font: { color: conceptColor("warning"), size: 14 * s }
       });
+      const leftOfFloor = place(context, chosenText, upper, 0).left;
       annotations.push({
         x: Math.log10(context),
         ...floor,
@@ -485,8 +548,8 @@ function render({ model, el }) {
         showarrow: false,
         yanchor: "bottom",
         yshift: 20 * s,
-        xanchor: place(context, chosenText).left ? "right" : "left",
-        xshift: place(context, chosenText).left ? 4 * s : -4 * s,
+        xanchor: leftOfFloor ? "right" : "left",
+        xshift: leftOfFloor ? 4 * s : -4 * s,
         font: { color: t.fg },
         bordercolor: conceptColor("warning"),
         borderwidth: 2,
@@ -495,6 +558,8 @@ function render({ model, el }) {
     }
     const nothing = stairs.every((st) => st.users.every((u) => u === 0n));
     const failed = !here.weights_fit ? fitMessage(here) : nothing ? `The model loads, but not one conversation of ${fmtTokens(LO)} tokens fits, with either cache. ${fitMessage(here)}` : "";
+    const ticks = plotPx >= 440 * s ? TICKS_ALL : TICKS_HALF;
+    if (!TICK_TEXT.has(ticks)) TICK_TEXT.set(ticks, ticks.map(fmtTokens));
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
     const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
     if (isLog && !failed && stairs.some((st) => st.users.some((u) => u === 0n))) {
@@ -506,6 +571,8 @@ function render({ model, el }) {
     const pastModel = longest !== null && shape.max_context && longest > shape.max_context ? `, past the model's ${shape.max_context.toLocaleString("en-US")}-token limit` : "";
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens${pastModel}`;
     if (failed) {
+      if (!here.weights_fit) outUsers.textContent = "none (the model does not load)";
+      markHolds([outUsers, outMax], true);
       app.failure(failed);
       return;
     }
@@ -517,13 +584,20 @@ function render({ model, el }) {
     drawPlot(app, traces, {
       shapes,
       annotations,
-      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)] },
+      xaxis: {
+        type: "log",
+        title: { text: "context (tokens per conversation)" },
+        range: [Math.log10(LO), Math.log10(HI)],
+        tickmode: "array",
+        tickvals: ticks,
+        ticktext: TICK_TEXT.get(ticks)
+      },
       // On a short range (a few hundred conversations at most) plotly labels every digit and
       // those under 10 crowd together: ticks at 1, 2, 5 of each decade then. Only then: a
       // set dtick makes each redraw slower (about 1.5x here), and longer ranges get 1, 2, 5
       // from plotly itself.
       yaxis: isLog ? { type: "log", ...shortRange ? { dtick: "D2" } : {}, title: { text: "conversations that fit (log)" } } : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" }
-    }, [cache.key, yScale]);
+    }, [cache.key, yScale, on, plotPx]);
   };
   return startApp(app);
 }

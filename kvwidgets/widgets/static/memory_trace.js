@@ -78,6 +78,7 @@ var labelled;
 var limitLines;
 var luminance;
 var makeLookup;
+var markHolds;
 var maxContext;
 var memoryBudget;
 var modelSelect;
@@ -117,10 +118,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "59896d1820271773";
+var LIBRARY_HASH = "a84b80e2e5302b62";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -316,10 +317,24 @@ var USES = [
   ["free", "free", "free"]
 ];
 var DATASET_LABELS = { sharegpt: "ShareGPT", alpaca: "Alpaca" };
+var FINISHED_LABEL = "finished: every request done";
+var patternCount = 0;
 var n = (x) => Number(x).toLocaleString("en-US");
 var pct = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: 0 })}%`;
 var pct1 = (x) => `${(x * 100).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
 var batch = (x) => x.toLocaleString("en-US", { maximumFractionDigits: x < 10 ? 1 : 0 });
+function neverFillsMessage(trace, neverFull, count, ref, counts) {
+  const names = neverFull.map((p) => POLICY_LABELS[p]);
+  const who = names.length === POLICIES.length ? "any allocator" : names.join(", ");
+  const more = counts.filter((c) => c > count);
+  const paper = ref.paper_kv_slots;
+  const less = [
+    ...paper && paper < trace.kv_slots ? [`the paper's ${n(paper)} token slots`] : [],
+    "a bigger model",
+    "fewer or smaller GPUs"
+  ];
+  return `At ${n(trace.kv_slots)} token slots the cache never fills under ${who}: all ${n(count)} requests run at once, no request waits for memory, and the shares would measure memory nobody asked for. The four allocators cannot be compared here. To fill the cache, give ${more.length ? `more requests (${n(more[more.length - 1])}) or ` : ""}less KV memory (${less.join(", ")}).`;
+}
 function render({ model, el }) {
   const app = createApp({ model, el }, "Where does KV memory go when each request reserves its own, and when it is paged?");
   selectControl(app, "dataset", "Requests like", () => Object.keys(model.get("lengths") || DATASET_LABELS).map((d) => [d, DATASET_LABELS[d] || d]), ["lengths"]);
@@ -336,6 +351,8 @@ function render({ model, el }) {
   app.controls.append(sizedOff);
   const outs = Object.fromEntries(POLICIES.map((p) => [p, app.readout(p, `${POLICY_LABELS[p]}:`)]));
   const outWasted = app.readout("wasted", "Not holding tokens:");
+  const values = [...Object.values(outs), outWasted];
+  const hatchId = `kv-mt-finished-${++patternCount}`;
   diagramBox(app);
   const table = element("table", { class: "kv-how-table" });
   app.text.before(table);
@@ -377,6 +394,7 @@ function render({ model, el }) {
     }
     sizedOff.textContent = paperMemory ? "Model to KV cache: off while KV memory is the paper's" : "";
     sizedOff.hidden = !paperMemory;
+    markHolds(values, false);
     let traced;
     try {
       traced = runTrace();
@@ -386,10 +404,25 @@ function render({ model, el }) {
       app.say([{ text: "The KV memory is what the weights leave on the GPUs at 90% utilization; with none left there is no trace to run." }]);
       app.diagram.replaceChildren();
       table.replaceChildren();
-      for (const o of [...Object.values(outs), outWasted]) o.textContent = "none";
+      for (const o of values) o.textContent = "none";
+      markHolds(values, true);
       return;
     }
     const { trace, dataset, count, budget } = traced;
+    const neverFull = POLICIES.filter((p) => trace.runs[p].saturated_steps === 0);
+    if (neverFull.length) {
+      app.failure(neverFillsMessage(trace, neverFull, count, model.get("reference") || {}, axisValues(app, "request_counts")));
+      app.say([{ text: "The shares are averages over the steps at which a request is waiting for memory: a full server. A run in which none waits has no such step." }]);
+      app.diagram.replaceChildren();
+      table.replaceChildren();
+      for (const p of POLICIES) {
+        const r = trace.runs[p];
+        outs[p].textContent = neverFull.includes(p) ? `not applicable: never full (all ${n(count)} requests at once)` : `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
+      }
+      outWasted.textContent = "not applicable: the cache never fills";
+      markHolds(values, true);
+      return;
+    }
     const view = model.get("view");
     const shown = view === "all" ? POLICIES : POLICIES.filter((p) => p === view);
     if (!shown.length) throw new KVInputError(`view must be one of ${axisValues(app, "views").join(", ")}, got ${view}`);
@@ -399,17 +432,28 @@ function render({ model, el }) {
     const fs = 12 * s;
     const parts = [];
     const paint = svgPaint(app, s);
+    const steps = trace.steps;
+    const end = shown.length > 1 ? steps.length ? steps[steps.length - 1] : 1 : trace.runs[shown[0]].total_steps;
+    const lastStep = Math.max(1, end);
+    const finishesEarly = shown.some((p) => trace.runs[p].total_steps < lastStep);
+    const hatch = svgElement("pattern", { id: hatchId, width: 6 * s, height: 6 * s, patternUnits: "userSpaceOnUse", patternTransform: "rotate(0)" }, [
+      svgElement("rect", { width: 6 * s, height: 6 * s, fill: t.bg }),
+      svgElement("line", { x1: 0, x2: 0, y1: 0, y2: 6 * s, stroke: t.fg2, "stroke-width": 1.2 * s })
+    ]);
+    parts.push(svgElement("defs", {}, [hatch]));
     let lx = 0;
     let ly = 0;
     const legend = svgElement("g", { class: "kv-mt-legend" });
-    for (const [, concept, label] of USES) {
+    const entries = USES.map(([, concept, label]) => [paint.fill(concept), label]);
+    if (finishesEarly) entries.push([`url(#${hatchId})`, FINISHED_LABEL]);
+    for (const [fill, label] of entries) {
       const w = 18 * s + label.length * fs * 0.52;
       if (lx > 0 && lx + w > W) {
         lx = 0;
         ly += 18 * s;
       }
       legend.append(
-        svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
+        svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill, stroke: t.fg2, "stroke-width": fill.startsWith("url") ? 0.5 * s : 0 }),
         svgElement("text", { x: lx + 17 * s, y: ly + 11 * s, "font-size": fs * 0.9, fill: t.fg2, text: label })
       );
       lx += w + 14 * s;
@@ -421,9 +465,6 @@ function render({ model, el }) {
     const pw = (W - gap * (cols - 1)) / cols;
     const ph = (shown.length > 1 ? 110 : 220) * s;
     const axisW = 36 * s;
-    const steps = trace.steps;
-    const end = shown.length > 1 ? steps.length ? steps[steps.length - 1] : 1 : trace.runs[shown[0]].total_steps;
-    const lastStep = Math.max(1, end);
     const titleH = fs * 1.9;
     const ticksH = fs * 1.5;
     const rowH = titleH + ph + ticksH + 10 * s;
@@ -441,14 +482,36 @@ function render({ model, el }) {
       );
       const X = (step) => px + (lastStep > 0 ? step / lastStep * plotW : 0);
       const Y = (share) => py + ph * (1 - share);
-      const idx = steps.map((_, j) => j).filter((j) => steps[j] <= lastStep);
-      const below = idx.map(() => 0);
+      const runEnd = Math.min(run.total_steps, lastStep);
+      const idx = steps.map((_, j) => j).filter((j) => steps[j] < runEnd);
+      const xs = [...idx.map((j) => X(steps[j])), X(runEnd)];
+      const below = xs.map(() => 0);
       for (const [key, concept] of USES) {
-        const above = below.map((b, k) => b + run[key][idx[k]]);
-        let d = idx.map((j, k) => `${k ? "L" : "M"}${X(steps[j]).toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
-        for (let k = idx.length - 1; k >= 0; k--) d += `L${X(steps[idx[k]]).toFixed(1)},${Y(below[k]).toFixed(1)}`;
+        const above = below.map((b, k) => b + run[key][idx[Math.min(k, idx.length - 1)]]);
+        let d = xs.map((x, k) => `${k ? "L" : "M"}${x.toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
+        for (let k = xs.length - 1; k >= 0; k--) d += `L${xs[k].toFixed(1)},${Y(below[k]).toFixed(1)}`;
         g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: paint.fill(concept), stroke: "none" }));
         for (let k = 0; k < below.length; k++) below[k] = above[k];
+      }
+      if (runEnd < lastStep) {
+        const fx = X(runEnd);
+        g.append(svgElement("rect", { class: "kv-mt-finished", x: fx, y: py, width: px + plotW - fx, height: ph, fill: `url(#${hatchId})` }));
+        const word = "finished";
+        if (px + plotW - fx > word.length * fs * 0.6 + 12 * s) {
+          g.append(svgElement("text", {
+            x: (fx + px + plotW) / 2,
+            y: py + ph / 2 + fs * 0.35,
+            "font-size": fs,
+            "font-weight": 600,
+            fill: t.fg,
+            "text-anchor": "middle",
+            stroke: t.bg,
+            "stroke-width": 4 * s,
+            "stroke-linejoin": "round",
+            "paint-order": "stroke",
+            text: word
+          }));
+        }
       }
       g.append(svgElement("rect", { x: px, y: py, width: plotW, height: ph, fill: "none", stroke: t.grid, "stroke-width": 1 }));
       for (const share of [0, 0.5, 1]) {
@@ -471,10 +534,6 @@ function render({ model, el }) {
     const fit = (ref.fits || {})[dataset] || {};
     const paperSetting = trace.kv_slots === ref.paper_kv_slots && trace.block_size === 16 && trace.max_len === ref.paper_max_len;
     const lines = [];
-    const idle = POLICIES.filter((p) => trace.runs[p].saturated_steps === 0).map((p) => POLICY_LABELS[p]);
-    if (idle.length) {
-      lines.push({ cls: "kv-warn", text: `${idle.join(", ")}: no request ever waited (the memory holds all ${n(count)} requests at once), so ${idle.length === 1 ? "its" : "their"} shares are over the whole run, not a full server. Give more requests or less memory to see one.` });
-    }
     const memory = budget ? `${n(trace.kv_slots)} token slots: what ${budget.shape.name} leaves on ${budget.numGpus} x ${budget.gpu.name} at 90% utilization, divided by its KV bytes per token (a slot is one token in every layer)` : `${n(trace.kv_slots)} token slots${trace.kv_slots === ref.paper_kv_slots ? " (the paper's Table 1: OPT-13B on an A100-40GB leaves 12 GiB for the cache, at 800 KiB a token)" : ""}`;
     lines.push(
       { text: `${n(count)} requests like ${fit.label || dataset}'s (seed ${model.get("seed")}) on ${memory}; the longest sequence is ${n(trace.max_len)} tokens (OPT's), blocks of ${trace.block_size}.` },

@@ -78,6 +78,7 @@ var labelled;
 var limitLines;
 var luminance;
 var makeLookup;
+var markHolds;
 var maxContext;
 var memoryBudget;
 var modelSelect;
@@ -117,10 +118,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "59896d1820271773";
+var LIBRARY_HASH = "a84b80e2e5302b62";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -349,10 +350,13 @@ function render({ model, el }) {
       else c.removeAttribute("aria-invalid");
     }
   };
-  const blank = () => {
-    for (const o of [outBlocks, outWaste, outUsers, outShare]) o.textContent = "—";
+  const values = [outBlocks, outWaste, outUsers, outShare];
+  const notApplicable = () => {
+    for (const o of values) o.textContent = "not applicable";
+    markHolds(values, true);
   };
   app.draw = () => {
+    markHolds(values, false);
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
@@ -363,16 +367,16 @@ function render({ model, el }) {
     const conflicts = [];
     const whole = (v) => Number.isInteger(v) && v >= 0;
     if (whole(used) && whole(prefix) && prefix >= used) {
-      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (${n(prefix)} tokens) must be shorter than the tokens used (${n(used)}): each conversation adds tokens of its own after it.`]);
+      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n(prefix)}) must be shorter than the tokens used (used_tokens, ${n(used)}): each conversation adds tokens of its own after it.`]);
     }
     if (whole(used) && whole(maxLen) && used > maxLen) {
-      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (${n(used)}) must fit in the maximum length (${n(maxLen)}) a reservation holds.`]);
+      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (used_tokens, ${n(used)}) must fit in the maximum length a reservation holds (context, ${n(maxLen)}).`]);
     }
     flag(conflicts.flatMap((c) => c[0]));
     if (conflicts.length) {
       app.failure(conflicts.map((c) => c[1]).join(" "));
       app.say([]);
-      blank();
+      notApplicable();
       return;
     }
     const o = {
@@ -615,7 +619,8 @@ function render({ model, el }) {
     memRow("kv-pb-mem-reserved", "reserving", p.users_reserved, p.reserved_blocks, p.used_tokens / (p.reserved_blocks * bs));
     memRow("kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * bs));
     heading(`${plural(p.users, "conversation")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
-    if (p.users_paged === 0n || p.users_sharing === 0n) {
+    const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
+    if (!sharing) {
       const none = `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
       const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
       noneLines.forEach((line, i) => {
@@ -670,7 +675,8 @@ function render({ model, el }) {
     const legend = svgElement("g", { class: "kv-pb-legend" });
     let lx = 0;
     let ly = legendY;
-    for (const [color, text, op] of [[cKV, "KV cache (a request's own)", 1], [cShared, "shared prefix, stored once", 1], [cEmpty, "taken, empty", 0.35]]) {
+    const keys = [[cKV, "KV cache (a request's own)", 1], ...sharing && p.shared_blocks > 0 ? [[cShared, "shared prefix, stored once", 1]] : [], [cEmpty, "taken, empty", 0.35]];
+    for (const [color, text, op] of keys) {
       const w = 18 * s + text.length * fs * 0.5;
       if (lx > 0 && lx + w > W) {
         lx = 0;
@@ -715,7 +721,8 @@ function render({ model, el }) {
     app.say(lines);
     outBlocks.textContent = `${n(p.paged_blocks)} paged, ${n(p.reserved_blocks)} reserved`;
     outWaste.textContent = `paged ${pct(p.paged_waste)}, reserved ${pct(p.reserved_waste)}`;
-    outUsers.textContent = `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
+    outUsers.textContent = p.kv_budget_bytes < 0n ? "none (the model does not load)" : `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
+    markHolds(values, p.kv_budget_bytes < 0n);
     outShare.textContent = `${n(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n(p.blocks_unshared)} unshared)`;
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;

@@ -1,7 +1,7 @@
 // Built by scripts/build_js.mjs from kvwidgets/widgets/js: edit those files, not this one (DEVELOP.md).
 
 // kvwidgets-library:library_binding
-var LIBRARY_HASH = "59896d1820271773";
+var LIBRARY_HASH = "a84b80e2e5302b62";
 
 // kvwidgets/widgets/js/loader/page_slots.js
 var PLOTLY_SLOT = "__kvwidgetsPlotly";

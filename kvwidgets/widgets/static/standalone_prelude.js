@@ -86,6 +86,7 @@
     limitLines: () => limitLines,
     luminance: () => luminance,
     makeLookup: () => makeLookup,
+    markHolds: () => markHolds,
     maxContext: () => maxContext,
     memoryBudget: () => memoryBudget,
     modelSelect: () => modelSelect,
@@ -905,7 +906,7 @@
     const perToken = kvBytesPerToken(shape, o.kvBits, b.num_gpus) * BigInt(b.num_gpus);
     if (b.kv_budget_bytes <= 0n) {
       const gb = (Number(b.weights_bytes) / 1e9).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-      throw new KVInputError(`${shape.name}'s weights (${gb} GB) leave no KV memory on ${b.num_gpus} x ${gpu.name}: nothing to trace`);
+      throw new KVInputError(`${shape.name}'s weights (${gb} GB) leave no KV memory on ${b.num_gpus} x ${gpu.name}: nothing to trace. More GPUs, smaller weights (FP8) or a GPU with more memory would leave some`);
     }
     return Number(floorDiv(b.kv_budget_bytes, perToken));
   }
@@ -1175,6 +1176,9 @@
     }
     for (const c of children) e.append(c);
     return e;
+  }
+  function markHolds(values, holds) {
+    for (const v of values) v.toggleAttribute("data-kv-holds", holds);
   }
 
   // kvwidgets/widgets/js/ui/diagram.js
@@ -1798,18 +1802,23 @@
       slider.value = String(contextToPosition(c));
       slider.setAttribute("aria-valuetext", `${Number(c).toLocaleString("en-US")} tokens`);
       if (!isFocused(box)) box.value = String(c);
+      box.removeAttribute("aria-invalid");
       shown.textContent = fmtTokens(c);
+    };
+    const refuse = (message) => {
+      box.setAttribute("aria-invalid", "true");
+      app.fail(message);
     };
     slider.addEventListener("input", () => app.set("context", positionToContext(slider.value), { continuous: true }));
     box.addEventListener("change", () => {
       const raw = box.value.trim();
       const v = Number(raw);
       if (raw === "" || !Number.isInteger(v) || v < 1) {
-        app.fail(`context must be a whole number >= 1, got ${raw || "nothing"}`);
+        refuse(`context must be a whole number >= 1, got ${raw || "nothing"}`);
         return;
       }
       if (v > 2 ** 40) {
-        app.fail(`context must be at most ${(2 ** 40).toLocaleString("en-US")} tokens, got ${v.toLocaleString("en-US")}`);
+        refuse(`context must be at most ${(2 ** 40).toLocaleString("en-US")} tokens, got ${v.toLocaleString("en-US")}`);
         return;
       }
       app.set("context", v);
@@ -2027,7 +2036,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "59896d1820271773";
+  var LIBRARY_HASH = "a84b80e2e5302b62";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

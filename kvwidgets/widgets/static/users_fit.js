@@ -78,6 +78,7 @@ var labelled;
 var limitLines;
 var luminance;
 var makeLookup;
+var markHolds;
 var maxContext;
 var memoryBudget;
 var modelSelect;
@@ -117,10 +118,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "59896d1820271773";
+var LIBRARY_HASH = "a84b80e2e5302b62";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -388,25 +389,30 @@ function memoryBar(app, fit, gpu, W) {
   if (!L.over) seg("kv-mem-free", fit.left_over_bytes, "free");
   let ly = top + h + 8 * s;
   if (L.over) {
-    const gx = x(memory);
-    parts.push(svgElement("line", { class: "kv-mem-end", x1: gx, x2: gx, y1: top - 4 * s, y2: top + h + 4 * s, stroke: t.fg, "stroke-width": 2 * s }));
-    const endText = `the GPU ends: ${fmtBytes(memory)}`;
-    const endW = endText.length * fs * 0.55;
-    parts.push(svgElement("text", {
-      x: gx + (gx > endW + 4 * s ? -4 * s : 4 * s),
-      y: top + h + 4 * s + fs,
-      "font-size": fs * 0.9,
-      fill: t.fg,
-      "text-anchor": gx > endW + 4 * s ? "end" : "start",
-      text: endText
-    }));
-    ly += fs * 1.2;
+    const endMark = (cls, gx, text, row, extra) => {
+      const ty = top + h + 4 * s + fs + row * fs * 1.2;
+      parts.push(svgElement("line", { class: cls, x1: gx, x2: gx, y1: top - 4 * s, y2: ty - fs * 0.8, stroke: t.fg, ...extra }));
+      const w = text.length * fs * 0.55;
+      const before = gx > w + 4 * s;
+      parts.push(svgElement("text", {
+        class: `${cls}-name`,
+        x: gx + (before ? -4 * s : 4 * s),
+        y: ty,
+        "font-size": fs * 0.9,
+        fill: t.fg,
+        "text-anchor": before ? "end" : "start",
+        text
+      }));
+    };
+    endMark("kv-mem-usable", usableEnd, `usable to here: ${fmtBytes(fit.usable_bytes)}`, 0, { "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` });
+    endMark("kv-mem-end", x(memory), `the GPU ends: ${fmtBytes(memory)}`, 1, { "stroke-width": 2 * s });
+    ly += fs * 2.4;
   }
   const labels = [
     ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
     ...L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : [],
     ...n > 0 ? [["kv", `${conversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
-    ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `left ${fmtBytes(fit.left_over_bytes)}`]] : [],
+    ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : [],
     // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
     ...fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
   ];
@@ -472,9 +478,20 @@ function render({ model, el }) {
   const outPer = app.readout("kv_per_user", "KV per conversation:");
   const outBudget = app.readout("kv_budget", "Left after weights:");
   const outPerToken = app.readout("kv_per_token", "KV per token:");
-  const bar = element("div", { class: "kv-diagram kv-membar kv-figure-keeps" });
+  const values = [outUsers, outPer, outBudget, outPerToken];
+  const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
+  const keep = (yes) => {
+    for (const e of [bar, app.plot]) if (e.classList.contains("kv-figure-keeps") !== yes) e.classList.toggle("kv-figure-keeps", yes);
+  };
+  const panel = (
+    /** @type {HTMLElement} */
+    app.figure.querySelector(".kv-failure")
+  );
+  panel.after(app.plot);
   app.draw = () => {
+    markHolds(values, false);
+    keep(false);
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
@@ -510,7 +527,7 @@ function render({ model, el }) {
       ["kv", "conversations' KV", (f) => gb(f, "kv_used_bytes")],
       ["kv", "one conversation: the part that fits", (f) => none(f) ? gb(f, "kv_budget_bytes") : 0],
       ["warning", "one conversation: past the usable memory", convOver],
-      ["free", "left over", (f) => none(f) ? 0 : gb(f, "left_over_bytes")],
+      ["free", "unused (less than one more conversation)", (f) => none(f) ? 0 : gb(f, "left_over_bytes")],
       ["reserve", "reserve (1 - utilization)", (f) => f.error || !f.weights_fit ? 0 : Math.max(0, gb(f, "reserve_bytes") - convOver(f))]
     ];
     const t = app.theme();
@@ -547,12 +564,13 @@ function render({ model, el }) {
     if (o.memory === "device") lines.push({ text: `${gpu.name} reports ${fmtBytes(gpu.device_bytes)} (marketed ${fmtBytes(gpu.memory_bytes)}).`, cls: "kv-note" });
     lines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: paramsOverride(app) }));
     app.say(lines);
-    outUsers.textContent = Number(fit.users).toLocaleString("en-US");
+    outUsers.textContent = fit.weights_fit ? Number(fit.users).toLocaleString("en-US") : "none (the model does not load)";
     outPer.textContent = fmtBytes(fit.kv_per_user_bytes);
     outBudget.textContent = fit.weights_fit ? fmtBytes(fit.kv_budget_bytes) : "none (the weights do not fit)";
     if (!fit.weights_fit) {
+      markHolds(values, true);
+      keep(true);
       app.failure(msg);
-      return;
     }
     app.describeFigure(
       `GPU memory of the same model on ${counts.join(", ")} GPUs`,

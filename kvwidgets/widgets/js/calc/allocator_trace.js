@@ -426,7 +426,7 @@ export function kvSlotsFor(shape, gpu, o) {
   const perToken = kvBytesPerToken(shape, o.kvBits, b.num_gpus) * BigInt(b.num_gpus);
   if (b.kv_budget_bytes <= 0n) {
     const gb = (Number(b.weights_bytes) / 1e9).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-    throw new KVInputError(`${shape.name}'s weights (${gb} GB) leave no KV memory on ${b.num_gpus} x ${gpu.name}: nothing to trace`);
+    throw new KVInputError(`${shape.name}'s weights (${gb} GB) leave no KV memory on ${b.num_gpus} x ${gpu.name}: nothing to trace. More GPUs, smaller weights (FP8) or a GPU with more memory would leave some`);
   }
   return Number(floorDiv(b.kv_budget_bytes, perToken));
 }

@@ -109,18 +109,26 @@ export function contextControl(app, labelText = "Context (tokens)") {
     slider.value = String(contextToPosition(c));
     slider.setAttribute("aria-valuetext", `${Number(c).toLocaleString("en-US")} tokens`);
     if (!isFocused(box)) box.value = String(c);
+    // a draw shows the model's own context again: the box no longer holds a refused value
+    box.removeAttribute("aria-invalid");
     shown.textContent = fmtTokens(c);
+  };
+  // a typed value the trait cannot take: marked at the box (widget.css outlines it), the
+  // reason on the error line, until a value is accepted
+  const refuse = (message) => {
+    box.setAttribute("aria-invalid", "true");
+    app.fail(message);
   };
   slider.addEventListener("input", () => app.set("context", positionToContext(slider.value), { continuous: true }));
   box.addEventListener("change", () => {
     const raw = box.value.trim();
     const v = Number(raw);
     if (raw === "" || !Number.isInteger(v) || v < 1) {
-      app.fail(`context must be a whole number >= 1, got ${raw || "nothing"}`);
+      refuse(`context must be a whole number >= 1, got ${raw || "nothing"}`);
       return;
     }
     if (v > 2 ** 40) {
-      app.fail(`context must be at most ${(2 ** 40).toLocaleString("en-US")} tokens, got ${v.toLocaleString("en-US")}`);
+      refuse(`context must be at most ${(2 ** 40).toLocaleString("en-US")} tokens, got ${v.toLocaleString("en-US")}`);
       return;
     }
     app.set("context", v);

@@ -35,3 +35,14 @@ export function svgElement(tag, attrs = {}, children = []) {
   for (const c of children) e.append(c);
   return e;
 }
+
+/**
+ * Mark readout values that stay true when the figure gives way to a failure (app.failure):
+ * widget.css strikes through only the others, which would pass for the answer. A draw
+ * clears every mark first, so a draw that throws (inputs it cannot use) strikes them all.
+ * @param {Iterable<HTMLElement>} values
+ * @param {boolean} holds
+ */
+export function markHolds(values, holds) {
+  for (const v of values) v.toggleAttribute("data-kv-holds", holds);
+}

@@ -12,6 +12,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor, dtypeColor, dtypeDash } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
 import { diagramWidth } from "../ui/diagram.js";
+import { markHolds } from "../ui/dom.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -22,6 +23,14 @@ import { widgetModule } from "../loader/widget_module.js";
 
 const LO = 1024;
 const HI = 1048576;
+// The context axis' ticks: powers of two named as the marks are (8K, not 8,192 or 10k),
+// every one where the plot is wide enough, every other one where it is not. The arrays
+// are made once: plotly.react compares arrays by reference, and a new one on every draw
+// would redraw the axis at every slider step.
+const TICKS_ALL = Array.from({ length: 11 }, (_, i) => LO * 2 ** i);
+const TICKS_HALF = TICKS_ALL.filter((_, i) => i % 2 === 0);
+/** @type {Map<number[], string[]>} each tick array's labels, made at the first draw (fmtTokens is the library's) */
+const TICK_TEXT = new Map();
 
 /** "1 conversation", "53 conversations" */
 function conversations(n) {
@@ -49,6 +58,32 @@ function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
 const OFFSET = 6;
 
 /**
+ * The step lines as pixel segments [x0, y0, x1, y1] (x0 <= x1, y0 <= y1; y up from the floor),
+ * each line to where it stops (on a log axis, where none fits).
+ * @param {Array<{x: number[], users: bigint[]}>} stairs
+ * @param {boolean} isLog
+ * @param {(c: number) => number} px
+ * @param {(u: number) => number} py
+ * @param {number} plotPx the plot's width
+ */
+function lineSegments(stairs, isLog, px, py, plotPx) {
+  const segments = [];
+  for (const st of stairs) {
+    for (let j = 0; j < st.x.length; j++) {
+      if (isLog && st.users[j] === 0n) break;  // a line stops where none fits
+      const [x0, y0] = [px(st.x[j]), py(Number(st.users[j]))];
+      const x1 = j + 1 < st.x.length ? px(st.x[j + 1]) : plotPx;
+      segments.push([x0, y0, x1, y0]);
+      if (j + 1 < st.x.length && !(isLog && st.users[j + 1] === 0n)) {
+        const y1 = py(Number(st.users[j + 1]));
+        segments.push([x1, Math.min(y0, y1), x1, Math.max(y0, y1)]);
+      }
+    }
+  }
+  return segments;
+}
+
+/**
  * @param {RenderContext} ctx
  */
 function render({ model, el }) {
@@ -70,6 +105,7 @@ function render({ model, el }) {
   const cache = {};
 
   app.draw = () => {
+    markHolds([outUsers, outMax], false);
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
@@ -114,8 +150,8 @@ function render({ model, el }) {
     const s = app.scale();
     const kvBits = L.bits("kv_dtype");
     const on = Math.max(0, lines.findIndex(([dt]) => dtypeBits(L.dtypes, dt) === kvBits));
-    const usersOn = (c) => {
-      const st = stairs[on];
+    const usersOn = (c, i = on) => {
+      const st = stairs[i];
       let j = 0;
       while (j + 1 < st.x.length && st.x[j + 1] <= c) j++;
       return Number(st.users[j]);
@@ -123,45 +159,99 @@ function render({ model, el }) {
     const plotPx = Math.max(1, diagramWidth(app) - 92 * s);  // plotLayout's margins l + r
     const px = (c) => ((Math.log10(c) - Math.log10(LO)) / (Math.log10(HI) - Math.log10(LO))) * plotPx;
     const boxPx = (text) => text.length * 12 * s * 0.56 + 6 * s;
-    /** a label's box from its point: [left, right] in px, and whether it goes left (only
-     *  where it would pass the figure's right edge: left of a point is where the line comes from) */
-    const place = (c, text) => {
-      const w = boxPx(text);
-      const off = OFFSET * s;
-      const left = px(c) + off + w > plotPx + 18 * s;  // a label may reach into the right margin
-      return { left, span: left ? [px(c) - off - w, px(c) - off] : [px(c) + off, px(c) + off + w] };
-    };
-    // A box with its corner at the point. A mark's label points back at its point with an
-    // arrow character: an arrow drawn as plotly shapes (or the annotation's own arrow) is
-    // work on every redraw, and shapes that appear or vanish as the slider moves made a
-    // step about 1.2x slower than the previous release.
-    const label = (c, y, text, border, width, shown = true, arrow = false) => {
-      const left = place(c, text).left;
-      annotations.push({
-        x: Math.log10(c), y, text: !arrow ? text : left ? `${text} \u2198` : `\u2199 ${text}`, showarrow: false, opacity: shown ? 1 : 0,
-        xshift: (left ? -1 : 1) * OFFSET * s, yshift: OFFSET * s, xanchor: left ? "right" : "left", yanchor: "bottom",
-        font: { color: t.fg }, bordercolor: border, borderwidth: width, bgcolor: t.bg,
-      });
-    };
     // the y axis' pixels, from the range plotly will fit to the lines (near enough to tell
     // whether two labels share a row): plotLayout's height less its top and bottom margins
     const top = Math.max(1, ...stairs.map((st) => Number(st.users[0])));
     const plotH = 274 * s;
     const py = (u) => (isLog ? (Math.log10(Math.max(u, 1)) / Math.max(1, Math.log10(top))) * plotH : (u / top) * plotH);
+    // Each line's labels stand on the side away from the other line, so that no box hides
+    // it: the upper line's (the cache that holds more) above and right of their point, the
+    // lower line's below and left of it. Both sides are clear of a label's own line too:
+    // a line that only falls left to right runs above-left and below-right of its points.
+    // The upper line is the one with fewer bits per value (FP8 holds twice 16-bit's).
+    const bitsOf = (i) => dtypeBits(L.dtypes, lines[i][0]);
+    const upper = bitsOf(0) <= bitsOf(1) ? 0 : 1;
+    const boxH = 12 * s * 1.5;
+    // Both lines as pixel segments (x along, y up from the floor): a label's box is checked
+    // against them, so that where its first side would cover a line it takes another. They
+    // move with neither the context nor the chosen cache: kept while the slider moves.
+    const segKey = JSON.stringify([cache.key, isLog, plotPx, plotH]);
+    if (cache.segKey !== segKey) {
+      cache.segments = lineSegments(stairs, isLog, px, py, plotPx);
+      cache.segKey = segKey;
+    }
+    /** @type {number[][]} */
+    const segments = cache.segments;
+    const covers = (l, r, b, tp) => segments.some(([x0, y0, x1, y1]) => x0 < r && x1 > l && y0 < tp && y1 > b);
+    /** a label's box from its point on line `i`: [left, right] in px, and which sides it takes:
+     *  the line's own side first, then the others, the first that stays in the plot (a label
+     *  may reach 18 px into the right margin) and covers no line; if every side covers one,
+     *  the first that stays in the plot, with a see-through box (`clear`) so the line shows. */
+    const place = (c, text, i, u) => {
+      const w = boxPx(text);
+      const off = OFFSET * s;
+      const [x, y] = [px(c), py(u)];
+      const sides = i === upper ? [[false, false], [true, false], [false, true], [true, true]] : [[true, true], [false, true], [true, false], [false, false]];
+      let first = null;
+      for (const [left, below] of sides) {
+        const [l, r] = left ? [x - off - w, x - off] : [x + off, x + off + w];
+        const [b, tp] = below ? [y - off - boxH, y - off] : [y + off, y + off + boxH];
+        if (l < -off || r > plotPx + 18 * s || b < 0) continue;
+        const side = { left, below, span: [l, r], clear: false };
+        if (!covers(l + 1, r - 1, b + 1, tp - 1)) return side;
+        first = first || { ...side, clear: true };
+      }
+      return first || { left: false, below: false, span: [x + off, x + off + w], clear: true };
+    };
+    // A box with its corner at the point. A mark's label points back at its point with an
+    // arrow character: an arrow drawn as plotly shapes (or the annotation's own arrow) is
+    // work on every redraw, and shapes that appear or vanish as the slider moves made a
+    // step about 1.2x slower than the previous release.
+    const ARROWS = { "true,true": "\u2197", "true,false": "\u2198", "false,true": "\u2196", "false,false": "\u2199" };
+    const label = (c, y, u, i, text, border, width, shown = true, arrow = false) => {
+      const { left, below, clear } = place(c, text, i, u);
+      const head = ARROWS[`${left},${below}`];
+      annotations.push({
+        x: Math.log10(c), y, text: !arrow ? text : left ? `${text} ${head}` : `${head} ${text}`, showarrow: false, opacity: shown ? 1 : 0,
+        xshift: (left ? -1 : 1) * OFFSET * s, yshift: (below ? -1 : 1) * OFFSET * s, xanchor: left ? "right" : "left", yanchor: below ? "top" : "bottom",
+        font: { color: t.fg }, bordercolor: border, borderwidth: width, bgcolor: clear ? "transparent" : t.bg,
+      });
+    };
     const chosenUsers = Number(here.users);
     const chosenText = chosenUsers > 0 || !isLog ? conversations(chosenUsers) : `none fits at ${fmtTokens(context)}`;
-    const chosenSpan = place(context, chosenText).span;
+    const chosenSpan = place(context, chosenText, on, chosenUsers).span;
     for (const c of marks) {  // the conversation count at each mark
       const u = usersOn(c);
       if (isLog && u === 0) continue;
       // the chosen point's own label says it; a mark whose label would share its place gives way
-      const span = place(c, `${conversations(u)} \u2198`).span;
+      const span = place(c, `${conversations(u)} \u2198`, on, u).span;
       const sameRow = Math.abs(py(u) - py(chosenUsers)) < 22 * s;
       const givesWay = sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s;
       // hidden, not left out: the same annotations in the same places keep a slider step a
       // redraw of the annotations (a changed list makes plotly recompute every trace)
-      label(c, isLog ? Math.log10(u) : u, conversations(u), conceptColor("kv"), 1, !givesWay, true);
+      label(c, isLog ? Math.log10(u) : u, u, on, conversations(u), conceptColor("kv"), 1, !givesWay, true);
     }
+    // The other cache's count at each mark, named by its cache, on its own side of its line.
+    // A text trace, not annotations: it moves with neither the context nor the chosen point,
+    // and plotly leaves a trace alone while the slider moves (drawPlot's dataKey), where
+    // every annotation is drawn again at each step.
+    const other = 1 - on;
+    const otherMarks = marks.map((c) => [c, usersOn(c, other)]).filter(([, u]) => !(isLog && u === 0));
+    const otherText = otherMarks.map(([, u]) => `${lines[other][1]}: ${u.toLocaleString("en-US")}`);
+    // plotly sets a text beside its point with almost no gap: each point is moved OFFSET px
+    // along both axes to the side its words take, as the label boxes stand off theirs
+    const sides = otherMarks.map(([c, u], k) => place(c, otherText[k], other, u));
+    const decadesY = isLog ? Math.max(1, Math.log10(top)) : 0;
+    const dx = (OFFSET * s / plotPx) * (Math.log10(HI) - Math.log10(LO));
+    const dy = OFFSET * s / plotH;
+    traces.push({
+      type: "scatter", mode: "text", name: `${lines[other][1]} at the marks`, showlegend: false, hoverinfo: "skip",
+      x: otherMarks.map(([c], k) => c * 10 ** ((sides[k].left ? -1 : 1) * dx)),
+      y: otherMarks.map(([, u], k) => (isLog ? u * 10 ** ((sides[k].below ? -1 : 1) * dy * decadesY) : u + (sides[k].below ? -1 : 1) * dy * top)),
+      text: otherText,
+      textposition: sides.map(({ left, below }) => `${below ? "bottom" : "top"} ${left ? "left" : "right"}`),
+      textfont: { color: t.fg },
+    });
     if (zeroFroms.length) {  // one box, a line per cache: each annotation is work on every redraw
       annotations.push({
         x: Math.log10(HI), y: 1, yref: "paper", xanchor: "right", yanchor: "top", xshift: -4, yshift: -4, align: "right",
@@ -180,13 +270,14 @@ function render({ model, el }) {
         showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * s } });
       // its label beside the ring, no arrow: a shape that moved with the slider would make
       // every step recompute the traces
-      label(context, y, chosenText, t.fg, 2);
+      label(context, y, chosenUsers, on, chosenText, t.fg, 2);
     } else {
       const floor = { yref: "paper", y: 0 };
       annotations.push({ x: Math.log10(context), ...floor, text: "\u25BC", showarrow: false, xanchor: "center", yanchor: "bottom",
         font: { color: conceptColor("warning"), size: 14 * s } });
+      const leftOfFloor = place(context, chosenText, upper, 0).left;  // right of its mark, unless the plot ends first
       annotations.push({ x: Math.log10(context), ...floor, text: chosenText, showarrow: false, yanchor: "bottom", yshift: 20 * s,
-        xanchor: place(context, chosenText).left ? "right" : "left", xshift: place(context, chosenText).left ? 4 * s : -4 * s,
+        xanchor: leftOfFloor ? "right" : "left", xshift: leftOfFloor ? 4 * s : -4 * s,
         font: { color: t.fg }, bordercolor: conceptColor("warning"), borderwidth: 2, bgcolor: t.bg });
     }
     // A model that does not load, or loads but has no room for one conversation of even
@@ -194,6 +285,8 @@ function render({ model, el }) {
     const nothing = stairs.every((st) => st.users.every((u) => u === 0n));
     const failed = !here.weights_fit ? fitMessage(here)
       : nothing ? `The model loads, but not one conversation of ${fmtTokens(LO)} tokens fits, with either cache. ${fitMessage(here)}` : "";
+    const ticks = plotPx >= 440 * s ? TICKS_ALL : TICKS_HALF;
+    if (!TICK_TEXT.has(ticks)) TICK_TEXT.set(ticks, ticks.map(fmtTokens));
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
     // Everything is computed: now touch the page.
     const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
@@ -208,6 +301,9 @@ function render({ model, el }) {
       ? `, past the model's ${shape.max_context.toLocaleString("en-US")}-token limit` : "";
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens${pastModel}`;
     if (failed) {
+      // both readouts stay true when nothing can be drawn: none fits, and the longest is the model's
+      if (!here.weights_fit) outUsers.textContent = "none (the model does not load)";
+      markHolds([outUsers, outMax], true);
       app.failure(failed);
       return;  // the chart stays hidden until the inputs draw something true
     }
@@ -218,14 +314,15 @@ function render({ model, el }) {
       + `the longest one conversation can be: ${outMax.textContent}.`);
     drawPlot(app, traces, {
       shapes, annotations,
-      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)] },
+      xaxis: { type: "log", title: { text: "context (tokens per conversation)" }, range: [Math.log10(LO), Math.log10(HI)],
+        tickmode: "array", tickvals: ticks, ticktext: TICK_TEXT.get(ticks) },
       // On a short range (a few hundred conversations at most) plotly labels every digit and
       // those under 10 crowd together: ticks at 1, 2, 5 of each decade then. Only then: a
       // set dtick makes each redraw slower (about 1.5x here), and longer ranges get 1, 2, 5
       // from plotly itself.
       yaxis: isLog ? { type: "log", ...(shortRange ? { dtick: "D2" } : {}), title: { text: "conversations that fit (log)" } }
         : { type: "linear", title: { text: "conversations that fit" }, rangemode: "tozero" },
-    }, [cache.key, yScale]);
+    }, [cache.key, yScale, on, plotPx]);  // the marks' text trace: which cache is the other, where its words fit
   };
   return startApp(app);
 }

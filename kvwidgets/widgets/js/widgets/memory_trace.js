@@ -10,7 +10,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { svgPaint } from "../ui/colours.js";
 import { dtypeSelect, gpuCount, gpuSelect, modelSelect, resetButton, selectControl } from "../ui/controls.js";
 import { diagramBox, diagramWidth } from "../ui/diagram.js";
-import { element, svgElement } from "../ui/dom.js";
+import { element, markHolds, svgElement } from "../ui/dom.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
@@ -26,11 +26,36 @@ const USES = [
   ["free", "free", "free"],
 ];
 const DATASET_LABELS = { sharegpt: "ShareGPT", alpaca: "Alpaca" };
+// After a policy's last request has finished its panel holds nothing: that time is drawn
+// hatched and named, not as the free memory of a server that still has work.
+const FINISHED_LABEL = "finished: every request done";
+let patternCount = 0;  // a hatch pattern id per widget: two on a page may be in different themes
 
 const n = (x) => Number(x).toLocaleString("en-US");
 const pct = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: 0 })}%`;
 const pct1 = (x) => `${(x * 100).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
 const batch = (x) => x.toLocaleString("en-US", { maximumFractionDigits: x < 10 ? 1 : 0 });
+
+/**
+ * Why the panels give way when the cache never fills under some policies, and what to change.
+ * @param {any} trace allocatorTrace's answer
+ * @param {string[]} neverFull the policies under which no request ever waited
+ * @param {number} count requests in the trace
+ * @param {any} ref the widget's `reference` (the paper's memory)
+ * @param {number[]} counts the request counts the menu offers
+ */
+function neverFillsMessage(trace, neverFull, count, ref, counts) {
+  const names = neverFull.map((p) => POLICY_LABELS[p]);
+  const who = names.length === POLICIES.length ? "any allocator" : names.join(", ");
+  const more = counts.filter((c) => c > count);
+  const paper = ref.paper_kv_slots;
+  const less = [
+    ...(paper && paper < trace.kv_slots ? [`the paper's ${n(paper)} token slots`] : []),
+    "a bigger model", "fewer or smaller GPUs",
+  ];
+  return `At ${n(trace.kv_slots)} token slots the cache never fills under ${who}: all ${n(count)} requests run at once, no request waits for memory, and the shares would measure memory nobody asked for. The four allocators cannot be compared here. ` +
+    `To fill the cache, give ${more.length ? `more requests (${n(more[more.length - 1])}) or ` : ""}less KV memory (${less.join(", ")}).`;
+}
 
 /**
  * @param {RenderContext} ctx
@@ -54,6 +79,8 @@ function render({ model, el }) {
   app.controls.append(sizedOff);
   const outs = Object.fromEntries(POLICIES.map((p) => [p, app.readout(p, `${POLICY_LABELS[p]}:`)]));
   const outWasted = app.readout("wasted", "Not holding tokens:");
+  const values = [...Object.values(outs), outWasted];
+  const hatchId = `kv-mt-finished-${++patternCount}`;
   diagramBox(app);
   // ours beside the paper's, policy by policy, in the fold under its text
   const table = element("table", { class: "kv-how-table" });
@@ -104,6 +131,7 @@ function render({ model, el }) {
     }
     sizedOff.textContent = paperMemory ? "Model to KV cache: off while KV memory is the paper's" : "";
     sizedOff.hidden = !paperMemory;
+    markHolds(values, false);
     let traced;
     try {
       traced = runTrace();
@@ -115,10 +143,30 @@ function render({ model, el }) {
       app.say([{ text: "The KV memory is what the weights leave on the GPUs at 90% utilization; with none left there is no trace to run." }]);
       app.diagram.replaceChildren();
       table.replaceChildren();
-      for (const o of [...Object.values(outs), outWasted]) o.textContent = "none";
+      for (const o of values) o.textContent = "none";
+      markHolds(values, true);  // "none" is the answer, not a number drawn for other inputs
       return;
     }
     const { trace, dataset, count, budget } = traced;
+    // A cache that never fills under some policy makes no request wait there: its shares
+    // are then of memory nobody asked for, and the policies cannot be compared (paging at
+    // "97% not holding tokens" would be the opposite of the lesson). Say so in place of
+    // the panels, with what to change.
+    const neverFull = POLICIES.filter((p) => trace.runs[p].saturated_steps === 0);
+    if (neverFull.length) {
+      app.failure(neverFillsMessage(trace, neverFull, count, model.get("reference") || {}, axisValues(app, "request_counts")));
+      app.say([{ text: "The shares are averages over the steps at which a request is waiting for memory: a full server. A run in which none waits has no such step." }]);
+      app.diagram.replaceChildren();
+      table.replaceChildren();
+      for (const p of POLICIES) {
+        const r = trace.runs[p];
+        // a policy that does fill keeps its true figures; one that never does has none to give
+        outs[p].textContent = neverFull.includes(p) ? `not applicable: never full (all ${n(count)} requests at once)` : `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
+      }
+      outWasted.textContent = "not applicable: the cache never fills";
+      markHolds(values, true);
+      return;
+    }
     const view = model.get("view");
     const shown = view === "all" ? POLICIES : POLICIES.filter((p) => p === view);
     if (!shown.length) throw new KVInputError(`view must be one of ${axisValues(app, "views").join(", ")}, got ${view}`);
@@ -129,14 +177,30 @@ function render({ model, el }) {
     const parts = [];
     const paint = svgPaint(app, s);  // free and reserved hatched: apart from the token states without colour
 
-    // legend: one swatch per use, wrapped to the width
+    const steps = trace.steps;
+    // one scale for every panel (so a faster policy's earlier end shows); one panel alone
+    // ends where its own run does
+    const end = shown.length > 1 ? (steps.length ? steps[steps.length - 1] : 1) : trace.runs[shown[0]].total_steps;
+    const lastStep = Math.max(1, end);
+    const finishesEarly = shown.some((p) => trace.runs[p].total_steps < lastStep);
+    // the hatch of a finished run: upright lines in the secondary text colour on the background
+    // (free and reserved memory are hatched on the diagonals, so the angle alone tells them apart)
+    const hatch = svgElement("pattern", { id: hatchId, width: 6 * s, height: 6 * s, patternUnits: "userSpaceOnUse", patternTransform: "rotate(0)" }, [
+      svgElement("rect", { width: 6 * s, height: 6 * s, fill: t.bg }),
+      svgElement("line", { x1: 0, x2: 0, y1: 0, y2: 6 * s, stroke: t.fg2, "stroke-width": 1.2 * s }),
+    ]);
+    parts.push(svgElement("defs", {}, [hatch]));
+
+    // legend: one swatch per use, wrapped to the width, and the finished hatch when a panel has it
     let lx = 0;
     let ly = 0;
     const legend = svgElement("g", { class: "kv-mt-legend" });
-    for (const [, concept, label] of USES) {
+    const entries = USES.map(([, concept, label]) => [paint.fill(concept), label]);
+    if (finishesEarly) entries.push([`url(#${hatchId})`, FINISHED_LABEL]);
+    for (const [fill, label] of entries) {
       const w = 18 * s + label.length * fs * 0.52;
       if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; }
-      legend.append(svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
+      legend.append(svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill, stroke: t.fg2, "stroke-width": fill.startsWith("url") ? 0.5 * s : 0 }),
         svgElement("text", { x: lx + 17 * s, y: ly + 11 * s, "font-size": fs * 0.9, fill: t.fg2, text: label }));
       lx += w + 14 * s;
     }
@@ -149,11 +213,6 @@ function render({ model, el }) {
     const pw = (W - gap * (cols - 1)) / cols;
     const ph = (shown.length > 1 ? 110 : 220) * s;
     const axisW = 36 * s;
-    const steps = trace.steps;
-    // one scale for every panel (so a faster policy's earlier end shows); one panel alone
-    // ends where its own run does
-    const end = shown.length > 1 ? (steps.length ? steps[steps.length - 1] : 1) : trace.runs[shown[0]].total_steps;
-    const lastStep = Math.max(1, end);
     const titleH = fs * 1.9; // the title line, then room for the 100% label above the plot
     const ticksH = fs * 1.5;
     const rowH = titleH + ph + ticksH + 10 * s;
@@ -169,15 +228,28 @@ function render({ model, el }) {
         svgElement("text", { x: x0 + pw, y: y0 + fs, "font-size": fs * 0.9, fill: t.fg2, "text-anchor": "end", text: `${pct(run.mean_token_states)} tokens, batch ${batch(run.mean_running)}` }));
       const X = (step) => px + (lastStep > 0 ? (step / lastStep) * plotW : 0);
       const Y = (share) => py + ph * (1 - share);
-      // stacked areas: each use between the cumulative share below it and below plus it
-      const idx = steps.map((_, j) => j).filter((j) => steps[j] <= lastStep);
-      const below = idx.map(() => 0);
+      // stacked areas while the run lasts: each use between the cumulative share below it
+      // and below plus it; the last sample holds to the run's end (a sample at or past it
+      // is an empty server, which the hatch shows)
+      const runEnd = Math.min(run.total_steps, lastStep);
+      const idx = steps.map((_, j) => j).filter((j) => steps[j] < runEnd);
+      const xs = [...idx.map((j) => X(steps[j])), X(runEnd)];
+      const below = xs.map(() => 0);
       for (const [key, concept] of USES) {
-        const above = below.map((b, k) => b + run[key][idx[k]]);
-        let d = idx.map((j, k) => `${k ? "L" : "M"}${X(steps[j]).toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
-        for (let k = idx.length - 1; k >= 0; k--) d += `L${X(steps[idx[k]]).toFixed(1)},${Y(below[k]).toFixed(1)}`;
+        const above = below.map((b, k) => b + run[key][idx[Math.min(k, idx.length - 1)]]);
+        let d = xs.map((x, k) => `${k ? "L" : "M"}${x.toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
+        for (let k = xs.length - 1; k >= 0; k--) d += `L${xs[k].toFixed(1)},${Y(below[k]).toFixed(1)}`;
         g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: paint.fill(concept), stroke: "none" }));
         for (let k = 0; k < below.length; k++) below[k] = above[k];
+      }
+      if (runEnd < lastStep) {
+        const fx = X(runEnd);
+        g.append(svgElement("rect", { class: "kv-mt-finished", x: fx, y: py, width: px + plotW - fx, height: ph, fill: `url(#${hatchId})` }));
+        const word = "finished";
+        if (px + plotW - fx > word.length * fs * 0.6 + 12 * s) {
+          g.append(svgElement("text", { x: (fx + px + plotW) / 2, y: py + ph / 2 + fs * 0.35, "font-size": fs, "font-weight": 600, fill: t.fg, "text-anchor": "middle",
+            stroke: t.bg, "stroke-width": 4 * s, "stroke-linejoin": "round", "paint-order": "stroke", text: word }));
+        }
       }
       g.append(svgElement("rect", { x: px, y: py, width: plotW, height: ph, fill: "none", stroke: t.grid, "stroke-width": 1 }));
       for (const share of [0, 0.5, 1]) {
@@ -203,10 +275,6 @@ function render({ model, el }) {
     const fit = (ref.fits || {})[dataset] || {};
     const paperSetting = trace.kv_slots === ref.paper_kv_slots && trace.block_size === 16 && trace.max_len === ref.paper_max_len;
     const lines = [];
-    const idle = POLICIES.filter((p) => trace.runs[p].saturated_steps === 0).map((p) => POLICY_LABELS[p]);
-    if (idle.length) {
-      lines.push({ cls: "kv-warn", text: `${idle.join(", ")}: no request ever waited (the memory holds all ${n(count)} requests at once), so ${idle.length === 1 ? "its" : "their"} shares are over the whole run, not a full server. Give more requests or less memory to see one.` });
-    }
     const memory = budget
       ? `${n(trace.kv_slots)} token slots: what ${budget.shape.name} leaves on ${budget.numGpus} x ${budget.gpu.name} at 90% utilization, divided by its KV bytes per token (a slot is one token in every layer)`
       : `${n(trace.kv_slots)} token slots${trace.kv_slots === ref.paper_kv_slots ? " (the paper's Table 1: OPT-13B on an A100-40GB leaves 12 GiB for the cache, at 800 KiB a token)" : ""}`;

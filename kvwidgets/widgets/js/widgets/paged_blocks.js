@@ -18,7 +18,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor, inkOn } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuSelect, intBox, modelSelect, resetButton, selectControl } from "../ui/controls.js";
 import { boxesPath, diagramBox, diagramWidth } from "../ui/diagram.js";
-import { svgElement } from "../ui/dom.js";
+import { markHolds, svgElement } from "../ui/dom.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
@@ -73,33 +73,38 @@ function render({ model, el }) {
       else c.removeAttribute("aria-invalid");
     }
   };
-  const blank = () => {
-    for (const o of [outBlocks, outWaste, outUsers, outShare]) o.textContent = "—";
+  const values = [outBlocks, outWaste, outUsers, outShare];
+  // with inputs that conflict there is no request to count: said, not a struck number
+  const notApplicable = () => {
+    for (const o of values) o.textContent = "not applicable";
+    markHolds(values, true);
   };
 
   app.draw = () => {
+    markHolds(values, false);
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
     const n = (x) => Number(x).toLocaleString("en-US");
     // Two inputs that cannot hold together: say which, at the controls and in place of the
-    // figure, rather than keep a figure drawn for other inputs.
+    // figure, rather than keep a figure drawn for other inputs. The sentences are word for
+    // word the kernel's error (paged_blocks.py input_conflicts), so the message shows once.
     const used = model.get("used_tokens");
     const prefix = model.get("prefix_tokens");
     const maxLen = model.get("context");
     const conflicts = [];
     const whole = (v) => Number.isInteger(v) && v >= 0;
     if (whole(used) && whole(prefix) && prefix >= used) {
-      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (${n(prefix)} tokens) must be shorter than the tokens used (${n(used)}): each conversation adds tokens of its own after it.`]);
+      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n(prefix)}) must be shorter than the tokens used (used_tokens, ${n(used)}): each conversation adds tokens of its own after it.`]);
     }
     if (whole(used) && whole(maxLen) && used > maxLen) {
-      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (${n(used)}) must fit in the maximum length (${n(maxLen)}) a reservation holds.`]);
+      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (used_tokens, ${n(used)}) must fit in the maximum length a reservation holds (context, ${n(maxLen)}).`]);
     }
     flag(conflicts.flatMap((c) => c[0]));
     if (conflicts.length) {
       app.failure(conflicts.map((c) => c[1]).join(" "));
       app.say([]);
-      blank();
+      notApplicable();
       return;
     }
     const o = {
@@ -306,7 +311,8 @@ function render({ model, el }) {
 
     // -- 4. users sharing a prefix ----------------------------------------------------------
     heading(`${plural(p.users, "conversation")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
-    if (p.users_paged === 0n || p.users_sharing === 0n) {
+    const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
+    if (!sharing) {
       // nothing to share: no request of this length fits
       const none = `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
       const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
@@ -359,7 +365,9 @@ function render({ model, el }) {
     const legend = svgElement("g", { class: "kv-pb-legend" });
     let lx = 0;
     let ly = legendY;
-    for (const [color, text, op] of [[cKV, "KV cache (a request's own)", 1], [cShared, "shared prefix, stored once", 1], [cEmpty, "taken, empty", 0.35]]) {
+    // the shared colour is named only where shared blocks are drawn
+    const keys = [[cKV, "KV cache (a request's own)", 1], ...(sharing && p.shared_blocks > 0 ? [[cShared, "shared prefix, stored once", 1]] : []), [cEmpty, "taken, empty", 0.35]];
+    for (const [color, text, op] of keys) {
       const w = 18 * s + text.length * fs * 0.5;
       if (lx > 0 && lx + w > W) { lx = 0; ly += 20 * s; }
       legend.append(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: color, "fill-opacity": op }),
@@ -398,7 +406,9 @@ function render({ model, el }) {
     app.say(lines);
     outBlocks.textContent = `${n(p.paged_blocks)} paged, ${n(p.reserved_blocks)} reserved`;
     outWaste.textContent = `paged ${pct(p.paged_waste)}, reserved ${pct(p.reserved_waste)}`;
-    outUsers.textContent = `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
+    outUsers.textContent = p.kv_budget_bytes < 0n ? "none (the model does not load)" : `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
+    // a model that does not load leaves the block counts true: only the fit was a number, now words
+    markHolds(values, p.kv_budget_bytes < 0n);
     outShare.textContent = `${n(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n(p.blocks_unshared)} unshared)`;
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;

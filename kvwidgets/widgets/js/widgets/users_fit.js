@@ -9,7 +9,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { barMarker, conceptColor, inkOn, svgPaint } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, billionsBox, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
 import { diagramWidth } from "../ui/diagram.js";
-import { element, svgElement } from "../ui/dom.js";
+import { element, markHolds, svgElement } from "../ui/dom.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -110,14 +110,23 @@ function memoryBar(app, fit, gpu, W) {
   // labels under the bar: what each part is, in reading order, wrapped onto new lines
   let ly = top + h + 8 * s;
   if (L.over) {
-    // the GPU's end, marked across the bar and named under it
-    const gx = x(memory);
-    parts.push(svgElement("line", { class: "kv-mem-end", x1: gx, x2: gx, y1: top - 4 * s, y2: top + h + 4 * s, stroke: t.fg, "stroke-width": 2 * s }));
-    const endText = `the GPU ends: ${fmtBytes(memory)}`;
-    const endW = endText.length * fs * 0.55;
-    parts.push(svgElement("text", { x: gx + (gx > endW + 4 * s ? -4 * s : 4 * s), y: top + h + 4 * s + fs, "font-size": fs * 0.9, fill: t.fg,
-      "text-anchor": gx > endW + 4 * s ? "end" : "start", text: endText }));
-    ly += fs * 1.2;
+    // Where the overflow starts and where the GPU ends, each marked across the bar and
+    // named under it on a row of its own (they can stand a few pixels apart): the usable
+    // end dashed, the GPU's end solid.
+    /** a mark at gx reaching down to its name on `row` (0, 1) under the bar */
+    const endMark = (cls, gx, text, row, extra) => {
+      const ty = top + h + 4 * s + fs + row * fs * 1.2;
+      parts.push(svgElement("line", { class: cls, x1: gx, x2: gx, y1: top - 4 * s, y2: ty - fs * 0.8, stroke: t.fg, ...extra }));
+      const w = text.length * fs * 0.55;
+      const before = gx > w + 4 * s;  // the name left of its mark where there is room
+      parts.push(svgElement("text", { class: `${cls}-name`, x: gx + (before ? -4 * s : 4 * s), y: ty, "font-size": fs * 0.9, fill: t.fg,
+        "text-anchor": before ? "end" : "start", text }));
+    };
+    // the usable end's name on the first row, left of its mark: the GPU's end (further
+    // right) reaches down past it to the second row without crossing it
+    endMark("kv-mem-usable", usableEnd, `usable to here: ${fmtBytes(fit.usable_bytes)}`, 0, { "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` });
+    endMark("kv-mem-end", x(memory), `the GPU ends: ${fmtBytes(memory)}`, 1, { "stroke-width": 2 * s });
+    ly += fs * 2.4;
   }
   const labels = [
     ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
@@ -125,7 +134,9 @@ function memoryBar(app, fit, gpu, W) {
     ...(n > 0 ? [["kv", `${conversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]]
       : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : []),
     ...(L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]]
-      : fit.left_over_bytes > 0n ? [["free", `left ${fmtBytes(fit.left_over_bytes)}`]] : []),
+      // "unused", not "left": the readout's "Left after weights" is the whole cache budget,
+      // this is what the whole conversations leave of it (less than one more needs)
+      : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : []),
     // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
     ...(fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []),
   ];
@@ -178,13 +189,24 @@ function render({ model, el }) {
   const outPer = app.readout("kv_per_user", "KV per conversation:");
   const outBudget = app.readout("kv_budget", "Left after weights:");
   const outPerToken = app.readout("kv_per_token", "KV per token:");
+  const values = [outUsers, outPer, outBudget, outPerToken];
   // the deployment's memory bar leads; the 1/2/4/8-GPU bars follow, smaller, as the
-  // second view. The bar stays when the model does not load (kv-figure-keeps): it is
-  // the picture of why, while the GPU-count chart gives way to the message.
-  const bar = element("div", { class: "kv-diagram kv-membar kv-figure-keeps" });
+  // second view. Both stay when the model does not load (kv-figure-keeps): the bar is the
+  // picture of why, the GPU-count chart shows how many GPUs would load it. Only then: a
+  // draw that throws leaves them drawn for other inputs, and the frame hides them.
+  const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
+  const keep = (yes) => {
+    // only on a change: rewriting the class attribute each draw would restyle the figure
+    for (const e of [bar, app.plot]) if (e.classList.contains("kv-figure-keeps") !== yes) e.classList.toggle("kv-figure-keeps", yes);
+  };
+  // the failure's words under the bar they explain, before the chart of what would load
+  const panel = /** @type {HTMLElement} */ (app.figure.querySelector(".kv-failure"));
+  panel.after(app.plot);
 
   app.draw = () => {
+    markHolds(values, false);
+    keep(false);
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
@@ -225,7 +247,7 @@ function render({ model, el }) {
       ["kv", "conversations' KV", (f) => gb(f, "kv_used_bytes")],
       ["kv", "one conversation: the part that fits", (f) => (none(f) ? gb(f, "kv_budget_bytes") : 0)],
       ["warning", "one conversation: past the usable memory", convOver],
-      ["free", "left over", (f) => (none(f) ? 0 : gb(f, "left_over_bytes"))],
+      ["free", "unused (less than one more conversation)", (f) => (none(f) ? 0 : gb(f, "left_over_bytes"))],
       ["reserve", "reserve (1 - utilization)", (f) => (f.error || !f.weights_fit ? 0 : Math.max(0, gb(f, "reserve_bytes") - convOver(f)))],
     ];
     const t = app.theme();
@@ -253,17 +275,20 @@ function render({ model, el }) {
     bar.replaceChildren(barSvg);
     outPerToken.textContent = perToken;
     const msg = fitMessage(fit);
-    // a model that does not load: the message takes the chart's place, not a warning line
+    // a model that does not load: the failure panel says so, not a warning line
     const lines = [{ text: msg, cls: fit.users > 0n || !fit.weights_fit ? "kv-note" : "kv-warn" }];
     if (o.memory === "device") lines.push({ text: `${gpu.name} reports ${fmtBytes(gpu.device_bytes)} (marketed ${fmtBytes(gpu.memory_bytes)}).`, cls: "kv-note" });
     lines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: paramsOverride(app) }));
     app.say(lines);
-    outUsers.textContent = Number(fit.users).toLocaleString("en-US");
+    outUsers.textContent = fit.weights_fit ? Number(fit.users).toLocaleString("en-US") : "none (the model does not load)";
     outPer.textContent = fmtBytes(fit.kv_per_user_bytes);
     outBudget.textContent = fit.weights_fit ? fmtBytes(fit.kv_budget_bytes) : "none (the weights do not fit)";
     if (!fit.weights_fit) {
+      // every readout still holds: the bytes per token and per conversation are the
+      // model's, and "none" is the answer for this deployment
+      markHolds(values, true);
+      keep(true);
       app.failure(msg);
-      return;  // the GPU-count chart stays hidden until the model loads
     }
     app.describeFigure(`GPU memory of the same model on ${counts.join(", ")} GPUs`,
       `${fitPoint(fit, gpu)}. By GPU count: ${fits.map((f, i) => `${counts[i]}: ${countText(f)}`).join(", ")}.`);
