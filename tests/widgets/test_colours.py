@@ -251,6 +251,7 @@ FIGURES: dict[str, list[tuple[str, str]]] = {
         itertools.combinations(["weights", "working", "kv", "warning", "free", "reserve"], 2)
     ),
     "MemoryOverTrace": list(itertools.combinations(["kv", "reserved", "waste", "rounding", "free"], 2)),
+    "DeploymentRanks": list(itertools.combinations(["weights", "kv", "warning", "free", "reserve"], 2)),
     "PagedBlocks": list(itertools.combinations(["kv", "shared", "waste"], 2)),
     "ContextVsUsers": list(itertools.combinations(["kv", "other", "warning"], 2)),
     "DecodeSpeed": [("weights", "kv")],

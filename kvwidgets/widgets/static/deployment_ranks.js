@@ -459,6 +459,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   const full = new Set(row.full_ranks);
   const allFull = full.size === entry.ranks.length;
   const over = entry.ranks.some((r) => r.weights_bytes > usable);
+  const paint = svgPaint(app, s);
   const parts = [];
   parts.push(svgElement("text", {
     x: 0,
@@ -474,11 +475,11 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     const g = [];
     const held = entry.weights_fit ? row.replica_conversations[r.dp_rank] : 0;
     const perConv = row.kv_bytes_per_conversation[r.rank];
-    if (memory > usable) g.push(svgElement("rect", { class: "kv-rk-reserve", x: x(usable), y, width: x(memory) - x(usable), height: barH, fill: conceptColor("reserve") }));
+    if (memory > usable) g.push(svgElement("rect", { class: "kv-rk-reserve", x: x(usable), y, width: x(memory) - x(usable), height: barH, fill: paint.fill("reserve") }));
     const inside = Math.min(r.weights_bytes, usable);
-    g.push(svgElement("rect", { class: "kv-rk-weights", x: x(0), y, width: x(inside) - x(0), height: barH, fill: conceptColor("weights") }));
+    g.push(svgElement("rect", { class: "kv-rk-weights", x: x(0), y, width: x(inside) - x(0), height: barH, fill: paint.fill("weights") }));
     if (r.weights_bytes > usable) {
-      g.push(svgElement("rect", { class: "kv-rk-weights kv-rk-over", x: x(usable), y, width: x(r.weights_bytes) - x(usable), height: barH, fill: conceptColor("warning") }));
+      g.push(svgElement("rect", { class: "kv-rk-weights kv-rk-over", x: x(usable), y, width: x(r.weights_bytes) - x(usable), height: barH, fill: paint.fill("warning") }));
     }
     let at = r.weights_bytes + entry.working_bytes;
     if (held > 0) {
@@ -491,7 +492,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
           y,
           width: x(at + perConv * n) - x(at),
           height: barH,
-          fill: conceptColor("kv"),
+          fill: paint.fill("kv"),
           stroke: t.bg,
           "stroke-width": 1,
           "data-conversations": n
@@ -500,7 +501,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
       }
     }
     if (r.weights_bytes <= usable && usable > at) {
-      g.push(svgElement("rect", { class: "kv-rk-free", x: x(at), y, width: x(usable) - x(at), height: barH, fill: conceptColor("free") }));
+      g.push(svgElement("rect", { class: "kv-rk-free", x: x(at), y, width: x(usable) - x(at), height: barH, fill: paint.fill("free") }));
     }
     if (isFull) {
       g.push(svgElement("rect", {
@@ -563,7 +564,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
       ly += 18 * s;
     }
     parts.push(
-      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: conceptColor(concept) }),
+      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
       svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
     );
     lx += w + 14 * s;
@@ -577,7 +578,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     role: "img",
     "font-family": t.font,
     "aria-label": `memory of each of ${entry.ranks.length} ${gpuName} GPUs under ${layoutName(entry)}: ${summary}`
-  }, parts);
+  }, [paint.defs(), ...parts]);
 }
 function derivation(entry, row, context) {
   const lines = [];

@@ -7,7 +7,7 @@
 import { KVInputError } from "../calc/errors.js";
 import { fmtBytes, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { conceptColor } from "../ui/colours.js";
+import { svgPaint } from "../ui/colours.js";
 import { dtypeSelect, gpuSelect, labelled, modelSelect, moreFold, resetButton, utilizationSlider } from "../ui/controls.js";
 import { diagramBox, diagramWidth } from "../ui/diagram.js";
 import { element, svgElement } from "../ui/dom.js";
@@ -221,6 +221,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   const full = new Set(row.full_ranks);
   const allFull = full.size === entry.ranks.length;
   const over = entry.ranks.some((r) => r.weights_bytes > usable);
+  const paint = svgPaint(app, s);  // free memory hatched: apart from the cache without colour
   const parts = [];
   parts.push(svgElement("text", { x: 0, y: fs * 1.1, "font-size": fs, fill: t.fg, "font-weight": 600,
     text: `${layoutName(entry)}: ${entry.ranks.length} x ${gpuName}, ${fmtBytes(memory)} each` }));
@@ -231,11 +232,11 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     const held = entry.weights_fit ? row.replica_conversations[r.dp_rank] : 0;
     const perConv = row.kv_bytes_per_conversation[r.rank];
     // the reserve under everything: weights that overflow are drawn over it
-    if (memory > usable) g.push(svgElement("rect", { class: "kv-rk-reserve", x: x(usable), y, width: x(memory) - x(usable), height: barH, fill: conceptColor("reserve") }));
+    if (memory > usable) g.push(svgElement("rect", { class: "kv-rk-reserve", x: x(usable), y, width: x(memory) - x(usable), height: barH, fill: paint.fill("reserve") }));
     const inside = Math.min(r.weights_bytes, usable);
-    g.push(svgElement("rect", { class: "kv-rk-weights", x: x(0), y, width: x(inside) - x(0), height: barH, fill: conceptColor("weights") }));
+    g.push(svgElement("rect", { class: "kv-rk-weights", x: x(0), y, width: x(inside) - x(0), height: barH, fill: paint.fill("weights") }));
     if (r.weights_bytes > usable) {
-      g.push(svgElement("rect", { class: "kv-rk-weights kv-rk-over", x: x(usable), y, width: x(r.weights_bytes) - x(usable), height: barH, fill: conceptColor("warning") }));
+      g.push(svgElement("rect", { class: "kv-rk-weights kv-rk-over", x: x(usable), y, width: x(r.weights_bytes) - x(usable), height: barH, fill: paint.fill("warning") }));
     }
     let at = r.weights_bytes + entry.working_bytes;
     if (held > 0) {
@@ -243,12 +244,12 @@ function rankBars(app, entry, row, memory, gpuName, W) {
       for (let k = 0; k < held; k += group) {
         const n = Math.min(group, held - k);
         g.push(svgElement("rect", { class: "kv-rk-conv", x: x(at), y, width: x(at + perConv * n) - x(at), height: barH,
-          fill: conceptColor("kv"), stroke: t.bg, "stroke-width": 1, "data-conversations": n }));
+          fill: paint.fill("kv"), stroke: t.bg, "stroke-width": 1, "data-conversations": n }));
         at += perConv * n;
       }
     }
     if (r.weights_bytes <= usable && usable > at) {
-      g.push(svgElement("rect", { class: "kv-rk-free", x: x(at), y, width: x(usable) - x(at), height: barH, fill: conceptColor("free") }));
+      g.push(svgElement("rect", { class: "kv-rk-free", x: x(at), y, width: x(usable) - x(at), height: barH, fill: paint.fill("free") }));
     }
     if (isFull) {
       // the full rank: an outline in the text colour and the words, not a colour alone
@@ -288,14 +289,14 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   for (const [concept, text] of labels) {
     const w = 18 * s + text.length * fs * 0.52;
     if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; }
-    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: conceptColor(concept) }),
+    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
       svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
     lx += w + 14 * s;
   }
   const H = ly + 20 * s;
   const summary = entry.weights_fit ? `${conversations(row.conversations)}; GPU ${row.full_ranks[0]} fills first` : "the weights do not fit";
   return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
-    "aria-label": `memory of each of ${entry.ranks.length} ${gpuName} GPUs under ${layoutName(entry)}: ${summary}` }, parts);
+    "aria-label": `memory of each of ${entry.ranks.length} ${gpuName} GPUs under ${layoutName(entry)}: ${summary}` }, [paint.defs(), ...parts]);
 }
 
 /** The derivation, for the fold: each distinct rank's sum, then vLLM's pool. */
