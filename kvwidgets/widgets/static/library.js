@@ -1395,10 +1395,10 @@ function showFailure(app) {
   panel.textContent = app.failed;
   app.root.classList.toggle("kv-failed", Boolean(app.failed));
   for (const value of app.readouts.querySelectorAll(".kv-value")) {
-    if (app.failed) value.setAttribute("aria-hidden", "true");
+    if (app.failed && !value.hasAttribute("data-kv-holds")) value.setAttribute("aria-hidden", "true");
     else value.removeAttribute("aria-hidden");
   }
-  if (app.failed) app.description.textContent = "";
+  if (app.failed && !app.plot.classList.contains("kv-figure-keeps")) app.description.textContent = "";
 }
 var idCount = 0;
 function uniqueId(prefix) {

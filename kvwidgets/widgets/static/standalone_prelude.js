@@ -1523,10 +1523,10 @@
     panel.textContent = app.failed;
     app.root.classList.toggle("kv-failed", Boolean(app.failed));
     for (const value of app.readouts.querySelectorAll(".kv-value")) {
-      if (app.failed) value.setAttribute("aria-hidden", "true");
+      if (app.failed && !value.hasAttribute("data-kv-holds")) value.setAttribute("aria-hidden", "true");
       else value.removeAttribute("aria-hidden");
     }
-    if (app.failed) app.description.textContent = "";
+    if (app.failed && !app.plot.classList.contains("kv-figure-keeps")) app.description.textContent = "";
   }
   var idCount = 0;
   function uniqueId(prefix) {
@@ -2036,7 +2036,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "a84b80e2e5302b62";
+  var LIBRARY_HASH = "fd1ece2d77aa7bab";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

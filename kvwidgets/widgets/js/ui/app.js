@@ -267,12 +267,14 @@ function showFailure(app) {
   app.root.classList.toggle("kv-failed", Boolean(app.failed));
   // The struck-through readouts (widget.css) are drawn for inputs that do not hold: hidden
   // from assistive technology, which reads the "not available" beside each instead.
+  // A value the draw marked as still true (data-kv-holds) is neither struck nor hidden.
   for (const value of app.readouts.querySelectorAll(".kv-value")) {
-    if (app.failed) value.setAttribute("aria-hidden", "true");
+    if (app.failed && !value.hasAttribute("data-kv-holds")) value.setAttribute("aria-hidden", "true");
     else value.removeAttribute("aria-hidden");
   }
-  // the figure's description would describe a figure that is not shown
-  if (app.failed) app.description.textContent = "";
+  // the figure's description would describe a figure that is not shown (a chart the widget
+  // keeps beside its failure, kv-figure-keeps, is shown and keeps its description)
+  if (app.failed && !app.plot.classList.contains("kv-figure-keeps")) app.description.textContent = "";
 }
 
 let idCount = 0;
