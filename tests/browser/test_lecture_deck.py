@@ -19,7 +19,7 @@ from .jupyterlab import REPO_ROOT
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-SLIDES = 12
+SLIDES = 13
 # Each slide's figures once drawn: plotly SVGs and the explainers' own SVG diagrams
 DRAWN = "() => Reveal.getCurrentSlide().querySelectorAll('.kv-plot svg.main-svg, .kv-diagram svg').length"
 WIDGETS = "() => Reveal.getCurrentSlide().querySelectorAll('.kv-widget').length"

@@ -13,7 +13,7 @@ lecture, one save finished before opening), and the lab here runs with those set
 opened ten times in a row, the slideshow opens every time, on the slide asked for, with its
 widget drawn and live.
 
-Also checked: each of the 12 slides fits a 1280x720 screen whole (the slideshow page
+Also checked: each of the 13 slides fits a 1280x720 screen whole (the slideshow page
 itself, as the full-screen button shows it), the slider redraws the widget in the
 browser, a scene button goes through the kernel and back, one Reset per widget slide, and
 the speaker notes are on the slides.
@@ -32,7 +32,7 @@ from .jupyterlab import REPO_ROOT, LabServer
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 NOTEBOOK = "lecture.ipynb"
-SLIDES = 12
+SLIDES = 13
 OPENINGS = 10
 # the instructor's step: no autosave racing the slideshow's own save
 NO_AUTOSAVE = {"@jupyterlab/docmanager-extension/plugin": {"autosave": False}}
@@ -133,7 +133,7 @@ def ran(browser, lab):
             "document.querySelectorAll('.jp-OutputArea .kv-widget').length >= 9", timeout=180_000
         )
         watch.page.wait_for_function(
-            "[...document.querySelectorAll('.jp-OutputArea-output')].some(o => o.textContent.includes('ready: 9 widgets, no errors'))"
+            "[...document.querySelectorAll('.jp-OutputArea-output')].some(o => o.textContent.includes('ready: 10 widgets, no errors'))"
         )
         yield watch
     except Exception:

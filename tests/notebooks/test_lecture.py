@@ -20,8 +20,29 @@ GEMMA = "kw.load_model('gemma-3-27b')"
 MEASURED = "__import__('kvwidgets.data.measured', fromlist=['h200_prefill'])"
 VLLM_CELL = "log = kw.vllm_kv_report("
 LECTURE_STATED = [
+    # the slide beyond one GPU: Llama 3.1 70B, PP 3 on H200s, 8,192-token conversations
+    ("splits its 80 layers 27 / 27 / 26", "[r['layers'] for r in ranks.result['ranks']]", [27, 27, 26]),
+    ("the first GPU also\nholds the embedding", "[r['holds_embedding'] for r in ranks.result['ranks']]", [True, False, False]),
+    (
+        "GPU 0 holds 86; GPUs 1 and 2 could hold 89\nand 92",
+        "[r['conversations'] for r in ranks.result['ranks']]",
+        [86, 89, 92],
+    ),
+    (
+        "the deployment holds 86, and\nvLLM cuts every worker's pool to GPU 0's",
+        "(ranks.result['conversations'], ranks.result['full_ranks'], ranks.result['vllm_conversations'], "
+        "ranks.result['vllm'][0]['limiting_stage'])",
+        [86, [0], 86, 0],
+    ),
+    ("Adding up the free memory would claim 89", "ranks.result['summed_conversations']", 89),
+    (
+        "three whole copies do not load (141 GB of weights a GPU)",
+        "[setattr(ranks, 'pp', 1), setattr(ranks, 'dp', 3), "
+        "(ranks.result['weights_fit'], round(ranks.result['ranks'][0]['weights_bytes'] / 1e9))][-1]",
+        [False, 141],
+    ),
     # the setup cell's pre-flight line
-    ("ready: 9 widgets, no errors", "(len(widgets), broken)", [9, {}]),
+    ("ready: 10 widgets, no errors", "(len(widgets), broken)", [10, {}]),
     # decode step
     (
         '"Written by this step" stays 128 KiB: one token, all 32 layers',
@@ -245,10 +266,10 @@ LECTURE_STATED = [
     ),
     ("every linked widget follows", "sorted({w.scale for w in widgets.values()})", [1.05]),
     (
-        "Twelve slides",
+        "Thirteen slides",
         "len([c for c in __import__('json').load(open('lecture.ipynb'))['cells'] "
         "if c['metadata'].get('slideshow', {}).get('slide_type') == 'slide'])",
-        12,
+        13,
     ),
 ]
 
@@ -311,6 +332,7 @@ def test_every_widget_slide_shows_one_reset_and_the_scene_buttons_only_for_linke
         "display(designs)",
         "display(paged)",
         "display(offload)",
+        "display(ranks)",
     } <= set(widgets)
     assert {
         "display(scenes, per_token)",
@@ -318,7 +340,7 @@ def test_every_widget_slide_shows_one_reset_and_the_scene_buttons_only_for_linke
         "display(scenes, curve)",
         "display(scenes, speed)",
     } <= set(widgets)
-    assert "compact=True" in setup and setup.count("compact=True") == 9
+    assert "compact=True" in setup and setup.count("compact=True") == 10
 
 
 def test_speaker_notes_time_every_slide_to_20_minutes():
