@@ -110,8 +110,8 @@ def test_every_slide_fits_1280x720_and_the_widgets_redraw_offline(browser, deck)
         page.wait_for_function("() => window.Reveal && Reveal.isReady()")
         assert page.evaluate("Reveal.getTotalSlides()") == SLIDES
         # the page's widget manager renders every view from the saved state as the page loads;
-        # count per slide only once all nine are there (a slide looked at earlier could miss one)
-        page.wait_for_function("() => document.querySelectorAll('.kv-widget').length >= 9")
+        # count per slide only once all ten are there (a slide looked at earlier could miss one)
+        page.wait_for_function("() => document.querySelectorAll('.kv-widget').length >= 10")
         widgets_seen = 0
         for i in range(SLIDES):
             page.evaluate(f"Reveal.slide({i})")
@@ -125,7 +125,7 @@ def test_every_slide_fits_1280x720_and_the_widgets_redraw_offline(browser, deck)
             assert over["bottom"] <= 1 and over["right"] <= 1 and not over["scrolls"], (
                 f"slide {i} {title!r}: {over}"
             )
-        assert widgets_seen == 9
+        assert widgets_seen == 10
         # the scene buttons need the kernel: hidden here, and no slide asks for one
         assert page.locator(".kv-scene-picker").first.is_hidden()
         slide_words = page.evaluate(SLIDE_WORDS)
