@@ -33,10 +33,17 @@ STATED = [
     ("**160 KiB** (163,840 B)", "llama70.kv_bytes_per_token('fp8')", 163_840),
     ("half the 320 KiB of\na 16-bit cache", "llama70.kv_bytes_per_token('fp8') / KiB", 160.0),
     (
-        "choose `llama-3-70b` and switch the cache to `fp8`",
-        "[setattr(per_token_widget, 'model', 'llama-3-70b'), setattr(per_token_widget, 'kv_dtype', 'fp8'), "
+        "choose `llama-3.1-70b` and switch the cache to `fp8`",
+        "[setattr(per_token_widget, 'model', 'llama-3.1-70b'), setattr(per_token_widget, 'kv_dtype', 'fp8'), "
         "per_token_widget.result['bytes_per_token']][-1]",
         163_840,
+    ),
+    # the widget's model is trained past every bar it draws (1K to 128K), so no bar is past
+    # the model's own context, the task's 70B included
+    (
+        "trained for 128K: every bar is a length it serves",
+        "[kw.load_model(n).max_context >= 131_072 for n in ('llama-3.1-8b', 'llama-3.1-70b')]",
+        [True, True],
     ),
     # one conversation, four
     ("one 8,192-token conversation holds\n2.5 GiB", "(one, one / GiB)", [2_684_354_560, 2.5]),

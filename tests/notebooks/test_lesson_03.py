@@ -8,6 +8,12 @@ NB = "03_attention_designs.ipynb"
 X = "x smaller than its MHA form"
 
 STATED = [
+    (
+        "Llama 3.1 8B has the same dimensions and was trained for 128K",
+        "[(kw.load_model('llama-3.1-8b').with_kv_heads(32).kv_bytes(131_072) == shapes['MHA'].kv_bytes(131_072)), "
+        "kw.load_model('llama-3.1-8b').max_context >= 131_072]",
+        [True, True],
+    ),
     ("With its 32 query heads", "llama8.num_query_heads", 32),
     (
         "Llama 3 70B pairs 64 with the same 8",
