@@ -22,7 +22,11 @@ VLLM_CELL = "log = kw.vllm_kv_report("
 LECTURE_STATED = [
     # the slide beyond one GPU: Llama 3.1 70B, PP 3 on H200s, 8,192-token conversations
     ("splits its 80 layers 27 / 27 / 26", "[r['layers'] for r in ranks.result['ranks']]", [27, 27, 26]),
-    ("the first GPU also\nholds the embedding", "[r['holds_embedding'] for r in ranks.result['ranks']]", [True, False, False]),
+    (
+        "the first GPU also\nholds the embedding",
+        "[r['holds_embedding'] for r in ranks.result['ranks']]",
+        [True, False, False],
+    ),
     (
         "GPU 0 holds 86; GPUs 1 and 2 could hold 89\nand 92",
         "[r['conversations'] for r in ranks.result['ranks']]",
