@@ -283,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     return top
 
 
-ENGINES = ("vllm", "sglang")
+ENGINES = ("vllm", "sglang")  # the --engine choices; ENGINE_SECTIONS says what each prints
 
 
 def _plain(value):
@@ -352,37 +352,49 @@ def run_fit(args: argparse.Namespace) -> tuple[dict, list[str]]:
         f"one conversation takes {fit.kv_per_user_bytes / 1e9:,.2f} GB.",
     ]
     lines += [f"Warning: {w}" for w in fit.warnings]
-    if args.engine == "vllm":
-        report = vllm_kv_report(
-            model,
-            args.gpu,
-            max_model_len=args.context,
-            kv_dtype=args.kv_dtype,
-            num_gpus=args.gpus,
-            weight_dtype=args.weight_dtype,
-            utilization=args.utilization,
-        )
-        data["vllm"] = report.as_dict()
-        lines += [
-            "",
-            f"vLLM {report.vllm_version} would log (predicted, per GPU):",
-            report.log_lines(memory=True),
-        ]
-        if not report.starts:
-            lines.append("and would refuse to start: see 'kvwidgets start'.")
-    elif args.engine == "sglang":
-        sgl = sglang_kv_report(
-            model,
-            args.gpu,
-            num_gpus=args.gpus,
-            kv_dtype=args.kv_dtype,
-            weight_dtype=args.weight_dtype,
-            context_length=args.context,
-            mem_fraction_static=args.mem_fraction_static,
-        )
-        data["sglang"] = sgl.as_dict()
-        lines += ["", f"SGLang {sgl.sglang_version} would log (predicted, per GPU):", sgl.log_lines()]
+    if args.engine is not None:
+        key, section, more = ENGINE_SECTIONS[args.engine](args, model)
+        data[key] = section
+        lines += ["", *more]
     return data, lines
+
+
+def _vllm_section(args: argparse.Namespace, model) -> tuple[str, dict, list[str]]:
+    """What vLLM would log for --max-model-len = --context."""
+    report = vllm_kv_report(
+        model,
+        args.gpu,
+        max_model_len=args.context,
+        kv_dtype=args.kv_dtype,
+        num_gpus=args.gpus,
+        weight_dtype=args.weight_dtype,
+        utilization=args.utilization,
+    )
+    lines = [f"vLLM {report.vllm_version} would log (predicted, per GPU):", report.log_lines(memory=True)]
+    if not report.starts:
+        lines.append("and would refuse to start: see 'kvwidgets start'.")
+    return "vllm", report.as_dict(), lines
+
+
+def _sglang_section(args: argparse.Namespace, model) -> tuple[str, dict, list[str]]:
+    """What SGLang would log: its pool of token slots for these GPUs."""
+    report = sglang_kv_report(
+        model,
+        args.gpu,
+        num_gpus=args.gpus,
+        kv_dtype=args.kv_dtype,
+        weight_dtype=args.weight_dtype,
+        context_length=args.context,
+        mem_fraction_static=args.mem_fraction_static,
+    )
+    return (
+        "sglang",
+        report.as_dict(),
+        [f"SGLang {report.sglang_version} would log (predicted, per GPU):", report.log_lines()],
+    )
+
+
+ENGINE_SECTIONS = {"vllm": _vllm_section, "sglang": _sglang_section}
 
 
 def run_start(args: argparse.Namespace) -> tuple[dict, list[str]]:
