@@ -85,9 +85,12 @@ def test_two_widgets_one_plotly_load_and_one_saved_copy(browser, lab):
         assert refs == [f"IPY_MODEL_{holders[0]}"] * 2
         assert [mid for mid, m in models.items() if LIBRARY_MARK in json.dumps(m)] == holders
         size = saved.stat().st_size
-        # the shared texts once, then each widget's own state (~40 KB, its _esm under 30 KB)
+        # the shared texts once, then each widget's own state: about 53 KB as Python holds it
+        # (UsersThatFit: its _esm 22.7 KB, widget.css 11.9 KB, its inputs and result 18.2 KB;
+        # DecodeSpeed: 22.5, 11.9 and 19.3), a little more once escaped in the notebook's JSON.
+        # A second copy of plotly.js (over 1 MB) would break either bound.
         shared = len(plotly_source().encode()) + len(library_source().encode())
-        assert size < 1_500_000 and size < shared + 2 * 60_000 + 50_000, f"{size:,} bytes"
+        assert size < 1_500_000 and size < shared + 2 * 65_000 + 50_000, f"{size:,} bytes"
 
         watch.assert_clean()
         assert lab.log_errors() == []

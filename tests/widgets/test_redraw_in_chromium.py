@@ -120,8 +120,9 @@ def test_context_vs_users_log_axis_and_labelled_marks(open_page):
     page = open_page(kw.ContextVsUsers(model="llama-3-8b", gpu="H100-SXM"), "cvu")
     layout = page.evaluate("document.querySelector('.kv-plot').layout")
     assert layout["yaxis"]["type"] == "log"
-    # a mark's label starts with an arrow character pointing back at its point
-    labels = [a["text"].strip("\u2198\u2199 ") for a in layout["annotations"]]
+    # a mark's label carries an arrow character pointing back at its point, from whichever
+    # side of it the label sits
+    labels = [a["text"].strip("\u2196\u2197\u2198\u2199 ") for a in layout["annotations"]]
     for t in (8192, 32768, 131072):
         users = kw.users_that_fit("llama-3-8b", "H100-SXM", t).users
         assert f"{users:,} conversations" in labels, (t, labels)  # "conversation": the one word (issue 15)
