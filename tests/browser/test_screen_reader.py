@@ -32,6 +32,8 @@ MOVES = [
     ("PagedBlocks", "context", "ArrowRight"),
     ("OffloadOrRecompute", "context", "ArrowRight"),
     ("MemoryOverTrace", "num_requests", "ArrowDown"),
+    ("DeploymentRanks", "context", "ArrowRight"),
+    ("CacheTransfer", "context", "ArrowRight"),
 ]
 
 
@@ -43,7 +45,7 @@ def page_of_all(tmp_path_factory):
 
 
 class AXTree:
-    """Chromium's accessibility tree, read element by element (a whole tree of a page of nine
+    """Chromium's accessibility tree, read element by element (a whole tree of a page of eleven
     widgets is about 2,500 nodes and a second to fetch; these reads take milliseconds)."""
 
     def __init__(self, cdp):
