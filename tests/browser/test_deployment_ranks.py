@@ -53,6 +53,13 @@ def test_bars_draw_the_full_rank_is_marked_and_a_layout_switch_redraws(watched, 
     assert page.locator(".kv-diagram .kv-rk-end").count() == 1  # the GPU's end, marked
     assert "The weights do not load" in page.text_content(".kv-failure")
     assert page.locator(".kv-diagram svg").is_visible()  # the bars stay: they are the picture of why
+    # "none" is this deployment's answer: every readout holds, so none is struck or hidden
+    readouts = page.evaluate(
+        """[...document.querySelectorAll('.kv-readout .kv-value')].map(e => [e.textContent,
+            e.hasAttribute('data-kv-holds'), getComputedStyle(e).textDecorationLine, e.getAttribute('aria-hidden')])"""
+    )
+    assert readouts[0][0] == "none (the weights do not fit)"
+    assert all(holds and deco == "none" and hidden is None for _, holds, deco, hidden in readouts), readouts
     # TP 3: the core's refusal, under the widget
     page.check('input[data-kv="layout"][value="tp3-pp1-dp1-ep0"]')
     assert "num_key_value_heads=8" in page.text_content(".kv-error")

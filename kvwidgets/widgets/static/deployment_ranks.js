@@ -631,6 +631,7 @@ function render({ model, el }) {
   const outSummed = app.readout("summed", "Adding up every GPU's free memory would claim:");
   app.draw = () => {
     const L = app.lookup();
+    markHolds([outTotal, outFull, outVllm, outSummed], false);
     L.shape();
     const gpu = L.gpu();
     const table = model.get("layouts") || {};
@@ -660,7 +661,10 @@ function render({ model, el }) {
     outFull.textContent = !entry.weights_fit ? "none" : row.full_ranks.length === entry.ranks.length && entry.ranks.length > 1 ? `all ${entry.ranks.length} GPUs at once, at ${fullAt} each` : `GPU ${first.rank}${entry.pp > 1 ? `, stage ${first.stage}` : ""}, at ${fullAt}`;
     outVllm.textContent = row.vllm_conversations === null ? "not reproduced for this model under PP (see How this is computed)" : !entry.weights_fit ? "none (vLLM does not start)" : `${conversations(row.vllm_conversations)}${row.vllm_conversations === row.conversations ? ", the same" : ""}`;
     outSummed.textContent = `${conversations(row.summed_conversations)}${row.summed_conversations > row.conversations ? ", more than the deployment holds" : ""}`;
-    if (!entry.weights_fit) app.failure(row.message);
+    if (!entry.weights_fit) {
+      markHolds([outTotal, outFull, outVllm, outSummed], true);
+      app.failure(row.message);
+    }
   };
   for (const t of ["layouts", "layouts_for"]) app.on(`change:${t}`, () => app.redraw());
   return startApp(app);

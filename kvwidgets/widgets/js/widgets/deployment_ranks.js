@@ -10,7 +10,7 @@ import { axisValues, createApp, startApp } from "../ui/app.js";
 import { svgPaint } from "../ui/colours.js";
 import { dtypeSelect, gpuSelect, labelled, modelSelect, moreFold, resetButton, utilizationSlider } from "../ui/controls.js";
 import { diagramBox, diagramWidth } from "../ui/diagram.js";
-import { element, svgElement } from "../ui/dom.js";
+import { element, markHolds, svgElement } from "../ui/dom.js";
 import { tryModelCall } from "../ui/host.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -357,6 +357,7 @@ function render({ model, el }) {
 
   app.draw = () => {
     const L = app.lookup();
+    markHolds([outTotal, outFull, outVllm, outSummed], false);
     L.shape();  // an unknown model is named, as in every widget
     const gpu = L.gpu();
     const table = model.get("layouts") || {};
@@ -394,7 +395,12 @@ function render({ model, el }) {
         : `${conversations(row.vllm_conversations)}${row.vllm_conversations === row.conversations ? ", the same" : ""}`;
     // more than fit: the sum counts memory no single conversation can use
     outSummed.textContent = `${conversations(row.summed_conversations)}${row.summed_conversations > row.conversations ? ", more than the deployment holds" : ""}`;
-    if (!entry.weights_fit) app.failure(row.message);
+    if (!entry.weights_fit) {
+      // every readout still holds: "none" is this deployment's answer, not a number drawn
+      // for other inputs, so none is struck or hidden from a screen reader
+      markHolds([outTotal, outFull, outVllm, outSummed], true);
+      app.failure(row.message);
+    }
   };
   // the kernel's table arriving (after a model, GPU or GPU-count change) redraws too
   for (const t of ["layouts", "layouts_for"]) app.on(`change:${t}`, () => app.redraw());
