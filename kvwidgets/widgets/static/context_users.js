@@ -55,6 +55,7 @@ var fixedBytes;
 var floatSlider;
 var floorDiv;
 var fmtBytes;
+var fmtConversations;
 var fmtGB;
 var fmtTokens;
 var getLink;
@@ -118,10 +119,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "fd1ece2d77aa7bab";
+var LIBRARY_HASH = "8213c26a31cd45ce";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -314,9 +315,6 @@ var HI = 1048576;
 var TICKS_ALL = Array.from({ length: 11 }, (_, i) => LO * 2 ** i);
 var TICKS_HALF = TICKS_ALL.filter((_, i) => i % 2 === 0);
 var TICK_TEXT = /* @__PURE__ */ new Map();
-function conversations(n) {
-  return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
-}
 function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
   const key = JSON.stringify([shape, gpu, o, lines, dtypes]);
   if (cache.key !== key) {
@@ -471,15 +469,15 @@ function render({ model, el }) {
       });
     };
     const chosenUsers = Number(here.users);
-    const chosenText = chosenUsers > 0 || !isLog ? conversations(chosenUsers) : `none fits at ${fmtTokens(context)}`;
+    const chosenText = chosenUsers > 0 || !isLog ? fmtConversations(chosenUsers) : `none fits at ${fmtTokens(context)}`;
     const chosenSpan = place(context, chosenText, on, chosenUsers).span;
     for (const c of marks) {
       const u = usersOn(c);
       if (isLog && u === 0) continue;
-      const span = place(c, `${conversations(u)} ↘`, on, u).span;
+      const span = place(c, `${fmtConversations(u)} ↘`, on, u).span;
       const sameRow = Math.abs(py(u) - py(chosenUsers)) < 22 * s;
       const givesWay = sameRow && span[0] < chosenSpan[1] + 4 * s && chosenSpan[0] < span[1] + 4 * s;
-      label(c, isLog ? Math.log10(u) : u, u, on, conversations(u), conceptColor("kv"), 1, !givesWay, true);
+      label(c, isLog ? Math.log10(u) : u, u, on, fmtConversations(u), conceptColor("kv"), 1, !givesWay, true);
     }
     const other = 1 - on;
     const otherMarks = marks.map((c) => [c, usersOn(c, other)]).filter(([, u]) => !(isLog && u === 0));
@@ -579,7 +577,7 @@ function render({ model, el }) {
     const cacheName = `${String(model.get("kv_dtype")).toUpperCase()} cache`;
     app.describeFigure(
       `conversations that fit against the length of each, ${cacheName}`,
-      `${chosenUsers > 0 ? `${conversations(chosenUsers)} of ${fmtTokens(context)} tokens fit` : chosenText}; ${marks.map((c) => `${conversations(usersOn(c))} at ${fmtTokens(c)}`).join(", ")}; the longest one conversation can be: ${outMax.textContent}.`
+      `${chosenUsers > 0 ? `${fmtConversations(chosenUsers)} of ${fmtTokens(context)} tokens fit` : chosenText}; ${marks.map((c) => `${fmtConversations(usersOn(c))} at ${fmtTokens(c)}`).join(", ")}; the longest one conversation can be: ${outMax.textContent}.`
     );
     drawPlot(app, traces, {
       shapes,

@@ -55,6 +55,7 @@ var fixedBytes;
 var floatSlider;
 var floorDiv;
 var fmtBytes;
+var fmtConversations;
 var fmtGB;
 var fmtTokens;
 var getLink;
@@ -118,10 +119,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "fd1ece2d77aa7bab";
+var LIBRARY_HASH = "8213c26a31cd45ce";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -314,9 +315,6 @@ var LAYOUT_TRAITS = ["tp", "pp", "dp", "ep"];
 function layoutKey(tp, pp, dp, ep) {
   return `tp${tp}-pp${pp}-dp${dp}-ep${ep ? 1 : 0}`;
 }
-function conversations(n) {
-  return `${Number(n).toLocaleString("en-US")} conversation${Number(n) === 1 ? "" : "s"}`;
-}
 function layoutName(entry) {
   const n = entry.tp * entry.pp * entry.dp;
   if (n === 1) return "1 GPU";
@@ -439,7 +437,7 @@ function headline(entry, row, context) {
   if (!entry.weights_fit) return "";
   const ctx = `${Number(context).toLocaleString("en-US")} tokens`;
   const counts = row.replica_conversations;
-  const hold = entry.dp > 1 ? counts.every((c) => c === counts[0]) ? `Each of ${entry.dp} replicas holds ${conversations(counts[0])} of ${ctx}, ${counts[0] * entry.dp} in all` : `The ${entry.dp} replicas hold ${counts.join(", ")} conversations of ${ctx}, ${row.conversations} in all` : `The deployment holds ${conversations(row.conversations)} of ${ctx}`;
+  const hold = entry.dp > 1 ? counts.every((c) => c === counts[0]) ? `Each of ${entry.dp} replicas holds ${fmtConversations(counts[0])} of ${ctx}, ${counts[0] * entry.dp} in all` : `The ${entry.dp} replicas hold ${counts.join(", ")} conversations of ${ctx}, ${row.conversations} in all` : `The deployment holds ${fmtConversations(row.conversations)} of ${ctx}`;
   const why = whyFirst(entry, row);
   return why ? `${hold}; ${why}.` : `${hold}.`;
 }
@@ -570,7 +568,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     lx += w + 14 * s;
   }
   const H = ly + 20 * s;
-  const summary = entry.weights_fit ? `${conversations(row.conversations)}; GPU ${row.full_ranks[0]} fills first` : "the weights do not fit";
+  const summary = entry.weights_fit ? `${fmtConversations(row.conversations)}; GPU ${row.full_ranks[0]} fills first` : "the weights do not fit";
   return svgElement("svg", {
     width: W,
     height: H,
@@ -656,11 +654,11 @@ function render({ model, el }) {
     app.drawnWidth = W;
     sentence.textContent = headline(entry, row, context);
     app.say(derivation(entry, row, context));
-    outTotal.textContent = entry.weights_fit ? conversations(row.conversations) : "none (the weights do not fit)";
-    const fullAt = conversations(row.rank_conversations[first.rank]);
+    outTotal.textContent = entry.weights_fit ? fmtConversations(row.conversations) : "none (the weights do not fit)";
+    const fullAt = fmtConversations(row.rank_conversations[first.rank]);
     outFull.textContent = !entry.weights_fit ? "none" : row.full_ranks.length === entry.ranks.length && entry.ranks.length > 1 ? `all ${entry.ranks.length} GPUs at once, at ${fullAt} each` : `GPU ${first.rank}${entry.pp > 1 ? `, stage ${first.stage}` : ""}, at ${fullAt}`;
-    outVllm.textContent = row.vllm_conversations === null ? "not reproduced for this model under PP (see How this is computed)" : !entry.weights_fit ? "none (vLLM does not start)" : `${conversations(row.vllm_conversations)}${row.vllm_conversations === row.conversations ? ", the same" : ""}`;
-    outSummed.textContent = `${conversations(row.summed_conversations)}${row.summed_conversations > row.conversations ? ", more than the deployment holds" : ""}`;
+    outVllm.textContent = row.vllm_conversations === null ? "not reproduced for this model under PP (see How this is computed)" : !entry.weights_fit ? "none (vLLM does not start)" : `${fmtConversations(row.vllm_conversations)}${row.vllm_conversations === row.conversations ? ", the same" : ""}`;
+    outSummed.textContent = `${fmtConversations(row.summed_conversations)}${row.summed_conversations > row.conversations ? ", more than the deployment holds" : ""}`;
     if (!entry.weights_fit) {
       markHolds([outTotal, outFull, outVllm, outSummed], true);
       app.failure(row.message);

@@ -118,6 +118,10 @@ function fmtTokens(n2) {
   if (n2 >= 1024 && n2 % 1024 === 0) return `${n2 / 1024}K`;
   return n2.toLocaleString("en-US");
 }
+function fmtConversations(n2) {
+  n2 = Number(n2);
+  return `${n2.toLocaleString("en-US")} conversation${n2 === 1 ? "" : "s"}`;
+}
 function fmtGB(n2, digits) {
   return fixed(Number(n2) / 1e9, digits);
 }
@@ -1961,6 +1965,7 @@ export {
   floatSlider,
   floorDiv,
   fmtBytes,
+  fmtConversations,
   fmtGB,
   fmtTokens,
   getLink,

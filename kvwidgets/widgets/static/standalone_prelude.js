@@ -63,6 +63,7 @@
     floatSlider: () => floatSlider,
     floorDiv: () => floorDiv,
     fmtBytes: () => fmtBytes,
+    fmtConversations: () => fmtConversations,
     fmtGB: () => fmtGB,
     fmtTokens: () => fmtTokens,
     getLink: () => getLink,
@@ -245,6 +246,10 @@
     if (n2 >= 1048576 && n2 % 1048576 === 0) return `${n2 / 1048576}M`;
     if (n2 >= 1024 && n2 % 1024 === 0) return `${n2 / 1024}K`;
     return n2.toLocaleString("en-US");
+  }
+  function fmtConversations(n2) {
+    n2 = Number(n2);
+    return `${n2.toLocaleString("en-US")} conversation${n2 === 1 ? "" : "s"}`;
   }
   function fmtGB(n2, digits) {
     return fixed(Number(n2) / 1e9, digits);
@@ -2036,7 +2041,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "fd1ece2d77aa7bab";
+  var LIBRARY_HASH = "8213c26a31cd45ce";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

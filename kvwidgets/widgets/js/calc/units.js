@@ -63,6 +63,16 @@ export function fmtTokens(n) {
 }
 
 /**
+ * A count of conversations in words, the one word the widgets use: "1 conversation",
+ * "52 conversations".
+ * @param {number | bigint} n
+ */
+export function fmtConversations(n) {
+  n = Number(n);
+  return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
+}
+
+/**
  * A byte count in GB as Python's f"{n / 1e9:,.{digits}f}" writes it (core.budget.Fit.message).
  * @param {number | bigint} n
  * @param {number} digits

@@ -7,7 +7,7 @@ import { fitMessage, maxContext, usersStaircase, usersThatFit } from "../calc/bu
 import { dtypeBits } from "../calc/dtypes.js";
 import { KVInputError, checkInt } from "../calc/errors.js";
 import { limitLines } from "../calc/model.js";
-import { fmtTokens } from "../calc/units.js";
+import { fmtConversations as conversations, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
 import { conceptColor, dtypeColor, dtypeDash } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
@@ -31,11 +31,6 @@ const TICKS_ALL = Array.from({ length: 11 }, (_, i) => LO * 2 ** i);
 const TICKS_HALF = TICKS_ALL.filter((_, i) => i % 2 === 0);
 /** @type {Map<number[], string[]>} each tick array's labels, made at the first draw (fmtTokens is the library's) */
 const TICK_TEXT = new Map();
-
-/** "1 conversation", "53 conversations" */
-function conversations(n) {
-  return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
-}
 
 /**
  * The two step lines depend on neither the context nor the y scale: keep the last ones

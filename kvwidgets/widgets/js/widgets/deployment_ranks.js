@@ -5,7 +5,7 @@
 // layout buttons and the context slider redraw from that table, nothing is re-derived here.
 
 import { KVInputError } from "../calc/errors.js";
-import { fmtBytes, fmtTokens } from "../calc/units.js";
+import { fmtBytes, fmtConversations as conversations, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
 import { svgPaint } from "../ui/colours.js";
 import { dtypeSelect, gpuSelect, labelled, modelSelect, moreFold, resetButton, utilizationSlider } from "../ui/controls.js";
@@ -25,11 +25,6 @@ const LAYOUT_TRAITS = ["tp", "pp", "dp", "ep"];
 /** The table's key for one arrangement (deployment_ranks.py layout_key). */
 function layoutKey(tp, pp, dp, ep) {
   return `tp${tp}-pp${pp}-dp${dp}-ep${ep ? 1 : 0}`;
-}
-
-/** "1 conversation", "12 conversations" */
-function conversations(n) {
-  return `${Number(n).toLocaleString("en-US")} conversation${Number(n) === 1 ? "" : "s"}`;
 }
 
 /** A layout's button text: what kind of parallelism spreads it over the GPUs. */

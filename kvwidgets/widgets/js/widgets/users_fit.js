@@ -4,7 +4,7 @@
 
 import { fitMessage, usersThatFit } from "../calc/budget.js";
 import { limitLines, perTokenReadouts } from "../calc/model.js";
-import { fmtBytes } from "../calc/units.js";
+import { fmtBytes, fmtConversations as conversations } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
 import { barMarker, conceptColor, inkOn, svgPaint } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, billionsBox, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
@@ -19,11 +19,6 @@ import { widgetModule } from "../loader/widget_module.js";
  */
 
 const COUNTABLE = 64;  // up to this many conversations each is its own segment; beyond, groups
-
-/** "1 conversation", "53 conversations" */
-function conversations(n) {
-  return `${n.toLocaleString("en-US")} conversation${n === 1 ? "" : "s"}`;
-}
 
 /** What the deployment's memory holds, in words: the count, the length, and the memory they fill. */
 function fitPoint(fit, gpu) {
