@@ -79,12 +79,11 @@ FAMILY_FIELDS: dict[str, dict[str, str]] = {
     },
     # transformers configuration_mamba2.py, Mamba2Config: the SSM heads
     "mamba2": {"num_heads": "Mamba-2 heads", "head_dim": "Mamba-2 head size", "n_groups": "Mamba-2 groups"},
-    # DeepSeek-V4: per-layer compressed caches (vLLM 0.33.0 vllm/models/deepseek_v4/attention.py
-    # keeps a sliding-window cache, a compressed cache of one entry per compress_ratio tokens
-    # and a compressor state per layer, in its own packed formats); not modelled yet
+    # DeepSeek-V4: per-layer compressed caches, read by families.deepseek_v4 from
+    # compress_ratios; compress_rates (a ratio per layer type, transformers' spelling) is not read
     "deepseek_v4": {
-        "compress_ratios": "per-layer KV compression (DeepSeek-V4 compressed attention is not modelled)",
-        "compress_rates": "per-layer KV compression (DeepSeek-V4 compressed attention is not modelled)",
+        "compress_ratios": "per-layer KV compression",
+        "compress_rates": "per-layer-type KV compression (kvwidgets reads compress_ratios)",
         "index_topk": "the sparse indexer's cache",
     },
     # Hunyuan: cross-layer attention shares one layer's KV with the next

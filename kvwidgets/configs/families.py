@@ -60,6 +60,23 @@ minicpm3        MiniCPM3: MLA-shaped weights, but vLLM expands keys and values a
                 Attention(num_heads, qk_head_dim, num_kv_heads=num_heads) and pads V to
                 qk_head_dim, so every layer keeps 2 x heads x (qk_nope + qk_rope) numbers
                 per token.
+deepseek_v4     DeepSeek-V4: compress_ratios[i] for each of the num_hidden_layers layers (the
+                entries past them are the MTP draft layers'): 0 keeps only the sliding latent
+                of sliding_window tokens, 4 and 128 add one compressed entry per 4 or 128
+                tokens and a float32 compressor state, and 4 an indexer key per entry; each
+                part in vLLM's packed format (core.layers.CompressedMLASpec, which cites
+                vllm/models/deepseek_v4/attention.py, compressor.py and
+                v1/attention/backends/mla/sparse_swa.py for every size).
+whisper         Whisper (encoder-decoder): decoder_layers self-attention layers of
+                decoder_attention_heads heads of d_model // decoder_attention_heads, each with
+                a cross-attention cache of the encoder's max_source_positions tokens per
+                request; the encoder keeps no cache. vllm/model_executor/models/whisper.py:
+                WhisperAttention.__init__ (num_kv_heads = num_heads, head_dim = embed_dim //
+                num_heads), WhisperDecoderLayer (self_attn + WhisperCrossAttention ->
+                CrossAttention, layers/attention/cross_attention.py get_kv_cache_spec:
+                CrossAttentionSpec), WhisperProcessingInfo.get_num_audio_tokens =
+                max_source_positions. num_hidden_layers in these configs is the encoder's
+                count (transformers WhisperConfig sets it to encoder_layers), not the decoder's.
 """
 
 from __future__ import annotations
@@ -69,6 +86,8 @@ from dataclasses import replace
 
 from ..core.errors import ConfigError
 from ..core.layers import (
+    CompressedMLASpec,
+    CrossAttentionSpec,
     FullAttentionSpec,
     LayerGroup,
     LayerSpec,
@@ -586,6 +605,168 @@ def minimax_m2(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     return d, group_layers(view, d)
 
 
+# ---- DeepSeek-V4 compressed attention ----------------------------------------------------
+# fp8_ds_mla, the layout vLLM 0.33.0 picks on its default (FlashMLA sparse) backend, whatever
+# --kv-cache-dtype says ("auto" becomes fp8; bf16 is refused there): 448 B NoPE in fp8 +
+# 128 B RoPE in bf16 + 8 B scales = 584 B a latent (attention.py, DeepseekV4MLAAttention.
+# get_kv_cache_spec: state_content_bytes=584; sparse_swa.py, DeepseekV4SWACache:
+# packed_bytes_per_token=584). The packing is written for a 512-wide head with 64 RoPE dims.
+DSV4_ENTRY_BYTES = 584
+DSV4_PACKED_HEAD = {"head_dim": 512, "qk_rope_head_dim": 64}
+# compressor.py, CompressorStateCache.__init__: assert compress_ratio in [4, 128]; 0 is a
+# layer without compression (attention.py: compress_ratio = max(1, ratio))
+DSV4_RATIOS = (0, 1, 4, 128)
+FLOAT32_BYTES = 4
+# attention.py, DeepseekV4Indexer.__init__: quant_block_size = 128, FP8 keys plus one float32
+# scale per block (the default indexer_kv_dtype "fp8"; v1/attention/backends/mla/indexer.py,
+# dsa_indexer_uses_fp4)
+INDEXER_QUANT_BLOCK = 128
+
+
+def compressor_state_bytes(head_dim: int, ratio: int) -> tuple[int, int]:
+    """(tokens, float32 bytes a token) the compressor state of one layer keeps.
+
+    compressor.py, DeepseekCompressor.__init__: coff = 1 + (ratio == 4) (ratio 4 overlaps two
+    groups), state_dim = 2 x coff x head_dim (kv state + score state) in float32;
+    CompressorStateCache: a sliding window of coff x ratio tokens."""
+    coff = 1 + (ratio == 4)
+    return coff * ratio, FLOAT32_BYTES * 2 * coff * head_dim
+
+
+def deepseek_v4_spec(window: int, ratio: int, head_dim: int, index_dim: int) -> CompressedMLASpec:
+    """One DeepSeek-V4 layer as vLLM 0.33.0 allocates it (see CompressedMLASpec)."""
+    if ratio == 1:
+        return CompressedMLASpec(window, 1, DSV4_ENTRY_BYTES)
+    tokens, per_token = compressor_state_bytes(head_dim, ratio)
+    index = 0
+    if ratio == 4:
+        # only ratio-4 layers score their entries (attention.py: "Only C4A uses sparse
+        # attention and hence has indexer"); the indexer compresses its keys with a
+        # compressor of its own, index_head_dim wide, over the same window of tokens
+        index = index_dim + index_dim // INDEXER_QUANT_BLOCK * 4
+        per_token += compressor_state_bytes(index_dim, ratio)[1]
+    return CompressedMLASpec(window, ratio, DSV4_ENTRY_BYTES, index, tokens, per_token)
+
+
+def deepseek_v4(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
+    layers = view.integer("num_hidden_layers")
+    heads = view.integer("num_attention_heads")
+    hidden = view.integer("hidden_size")
+    dims = {k: view.integer(k, (k,)) for k in DSV4_PACKED_HEAD}
+    if dims != DSV4_PACKED_HEAD:
+        raise ConfigError(
+            f"{view.source}: head_dim {dims['head_dim']} and qk_rope_head_dim {dims['qk_rope_head_dim']}: "
+            "vLLM 0.33.0 packs DeepSeek-V4 latents (584 B, fp8_ds_mla) only for head_dim 512 with 64 RoPE dims"
+        )
+    kv = view.integer("num_key_value_heads", default=1)
+    if kv != 1:
+        raise ConfigError(
+            f"num_key_value_heads={kv} ({view.where('num_key_value_heads')}): DeepSeek-V4 keeps one latent "
+            "per token (vLLM 0.33.0 attention.py builds its caches with num_kv_heads=1)"
+        )
+    window = view.integer("sliding_window", ("sliding_window",))
+    raw = view.get("compress_ratios", ("compress_ratios",), default=None)
+    where = view.where("compress_ratios")
+    if (
+        not isinstance(raw, list)
+        or len(raw) < layers
+        or not all(isinstance(r, int) and r in DSV4_RATIOS for r in raw[:layers])
+    ):
+        raise ConfigError(
+            f"compress_ratios must give 0, 4 or 128 for each of the {layers} layers, got {raw!r} ({where}); "
+            "vLLM 0.33.0 compressor.py accepts only those ratios"
+        )
+    if len(raw) > layers:
+        view.note(
+            "compress_ratios",
+            f"{where}: the first {layers} entries, one per layer; the {len(raw) - layers} after them belong to "
+            "the MTP draft layers, which keep a cache only when speculative decoding runs them",
+        )
+    index_dim = view.integer("index_head_dim", ("index_head_dim",))
+    for key in ("index_n_heads", "index_topk", "o_groups", "o_lora_rank", "q_lora_rank"):
+        view.raw(key)  # queries, top-k selection and the output projection: no cache
+    specs = [deepseek_v4_spec(window, max(1, r), dims["head_dim"], index_dim) for r in raw[:layers]]
+    view.note(
+        "layer_types",
+        f"{where}: 0 = sliding latent only, 4 = + 1 entry per 4 tokens, indexer and compressor state, "
+        "128 = + 1 entry per 128 tokens and compressor state (vLLM 0.33.0 vllm/models/deepseek_v4/attention.py)",
+    )
+    max_ctx = view.get("max_position_embeddings", default=None)
+    experts = view.get("num_experts", default=None)
+    d = Dims(
+        layers,
+        hidden,
+        heads,
+        1,
+        dims["head_dim"],
+        view.integer("vocab_size", required=False) or 0,
+        None,
+        bool(view.get("tie_word_embeddings", ("tie_word_embeddings",), default=False)),
+        view.check_int("num_experts", experts) if experts else None,
+        None,
+        ["compressed"] * layers,
+        view.check_int("max_position_embeddings", max_ctx) if max_ctx else None,
+    )
+    return d, _groups(view, list(specs))
+
+
+# ---- Whisper (encoder-decoder) -------------------------------------------------------------
+def whisper(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
+    layers = view.integer("decoder_layers", ("decoder_layers",))
+    heads = view.integer("decoder_attention_heads", ("decoder_attention_heads",))
+    hidden = view.integer("hidden_size")
+    if hidden % heads:
+        raise ConfigError(
+            f"d_model={hidden} is not divisible by decoder_attention_heads={heads} ({view.source}); "
+            "vLLM's WhisperAttention requires it"
+        )
+    encoder = view.integer("encoder_layers", ("encoder_layers",))
+    stated = view.raw("num_hidden_layers")
+    if stated is not None and stated != encoder:
+        raise ConfigError(
+            f"num_hidden_layers={stated!r} and encoder_layers={encoder} ({view.source}): transformers' "
+            "WhisperConfig sets num_hidden_layers to encoder_layers, so they must agree"
+        )
+    view.raw("encoder_attention_heads")  # the encoder runs once per request and keeps no cache
+    audio = view.integer("max_source_positions", ("max_source_positions",))
+    target = view.integer("max_target_positions", ("max_target_positions",))
+    head_dim = hidden // heads
+    view.note(
+        "head_dim",
+        f"d_model / decoder_attention_heads = {hidden} / {heads} (vLLM 0.33.0 whisper.py, WhisperAttention)",
+    )
+    view.note(
+        "cross_attention_tokens",
+        f"max_source_positions = {audio:,} encoder (audio) tokens per request in every decoder layer's "
+        "cross-attention cache, whatever the text length (vLLM 0.33.0 whisper.py, WhisperProcessingInfo."
+        "get_num_audio_tokens; CrossAttentionSpec)",
+    )
+    view.note(
+        "num_hidden_layers",
+        f"decoder_layers = {layers} hold the cache; the {encoder} encoder layers (num_hidden_layers) keep none",
+    )
+    view.note(
+        "max_position_embeddings", f"max_target_positions {target} ({view.where('max_target_positions')})"
+    )
+    self_attn = FullAttentionSpec(heads, head_dim)
+    cross = CrossAttentionSpec(heads, head_dim, encoder_tokens=audio)
+    d = Dims(
+        layers,
+        hidden,
+        heads,
+        heads,
+        head_dim,
+        view.integer("vocab_size", required=False) or 0,
+        view.integer("decoder_ffn_dim", ("decoder_ffn_dim",), required=False),
+        True,  # WhisperForConditionalGeneration ties proj_out to the decoder's embed_tokens
+        None,
+        None,
+        ["full"] * layers,
+        target,
+    )
+    return d, (LayerGroup(self_attn, layers), LayerGroup(cross, layers))
+
+
 FAMILY_LAYOUTS: dict[str, Callable[[ConfigView], tuple[Dims, tuple[LayerGroup, ...]]]] = {
     "kimi_linear": kimi_linear,
     "mimo_v2_flash": mimo_v2,
@@ -602,4 +783,6 @@ FAMILY_LAYOUTS: dict[str, Callable[[ConfigView], tuple[Dims, tuple[LayerGroup, .
     "minimax_text_01": minimax,
     "minimax_m1": minimax,
     "minimax_m2": minimax_m2,
+    "deepseek_v4": deepseek_v4,
+    "whisper": whisper,
 }

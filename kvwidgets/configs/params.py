@@ -43,6 +43,8 @@ def estimate_params(view: ConfigView, d: Dims) -> int:
     mt = view.model_type or ""
     if mt == "nemotron-nas" and isinstance(cfg.get("block_configs"), list):
         return nas_params(view, d)
+    if mt == "whisper":
+        return whisper_params(view, d)
     h = d.hidden
     all_bias = mt in ALL_BIAS or bool(cfg.get("bias", False)) and mt == "falcon"
     attn_bias = all_bias or bool(cfg.get("attention_bias", False))
@@ -175,3 +177,26 @@ def nas_params(view: ConfigView, d: Dims) -> int:
                 width = ffn.get("intermediate_size") or _multiple_of_256(int(2 * ffn["ffn_mult"] * h / 3))
                 total += 3 * h * width + h
     return total
+
+
+def whisper_params(view: ConfigView, d: Dims) -> int:
+    """Whisper's encoder and decoder as transformers' modeling_whisper.py stores them: every
+    attention with q/v/out biases and none on k, LayerNorms with bias, two-matrix GELU MLPs,
+    the encoder's two convolutions (kernel 3) and position tables of max_source_positions and
+    max_target_positions rows; proj_out is tied to the decoder's token embeddings."""
+    h, vocab = d.hidden, d.vocab
+    cfg = view.cfg
+
+    def ffn(key: str) -> int:
+        f = view.check_int(key, cfg.get(key))
+        return 2 * h * f + f + h
+
+    attention = 4 * h * h + 3 * h
+    mel = view.check_int("num_mel_bins", cfg.get("num_mel_bins"))
+    encoder = view.check_int("encoder_layers", cfg.get("encoder_layers")) * (
+        attention + 4 * h + ffn("encoder_ffn_dim")
+    )
+    encoder += (mel * h * 3 + h) + (h * h * 3 + h) + cfg["max_source_positions"] * h + 2 * h
+    decoder = d.num_layers * (2 * attention + 6 * h + ffn("decoder_ffn_dim"))
+    decoder += vocab * h + cfg["max_target_positions"] * h + 2 * h
+    return encoder + decoder

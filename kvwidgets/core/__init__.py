@@ -13,6 +13,7 @@ from .fewest_gpus import Attempt, FewestGPUs, fewest_gpus
 from .gpus import GPU, GPUS, get_gpu
 from .layers import (
     ChunkedLocalSpec,
+    CompressedMLASpec,
     CrossAttentionSpec,
     FullAttentionSpec,
     LayerGroup,

@@ -173,8 +173,10 @@ class ChunkedLocalSpec(FullAttentionSpec):
 
 @dataclass(frozen=True)
 class CrossAttentionSpec(FullAttentionSpec):
-    """Cross-attention to image tokens (Llama 3.2 Vision / mllama): keys and values of the
-    encoder's tokens only, a fixed count per sequence, never the text.
+    """Cross-attention to an encoder's tokens (Llama 3.2 Vision's image tokens, Whisper's
+    audio frames): keys and values of the encoder's tokens only, a fixed count per
+    sequence, never the text. Whisper's count is max_source_positions (see
+    configs/families.py, whisper).
 
     encoder_tokens is what vLLM allocated for one sequence: vLLM 0.10.2 (the last release
     with this model), vllm/model_executor/models/mllama.py,
@@ -198,7 +200,7 @@ class CrossAttentionSpec(FullAttentionSpec):
         return self.encoder_tokens
 
     def describe(self) -> str:
-        return super().describe().replace("full:", "cross:", 1) + f", {self.encoder_tokens:,} image tokens"
+        return super().describe().replace("full:", "cross:", 1) + f", {self.encoder_tokens:,} encoder tokens"
 
 
 @dataclass(frozen=True)
@@ -238,6 +240,80 @@ class MLASpec(LayerSpec):
     def describe(self) -> str:
         index = f" + indexer {self.index_bytes} B" if self.index_bytes else ""
         return f"mla: latent {self.kv_lora_rank} + rope {self.qk_rope_head_dim}{index}"
+
+
+@dataclass(frozen=True)
+class CompressedMLASpec(LayerSpec):
+    """DeepSeek-V4 attention: a sliding latent, compressed entries and the compressor's state.
+
+    One layer keeps, as vLLM 0.33.0 allocates them (vllm/models/deepseek_v4/):
+      - the last `window` tokens' latents whole (attention.py, DeepseekV4MLAAttention.__init__
+        builds DeepseekV4SWACache; v1/attention/backends/mla/sparse_swa.py,
+        DeepseekV4SWACache.get_kv_cache_spec: SlidingWindowMLASpec, one head, every GPU);
+      - with ratio > 1, one compressed entry per `ratio` tokens (attention.py,
+        DeepseekV4MLAAttention.get_kv_cache_spec: MLAAttentionSpec, tokens_per_state=ratio),
+        and for ratio 4 an indexer key per entry, `index_bytes` each (DeepseekV4Indexer.
+        __init__ -> DeepseekV4IndexerCache.get_kv_cache_spec, tokens_per_state=ratio);
+      - the compressor's float32 state for the group of tokens still being compressed,
+        `state_token_bytes` per token over the last `state_window` tokens (compressor.py,
+        CompressorStateCache.get_kv_cache_spec: SlidingWindowMLASpec, window coff x ratio).
+    Every part is in its own packed format whatever the KV dtype (entry_bytes: fp8_ds_mla,
+    584 B), and whole on every GPU (max_tp_shards=1), so neither bits nor tp changes it.
+    token_bits is the long-run growth per token, a fraction when ratio does not divide it.
+    """
+
+    window: int
+    ratio: int
+    entry_bytes: int
+    index_bytes: int = 0
+    state_window: int = 0
+    state_token_bytes: int = 0
+    kind = "compressed"
+
+    def __post_init__(self) -> None:
+        check_int("sliding_window", self.window, minimum=1)
+        check_int("compress_ratio", self.ratio, minimum=1)
+        check_int("entry_bytes", self.entry_bytes, minimum=1)
+        check_int("index_bytes", self.index_bytes, minimum=0)
+        check_int("state_window", self.state_window, minimum=0)
+        check_int("state_token_bytes", self.state_token_bytes, minimum=0)
+        if self.ratio == 1 and (self.index_bytes or self.state_window):
+            raise InputError(
+                "a layer with compress_ratio 1 keeps only its window: no indexer, no compressor state"
+            )
+
+    @property
+    def token_cap(self) -> int | None:
+        return self.window if self.ratio == 1 else None
+
+    def token_bits(self, bits: int, tp: int = 1) -> int | Fraction:  # type: ignore[override]
+        check_int("num_gpus", tp, minimum=1)
+        if self.ratio == 1:
+            return self.entry_bytes * 8
+        per = Fraction((self.entry_bytes + self.index_bytes) * 8, self.ratio)
+        return per.numerator if per.denominator == 1 else per
+
+    def entries(self, tokens: int) -> int:
+        """Compressed entries a sequence of `tokens` holds: one per whole group of `ratio`."""
+        tokens = check_int("tokens", tokens)
+        return tokens // self.ratio if self.ratio > 1 else 0
+
+    def bits_held(self, tokens: int, bits: int, tp: int = 1) -> int:
+        check_int("num_gpus", tp, minimum=1)
+        tokens = check_int("tokens", tokens)
+        window = min(tokens, self.window) * self.entry_bytes
+        compressed = self.entries(tokens) * (self.entry_bytes + self.index_bytes)
+        state = min(tokens, self.state_window) * self.state_token_bytes
+        return (window + compressed + state) * 8
+
+    def describe(self) -> str:
+        if self.ratio == 1:
+            return f"compressed: window {self.window:,} x {self.entry_bytes} B, no compression"
+        index = f" + indexer {self.index_bytes} B" if self.index_bytes else ""
+        return (
+            f"compressed: window {self.window:,} x {self.entry_bytes} B + 1 entry per {self.ratio} tokens "
+            f"x {self.entry_bytes} B{index} + state {self.state_window} x {self.state_token_bytes:,} B"
+        )
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,15 @@ from typing import Any
 
 from .dtypes import WeightFormat, dtype_bits, weight_format, weight_format_name
 from .errors import ConfigError, InputError, check_int
-from .layers import CrossAttentionSpec, FullAttentionSpec, LayerGroup, LayerSpec, MLASpec, SlidingWindowSpec
+from .layers import (
+    CompressedMLASpec,
+    CrossAttentionSpec,
+    FullAttentionSpec,
+    LayerGroup,
+    LayerSpec,
+    MLASpec,
+    SlidingWindowSpec,
+)
 
 
 @dataclass(frozen=True)
@@ -345,6 +353,13 @@ class Model:
                 entry.update(latent=s.kv_lora_rank + s.qk_rope_head_dim)
                 if s.index_bytes:
                     entry["index_bytes"] = s.index_bytes  # per token, fixed FP8 format
+            elif isinstance(s, CompressedMLASpec):
+                # every part in its own packed format: bytes, not numbers at the KV dtype
+                entry.update(window=s.window, ratio=s.ratio, entry_bytes=s.entry_bytes)
+                if s.index_bytes:
+                    entry["index_bytes"] = s.index_bytes  # per compressed entry
+                if s.state_window:
+                    entry.update(state_window=s.state_window, state_token_bytes=s.state_token_bytes)
             if s.fixed_bytes(1):
                 entry["fixed_bytes"] = s.fixed_bytes(1)
             groups.append(entry)

@@ -57,6 +57,8 @@ _REFUSED = {
     "kv_cache_configurator.py _handle_max_mamba_cache)",
     "chunked": "chunked local attention (Llama 4: SGLang runs it through its own hybrid pool)",
     "cross": "cross-attention to image tokens",
+    "compressed": "DeepSeek-V4's compressed layers (SGLang sizes its own compressed, indexer and "
+    "compressor-state pools for them, which kvwidgets has not read)",
 }
 
 

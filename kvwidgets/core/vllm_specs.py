@@ -384,6 +384,15 @@ def _attention(s, numbers, kv_dtype, packed, tp, block_size):
 
 _BUILDERS = {"cross": _cross, "mla": _mla}
 
+# layer kinds whose vLLM pages kvwidgets does not reproduce, and why (one sentence each)
+UNPAGED_KINDS = {
+    "compressed": "DeepSeek-V4's compressed layers: vLLM 0.33.0 splits each into a sliding latent, "
+    "compressed entries, indexer keys and a compressor state, each its own spec with its own block size "
+    "and 576-byte page padding, made to share one page size (vllm/models/deepseek_v4/compressor.py, "
+    "CompressorStateCache.__init__), which kvwidgets' block arithmetic does not follow; bytes per token "
+    "and users that fit still hold",
+}
+
 
 # --kv-cache-dtype values 0.33 offers (config/cache.py CacheDType) whose layout kvwidgets does
 # not reproduce, and why: refused by name rather than sized as something else.
@@ -462,6 +471,8 @@ def layer_cache_specs(
     out: dict[CacheSpec, int] = {}
     for group in model.groups:
         s = group.spec
+        if s.kind in UNPAGED_KINDS:
+            raise InputError(f"{model.name}: vLLM paging is not modelled for {UNPAGED_KINDS[s.kind]}")
         numbers = s.numbers_per_token(tp)
         fixed = s.fixed_bytes(tp)
         if numbers == 0 and fixed == 0:

@@ -60,7 +60,12 @@ def design(model: Model) -> str:
                 label = "MHA" if heads >= model.num_query_heads else "GQA"
             label = {"full": label, "sliding": f"sliding {label}", "chunked": f"chunked {label}"}[kind]
         else:
-            label = {"mla": "MLA", "recurrent": "recurrent", "cross": "cross-attention"}.get(kind, kind)
+            label = {
+                "mla": "MLA",
+                "recurrent": "recurrent",
+                "cross": "cross-attention",
+                "compressed": "compressed MLA",
+            }.get(kind, kind)
         if label not in labels:
             labels.append(label)
     return labels[0] if len(labels) == 1 else "hybrid: " + " + ".join(labels)

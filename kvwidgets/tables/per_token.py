@@ -16,6 +16,7 @@ KINDS = (
     ("chunked", "chunked layers"),
     ("cross", "cross-attention layers"),
     ("mla", "MLA layers"),
+    ("compressed", "compressed layers"),
     ("recurrent", "recurrent layers"),
 )
 

@@ -22,6 +22,7 @@ from kvwidgets.core import (
     LINKS,
     STORAGE,
     ChunkedLocalSpec,
+    CompressedMLASpec,
     CrossAttentionSpec,
     FullAttentionSpec,
     LayerGroup,
@@ -101,6 +102,23 @@ def synthetic_models() -> list[Model]:
                 LayerGroup(FullAttentionSpec(2, 128), 6),
             ),
             31_600_000_000,
+        ),
+        # DeepSeek-V4-Flash's compressed layers (tests/configs/layouts/deepseek-v4-flash.json):
+        # packed bytes whatever the KV dtype, entries per 4 or 128 tokens, compressor state
+        Model(
+            "t-compressed",
+            (
+                LayerGroup(CompressedMLASpec(128, 1, 584), 2),
+                LayerGroup(CompressedMLASpec(128, 4, 584, 132, 8, 10_240), 21),
+                LayerGroup(CompressedMLASpec(128, 128, 584, 0, 128, 4_096), 20),
+            ),
+            284_000_000_000,
+        ),
+        # an odd count of ratio-128 layers: 3 x 584 / 128 B a token leaves a fraction of a byte
+        Model(
+            "t-compressed-odd",
+            (LayerGroup(CompressedMLASpec(16, 128, 584), 3), LayerGroup(FullAttentionSpec(1, 7, 6), 1)),
+            999_999,
         ),
         # 13 numbers per token on 3 layers: in int4 an odd context leaves half a byte to round up
         Model(

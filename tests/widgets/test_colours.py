@@ -67,11 +67,11 @@ def test_one_colour_per_concept_weights_blue_and_kv_in_shades_of_orange():
             if a < b and ca == cb:
                 assert frozenset((a, b)) in aliases, f"{a} and {b} share {ca}"
     assert 195 <= hue(colours["weights"]) <= 230
-    for kind in ("kv", "sliding", "chunked", "cross", "mla", "recurrent"):
+    for kind in ("kv", "sliding", "chunked", "cross", "mla", "compressed", "recurrent"):
         assert 20 <= hue(colours[kind]) <= 40, f"{kind} {colours[kind]} is not a shade of orange"
     # the shades are told apart by lightness: fuller and more compact caches darker
     assert luminance(colours["sliding"]) > luminance(colours["kv"]) > luminance(colours["mla"])
-    assert luminance(colours["mla"]) > luminance(colours["recurrent"])
+    assert luminance(colours["mla"]) > luminance(colours["compressed"]) > luminance(colours["recurrent"])
     # the warning is no shade of the cache
     assert not 15 <= hue(colours["warning"]) <= 60
 
@@ -197,7 +197,7 @@ def test_the_ramp_reads_at_3_to_1_at_its_faint_end():
 
 # Fills a label is written on (the conversations inside UsersThatFit's bar, the block numbers
 # of PagedBlocks, the names of thin parts in PerTokenBytes): ink or paper reads at 4.5:1.
-LABELLED = ["kv", "full", "sliding", "chunked", "cross", "mla", "recurrent", "warning"]
+LABELLED = ["kv", "full", "sliding", "chunked", "cross", "mla", "compressed", "recurrent", "warning"]
 
 
 def test_text_on_a_labelled_fill_reads_at_4_5_to_1():

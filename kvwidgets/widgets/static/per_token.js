@@ -64,6 +64,7 @@ var gpuMemory;
 var gpuSelect;
 var groupBits;
 var groupBytesPerToken;
+var groupsBytesPerToken;
 var grows;
 var inkOn;
 var inputNames;
@@ -111,6 +112,7 @@ var themeKey;
 var themeSource;
 var tierGbps;
 var tokenBits;
+var tokenBitsFraction;
 var tokensHeld;
 var traceGrid;
 var tryModelCall;
@@ -119,10 +121,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "8213c26a31cd45ce";
+var LIBRARY_HASH = "1540d84554c34c8e";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -311,11 +313,19 @@ function widgetModule(render2) {
 
 // kvwidgets/widgets/js/widgets/per_token.js
 var MIN_SHARE = 0.02;
-var KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state" };
+var KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
+function compressedLine(g, per) {
+  const n = (x) => Number(x).toLocaleString("en-US");
+  const window2 = `window of ${n(g.window)} tokens x ${g.entry_bytes} B`;
+  if (g.ratio === 1) return `${KIND_NAMES.compressed}: ${g.count} layers, ${window2} only`;
+  const index = g.index_bytes ? ` + ${g.index_bytes} B indexer key` : "";
+  return `${KIND_NAMES.compressed}: ${g.count} layers x (${g.entry_bytes} B entry${index}) / ${g.ratio} tokens = ${n(per)} B, plus a ${window2} and a compressor state of ${n(g.state_window)} x ${n(g.state_token_bytes)} B`;
+}
 function formulaLine(g, bits) {
   const bytes = bits / 8;
   const per = groupBytesPerToken(g, bits);
   const n = (x) => Number(x).toLocaleString("en-US");
+  if (g.ratio !== void 0) return compressedLine(g, per);
   if (g.latent !== void 0) {
     const index = g.index_bytes ? ` + ${g.count} x ${g.index_bytes} B indexer (FP8 keys + scale)` : "";
     return `${KIND_NAMES.mla}: ${g.count} layers x ${g.latent} (latent + rope) x ${bytes} B${index} = ${n(per)} B`;
@@ -323,7 +333,7 @@ function formulaLine(g, bits) {
   if (g.kv_heads !== void 0) {
     const dims = g.head_k === g.head_v ? `2 x ${g.count} layers x ${g.kv_heads} KV heads x ${g.head_k} head dim` : `${g.count} layers x ${g.kv_heads} KV heads x (${g.head_k} + ${g.head_v})`;
     if (g.fixed_tokens !== void 0) {
-      return `${KIND_NAMES.cross}: ${dims} x ${bytes} B = ${n(per)} B per image token, ${n(g.fixed_tokens)} image tokens per sequence (never the text)`;
+      return `${KIND_NAMES.cross}: ${dims} x ${bytes} B = ${n(per)} B per encoder token, ${n(g.fixed_tokens)} encoder tokens (image or audio) per sequence, never the text`;
     }
     const cap = g.cap === null || g.cap === void 0 ? "" : `, held for the last ${n(g.cap)} tokens only`;
     return `${KIND_NAMES[g.kind] || g.kind}: ${dims} x ${bytes} B = ${n(per)} B${cap}`;
@@ -334,6 +344,15 @@ function formulaFactors(g, bits) {
   const per = groupBytesPerToken(g, bits);
   const bytes = bits / 8;
   const rows = [];
+  if (g.ratio !== void 0) {
+    const entry = g.entry_bytes + (g.index_bytes || 0);
+    if (g.ratio === 1) {
+      rows.push(["layers", g.count, "layers with compress_ratio 0"], ["entry", g.entry_bytes, "packed latent bytes (fp8_ds_mla)"]);
+      return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit: `per token, last ${g.window} tokens only`, per };
+    }
+    rows.push(["layers", g.count, "layers"], ["entry", entry, "packed latent + indexer key bytes"], ["ratio", `1/${g.ratio}`, "compress_ratios"]);
+    return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit: "per token", per };
+  }
   if (g.latent !== void 0) {
     rows.push(["layers", g.count, "MLA layers"], ["latent", g.latent, "kv_lora_rank + qk_rope_head_dim"], ["bytes", bytes, "bytes per number"]);
   } else if (g.kv_heads !== void 0) {
@@ -347,7 +366,7 @@ function formulaFactors(g, bits) {
     rows.push(["layers", g.count, "layers"], ["state", state, "state bytes per layer"]);
     return { kind: g.kind, factors: rows, result: `${(g.count * state).toLocaleString("en-US")} B`, unit: "per sequence, fixed", per };
   }
-  const unit = g.fixed_tokens !== void 0 ? "per image token" : "per token";
+  const unit = g.fixed_tokens !== void 0 ? "per encoder token" : "per token";
   return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit, per };
 }
 function formulaBox(app, box, shape, bits) {

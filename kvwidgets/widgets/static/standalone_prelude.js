@@ -72,6 +72,7 @@
     gpuSelect: () => gpuSelect,
     groupBits: () => groupBits,
     groupBytesPerToken: () => groupBytesPerToken,
+    groupsBytesPerToken: () => groupsBytesPerToken,
     grows: () => grows,
     inkOn: () => inkOn,
     inputNames: () => inputNames,
@@ -119,6 +120,7 @@
     themeSource: () => themeSource,
     tierGbps: () => tierGbps,
     tokenBits: () => tokenBits,
+    tokenBitsFraction: () => tokenBitsFraction,
     tokensHeld: () => tokensHeld,
     traceGrid: () => traceGrid,
     tryModelCall: () => tryModelCall,
@@ -189,7 +191,31 @@
     return 0;
   }
   function tokenBits(group, bits, tp) {
-    return BigInt(numbersPerToken(group, tp)) * BigInt(bits) + BigInt(group.index_bytes || 0) * 8n;
+    const [num, den] = tokenBitsFraction(group, bits, tp);
+    if (den !== 1n) throw new KVInputError(`a ${group.kind} layer adds a fraction of a bit per token: use tokenBitsFraction`);
+    return num;
+  }
+  function isCompressed(group) {
+    return group.ratio !== void 0;
+  }
+  function tokenBitsFraction(group, bits, tp) {
+    if (isCompressed(group)) {
+      checkInt("num_gpus", tp, 1);
+      if (group.ratio === 1) return [BigInt(group.entry_bytes) * 8n, 1n];
+      return [BigInt(group.entry_bytes + (group.index_bytes || 0)) * 8n, BigInt(group.ratio)];
+    }
+    return [BigInt(numbersPerToken(group, tp)) * BigInt(bits) + BigInt(group.index_bytes || 0) * 8n, 1n];
+  }
+  function groupsBytesPerToken(groups, bits, tp, pick = (g) => g !== void 0) {
+    let num = 0n;
+    let den = 1n;
+    for (const g of groups) {
+      if (!pick(g)) continue;
+      const [n2, d] = tokenBitsFraction(g, bits, tp);
+      num = num * d + BigInt(g.count) * n2 * den;
+      den *= d;
+    }
+    return ceilDiv(num, 8n * den);
   }
   function grows(group) {
     return group.cap !== 0;
@@ -202,13 +228,23 @@
     const f = group.fixed_bytes || 0;
     return f ? Math.ceil(f / tp) : 0;
   }
+  function compressedBits(group, tokens, tp) {
+    checkInt("num_gpus", tp, 1);
+    const entry = BigInt(group.entry_bytes);
+    const window2 = BigInt(Math.min(tokens, group.window)) * entry;
+    const entries = group.ratio > 1 ? BigInt(Math.floor(tokens / group.ratio)) : 0n;
+    const compressed = entries * (entry + BigInt(group.index_bytes || 0));
+    const state = BigInt(Math.min(tokens, group.state_window || 0)) * BigInt(group.state_token_bytes || 0);
+    return (window2 + compressed + state) * 8n;
+  }
   function groupBits(group, tokens, bits, tp) {
+    if (isCompressed(group)) return BigInt(group.count) * compressedBits(group, tokens, tp);
     const held = BigInt(tokensHeld(group, tokens));
     const perToken = tokenBits(group, bits, tp);
     return BigInt(group.count) * (held * perToken + BigInt(fixedBytes(group, tp)) * 8n);
   }
   function groupBytesPerToken(group, bits, tp = 1) {
-    return ceilDiv(BigInt(group.count) * tokenBits(group, bits, tp), 8n);
+    return groupsBytesPerToken([group], bits, tp);
   }
 
   // kvwidgets/widgets/js/calc/units.js
@@ -263,18 +299,10 @@
     return ceilDiv(total, 8n);
   }
   function kvBytesPerToken(shape, bits, tp = 1) {
-    let total = 0n;
-    for (const g of shape.groups) {
-      if (g.cap === null || g.cap === void 0) {
-        total += BigInt(g.count) * tokenBits(g, bits, tp);
-      }
-    }
-    return ceilDiv(total, 8n);
+    return groupsBytesPerToken(shape.groups, bits, tp, (g) => g.cap === null || g.cap === void 0);
   }
   function kvBytesPerTokenWithinWindows(shape, bits, tp = 1) {
-    let total = 0n;
-    for (const g of shape.groups) if (grows(g)) total += BigInt(g.count) * tokenBits(g, bits, tp);
-    return ceilDiv(total, 8n);
+    return groupsBytesPerToken(shape.groups, bits, tp, grows);
   }
   function bytesByKind(shape, tokens, bits, tp = 1) {
     tokens = checkInt("context", tokens, 0);
@@ -1621,6 +1649,8 @@
     mla: "#b4561a",
     // one latent per token: darker
     latent: "#b4561a",
+    compressed: "#a85c2a",
+    // DeepSeek-V4's compressed latents: more compact than MLA, darker
     recurrent: "#8b6450",
     // a fixed state: darkest
     state: "#8b6450",
@@ -2041,7 +2071,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "8213c26a31cd45ce";
+  var LIBRARY_HASH = "1540d84554c34c8e";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -33,7 +33,45 @@ export function numbersPerToken(group, tp) {
 /** core.layers: bits one stored token takes (numbers at the KV dtype, plus a part kept in
  *  its own fixed format whatever the dtype: MLASpec.index_bytes, DeepSeek-V3.2's indexer). */
 export function tokenBits(group, bits, tp) {
-  return BigInt(numbersPerToken(group, tp)) * BigInt(bits) + BigInt(group.index_bytes || 0) * 8n;
+  const [num, den] = tokenBitsFraction(group, bits, tp);
+  if (den !== 1n) throw new KVInputError(`a ${group.kind} layer adds a fraction of a bit per token: use tokenBitsFraction`);
+  return num;
+}
+
+/** core.layers.CompressedMLASpec: a DeepSeek-V4 layer, whose parts are all in fixed packed
+ *  formats (group.ratio is set only for it). */
+function isCompressed(group) {
+  return group.ratio !== undefined;
+}
+
+/** Bits one stored token takes as [numerator, denominator] (BigInt): a whole number for
+ *  every kind but a compressed layer, which adds (entry + indexer) bits per `ratio` tokens
+ *  (CompressedMLASpec.token_bits, a Fraction there too). */
+export function tokenBitsFraction(group, bits, tp) {
+  if (isCompressed(group)) {
+    checkInt("num_gpus", tp, 1);
+    if (group.ratio === 1) return [BigInt(group.entry_bytes) * 8n, 1n];
+    return [BigInt(group.entry_bytes + (group.index_bytes || 0)) * 8n, BigInt(group.ratio)];
+  }
+  return [BigInt(numbersPerToken(group, tp)) * BigInt(bits) + BigInt(group.index_bytes || 0) * 8n, 1n];
+}
+
+/** count x bits per token of each picked group, summed exactly and rounded up to whole
+ *  bytes once (core.model.Model._whole_bytes on Fractions).
+ * @param {any[]} groups
+ * @param {number} bits
+ * @param {number} tp
+ * @param {(g: any) => boolean} [pick] */
+export function groupsBytesPerToken(groups, bits, tp, pick = (g) => g !== undefined) {
+  let num = 0n;
+  let den = 1n;
+  for (const g of groups) {
+    if (!pick(g)) continue;
+    const [n, d] = tokenBitsFraction(g, bits, tp);
+    num = num * d + BigInt(g.count) * n * den;
+    den *= d;
+  }
+  return ceilDiv(num, 8n * den);
 }
 
 /** core.layers.LayerSpec.grows: cap 0 means the layer never grows with the context
@@ -53,7 +91,20 @@ export function fixedBytes(group, tp) {
   return f ? Math.ceil(f / tp) : 0;
 }
 
+/** CompressedMLASpec.bits_held: the window's latents, one entry (and indexer key) per whole
+ *  group of `ratio` tokens, and the compressor state over its own window. */
+function compressedBits(group, tokens, tp) {
+  checkInt("num_gpus", tp, 1);
+  const entry = BigInt(group.entry_bytes);
+  const window = BigInt(Math.min(tokens, group.window)) * entry;
+  const entries = group.ratio > 1 ? BigInt(Math.floor(tokens / group.ratio)) : 0n;
+  const compressed = entries * (entry + BigInt(group.index_bytes || 0));
+  const state = BigInt(Math.min(tokens, group.state_window || 0)) * BigInt(group.state_token_bytes || 0);
+  return (window + compressed + state) * 8n;
+}
+
 export function groupBits(group, tokens, bits, tp) {
+  if (isCompressed(group)) return BigInt(group.count) * compressedBits(group, tokens, tp);
   const held = BigInt(tokensHeld(group, tokens));
   const perToken = tokenBits(group, bits, tp);
   return BigInt(group.count) * (held * perToken + BigInt(fixedBytes(group, tp)) * 8n);
@@ -61,5 +112,5 @@ export function groupBits(group, tokens, bits, tp) {
 
 /** Bytes per token of one layer group (one GPU), for the formula lines. */
 export function groupBytesPerToken(group, bits, tp = 1) {
-  return ceilDiv(BigInt(group.count) * tokenBits(group, bits, tp), 8n);
+  return groupsBytesPerToken([group], bits, tp);
 }

@@ -3,7 +3,7 @@
 
 import { KVInputError, checkInt } from "./errors.js";
 import { big, ceilDiv, exactDouble, floorDiv } from "./exact.js";
-import { groupBits, grows, tokenBits } from "./layers.js";
+import { groupBits, groupsBytesPerToken, grows } from "./layers.js";
 import { fmtBytes } from "./units.js";
 
 /** Bytes one sequence of `tokens` tokens holds on one GPU (windows capped, state added). */
@@ -16,21 +16,13 @@ export function kvBytes(shape, tokens, bits, tp = 1) {
 
 /** Bytes each extra token adds once the conversation is longer than every window. */
 export function kvBytesPerToken(shape, bits, tp = 1) {
-  let total = 0n;
-  for (const g of shape.groups) {
-    if (g.cap === null || g.cap === undefined) {
-      total += BigInt(g.count) * tokenBits(g, bits, tp);
-    }
-  }
-  return ceilDiv(total, 8n);
+  return groupsBytesPerToken(shape.groups, bits, tp, (g) => g.cap === null || g.cap === undefined);
 }
 
 /** core.model.Model.kv_bytes_per_token_within_windows: every growing layer counted, caps
  *  ignored (what a token adds while the conversation is shorter than every window). */
 export function kvBytesPerTokenWithinWindows(shape, bits, tp = 1) {
-  let total = 0n;
-  for (const g of shape.groups) if (grows(g)) total += BigInt(g.count) * tokenBits(g, bits, tp);
-  return ceilDiv(total, 8n);
+  return groupsBytesPerToken(shape.groups, bits, tp, grows);
 }
 
 /** kvBytes split by layer kind, in the order the kinds first appear. */

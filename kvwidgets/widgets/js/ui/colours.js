@@ -20,6 +20,7 @@ export const CONCEPT_COLORS = {
   cross: "#a98660",
   mla: "#b4561a",      // one latent per token: darker
   latent: "#b4561a",
+  compressed: "#a85c2a", // DeepSeek-V4's compressed latents: more compact than MLA, darker
   recurrent: "#8b6450", // a fixed state: darkest
   state: "#8b6450",
   free: "#4f9a45",     // memory still free for more conversations (hatched)

@@ -31,7 +31,7 @@ import { widgetModule } from "../loader/widget_module.js";
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
 
-const KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", mla: "MLA latent", recurrent: "recurrent state" };
+const KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 const MIN_CELL = 3;       // px: narrower token cells are drawn as one block per run
 const HORIZON = 32;       // decode steps the token axis has room for at first (it doubles when passed)
 const MAX_TOKENS = 2 ** 20;
@@ -77,6 +77,9 @@ function rowLabel(g) {
     return g.head_k === g.head_v ? `K and V rows: ${heads} x ${g.head_k}` : `K: ${heads} x ${g.head_k}, V: x ${g.head_v}`;
   }
   if (g.latent !== undefined) return `one latent row of ${g.latent} numbers`;
+  if (g.ratio !== undefined) {
+    return g.ratio === 1 ? `packed latents of the last ${g.window} tokens` : `packed latents: the last ${g.window} tokens, then 1 per ${g.ratio}`;
+  }
   if (Number(g.fixed_bytes || 0) > 0) return "no rows per token";
   return "";
 }

@@ -21,12 +21,23 @@ import { widgetModule } from "../loader/widget_module.js";
 // size in its label and hover), so gpt-oss's 128-token window does not vanish beside 5 GB.
 const MIN_SHARE = 0.02;
 
-const KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state" };
+const KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
+
+/** A DeepSeek-V4 layer's parts in their packed formats (core.layers.CompressedMLASpec). */
+function compressedLine(g, per) {
+  const n = (x) => Number(x).toLocaleString("en-US");
+  const window = `window of ${n(g.window)} tokens x ${g.entry_bytes} B`;
+  if (g.ratio === 1) return `${KIND_NAMES.compressed}: ${g.count} layers, ${window} only`;
+  const index = g.index_bytes ? ` + ${g.index_bytes} B indexer key` : "";
+  return `${KIND_NAMES.compressed}: ${g.count} layers x (${g.entry_bytes} B entry${index}) / ${g.ratio} tokens = ${n(per)} B, ` +
+    `plus a ${window} and a compressor state of ${n(g.state_window)} x ${n(g.state_token_bytes)} B`;
+}
 
 function formulaLine(g, bits) {
   const bytes = bits / 8;
   const per = groupBytesPerToken(g, bits);
   const n = (x) => Number(x).toLocaleString("en-US");
+  if (g.ratio !== undefined) return compressedLine(g, per);
   if (g.latent !== undefined) {
     const index = g.index_bytes ? ` + ${g.count} x ${g.index_bytes} B indexer (FP8 keys + scale)` : "";
     return `${KIND_NAMES.mla}: ${g.count} layers x ${g.latent} (latent + rope) x ${bytes} B${index} = ${n(per)} B`;
@@ -35,7 +46,7 @@ function formulaLine(g, bits) {
     const dims = g.head_k === g.head_v ? `2 x ${g.count} layers x ${g.kv_heads} KV heads x ${g.head_k} head dim`
       : `${g.count} layers x ${g.kv_heads} KV heads x (${g.head_k} + ${g.head_v})`;
     if (g.fixed_tokens !== undefined) {
-      return `${KIND_NAMES.cross}: ${dims} x ${bytes} B = ${n(per)} B per image token, ${n(g.fixed_tokens)} image tokens per sequence (never the text)`;
+      return `${KIND_NAMES.cross}: ${dims} x ${bytes} B = ${n(per)} B per encoder token, ${n(g.fixed_tokens)} encoder tokens (image or audio) per sequence, never the text`;
     }
     const cap = g.cap === null || g.cap === undefined ? "" : `, held for the last ${n(g.cap)} tokens only`;
     return `${KIND_NAMES[g.kind] || g.kind}: ${dims} x ${bytes} B = ${n(per)} B${cap}`;
@@ -53,6 +64,16 @@ function formulaFactors(g, bits) {
   const per = groupBytesPerToken(g, bits);
   const bytes = bits / 8;
   const rows = [];
+  if (g.ratio !== undefined) {
+    // every part in a fixed packed format: bytes, whatever the cache dtype
+    const entry = g.entry_bytes + (g.index_bytes || 0);
+    if (g.ratio === 1) {
+      rows.push(["layers", g.count, "layers with compress_ratio 0"], ["entry", g.entry_bytes, "packed latent bytes (fp8_ds_mla)"]);
+      return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit: `per token, last ${g.window} tokens only`, per };
+    }
+    rows.push(["layers", g.count, "layers"], ["entry", entry, "packed latent + indexer key bytes"], ["ratio", `1/${g.ratio}`, "compress_ratios"]);
+    return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit: "per token", per };
+  }
   if (g.latent !== undefined) {
     rows.push(["layers", g.count, "MLA layers"], ["latent", g.latent, "kv_lora_rank + qk_rope_head_dim"], ["bytes", bytes, "bytes per number"]);
   } else if (g.kv_heads !== undefined) {
@@ -67,7 +88,7 @@ function formulaFactors(g, bits) {
     rows.push(["layers", g.count, "layers"], ["state", state, "state bytes per layer"]);
     return { kind: g.kind, factors: rows, result: `${(g.count * state).toLocaleString("en-US")} B`, unit: "per sequence, fixed", per };
   }
-  const unit = g.fixed_tokens !== undefined ? "per image token" : "per token";
+  const unit = g.fixed_tokens !== undefined ? "per encoder token" : "per token";
   return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit, per };
 }
 
