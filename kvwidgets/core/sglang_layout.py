@@ -56,7 +56,7 @@ _REFUSED = {
     "per request slot from --max-mamba-cache-size and --mamba-full-memory-ratio, "
     "kv_cache_configurator.py _handle_max_mamba_cache)",
     "chunked": "chunked local attention (Llama 4: SGLang runs it through its own hybrid pool)",
-    "cross": "cross-attention to image tokens",
+    "cross": "cross-attention to encoder tokens (images or audio)",
     "compressed": "DeepSeek-V4's compressed layers (SGLang sizes its own compressed, indexer and "
     "compressor-state pools for them, which kvwidgets has not read)",
 }

@@ -21,17 +21,22 @@ max_source_positions encoder tokens per request (WhisperProcessingInfo.get_num_a
 """
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 import kvwidgets as kw
+import kvwidgets.widgets
 from kvwidgets.core.errors import ConfigError, InputError
 from kvwidgets.core.layers import CompressedMLASpec, CrossAttentionSpec, FullAttentionSpec
 from kvwidgets.core.sglang_layout import model_layout
 from kvwidgets.core.vllm_specs import layer_cache_specs
 
 LAYOUTS = Path(__file__).parent / "layouts"
+CALC = Path(kvwidgets.widgets.__file__).parent / "js" / "calc" / "index.js"
+TOKENS = [1, 3, 4, 7, 8, 9, 127, 128, 129, 1000, 131_072, 1_048_576]
 
 
 def config(name):
@@ -84,7 +89,7 @@ def test_deepseek_v4_bytes_per_token_is_the_compressed_growth(dsv4):
         assert dsv4.kv_bytes_per_token(kv_dtype, tp=8) == 3_851  # max_tp_shards=1: whole on every GPU
 
 
-@pytest.mark.parametrize("t", [1, 3, 4, 7, 8, 9, 127, 128, 129, 1000, 131_072, 1_048_576])
+@pytest.mark.parametrize("t", TOKENS)
 def test_deepseek_v4_bytes_held_to_the_byte(dsv4, t):
     assert dsv4.kv_bytes(t) == dsv4.kv_bytes(t, "fp8") == held(t)
 
@@ -176,3 +181,33 @@ def test_whisper_layer_counts_that_disagree_are_refused():
     cfg["num_hidden_layers"] = 4
     with pytest.raises(ConfigError, match="num_hidden_layers=4 and encoder_layers=32"):
         kw.load_model(cfg)
+
+
+# ---- the browser's twin (kvwidgets/widgets/js/calc) ------------------------------------------
+def browser_bytes(model, bits):
+    """kvBytes at every TOKENS and kvBytesPerToken, as the widgets' JavaScript computes them
+    from the model's shape (Model.shape, what a widget ships)."""
+    node = shutil.which("node")
+    assert node, "Node.js is needed to run the widgets' JavaScript (scripts/test.sh installs it)"
+    script = f"""
+      const kv = await import({json.dumps(CALC.as_uri())});
+      const shape = {json.dumps(model.shape())};
+      const held = {json.dumps(TOKENS)}.map((t) => kv.kvBytes(shape, t, {bits}).toString());
+      console.log(JSON.stringify({{ held, per_token: kv.kvBytesPerToken(shape, {bits}).toString() }}));
+    """
+    out = subprocess.run(
+        [node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout)
+
+
+@pytest.mark.parametrize(
+    ("name", "kv_dtype", "bits"), [("deepseek-v4-flash", "fp8", 8), ("whisper-large-v3-turbo", "bf16", 16)]
+)
+def test_the_browser_gives_the_same_bytes(name, kv_dtype, bits):
+    model = kw.load_model(config(name))
+    got = browser_bytes(model, bits)
+    assert got["held"] == [str(model.kv_bytes(t, kv_dtype)) for t in TOKENS]
+    assert got["per_token"] == str(model.kv_bytes_per_token(kv_dtype))
+    if name == "deepseek-v4-flash":
+        assert got["held"][TOKENS.index(1000)] == "19261176" and got["per_token"] == "3851"
