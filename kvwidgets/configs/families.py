@@ -606,11 +606,16 @@ def minimax_m2(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
 
 
 # ---- DeepSeek-V4 compressed attention ----------------------------------------------------
-# fp8_ds_mla, the layout vLLM 0.33.0 picks on its default (FlashMLA sparse) backend, whatever
-# --kv-cache-dtype says ("auto" becomes fp8; bf16 is refused there): 448 B NoPE in fp8 +
+# fp8_ds_mla, the layout vLLM 0.33.0 uses on CUDA unless --attention-backend
+# FLASHINFER_MLA_SPARSE_DSV4 is asked for on a GPU other than SM12 (nvidia/model.py,
+# _select_dsv4_attn_cls: FlashMLA by default, FlashInfer SM120 on SM12, both
+# use_fp8_ds_mla_layout), whatever --kv-cache-dtype says (attention.py,
+# _resolve_dsv4_kv_cache_dtype: "auto" becomes fp8, bf16 is refused): 448 B NoPE in fp8 +
 # 128 B RoPE in bf16 + 8 B scales = 584 B a latent (attention.py, DeepseekV4MLAAttention.
 # get_kv_cache_spec: state_content_bytes=584; sparse_swa.py, DeepseekV4SWACache:
-# packed_bytes_per_token=584). The packing is written for a 512-wide head with 64 RoPE dims.
+# packed_bytes_per_token=584). The plain rows of that one FlashInfer backend (head_dim
+# numbers at the KV dtype) are not modelled. The packing is written for a 512-wide head
+# with 64 RoPE dims.
 DSV4_ENTRY_BYTES = 584
 DSV4_PACKED_HEAD = {"head_dim": 512, "qk_rope_head_dim": 64}
 # compressor.py, CompressorStateCache.__init__: assert compress_ratio in [4, 128]; 0 is a
@@ -686,6 +691,11 @@ def deepseek_v4(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     for key in ("index_n_heads", "index_topk", "o_groups", "o_lora_rank", "q_lora_rank"):
         view.raw(key)  # queries, top-k selection and the output projection: no cache
     specs = [deepseek_v4_spec(window, max(1, r), dims["head_dim"], index_dim) for r in raw[:layers]]
+    view.warn(
+        "DeepSeek-V4's caches are sized as vLLM 0.33 packs them on its default CUDA backends (584 B a "
+        "latent in fp8_ds_mla, 132 B an indexer key, a float32 compressor state), so the KV dtype chosen "
+        "here does not change them"
+    )
     view.note(
         "layer_types",
         f"{where}: 0 = sliding latent only, 4 = + 1 entry per 4 tokens, indexer and compressor state, "

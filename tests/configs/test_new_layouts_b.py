@@ -78,6 +78,8 @@ def test_deepseek_v4_layers_are_read_from_compress_ratios(dsv4):
     assert dsv4.num_layers == 43 and dsv4.max_context == 1_048_576
     # the 44th entry is the MTP draft layer's, not a 44th layer
     assert "MTP" in dsv4.provenance["compress_ratios"]
+    # the KV dtype a reader picks does not change the packed formats, and the model says so
+    assert any("does not change them" in n for n in dsv4.engine_notes)
 
 
 def test_deepseek_v4_bytes_per_token_is_the_compressed_growth(dsv4):
