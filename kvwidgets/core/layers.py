@@ -259,7 +259,10 @@ class CompressedMLASpec(LayerSpec):
         CompressorStateCache.get_kv_cache_spec: SlidingWindowMLASpec, window coff x ratio).
     Every part is in its own packed format whatever the KV dtype (entry_bytes: fp8_ds_mla,
     584 B), and whole on every GPU (max_tp_shards=1), so neither bits nor tp changes it.
-    token_bits is the long-run growth per token, a fraction when ratio does not divide it.
+    token_bits is what each token adds for good, (entry + index) / ratio bits, a fraction
+    when ratio does not divide it, 0 for a layer that only keeps its window: the window and
+    the compressor state are bounded parts of every sequence, counted in bits_held. So the
+    layer has no token_cap (it keeps compressing however long the context grows).
     """
 
     window: int
@@ -282,14 +285,10 @@ class CompressedMLASpec(LayerSpec):
                 "a layer with compress_ratio 1 keeps only its window: no indexer, no compressor state"
             )
 
-    @property
-    def token_cap(self) -> int | None:
-        return self.window if self.ratio == 1 else None
-
     def token_bits(self, bits: int, tp: int = 1) -> int | Fraction:  # type: ignore[override]
         check_int("num_gpus", tp, minimum=1)
         if self.ratio == 1:
-            return self.entry_bytes * 8
+            return 0
         per = Fraction((self.entry_bytes + self.index_bytes) * 8, self.ratio)
         return per.numerator if per.denominator == 1 else per
 

@@ -89,6 +89,9 @@ def test_deepseek_v4_bytes_per_token_is_the_compressed_growth(dsv4):
     for kv_dtype in ("bf16", "fp8"):  # the packed formats do not follow the KV dtype
         assert dsv4.kv_bytes_per_token(kv_dtype) == 3_851
         assert dsv4.kv_bytes_per_token(kv_dtype, tp=8) == 3_851  # max_tp_shards=1: whole on every GPU
+    # the window latents and the compressor state are bounded parts of each sequence, not a
+    # per-token cost: no second "while the window fills" figure
+    assert dsv4.kv_bytes_per_token_within_windows() == 3_851
 
 
 @pytest.mark.parametrize("t", TOKENS)

@@ -153,6 +153,17 @@ def contexts_for(m: Model) -> list[int]:
     return sorted(t for t in ts if t >= 1)
 
 
+def compressed_edges(m: Model) -> list[int]:
+    """Where a compressed layer's window, compressor state and first entry end (it has no
+    token_cap): checked for every such model beside contexts_for's ticks."""
+    ts: set[int] = set()
+    for g in m.groups:
+        if isinstance(g.spec, CompressedMLASpec):
+            for edge in (g.spec.window, g.spec.state_window, g.spec.ratio):
+                ts.update({edge - 1, edge, edge + 1})
+    return sorted(t for t in ts if t >= 1)
+
+
 def _ints(d: dict[str, Any]) -> dict[str, Any]:
     """Integers as strings (BigInt in Node), everything else as it is."""
     return {k: str(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in d.items()}
@@ -249,7 +260,7 @@ def build(
                         "within_error": within_err,
                     }
                 )
-                for t in contexts_for(m):
+                for t in sorted({*contexts_for(m), *compressed_edges(m)}):
                     b, err = _attempt(m.kv_bytes, t, kv, tp)
                     by_kind = None if err else {k: str(v) for k, v in m.bytes_by_kind(t, kv, tp).items()}
                     out["kv"].append(

@@ -70,7 +70,7 @@ function isCompressed(group) {
 function tokenBitsFraction(group, bits, tp) {
   if (isCompressed(group)) {
     checkInt("num_gpus", tp, 1);
-    if (group.ratio === 1) return [BigInt(group.entry_bytes) * 8n, 1n];
+    if (group.ratio === 1) return [0n, 1n];
     return [BigInt(group.entry_bytes + (group.index_bytes || 0)) * 8n, BigInt(group.ratio)];
   }
   return [BigInt(numbersPerToken(group, tp)) * BigInt(bits) + BigInt(group.index_bytes || 0) * 8n, 1n];

@@ -121,7 +121,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "1540d84554c34c8e";
+var LIBRARY_HASH = "2872f87196f82bff";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -347,8 +347,8 @@ function formulaFactors(g, bits) {
   if (g.ratio !== void 0) {
     const entry = g.entry_bytes + (g.index_bytes || 0);
     if (g.ratio === 1) {
-      rows.push(["layers", g.count, "layers with compress_ratio 0"], ["entry", g.entry_bytes, "packed latent bytes (fp8_ds_mla)"]);
-      return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit: `per token, last ${g.window} tokens only`, per };
+      rows.push(["layers", g.count, "layers with compress_ratio 0"], ["window", g.window, "sliding_window tokens"], ["entry", g.entry_bytes, "packed latent bytes (fp8_ds_mla)"]);
+      return { kind: g.kind, factors: rows, result: `${(g.count * g.window * g.entry_bytes).toLocaleString("en-US")} B`, unit: "per sequence, at most", per };
     }
     rows.push(["layers", g.count, "layers"], ["entry", entry, "packed latent + indexer key bytes"], ["ratio", `1/${g.ratio}`, "compress_ratios"]);
     return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit: "per token", per };

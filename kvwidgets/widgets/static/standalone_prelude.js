@@ -201,7 +201,7 @@
   function tokenBitsFraction(group, bits, tp) {
     if (isCompressed(group)) {
       checkInt("num_gpus", tp, 1);
-      if (group.ratio === 1) return [BigInt(group.entry_bytes) * 8n, 1n];
+      if (group.ratio === 1) return [0n, 1n];
       return [BigInt(group.entry_bytes + (group.index_bytes || 0)) * 8n, BigInt(group.ratio)];
     }
     return [BigInt(numbersPerToken(group, tp)) * BigInt(bits) + BigInt(group.index_bytes || 0) * 8n, 1n];
@@ -2071,7 +2071,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "1540d84554c34c8e";
+  var LIBRARY_HASH = "2872f87196f82bff";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -46,11 +46,11 @@ function isCompressed(group) {
 
 /** Bits one stored token takes as [numerator, denominator] (BigInt): a whole number for
  *  every kind but a compressed layer, which adds (entry + indexer) bits per `ratio` tokens
- *  (CompressedMLASpec.token_bits, a Fraction there too). */
+ *  for good (CompressedMLASpec.token_bits, a Fraction there too; 0 with ratio 1). */
 export function tokenBitsFraction(group, bits, tp) {
   if (isCompressed(group)) {
     checkInt("num_gpus", tp, 1);
-    if (group.ratio === 1) return [BigInt(group.entry_bytes) * 8n, 1n];
+    if (group.ratio === 1) return [0n, 1n]; // only its window: bounded, counted in groupBits
     return [BigInt(group.entry_bytes + (group.index_bytes || 0)) * 8n, BigInt(group.ratio)];
   }
   return [BigInt(numbersPerToken(group, tp)) * BigInt(bits) + BigInt(group.index_bytes || 0) * 8n, 1n];

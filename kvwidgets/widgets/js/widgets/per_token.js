@@ -68,8 +68,8 @@ function formulaFactors(g, bits) {
     // every part in a fixed packed format: bytes, whatever the cache dtype
     const entry = g.entry_bytes + (g.index_bytes || 0);
     if (g.ratio === 1) {
-      rows.push(["layers", g.count, "layers with compress_ratio 0"], ["entry", g.entry_bytes, "packed latent bytes (fp8_ds_mla)"]);
-      return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit: `per token, last ${g.window} tokens only`, per };
+      rows.push(["layers", g.count, "layers with compress_ratio 0"], ["window", g.window, "sliding_window tokens"], ["entry", g.entry_bytes, "packed latent bytes (fp8_ds_mla)"]);
+      return { kind: g.kind, factors: rows, result: `${(g.count * g.window * g.entry_bytes).toLocaleString("en-US")} B`, unit: "per sequence, at most", per };
     }
     rows.push(["layers", g.count, "layers"], ["entry", entry, "packed latent + indexer key bytes"], ["ratio", `1/${g.ratio}`, "compress_ratios"]);
     return { kind: g.kind, factors: rows, result: `${Number(per).toLocaleString("en-US")} B`, unit: "per token", per };
