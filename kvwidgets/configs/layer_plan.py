@@ -152,6 +152,7 @@ def from_layer_types(view: ConfigView, num_layers: int) -> list[str] | None:
         )
     plan = tags_from_list(view, "layer_types", types, LAYER_TYPE_TAGS, num_layers)
     view.note("layer_types", view.where("layer_types"))
+    view.settle("layer_kinds", plan, "layer_types")
     return plan
 
 
@@ -188,6 +189,7 @@ def from_block_types(view: ConfigView, num_layers: int) -> list[str] | None:
         return None
     plan = tags_from_list(view, "layers_block_type", blocks, BLOCK_TYPE_TAGS, num_layers)
     view.note("layer_types", view.where("layers_block_type"))
+    view.settle("layer_kinds", plan, "layers_block_type")
     return plan
 
 
@@ -208,7 +210,9 @@ def from_hybrid_pattern(view: ConfigView, num_layers: int) -> list[str] | None:
             f"hybrid_override_pattern has unknown letters {unknown} ({where}); expected M, *, - or E"
         )
     view.note("layer_types", where + " (M = Mamba, * = attention)")
-    return [PATTERN_TAGS[c] for c in pattern]
+    plan = [PATTERN_TAGS[c] for c in pattern]
+    view.settle("layer_kinds", plan, "hybrid_override_pattern")
+    return plan
 
 
 def from_attn_layer_indices(view: ConfigView, num_layers: int) -> list[str] | None:
@@ -274,7 +278,10 @@ def chunked_local(view: ConfigView, num_layers: int) -> list[str] | None:
 
 
 def sliding_window(view: ConfigView) -> Any:
-    return view.get("sliding_window", ("sliding_window",), default=None)
+    window = view.get("sliding_window", ("sliding_window",), default=None)
+    if window is not None:
+        view.settle("sliding_window", window, "sliding_window")
+    return window
 
 
 def sliding_pattern(view: ConfigView, num_layers: int) -> list[str] | None:
