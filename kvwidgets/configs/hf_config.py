@@ -102,10 +102,12 @@ def read_dims(view: ConfigView) -> Dims:
         )
 
     head_dim = view.get("head_dim")
+    head_field = "head_dim"
     if (head_dim is None or head_dim is MISSING) and mla is not None:
         # an MLA layer caches the latent, never head_dim-sized heads; the key width stands in
         # for head_dim (Kimi-K3's 7168 / 96 does not divide, and need not)
         head_dim = mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"]
+        head_field = "qk_nope_head_dim + qk_rope_head_dim"
         view.note(
             "head_dim", f"qk_nope_head_dim + qk_rope_head_dim = {head_dim} (MLA; no head_dim in the config)"
         )
@@ -121,6 +123,7 @@ def read_dims(view: ConfigView) -> Dims:
                 f"head_dim is given ({view.source}); add head_dim"
             )
         head_dim = hidden // heads
+        head_field = "hidden_size / num_attention_heads"
         view.note(
             "head_dim",
             f"hidden_size / num_attention_heads = {hidden} / {heads} "
@@ -128,6 +131,9 @@ def read_dims(view: ConfigView) -> Dims:
         )
     else:
         head_dim = view.check_int("head_dim", head_dim)
+
+    view.settle("head_dim", head_dim, head_field)
+    view.settle("num_key_value_heads", kv_heads, "num_key_value_heads")
 
     max_ctx = view.get("max_position_embeddings", default=None)
     max_ctx = view.check_int("max_position_embeddings", max_ctx) if max_ctx else None
