@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, MissingFieldError
 from .fields import ConfigView
 
 # (pattern matched against the whole field name, what such a field decides). All but the
@@ -169,7 +169,7 @@ def restates(view: ConfigView, key: str, value: object) -> bool:
         raise ConfigError(
             f"{view.where(key)} = {value!r} contradicts {view.prefix}{source}: "
             f"{disagreement(quantity, said, settled, source)}. The config says two different "
-            f"things; correct one of the two fields ({view.source})"
+            "things; correct one of the two fields"
         )
     view.raw(key)
     view.note(key, f"{view.where(key)} restates {view.prefix}{source} and agrees with it")
@@ -246,13 +246,20 @@ def structural(unread: list[tuple[str, str]]) -> list[tuple[str, str]]:
 def unread_error(
     view: ConfigView, unread: list[tuple[str, str]], cause: Exception | None = None
 ) -> ConfigError:
+    """The refusal of a config with fields the reader does not understand. When reading
+    stopped on a field that is absent or null, that field is the first thing to fix and
+    is named first; otherwise the unread fields are the likelier cause of the failure."""
     fields = "; ".join(f"{view.prefix}{k} ({what})" for k, what in unread)
+    unread_text = (
+        f"model_type {view.model_type!r} has config fields that can change the KV-cache layout and "
+        f"that kvwidgets does not read for it: {fields}"
+    )
+    if isinstance(cause, MissingFieldError):
+        return MissingFieldError(f"{cause}. Besides, {unread_text}")
     also = f" (reading it as plain attention also failed: {cause})" if cause else ""
     return ConfigError(
-        f"{view.source}: model_type {view.model_type!r} has config fields that can change the KV-cache "
-        f"layout and that kvwidgets does not read for it: {fields}. Refusing rather than giving a "
-        "number that ignores them; pass a Model built by hand (kvwidgets.core.layers) if you know "
-        f"the layout{also}"
+        f"{view.source}: {unread_text}. Refusing rather than giving a number that ignores them; pass a "
+        f"Model built by hand (kvwidgets.core.layers) if you know the layout{also}"
     )
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, MissingFieldError
 from .defaults import TEXT_MODEL_TYPE, library_default
 
 MISSING = object()
@@ -174,7 +174,7 @@ class ConfigView:
             if not required:
                 return None
             tried = ", ".join(self.prefix + n for n in names)
-            raise ConfigError(
+            raise MissingFieldError(
                 f"{self.source}: no {key} in the config (tried {tried}); expected a whole number >= {minimum}"
             )
         return self.check_int(key, value, minimum)

@@ -34,7 +34,7 @@ from ..core.model import Model
 from .cache_fields import check_all_read, structural, unread_cache_fields, unread_error
 from .engine_support import engine_notes
 from .fields import MISSING, NAMES, ConfigView
-from .layer_plan import kv_shared_layers, layer_plan
+from .layer_plan import kv_shared_layers, layer_count, layer_plan
 from .params import estimate_params, routed_expert_params
 from .recurrent import recurrent_state
 
@@ -61,7 +61,7 @@ class Dims:
 
 
 def read_dims(view: ConfigView) -> Dims:
-    layers = view.integer("num_hidden_layers")
+    layers = layer_count(view)
     heads = view.integer("num_attention_heads")
     hidden = view.integer("hidden_size", required=False)
 

@@ -34,9 +34,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, MissingFieldError
 from .cache_fields import settle_state_fields
-from .fields import MISSING, ConfigView
+from .fields import MISSING, NAMES, ConfigView
 
 LAYER_TYPE_TAGS = {
     "full_attention": "full",
@@ -83,6 +83,31 @@ CHUNKED_ATTENTION_MODEL_TYPES = ("llama4_text",)
 
 # hybrid_override_pattern letters (Nemotron-H): M = Mamba-2, * = attention, - = MLP, E = MoE
 PATTERN_TAGS = {"M": "recurrent", "*": "full", "-": "none", "E": "none"}
+
+
+def layer_count(view: ConfigView) -> int:
+    """num_hidden_layers, or, when the config leaves it null or out, the length of its list
+    of every layer's kind: vLLM builds one layer per entry whatever num_hidden_layers says
+    (vLLM 0.33.0 vllm/model_executor/models/nemotron_h.py, NemotronHModel:
+    make_layers(len(config.hybrid_override_pattern), ...)). Nemotron-3-Ultra ships
+    num_hidden_layers null beside its layers_block_type."""
+    if view.get("num_hidden_layers", default=None) is not None:
+        return view.integer("num_hidden_layers")
+    for field in EXPLICIT_LISTS:
+        entries = view.raw(field)
+        if isinstance(entries, (list, str)) and entries:
+            view.note(
+                "num_hidden_layers",
+                f"{view.where(field)} has {len(entries)} entries, one per layer "
+                "(the config gives no num_hidden_layers)",
+            )
+            return len(entries)
+    names = ", ".join(view.prefix + f for f in NAMES["num_hidden_layers"])
+    lists = ", ".join(view.prefix + f for f in EXPLICIT_LISTS)
+    raise MissingFieldError(
+        f"{view.source}: the layer count is missing: none of {names} is set (each is null or absent) "
+        f"and no per-layer list ({lists}) gives it; set num_hidden_layers to the number of decoder layers"
+    )
 
 
 def layer_plan(view: ConfigView, num_layers: int) -> list[str]:
