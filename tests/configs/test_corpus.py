@@ -95,3 +95,38 @@ def test_outcomes_and_models_page_are_current():
 def test_first_sentence_drops_the_path_and_stops_at_the_first_full_stop():
     message = "config.json at /x/config.json: model_type 'a' reads text_config.b (why). Refusing rather."
     assert corpus_table.first_sentence(message) == "model_type 'a' reads text_config.b (why)."
+
+
+def _compare_corpus():
+    spec = importlib.util.spec_from_file_location("compare_corpus", ROOT / "benchmarks" / "compare_corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_compare_corpus_lists_each_kind_of_difference_and_nothing_else():
+    compare = _compare_corpus()
+    same = {"per_token": 10, "per_sequence": 20}
+    before = {"a/same": same, "a/fixed": {"refused": "E: x"}, "a/broke": same, "a/moved": same}
+    after = {
+        "a/same": same,
+        "a/fixed": same,
+        "a/broke": {"refused": "E: y"},
+        "a/moved": {**same, "per_token": 11},
+    }
+    lines = compare.differences(before, after)
+    assert [line.split(":")[0] for line in lines] == ["a/broke", "a/fixed", "a/moved"]
+    assert "loads -> refused" in lines[0] and "refused -> loads" in lines[1] and "number changed" in lines[2]
+
+
+def test_compare_corpus_reads_this_checkout_as_the_outcomes_table_does(outcomes):
+    # The subprocess reader of benchmarks/compare_corpus.py against the in-process table.
+    read = _compare_corpus().read_corpus_with(ROOT)
+    assert read.keys() == outcomes.keys()
+    for model, outcome in outcomes.items():
+        if outcome.loads:
+            assert outcome.text.startswith(
+                f"{read[model]['per_token']} B/token, {read[model]['per_sequence']} B at "
+            )
+        else:
+            assert "refused" in read[model]
