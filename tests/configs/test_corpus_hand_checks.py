@@ -71,6 +71,8 @@ HAND_CHECKS = [
     gqa("MiniMaxAI--MiniMax-M2.7", 62, 8, 128, "models/minimax_m2.py"),
     gqa("MiniMaxAI--MiniMax-M3", 60, 4, 128, "models/minimax_m2.py"),
     gqa("XiaomiMiMo--MiMo-7B-Base", 36, 8, 128, "models/mimo.py"),
+    # GLM-4.5: 92 layers; its MTP layer (num_nextn_predict_layers) is a separate draft model
+    gqa("zai-org--GLM-4.5", 92, 8, 128, "models/glm4_moe.py"),
     # ---- multimodal wrappers: the text_config's numbers ----
     gqa("Qwen--Qwen3-VL-2B-Instruct", 28, 8, 128, "models/qwen3_vl.py (text_config)"),
     gqa("Qwen--Qwen3-VL-4B-Instruct", 36, 8, 128, "models/qwen3_vl.py (text_config)"),
