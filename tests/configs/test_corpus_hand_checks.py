@@ -87,6 +87,16 @@ HAND_CHECKS = [
     gqa("meta-llama--Meta-Llama-3.1-405B", 126, 8, 16384 // 128, "models/llama.py"),
     gqa("mistralai--Mixtral-8x7B-v0.1", 32, 8, 4096 // 32, "models/mixtral.py"),
     gqa("mistralai--Mixtral-8x22B-v0.1", 56, 8, 6144 // 48, "models/mixtral.py"),
+    # Qwen2.5: sliding_window is set but use_sliding_window is false, so every layer is full:
+    # transformers' Qwen2Config keeps sliding_window only when use_sliding_window is on, and
+    # vLLM's Attention.__init__ (model_executor/layers/attention/attention.py) takes the
+    # model-level window from ModelConfig.get_sliding_window (config/model.py), that field.
+    gqa("Qwen--Qwen2.5-1.5B", 28, 2, 1536 // 12, "models/qwen2.py"),
+    gqa("Qwen--Qwen2.5-7B", 28, 4, 3584 // 28, "models/qwen2.py"),
+    gqa("Qwen--Qwen2.5-32B", 64, 8, 5120 // 40, "models/qwen2.py"),
+    gqa("Qwen--Qwen2.5-72B", 80, 8, 8192 // 64, "models/qwen2.py"),
+    # ---- MHA: as many KV heads as query heads (torch_dtype float16, 2 bytes as bf16) ----
+    gqa("meta-llama--Llama-2-13b-hf", 40, 40, 5120 // 40, "models/llama.py"),
     # Nemotron-Super 49B (NAS): 49 of the 80 block_configs keep attention (no_op false,
     # n_heads_in_group 8, so 64 // 8 KV heads); models/nemotron_nas.py skips the no_op ones.
     gqa("nvidia--Llama-3_3-Nemotron-Super-49B-v1", 49, 64 // 8, 8192 // 64, "models/nemotron_nas.py"),
