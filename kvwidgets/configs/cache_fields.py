@@ -56,6 +56,7 @@ CACHE_FIELDS: tuple[tuple[str, str], ...] = (
         "state-space / convolution state",
     ),
     (r"compress_\w+|index_\w+|o_groups|o_lora_rank", "compressed or indexed attention"),
+    (r"loop_num|loop_window_size", "a cache per loop of a looped layer (IQuest-LoopCoder)"),
     (
         r"num_kv_shared_layers|kv_sharing\w*|use_cla|cla_share_factor|cross_layer_\w+"
         r"|cross_attention_layers|shared_kv\w*",

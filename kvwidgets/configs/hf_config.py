@@ -32,6 +32,7 @@ from ..core.layers import (
 )
 from ..core.model import Model
 from .cache_fields import check_all_read, structural, unread_cache_fields, unread_error
+from .dsa_indexer import indexer_layers
 from .engine_support import engine_notes
 from .fields import MISSING, NAMES, ConfigView
 from .layer_plan import kv_shared_layers, layer_plan
@@ -58,6 +59,9 @@ class Dims:
     head_dim_v: int | None = None  # V head size when it differs from K's (MiMo-V2)
     global_head_dim: int | None = None  # full layers' head size (Gemma 4)
     global_kv_heads: int | None = None  # full layers' KV heads (Gemma 4 with attention_k_eq_v)
+    # per layer, whether it keeps the sparse indexer's cache (None: every MLA layer with
+    # index_bytes does; dsa_indexer.py)
+    indexer_layers: tuple[bool, ...] | None = None
 
 
 def read_dims(view: ConfigView) -> Dims:
@@ -160,6 +164,7 @@ def read_dims(view: ConfigView) -> Dims:
             )
 
     plan = layer_plan(view, layers)
+    indexers = indexer_layers(view, layers) if mla is not None and "index_bytes" in mla else None
     vocab = view.integer("vocab_size", required=False) or 0
     inter = view.get("intermediate_size", default=None)
     if isinstance(inter, list) and inter:
@@ -188,6 +193,7 @@ def read_dims(view: ConfigView) -> Dims:
         head_dim_v,
         global_head_dim,
         global_kv,
+        indexers if indexers is not None and not all(indexers) else None,
     )
 
 
@@ -266,9 +272,14 @@ def never_fills(view: ConfigView, d: Dims, key: str, cap: int) -> bool:
     return True
 
 
-def attention_spec(kind: str, view: ConfigView, d: Dims) -> LayerSpec:
+def attention_spec(kind: str, view: ConfigView, d: Dims, layer: int | None = None) -> LayerSpec:
+    """The spec of one layer of this kind; `layer` (its index) matters only where layers of one
+    kind differ, as in the DSA layers that keep no indexer cache."""
     if d.mla is not None and kind in ("full", "sliding", "chunked"):
-        return MLASpec(d.mla["kv_lora_rank"], d.mla["qk_rope_head_dim"], d.mla.get("index_bytes", 0))
+        index = d.mla.get("index_bytes", 0)
+        if d.indexer_layers is not None and layer is not None and not d.indexer_layers[layer]:
+            index = 0
+        return MLASpec(d.mla["kv_lora_rank"], d.mla["qk_rope_head_dim"], index)
     if kind == "full":
         return full_spec(d)
     if kind == "sliding":
@@ -342,7 +353,7 @@ def group_layers(view: ConfigView, d: Dims) -> tuple[LayerGroup, ...]:
     """Group the per-layer plan into LayerGroups of identical specs, first-seen order."""
     counts: dict[LayerSpec, int] = {}
     state: RecurrentStateSpec | None = None
-    for kind in d.plan:
+    for i, kind in enumerate(d.plan):
         if kind == "none":
             continue
         specs: list[LayerSpec] = []
@@ -352,7 +363,7 @@ def group_layers(view: ConfigView, d: Dims) -> tuple[LayerGroup, ...]:
                 state = RecurrentStateSpec(s.total, s.conv_bytes, s.ssm_bytes, s.ssm_dtype)
             specs.append(state)
         if kind != "recurrent":
-            specs.append(attention_spec("full" if kind == "hybrid" else kind, view, d))
+            specs.append(attention_spec("full" if kind == "hybrid" else kind, view, d, i))
         for spec in specs:  # a hybrid layer counts in both groups
             counts[spec] = counts.get(spec, 0) + 1
     if not counts:
