@@ -198,6 +198,17 @@ def test_glm_mtp_share_flag_sizes_nothing_in_the_main_model():
     assert kw.load_model(cfg).kv_bytes_per_token() == 92_628
 
 
+def test_glm_on_b200_says_vllm_would_default_to_an_fp8_cache():
+    # vLLM 0.33.0 model_executor/models/config.py, GlmMoeDsaForCausalLM.verify_and_update_config:
+    # cache_dtype "auto" on an SM10x GPU becomes fp8_e4m3
+    m = kw.load_model(config("glm-5.2"))
+    args = dict(max_model_len=32768, kv_cache_memory_bytes=GIB_40)
+    on_b200 = kw.vllm_kv_report(m, "B200", **args)
+    assert any("fp8_e4m3" in n and "kv_dtype='fp8'" in n for n in on_b200.notes)
+    assert not any("fp8_e4m3" in n for n in kw.vllm_kv_report(m, "H200", **args).notes)
+    assert not any("fp8_e4m3" in n for n in kw.vllm_kv_report(m, "B200", kv_dtype="fp8", **args).notes)
+
+
 def test_glm_sglang_refuses_the_indexer_by_name():
     with pytest.raises(InputError, match="sparse-attention indexer"):
         sglang_kv_report(
