@@ -708,6 +708,8 @@ FAMILY_LAYOUTS: dict[str, Callable[[ConfigView], tuple[Dims, tuple[LayerGroup, .
     "recurrent_gemma": recurrent_gemma,
     "minicpm3": minicpm3,
     "longcat_flash": longcat_flash,
+    # vLLM 0.33.0 longcat_flash_ngram.py: FlashNgramModel(FlashModel), the same decoder layers
+    "longcat_flash_ngram": longcat_flash,
     "iquestloopcoder": iquest_loopcoder,
     "minimax": minimax,
     "minimax_text_01": minimax,

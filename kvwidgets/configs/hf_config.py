@@ -337,6 +337,29 @@ def image_tokens(view: ConfigView) -> int:
     return tokens
 
 
+# vLLM 0.33.0 vllm/transformers_utils/config.py, _ARCHITECTURE_TO_MODEL_TYPE: "Checkpoints whose
+# config.json has no model_type, only remote code in auto_map"
+ARCHITECTURE_TO_MODEL_TYPE = {
+    "LongcatFlashForCausalLM": "longcat_flash",
+    "LongcatFlashNgramForCausalLM": "longcat_flash",
+}
+
+
+def model_type_from_architecture(view: ConfigView) -> None:
+    """A config without model_type takes the one vLLM gives its architecture (above)."""
+    archs = view.top.get("architectures")
+    if view.model_type is not None or not isinstance(archs, list) or not archs:
+        return
+    model_type = ARCHITECTURE_TO_MODEL_TYPE.get(archs[0])
+    if model_type is not None:
+        view.model_type = model_type
+        view.note(
+            "model_type",
+            f"{view.source}: no model_type; architectures[0] {archs[0]} is {model_type!r} to vLLM 0.33.0 "
+            "(vllm/transformers_utils/config.py, _ARCHITECTURE_TO_MODEL_TYPE)",
+        )
+
+
 def read_layout(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     """The dims and layer groups: an architecture's own reader when it has one
     (families.py), else the attention reader above."""
@@ -428,6 +451,7 @@ def model_from_config(
 ) -> Model:
     """Build a Model from a config.json dict. Without params, the count is estimated."""
     view = ConfigView(config, source)
+    model_type_from_architecture(view)
     try:
         d, groups = read_layout(view)
     except ConfigError as e:

@@ -57,6 +57,22 @@ def test_longcat_flash_keeps_two_mla_latents_in_each_of_its_28_layers():
     assert m.kv_bytes_per_token("fp8") == 2 * 28 * (512 + 64) * 1
 
 
+def test_longcat_without_model_type_is_named_by_its_architecture_as_vllm_does():
+    # vLLM 0.33.0 transformers_utils/config.py, _ARCHITECTURE_TO_MODEL_TYPE: LongcatFlashForCausalLM
+    # and LongcatFlashNgramForCausalLM checkpoints ship no model_type
+    cfg = config("longcat-flash-chat")
+    assert "model_type" not in cfg
+    m = kw.load_model(cfg)
+    assert (
+        m.extra["model_type"] == "longcat_flash"
+        and "_ARCHITECTURE_TO_MODEL_TYPE" in m.provenance["model_type"]
+    )
+    for named in ("longcat_flash", "longcat_flash_ngram"):
+        assert kinds(kw.load_model(dict(cfg, model_type=named))) == {"mla": 56}
+    ngram = dict(cfg, architectures=["LongcatFlashNgramForCausalLM"])
+    assert kw.load_model(ngram).kv_bytes_per_token() == 64_512
+
+
 def test_longcat_flash_vllm_pool_counts_all_56_latents():
     m = kw.load_model(config("longcat-flash-chat"))
     # one uniform group: a block of 16 tokens holds 56 latents of 1152 B each
