@@ -100,6 +100,8 @@ def model_layout(model: Model, *, tp: int, hybrid_swa: bool | None = None) -> La
         else:
             raise _refuse(model, f"layers of kind {spec.kind!r}")
     if mla:
+        # one row of the pool per MLA attention: LongCat-Flash's two per decoder layer are two
+        # (configs/model_config.py, num_attention_layers = num_hidden_layers x 2)
         if full or sliding:
             raise _refuse(model, "MLA layers mixed with other attention layers")
         specs = {g.spec for g in mla}
