@@ -186,6 +186,30 @@ def test_glm_5_2_vllm_pool_sums_latents_and_the_21_indexer_caches():
     assert vllm_tokens(m) == GIB_40 // (16 * 92_628) * 16 == 463_664
 
 
+# the fields a full GLM-5 config.json also carries, as a public transcription of a GLM-5.3
+# release's file lists them (found with find_string '"index_share_for_mtp_iteration": true,')
+GLM5_FULL_FILE_FIELDS = {
+    "architectures": ["GlmMoeDsaForCausalLM"],
+    "dtype": "bfloat16",
+    "head_dim": 192,
+    "index_share_for_mtp_iteration": True,
+    "index_topk_pattern": None,
+    "indexer_rope_interleave": True,
+    "mlp_layer_types": ["dense"] * 3 + ["sparse"] * 75,
+    "qk_head_dim": 256,
+    "rope_interleave": True,
+    "rope_parameters": {"rope_theta": 8000000, "rope_type": "default"},
+}
+
+
+def test_glm_full_file_fields_load_with_the_same_bytes():
+    m = kw.load_model(dict(config("glm-5.2"), **GLM5_FULL_FILE_FIELDS))
+    assert m.kv_bytes_per_token() == 78 * (512 + 64) * 2 + 21 * 132
+    # qk_head_dim restates qk_nope_head_dim + qk_rope_head_dim = 192 + 64; a different one is refused
+    with pytest.raises(ConfigError, match=r"qk_head_dim 320 .* = 192 \+ 64"):
+        kw.load_model(dict(config("glm-5.2"), **dict(GLM5_FULL_FILE_FIELDS, qk_head_dim=320)))
+
+
 def test_glm_indexer_types_must_agree_with_the_frequency_rule():
     cfg = config("glm-5.2")
     cfg["indexer_types"][5] = "full"  # the rule says layer 5 reuses layer 2's top-k
