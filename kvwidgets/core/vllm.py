@@ -270,9 +270,10 @@ def mtp_draft(model: Model, layers: int = 1, *, params: int | None = None) -> Mo
     params: the draft's weights for the memory budget; by default the target's parameters
     per layer times `layers`, marked as an estimate (params_source)."""
     layers = check_int("layers", layers, minimum=1)
-    spec = next(
-        (g.spec for g in model.groups if g.spec.token_cap is None and g.spec.numbers_per_token(1) > 0), None
-    )
+    grows = [g.spec for g in model.groups if g.spec.token_cap is None and g.spec.numbers_per_token(1) > 0]
+    # an MTP layer of a DSA model builds its indexer whatever index_topk_freq skips (0.33.0
+    # models/deepseek_v32/attention.py, DeepseekV32Attention.__init__: "not skip_topk or is_mtp_layer")
+    spec = next((s for s in grows if getattr(s, "index_bytes", 0)), grows[0] if grows else None)
     if spec is None:
         raise InputError(f"model {model.name!r} has no full-attention or MLA layer for an MTP draft to copy")
     total = sum(g.count for g in model.groups)

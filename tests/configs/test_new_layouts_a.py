@@ -18,6 +18,7 @@ from kvwidgets.core.layers import MLASpec, RecurrentStateSpec, SlidingWindowSpec
 from kvwidgets.core.placement import placement
 from kvwidgets.core.sglang import sglang_kv_report
 from kvwidgets.core.sglang_layout import Pool, model_layout
+from kvwidgets.core.vllm import mtp_draft
 
 LAYOUTS = Path(__file__).parent / "layouts"
 GIB_40 = 40 * 2**30  # the cache budget the engine tests below hand vLLM and SGLang
@@ -184,6 +185,17 @@ def test_glm_5_2_keeps_the_indexer_cache_in_21_of_its_78_layers():
 def test_glm_5_2_vllm_pool_sums_latents_and_the_21_indexer_caches():
     m = kw.load_model(config("glm-5.2"))
     assert vllm_tokens(m) == GIB_40 // (16 * 92_628) * 16 == 463_664
+
+
+def test_glm_mtp_layer_always_keeps_an_indexer():
+    # DeepseekV32Attention.__init__: "if not skip_topk or is_mtp_layer" builds the indexer
+    draft = mtp_draft(kw.load_model(config("glm-5.2")))
+    assert [(g.spec, g.count) for g in draft.groups] == [(MLASpec(512, 64, 132), 1)]
+    # even when the first layers of the main model skip theirs
+    cfg = dict(config("glm-5.2"), index_topk_pattern="SF" * 39)
+    del cfg["indexer_types"]
+    draft = mtp_draft(kw.load_model(cfg))
+    assert [(g.spec, g.count) for g in draft.groups] == [(MLASpec(512, 64, 132), 1)]
 
 
 # the fields a full GLM-5 config.json also carries, as a public transcription of a GLM-5.3
