@@ -298,6 +298,13 @@ def test_minimax_m1_lightning_state_is_in_the_model_dtype_not_float32():
     assert any("MiniMaxM1ForCausalLM" in n for n in m.engine_notes)
 
 
+def test_minimax_with_a_float32_torch_dtype_still_keeps_a_bf16_state():
+    # vLLM 0.33.0 vllm/config/model.py, _resolve_auto_dtype: --dtype auto runs a float32 model in bf16
+    m = kw.load_model(dict(config("minimax-m1"), torch_dtype="float32"))
+    state = next(g.spec for g in m.groups if isinstance(g.spec, RecurrentStateSpec))
+    assert (state.ssm_dtype, state.ssm_bytes) == ("bf16", 64 * 128 * 128 * 2)
+
+
 def test_minimax_state_follows_a_16_bit_torch_dtype_whatever_the_kv_dtype():
     m = kw.load_model(dict(config("minimax-m1"), torch_dtype="float16"))
     state = next(g.spec for g in m.groups if isinstance(g.spec, RecurrentStateSpec))
