@@ -18,9 +18,9 @@ per-layer moe_topk), so they are accepted whatever their shape.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, MissingFieldError
 from .fields import ConfigView
 
 # (pattern matched against the whole field name, what such a field decides). All but the
@@ -103,16 +103,87 @@ FAMILY_FIELDS: dict[str, dict[str, str]] = {
     "minimax_m1": {"attn_type_list": "lightning / softmax layers"},
 }
 
-# field -> the field it restates: an unread copy that agrees with the value that was read
-# changes nothing (HunYuan dense configs carry attention_head_dim = head_dim); one that
-# disagrees is refused by name, since engines differ in which they take
-RESTATES: dict[str, str] = {
-    "attention_head_dim": "head_dim",
-    "kv_channels": "head_dim",
-    "num_kv_heads": "num_key_value_heads",
-    "n_head_kv": "num_key_value_heads",
-    "num_query_groups": "num_key_value_heads",
+
+def same_value(view: ConfigView, value: object, settled: object) -> object:
+    return value
+
+
+def every_nth_full(other: str) -> Callable[[ConfigView, object, object], object]:
+    """Layer kinds of a period n: layer i is full when (i + 1) % n == 0, `other` otherwise
+    (transformers configuration_gemma3.py and configuration_qwen3_next.py build layer_types
+    from sliding_window_pattern / full_attention_interval this way)."""
+
+    def kinds(view: ConfigView, value: object, settled: object) -> object:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or value < 1
+            or not isinstance(settled, list)
+        ):
+            return value
+        return ["full" if (i + 1) % value == 0 else other for i in range(len(settled))]
+
+    return kinds
+
+
+def qwen2_window_kinds(view: ConfigView, value: object, settled: object) -> object:
+    """Qwen2's use_sliding_window / max_window_layers (transformers configuration_qwen2.py
+    builds layer_types from them: layers i >= max_window_layers slide when use_sliding_window
+    is true and sliding_window is set, every layer is full otherwise)."""
+    if not isinstance(settled, list):
+        return value
+    first = view.raw("max_window_layers", 0)
+    slides = view.raw("use_sliding_window") and view.raw("sliding_window") is not None
+    if slides and (isinstance(first, bool) or not isinstance(first, int)):
+        return value
+    return ["sliding" if slides and i >= first else "full" for i in range(len(settled))]
+
+
+# field -> (the quantity it restates, what the field says that quantity is). A restatement
+# that agrees with the value the reader settled on changes nothing (HunYuan carries
+# attention_head_dim = hidden_size / heads, Gemma 2 sliding_window_size = sliding_window,
+# Qwen3.5 full_attention_interval beside layer_types); one that disagrees is refused,
+# naming both, since engines differ in which of the two they take.
+RESTATES: dict[str, tuple[str, Callable[[ConfigView, object, object], object]]] = {
+    "attention_head_dim": ("head_dim", same_value),
+    "kv_channels": ("head_dim", same_value),
+    "num_kv_heads": ("num_key_value_heads", same_value),
+    "n_head_kv": ("num_key_value_heads", same_value),
+    "num_query_groups": ("num_key_value_heads", same_value),
+    "sliding_window_size": ("sliding_window", same_value),
+    "sliding_window_pattern": ("layer_kinds", every_nth_full("sliding")),
+    "full_attention_interval": ("layer_kinds", every_nth_full("recurrent")),
+    "max_window_layers": ("layer_kinds", qwen2_window_kinds),
+    "use_sliding_window": ("layer_kinds", qwen2_window_kinds),
 }
+
+
+def restates(view: ConfigView, key: str, value: object) -> bool:
+    """True when `key` restates a value the reader settled on and agrees with it; a
+    ConfigError naming both fields when it disagrees; False when there is nothing to
+    compare it with."""
+    quantity, implied = RESTATES.get(key, ("", same_value))
+    if quantity not in view.settled:
+        return False
+    settled, source = view.settled[quantity]
+    said = implied(view, value, settled)
+    if said != settled:
+        raise ConfigError(
+            f"{view.where(key)} = {value!r} contradicts {view.prefix}{source}: "
+            f"{disagreement(quantity, said, settled, source)}. The config says two different "
+            f"things; correct one of the two fields ({view.source})"
+        )
+    view.raw(key)
+    view.note(key, f"{view.where(key)} restates {view.prefix}{source} and agrees with it")
+    return True
+
+
+def disagreement(quantity: str, said: object, settled: object, source: str) -> str:
+    if isinstance(said, list) and isinstance(settled, list) and len(said) == len(settled):
+        i = next(i for i, (a, b) in enumerate(zip(said, settled, strict=True)) if a != b)
+        return f"it makes layer {i} {said[i]}, {source} makes it {settled[i]}"
+    return f"it says {quantity} is {said!r}, {source} says {settled!r}"
+
 
 # field -> the switch it only matters under: with the switch off or absent it sizes nothing
 # (Hunyuan-A13B ships cla_share_factor 2 with use_cla false)
@@ -162,8 +233,7 @@ def unread_cache_fields(view: ConfigView, keys: Iterable[str] | None = None) -> 
             continue
         if key in ONLY_WITH and not _set(data.get(ONLY_WITH[key])):
             continue
-        same = RESTATES.get(key)
-        if same in read and same in data and data[same] == data[key]:
+        if key in RESTATES and restates(view, key, data[key]):
             continue
         what = cache_relevance(view.model_type, key)
         if what is not None:
@@ -178,13 +248,20 @@ def structural(unread: list[tuple[str, str]]) -> list[tuple[str, str]]:
 def unread_error(
     view: ConfigView, unread: list[tuple[str, str]], cause: Exception | None = None
 ) -> ConfigError:
+    """The refusal of a config with fields the reader does not understand. When reading
+    stopped on a field that is absent or null, that field is the first thing to fix and
+    is named first; otherwise the unread fields are the likelier cause of the failure."""
     fields = "; ".join(f"{view.prefix}{k} ({what})" for k, what in unread)
+    unread_text = (
+        f"model_type {view.model_type!r} has config fields that can change the KV-cache layout and "
+        f"that kvwidgets does not read for it: {fields}"
+    )
+    if isinstance(cause, MissingFieldError):
+        return MissingFieldError(f"{cause}. Besides, {unread_text}")
     also = f" (reading it as plain attention also failed: {cause})" if cause else ""
     return ConfigError(
-        f"{view.source}: model_type {view.model_type!r} has config fields that can change the KV-cache "
-        f"layout and that kvwidgets does not read for it: {fields}. Refusing rather than giving a "
-        "number that ignores them; pass a Model built by hand (kvwidgets.core.layers) if you know "
-        f"the layout{also}"
+        f"{view.source}: {unread_text}. Refusing rather than giving a number that ignores them; pass a "
+        f"Model built by hand (kvwidgets.core.layers) if you know the layout{also}"
     )
 
 

@@ -695,6 +695,52 @@ def minimax_m2(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     return d, group_layers(view, d)
 
 
+# ---- OpenELM: a head count per layer ------------------------------------------------------
+def _per_layer_ints(view: ConfigView, key: str, layers: int) -> list[int]:
+    values = view.get(key, (key,), default=None)
+    if not isinstance(values, list) or len(values) != layers:
+        raise ConfigError(
+            f"{view.where(key)} must list one whole number per layer ({layers} layers, "
+            f"num_transformer_layers), got {values!r}"
+        )
+    return [view.check_int(key, v) for v in values]
+
+
+def openelm(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
+    """Apple OpenELM: layer i has num_query_heads[i] query heads and num_kv_heads[i] KV heads
+    of head_dim each (OpenELM's own modeling_openelm.py, OpenELMMultiHeadCausalAttention:
+    self.num_q_heads = config.num_query_heads[layer_idx], self.num_k_heads =
+    config.num_kv_heads[layer_idx]); the layer count is num_transformer_layers. Each layer
+    caches K and V for its own KV heads, so layers of one head count form one group."""
+    layers = view.integer("num_hidden_layers", ("num_transformer_layers",))
+    kv = _per_layer_ints(view, "num_kv_heads", layers)
+    query = _per_layer_ints(view, "num_query_heads", layers)
+    head_dim = view.integer("head_dim", ("head_dim",))
+    hidden = view.integer("hidden_size", ("model_dim",))
+    view.note(
+        "num_key_value_heads",
+        f"{view.where('num_kv_heads')}: {kv[0]} to {kv[-1]} KV heads per layer, each layer sized by its own",
+    )
+    view.note("layer_types", f"{view.source}: every layer full attention, heads per layer")
+    groups = _groups(view, [FullAttentionSpec(k, head_dim) for k in kv])
+    ctx = view.get("max_position_embeddings", ("max_context_length",), default=None)
+    dims = Dims(
+        num_layers=layers,
+        hidden=hidden,
+        heads=round(sum(query) / layers),  # the parameter estimate's mean width
+        kv_heads=round(sum(kv) / layers),
+        head_dim=head_dim,
+        vocab=view.integer("vocab_size", required=False) or 0,
+        intermediate=None,
+        tied=bool(view.get("tie_word_embeddings", ("share_input_output_layers",), default=True)),
+        num_experts=None,
+        mla=None,
+        plan=["full"] * layers,
+        max_ctx=view.check_int("max_position_embeddings", ctx) if ctx else None,
+    )
+    return dims, groups
+
+
 FAMILY_LAYOUTS: dict[str, Callable[[ConfigView], tuple[Dims, tuple[LayerGroup, ...]]]] = {
     "kimi_linear": kimi_linear,
     "mimo_v2_flash": mimo_v2,
@@ -715,4 +761,5 @@ FAMILY_LAYOUTS: dict[str, Callable[[ConfigView], tuple[Dims, tuple[LayerGroup, .
     "minimax_text_01": minimax,
     "minimax_m1": minimax,
     "minimax_m2": minimax_m2,
+    "openelm": openelm,
 }

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..core.errors import ConfigError
+from ..core.errors import ConfigError, MissingFieldError
 from .defaults import TEXT_MODEL_TYPE, library_default
 
 MISSING = object()
@@ -118,6 +118,9 @@ class ConfigView:
         self.provenance: dict[str, str] = {}
         # sentences a reader must see beside any figure of this model (Model.engine_notes)
         self.warnings: list[str] = []
+        # quantity -> (the value the reader settled on, the field it came from): what a
+        # field restating it is compared with (cache_fields.RESTATES)
+        self.settled: dict[str, tuple[Any, str]] = {}
 
     # ---- lookups ---------------------------------------------------------------------
     def where(self, name: str) -> str:
@@ -171,7 +174,7 @@ class ConfigView:
             if not required:
                 return None
             tried = ", ".join(self.prefix + n for n in names)
-            raise ConfigError(
+            raise MissingFieldError(
                 f"{self.source}: no {key} in the config (tried {tried}); expected a whole number >= {minimum}"
             )
         return self.check_int(key, value, minimum)
@@ -187,6 +190,10 @@ class ConfigView:
     def flag(self, key: str, names: Sequence[str] | None = None, default: bool = False) -> bool:
         value = self.get(key, names, default=default)
         return bool(value) if value is not MISSING else default
+
+    def settle(self, quantity: str, value: Any, field: str) -> None:
+        """Record a value the reading used, so a field that restates it can be checked."""
+        self.settled[quantity] = (value, field)
 
     def warn(self, text: str) -> None:
         """A caveat on the reading, shown wherever the model's figures are (describe(),

@@ -35,7 +35,7 @@ from .cache_fields import check_all_read, structural, unread_cache_fields, unrea
 from .dsa_indexer import indexer_layers
 from .engine_support import engine_notes
 from .fields import MISSING, NAMES, ConfigView
-from .layer_plan import kv_shared_layers, layer_plan
+from .layer_plan import kv_shared_layers, layer_count, layer_plan
 from .params import estimate_params, routed_expert_params
 from .recurrent import recurrent_state
 
@@ -65,7 +65,7 @@ class Dims:
 
 
 def read_dims(view: ConfigView) -> Dims:
-    layers = view.integer("num_hidden_layers")
+    layers = layer_count(view)
     heads = view.integer("num_attention_heads")
     hidden = view.integer("hidden_size", required=False)
 
@@ -115,10 +115,12 @@ def read_dims(view: ConfigView) -> Dims:
         )
 
     head_dim = view.get("head_dim")
+    head_field = "head_dim"
     if (head_dim is None or head_dim is MISSING) and mla is not None:
         # an MLA layer caches the latent, never head_dim-sized heads; the key width stands in
         # for head_dim (Kimi-K3's 7168 / 96 does not divide, and need not)
         head_dim = mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"]
+        head_field = "qk_nope_head_dim + qk_rope_head_dim"
         view.note(
             "head_dim", f"qk_nope_head_dim + qk_rope_head_dim = {head_dim} (MLA; no head_dim in the config)"
         )
@@ -134,6 +136,7 @@ def read_dims(view: ConfigView) -> Dims:
                 f"head_dim is given ({view.source}); add head_dim"
             )
         head_dim = hidden // heads
+        head_field = "hidden_size / num_attention_heads"
         view.note(
             "head_dim",
             f"hidden_size / num_attention_heads = {hidden} / {heads} "
@@ -141,6 +144,9 @@ def read_dims(view: ConfigView) -> Dims:
         )
     else:
         head_dim = view.check_int("head_dim", head_dim)
+
+    view.settle("head_dim", head_dim, head_field)
+    view.settle("num_key_value_heads", kv_heads, "num_key_value_heads")
 
     max_ctx = view.get("max_position_embeddings", default=None)
     max_ctx = view.check_int("max_position_embeddings", max_ctx) if max_ctx else None

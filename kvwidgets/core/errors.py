@@ -24,6 +24,10 @@ class ConfigError(KVWidgetsError, ValueError):
     """A model config is missing a field, or a field makes no sense."""
 
 
+class MissingFieldError(ConfigError):
+    """A field the reading needs is absent or null: the first thing to fix in the config."""
+
+
 class UnknownNameError(KVWidgetsError, KeyError):
     """A preset, GPU or dtype name that is not in the table."""
 
