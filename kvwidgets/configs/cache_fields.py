@@ -155,6 +155,9 @@ RESTATES: dict[str, tuple[str, Callable[[ConfigView, object, object], object]]] 
     "full_attention_interval": ("layer_kinds", every_nth_full("recurrent")),
     "max_window_layers": ("layer_kinds", qwen2_window_kinds),
     "use_sliding_window": ("layer_kinds", qwen2_window_kinds),
+    # GLM-5: the MLA key width, and which layers keep the DSA indexer (dsa_indexer.py)
+    "qk_head_dim": ("mla_key_width", same_value),
+    "indexer_types": ("indexer_types", same_value),
 }
 
 

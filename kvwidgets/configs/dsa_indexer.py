@@ -24,8 +24,8 @@ vllm/model_executor/models/deepseek_v2.py, DeepseekV2MLAAttention.__init__ has t
 MTP (next-n) layers always build one; kvwidgets counts the main model's layers only, so
 index_share_for_mtp_iteration, which only says how the MTP layer reuses it, sizes nothing
 here. GLM-5.2's config also lists indexer_types ("full" / "shared" per layer); vLLM 0.33.0
-does not read it, so it is taken as a restatement: accepted when it agrees with the rule
-above, refused naming both when it does not.
+does not read it, so it is a restatement (cache_fields.RESTATES): accepted when it agrees
+with the rule above, refused naming both when it does not.
 """
 
 from __future__ import annotations
@@ -35,8 +35,9 @@ from .fields import ConfigView
 
 RULE = "vLLM 0.33.0 vllm/models/deepseek_v32/attention.py, DeepseekV32Attention.__init__"
 
-# indexer_types entries (GLM-5.2): "full" computes its own top-k and keeps an indexer cache
-INDEXER_TYPE_HAS_CACHE = {"full": True, "shared": False}
+# indexer_types entry (GLM-5.2) of a layer with / without its own indexer: "full" computes
+# its own top-k and keeps an indexer cache, "shared" reuses the last one
+INDEXER_TYPE = {True: "full", False: "shared"}
 
 
 def _pattern(view: ConfigView) -> str | None:
@@ -66,30 +67,7 @@ def indexer_layers(view: ConfigView, num_layers: int) -> tuple[bool, ...]:
     else:
         has = tuple(not (i < len(pattern) and pattern[i] == "S") for i in range(num_layers))
         how = f"index_topk_pattern {pattern!r}: S layers reuse the last top-k and keep none"
-    _check_indexer_types(view, has)
+    # GLM-5.2's indexer_types restates this rule; vLLM does not read it (cache_fields.RESTATES)
+    view.settle("indexer_types", [INDEXER_TYPE[h] for h in has], "index_topk_freq / index_topk_pattern")
     view.note("indexer_layers", f"{sum(has)} of {num_layers} layers keep an indexer cache ({how}; {RULE})")
     return has
-
-
-def _check_indexer_types(view: ConfigView, has: tuple[bool, ...]) -> None:
-    """indexer_types restates the layers with an indexer: it must agree with the rule vLLM runs."""
-    types = view.get("indexer_types", ("indexer_types",), default=None)
-    if types is None:
-        return
-    where = view.where("indexer_types")
-    if (
-        not isinstance(types, list)
-        or len(types) != len(has)
-        or any(t not in INDEXER_TYPE_HAS_CACHE for t in types)
-    ):
-        raise ConfigError(
-            f"indexer_types must list 'full' or 'shared' for each of the {len(has)} layers, got {types!r} ({where})"
-        )
-    listed = tuple(INDEXER_TYPE_HAS_CACHE[t] for t in types)
-    if listed != has:
-        first = next(i for i, (a, b) in enumerate(zip(listed, has, strict=True)) if a != b)
-        raise ConfigError(
-            f"indexer_types ({where}) disagrees with index_topk_freq / index_skip_topk_offset / "
-            f"index_topk_pattern at layer {first}: it says {types[first]!r}, the rule vLLM runs says "
-            f"{'full' if has[first] else 'shared'} ({RULE}; vLLM does not read indexer_types)"
-        )

@@ -79,15 +79,14 @@ def read_dims(view: ConfigView) -> Dims:
                 "v_head_dim", ("v_head_dim",), default=mla_v_default(view, hidden, heads)
             ),
         }
-        qk = view.raw("qk_head_dim")
-        if qk is not None and qk != mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"]:
-            # GLM-5's config.json restates the key width; vLLM computes it from the two parts
-            # (vllm/models/deepseek_v32/attention.py, DeepseekV32Attention.__init__: qk_head_dim =
-            # qk_nope_head_dim + qk_rope_head_dim) and never reads this field
-            raise ConfigError(
-                f"qk_head_dim {qk!r} ({view.where('qk_head_dim')}) is not qk_nope_head_dim + qk_rope_head_dim = "
-                f"{mla['qk_nope_head_dim']} + {mla['qk_rope_head_dim']}, the key width vLLM uses; the two must agree"
-            )
+        # GLM-5's config.json restates the key width as qk_head_dim; vLLM computes it from the
+        # two parts (vllm/models/deepseek_v32/attention.py, DeepseekV32Attention.__init__:
+        # qk_head_dim = qk_nope_head_dim + qk_rope_head_dim) and never reads the field
+        view.settle(
+            "mla_key_width",
+            mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"],
+            "qk_nope_head_dim + qk_rope_head_dim",
+        )
         q_lora = view.raw("q_lora_rank")
         if q_lora is not None:
             mla["q_lora_rank"] = view.check_int("q_lora_rank", q_lora)

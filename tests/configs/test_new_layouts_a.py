@@ -218,7 +218,9 @@ def test_glm_full_file_fields_load_with_the_same_bytes():
     m = kw.load_model(dict(config("glm-5.2"), **GLM5_FULL_FILE_FIELDS))
     assert m.kv_bytes_per_token() == 78 * (512 + 64) * 2 + 21 * 132
     # qk_head_dim restates qk_nope_head_dim + qk_rope_head_dim = 192 + 64; a different one is refused
-    with pytest.raises(ConfigError, match=r"qk_head_dim 320 .* = 192 \+ 64"):
+    with pytest.raises(
+        ConfigError, match=r"qk_head_dim = 320 contradicts qk_nope_head_dim \+ qk_rope_head_dim"
+    ):
         kw.load_model(dict(config("glm-5.2"), **dict(GLM5_FULL_FILE_FIELDS, qk_head_dim=320)))
 
 
@@ -226,7 +228,8 @@ def test_glm_indexer_types_must_agree_with_the_frequency_rule():
     cfg = config("glm-5.2")
     cfg["indexer_types"][5] = "full"  # the rule says layer 5 reuses layer 2's top-k
     with pytest.raises(
-        ConfigError, match=r"indexer_types .* at layer 5: it says 'full', the rule vLLM runs says shared"
+        ConfigError,
+        match=r"indexer_types = .* contradicts index_topk_freq / index_topk_pattern: it makes layer 5 full, .* makes it shared",
     ):
         kw.load_model(cfg)
 
