@@ -6,6 +6,8 @@ vllm/model_executor/models/registry.py:
   _PREVIOUSLY_SUPPORTED_MODELS  architecture -> the last vLLM version that ran it; newer
                                 versions refuse it ("was supported in vLLM until vX ...")
   _OUT_OF_TREE_MODELS           architectures moved to a plugin (_OOT_SUPPORTED_MODELS)
+An architecture in neither list and not registered either (vllm_registry.py, the keys of
+the tables registry.py merges into _VLLM_MODELS) gets a note that vLLM does not know it.
 A config without `architectures` (most trimmed presets, hand-written dicts) is not
 flagged: the model_type alone does not say which class an engine would load. The
 KV-cache arithmetic is unchanged; the note only tells a reader that the figures
@@ -15,6 +17,7 @@ describe the model, not something the current engine will serve.
 from __future__ import annotations
 
 from .fields import ConfigView
+from .vllm_registry import REGISTERED
 
 VLLM_VERSION = "0.33.0"
 
@@ -99,6 +102,12 @@ def engine_notes(view: ConfigView) -> tuple[str, ...]:
             notes.append(
                 f"vLLM {VLLM_VERSION} runs {arch} only through a plugin ({VLLM_PLUGIN_ONLY[arch]}; "
                 "vllm/model_executor/models/registry.py, _OOT_SUPPORTED_MODELS)"
+            )
+        elif isinstance(arch, str) and arch not in REGISTERED:
+            notes.append(
+                f"vLLM {VLLM_VERSION} does not register {arch} (vllm/model_executor/models/registry.py): "
+                "it would try its Transformers modeling backend, which serves only models whose own "
+                "code supports it; the figures describe the model as its config states it"
             )
     if notes:
         view.note("engine_support", "; ".join(notes))

@@ -527,8 +527,8 @@ def recurrent_gemma(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
         f"attention_window_size {window} tokens (transformers RecurrentGemmaConfig)",
     )
     view.warn(
-        "RecurrentGemma is not in vLLM 0.33.0's model registry: its layout is read from transformers' "
-        "modeling_recurrent_gemma.py, not from a serving engine"
+        "RecurrentGemma's layout is read from transformers' modeling_recurrent_gemma.py, not from a "
+        "serving engine's source"
     )
     plan = ["sliding" if k == "attention" else "recurrent" for k in kinds]
     d = _ssm_dims(view, layers, hidden, heads, head_dim, plan)
