@@ -573,7 +573,8 @@ def longcat_flash(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
         "layer_types",
         f"two MLA attentions in each of the {layers} layers, each its own latent ({LONGCAT_RULE})",
     )
-    return replace(d, num_layers=layers, plan=["full"] * layers), (LayerGroup(mla, 2 * layers),)
+    d = replace(d, num_layers=layers, plan=["full"] * layers, layer_caches=((mla, mla),) * layers)
+    return d, (LayerGroup(mla, 2 * layers),)
 
 
 # ---- IQuest-LoopCoder --------------------------------------------------------------------
@@ -615,7 +616,8 @@ def iquest_loopcoder(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
             groups = [LayerGroup(full, d.num_layers * loops)]
         else:
             groups.append(LayerGroup(local, d.num_layers * (loops - 1)))
-    return replace(d, head_dim=head_dim), tuple(groups)
+    caches = ((full,) + (local,) * (loops - 1),) * d.num_layers
+    return replace(d, head_dim=head_dim, layer_caches=caches), tuple(groups)
 
 
 # ---- MiniCPM3 ----------------------------------------------------------------------------

@@ -62,6 +62,10 @@ class Dims:
     # per layer, whether it keeps the sparse indexer's cache (None: every MLA layer with
     # index_bytes does; dsa_indexer.py)
     indexer_layers: tuple[bool, ...] | None = None
+    # each decoder layer's cache specs in order, where the plan's one tag a layer cannot say
+    # which specs a layer holds (two caches per layer, DSA layers with and without an
+    # indexer): pipeline placement reads it to put the layers on their stages
+    layer_caches: tuple[tuple[LayerSpec, ...], ...] | None = None
 
 
 def read_dims(view: ConfigView) -> Dims:
@@ -390,7 +394,9 @@ def group_layers(view: ConfigView, d: Dims) -> tuple[LayerGroup, ...]:
     """Group the per-layer plan into LayerGroups of identical specs, first-seen order."""
     counts: dict[LayerSpec, int] = {}
     state: RecurrentStateSpec | None = None
+    per_layer: list[tuple[LayerSpec, ...]] = []
     for i, kind in enumerate(d.plan):
+        per_layer.append(())
         if kind == "none":
             continue
         specs: list[LayerSpec] = []
@@ -403,6 +409,9 @@ def group_layers(view: ConfigView, d: Dims) -> tuple[LayerGroup, ...]:
             specs.append(attention_spec("full" if kind == "hybrid" else kind, view, d, i))
         for spec in specs:  # a hybrid layer counts in both groups
             counts[spec] = counts.get(spec, 0) + 1
+        per_layer[-1] = tuple(specs)
+    if d.indexer_layers is not None:
+        d.layer_caches = tuple(per_layer)
     if not counts:
         raise ConfigError(f"{view.source}: no layer stores anything (layer plan {sorted(set(d.plan))})")
     return tuple(LayerGroup(s, c) for s, c in counts.items())
@@ -514,6 +523,8 @@ def model_from_config(
                 "routed_expert_params",
                 "ESTIMATE from the config: MoE layers x experts x one expert's gate/up/down matrices",
             )
+    if d.layer_caches is not None:
+        extra["layer_caches"] = d.layer_caches  # which specs each decoder layer holds
     shared = kv_shared_layers(view, d.num_layers)
     if shared:
         extra["kv_shared_layers"] = shared  # those layers read an earlier layer's cache

@@ -104,10 +104,13 @@ def test_longcat_flash_other_attention_method_is_refused_by_name():
         kw.load_model(dict(config("longcat-flash-chat"), attention_method="LSA"))
 
 
-def test_longcat_flash_pipeline_placement_is_refused_not_guessed():
+def test_longcat_flash_pipeline_stages_hold_two_latents_per_layer():
+    # vLLM 0.33.0 distributed/utils.py get_pp_indices: 28 layers over 2 stages, 14 each; FlashModel
+    # puts the embedding on the first stage and LongcatFlashForCausalLM the LM head on the last
     m = kw.load_model(config("longcat-flash-chat"))
-    with pytest.raises(InputError, match="pipeline placement needs the order of its layers"):
-        placement(m, "H200", 32768, tp=8, pp=2)
+    p = placement(m, "H200", 32768, tp=8, pp=2)
+    stages = {r.stage: (r.first_layer, r.layers, r.kv_bytes_per_token) for r in p.ranks}
+    assert stages == {0: (0, 14, 14 * 2 * 1152), 1: (14, 14, 14 * 2 * 1152)}
 
 
 # ---- IQuest-LoopCoder: a full cache and a windowed one per later loop --------------------------
@@ -152,6 +155,14 @@ def test_loop_fields_under_another_model_type_are_refused_not_ignored():
     cfg = dict(config("iquest-coder-v1-40b-loop-instruct"), model_type="somebody_loops")
     with pytest.raises(ConfigError, match="loop_num"):
         kw.load_model(cfg)
+
+
+def test_iquest_pipeline_parallel_is_refused_as_vllm_refuses_it():
+    # IQuestLoopCoderForCausalLM does not implement SupportsPP; vLLM 0.33.0 config/model.py raises
+    # "Pipeline parallelism is not supported for this model"
+    m = kw.load_model(config("iquest-coder-v1-40b-loop-instruct"))
+    with pytest.raises(InputError, match="does not implement SupportsPP"):
+        placement(m, "H200", 32768, tp=8, pp=2)
 
 
 def test_iquest_sglang_sizes_every_loop_as_a_full_layer_of_one_pool():
@@ -251,6 +262,16 @@ def test_glm_unknown_pattern_letter_is_refused_by_name():
 def test_glm_mtp_share_flag_sizes_nothing_in_the_main_model():
     cfg = dict(config("glm-5.2"), index_share_for_mtp_iteration=True)
     assert kw.load_model(cfg).kv_bytes_per_token() == 92_628
+
+
+def test_glm_pipeline_stages_hold_their_own_layers_indexers():
+    # 78 layers over 2 stages, 39 each: layers 0, 1, 2, 6, ..., 38 keep an indexer on the first
+    # (12), 42, ..., 74 on the second (9)
+    first = [i for i in GLM_INDEXER_LAYERS if i < 39]
+    assert len(first) == 12 and len(GLM_INDEXER_LAYERS) - len(first) == 9
+    p = placement(kw.load_model(config("glm-5.2")), "H200", 32768, tp=8, pp=2)
+    stages = {r.stage: (r.first_layer, r.layers, r.kv_bytes_per_token) for r in p.ranks}
+    assert stages == {0: (0, 39, 39 * 1152 + 12 * 132), 1: (39, 39, 39 * 1152 + 9 * 132)}
 
 
 def test_glm_on_b200_says_vllm_would_default_to_an_fp8_cache():
