@@ -337,6 +337,14 @@ PLAN_TAG = {
 }
 
 
+def _spec_counts(layers) -> dict:
+    counts: dict = {}
+    for layer in layers:
+        for spec in layer:
+            counts[spec] = counts.get(spec, 0) + 1
+    return counts
+
+
 def _layer_specs(model: Model) -> list:
     """Each decoder layer's spec in order (None: a layer that stores nothing).
 
@@ -344,9 +352,10 @@ def _layer_specs(model: Model) -> list:
     ["layer_plan"]) says which kind each layer is, and each kind must be one group whose
     count matches the plan; otherwise which stage holds which layer is not known."""
     caches = model.extra.get("layer_caches")
-    if caches:
+    if caches and _spec_counts(caches) == _spec_counts((g.spec,) * g.count for g in model.groups):
         # the reader listed each decoder layer's specs (two caches in a layer, or layers of one
-        # kind that differ): a stage holds the specs of its layers
+        # kind that differ): a stage holds the specs of its layers. A model whose groups were
+        # changed since (as_mha, with_kv_heads) no longer matches the list and is not placed by it
         return list(caches)
     plan = model.extra.get("layer_plan")
     if len(model.groups) == 1 and (not plan or len(plan) == model.num_layers):

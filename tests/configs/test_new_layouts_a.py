@@ -111,6 +111,9 @@ def test_longcat_flash_pipeline_stages_hold_two_latents_per_layer():
     p = placement(m, "H200", 32768, tp=8, pp=2)
     stages = {r.stage: (r.first_layer, r.layers, r.kv_bytes_per_token) for r in p.ranks}
     assert stages == {0: (0, 14, 14 * 2 * 1152), 1: (14, 14, 14 * 2 * 1152)}
+    # the same model written as MHA no longer matches its per-layer list: not placed by it
+    with pytest.raises(InputError, match="pipeline placement needs the order of its layers"):
+        placement(m.as_mha(), "H200", 32768, tp=8, pp=2)
 
 
 # ---- IQuest-LoopCoder: a full cache and a windowed one per later loop --------------------------
