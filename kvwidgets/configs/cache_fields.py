@@ -174,7 +174,7 @@ def restates(view: ConfigView, key: str, value: object) -> bool:
         raise ConfigError(
             f"{view.where(key)} = {value!r} contradicts {view.prefix}{source}: "
             f"{disagreement(quantity, said, settled, source)}. The config says two different "
-            f"things; correct one of the two fields ({view.source})"
+            "things; correct one of the two fields"
         )
     view.raw(key)
     view.note(key, f"{view.where(key)} restates {view.prefix}{source} and agrees with it")

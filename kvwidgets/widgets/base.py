@@ -56,6 +56,9 @@ class KVWidget(anywidget.AnyWidget):
     # drawn: a view drawn before a change keeps its layout.
     compact = traitlets.Bool(False).tag(sync=True)
     error = traitlets.Unicode("").tag(sync=True)  # last bad input, "" when all is well
+    # why the last config given as `model` was refused, shown under the model menu; "" once a
+    # model is accepted (traits.ModelName)
+    model_refusal = traitlets.Unicode("").tag(sync=True)
     result = traitlets.Dict().tag(sync=True)  # the core's numbers for the inputs
     axes = traitlets.Dict().tag(sync=True)  # the chart's ticks and series, from _axes
     # the kernel's one SharedAssets model (plotly.js + the library), sent as "IPY_MODEL_<id>"

@@ -28,10 +28,10 @@ class ModelName(traitlets.Unicode):
     info_text = "a preset name, a kvwidgets Model, or a config dict"
 
     def validate(self, obj: Any, value: Any) -> str:
+        if obj.has_trait("model_refusal"):
+            obj.model_refusal = ""  # load_config sets it again if this config is refused
         if isinstance(value, dict):
-            from ..configs import load_model
-
-            value = load_model(value)
+            value = self.load_config(obj, value)
         if isinstance(value, Model):
             LOADED_MODELS[value.name] = value
             obj.register_model(value)
@@ -44,6 +44,20 @@ class ModelName(traitlets.Unicode):
         ):
             obj.register_model(LOADED_MODELS[value])
         return value
+
+    def load_config(self, obj: Any, config: dict) -> Any:
+        """The config's Model; in a widget, a config the loader refuses keeps the model shown
+        and puts the refusal in `model_refusal`, which the page shows under the model menu."""
+        from ..configs import load_model
+        from ..core.errors import ConfigError
+
+        try:
+            return load_model(config)
+        except ConfigError as e:
+            if not obj.has_trait("model_refusal"):
+                raise
+            obj.model_refusal = f"This config was not loaded: {e}"
+            return obj._trait_values.get(self.name, self.default_value)
 
 
 class GPUName(traitlets.Unicode):

@@ -51,3 +51,21 @@ def test_more_models_is_a_curated_group_and_every_other_preset_still_loads_by_na
         w.model = name
         assert w.error == "" and name in w.shapes, name
         assert w.result["kv_per_user_bytes"] == kw.load_model(name).kv_bytes(w.context), name
+
+
+def test_a_refused_config_keeps_the_model_and_says_why_under_the_menu():
+    w = kw.UsersThatFit(model="qwen3-8b")
+    shown = w.result["kv_per_user_bytes"]
+    # Nemotron-3-Ultra's shape: no layer count and no per-layer list to count
+    w.model = {
+        "model_type": "nemotron_h",
+        "num_hidden_layers": None,
+        "num_attention_heads": 32,
+        "mamba_num_heads": 64,
+    }
+    assert w.model == "qwen3-8b" and w.result["kv_per_user_bytes"] == shown
+    assert w.model_refusal.startswith("This config was not loaded: config dict: the layer count is missing")
+    assert w.model_refusal.index("num_hidden_layers") < w.model_refusal.index("mamba_num_heads")
+    # a model that loads clears it
+    w.model = "llama-3.1-8b"
+    assert w.model_refusal == "" and w.error == ""

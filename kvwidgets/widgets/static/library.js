@@ -1719,7 +1719,7 @@ function floatSlider(app, name, labelText, { min, max, step, fmt = (v) => String
   return labelled(app, labelText, element("span", { class: "kv-context" }, [slider, shown]));
 }
 function modelSelect(app) {
-  return selectControl(app, "model", "Model", () => {
+  const sel = selectControl(app, "model", "Model", () => {
     const shapes = app.model.get("shapes") || {};
     const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
     const series = (app.model.get("series_models") || []).filter((p) => presets.includes(p));
@@ -1729,6 +1729,17 @@ function modelSelect(app) {
     if (!first.length) return more;
     return more.length ? [...first, { group: "more models", options: more }] : first;
   }, ["shapes", "presets", "series_models", "more_models"]);
+  modelRefusal(app);
+  return sel;
+}
+function modelRefusal(app) {
+  const note = element("div", { class: "kv-model-refusal", role: "alert", "data-kv-out": "model_refusal" });
+  const show = () => {
+    note.textContent = app.model.get("model_refusal") || "";
+  };
+  app.on("change:model_refusal", show);
+  show();
+  app.controls.append(note);
 }
 function gpuSelect(app) {
   return selectControl(app, "gpu", "GPU", () => Object.keys(app.model.get("gpus") || {}), ["gpus"]);

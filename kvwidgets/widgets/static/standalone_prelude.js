@@ -1848,7 +1848,7 @@
     return labelled(app, labelText, element("span", { class: "kv-context" }, [slider, shown]));
   }
   function modelSelect(app) {
-    return selectControl(app, "model", "Model", () => {
+    const sel = selectControl(app, "model", "Model", () => {
       const shapes = app.model.get("shapes") || {};
       const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
       const series = (app.model.get("series_models") || []).filter((p) => presets.includes(p));
@@ -1858,6 +1858,17 @@
       if (!first.length) return more;
       return more.length ? [...first, { group: "more models", options: more }] : first;
     }, ["shapes", "presets", "series_models", "more_models"]);
+    modelRefusal(app);
+    return sel;
+  }
+  function modelRefusal(app) {
+    const note = element("div", { class: "kv-model-refusal", role: "alert", "data-kv-out": "model_refusal" });
+    const show = () => {
+      note.textContent = app.model.get("model_refusal") || "";
+    };
+    app.on("change:model_refusal", show);
+    show();
+    app.controls.append(note);
   }
   function gpuSelect(app) {
     return selectControl(app, "gpu", "GPU", () => Object.keys(app.model.get("gpus") || {}), ["gpus"]);
@@ -2041,7 +2052,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "8213c26a31cd45ce";
+  var LIBRARY_HASH = "396aa3194753f767";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

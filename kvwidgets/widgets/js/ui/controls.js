@@ -168,7 +168,7 @@ export function modelSelect(app) {
   // The series' models first (the list is Python's, browser_data.SERIES_MODELS), then models
   // loaded from a config, then the curated "more models" group (browser_data.MORE_MODELS).
   // Any other preset is listed only while it is the chosen model (selectControl adds it).
-  return selectControl(app, "model", "Model", () => {
+  const sel = selectControl(app, "model", "Model", () => {
     const shapes = app.model.get("shapes") || {};
     const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
     const series = (app.model.get("series_models") || []).filter((p) => presets.includes(p));
@@ -178,6 +178,23 @@ export function modelSelect(app) {
     if (!first.length) return more;
     return more.length ? [...first, { group: "more models", options: more }] : first;
   }, ["shapes", "presets", "series_models", "more_models"]);
+  modelRefusal(app);
+  return sel;
+}
+
+/**
+ * Under the model menu: why the last config given as the model was refused (the loader's
+ * sentence, true cause first), until a model is accepted. Empty, it takes no room.
+ * @param {import("./app.js").App} app
+ */
+function modelRefusal(app) {
+  const note = element("div", { class: "kv-model-refusal", role: "alert", "data-kv-out": "model_refusal" });
+  const show = () => {
+    note.textContent = app.model.get("model_refusal") || "";
+  };
+  app.on("change:model_refusal", show);
+  show();
+  app.controls.append(note);
 }
 
 /**
