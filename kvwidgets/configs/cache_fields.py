@@ -56,6 +56,7 @@ CACHE_FIELDS: tuple[tuple[str, str], ...] = (
         "state-space / convolution state",
     ),
     (r"compress_\w+|index_\w+|o_groups|o_lora_rank", "compressed or indexed attention"),
+    (r"loop_num|loop_window_size", "a cache per loop of a looped layer (IQuest-LoopCoder)"),
     (
         r"num_kv_shared_layers|kv_sharing\w*|use_cla|cla_share_factor|cross_layer_\w+"
         r"|cross_attention_layers|shared_kv\w*",
@@ -153,6 +154,9 @@ RESTATES: dict[str, tuple[str, Callable[[ConfigView, object, object], object]]] 
     "full_attention_interval": ("layer_kinds", every_nth_full("recurrent")),
     "max_window_layers": ("layer_kinds", qwen2_window_kinds),
     "use_sliding_window": ("layer_kinds", qwen2_window_kinds),
+    # GLM-5: the MLA key width, and which layers keep the DSA indexer (dsa_indexer.py)
+    "qk_head_dim": ("mla_key_width", same_value),
+    "indexer_types": ("indexer_types", same_value),
 }
 
 

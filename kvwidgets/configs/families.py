@@ -54,7 +54,32 @@ minimax         MiniMax-Text-01 / M1 (lightning attention): attn_type_list (else
                 and get_mamba_state_shape_from_config: a linear layer keeps
                 num_attention_heads x head_dim x head_dim numbers
                 (mamba_utils.py linear_attention_state_shape) in the model dtype
-                (linear_attention_state_dtype, mamba_cache_dtype "auto").
+                (linear_attention_state_dtype, mamba_cache_dtype "auto"): vLLM 0.22.0
+                minimax_text_01.py get_mamba_state_dtype_from_config, and in 0.33.0 the
+                same for the lightning layer it still ships
+                (vllm/model_executor/layers/mamba/linear/base.py, LinearAttention.
+                get_state_dtype -> mamba_utils.py linear_attention_state_dtype ->
+                get_kv_cache_torch_dtype("auto", model dtype)). MiniMax's own modelling
+                code keeps the state in float32; vLLM does not, so neither does this.
+                MiniMax-M1's config.json gives no torch_dtype: bf16, as vLLM's "auto"
+                dtype downcasts float32 to bf16 on a GPU (0.33.0 config/model.py,
+                _resolve_auto_dtype).
+longcat_flash   LongCat-Flash: num_layers decoder layers (vLLM's layer count,
+                vllm/transformers_utils/model_arch_config_convertor.py,
+                LongCatFlashModelArchConfigConvertor.get_num_hidden_layers), each with two
+                MLA attentions, each its own latent cache: vllm/model_executor/models/
+                longcat_flash.py, FlashDecoderLayer.__init__ builds
+                DeepseekV2MLAAttention(...) for i in range(2). transformers'
+                LongcatFlashConfig writes num_hidden_layers = 2 x num_layers (the attention
+                sublayers); a config that carries it must say so.
+iquestloopcoder IQuest-LoopCoder: every decoder layer runs loop_num times; the first loop
+                keeps a full cache, each later loop a cache of its own over the last
+                loop_window_size tokens: vllm/model_executor/models/iquest_loopcoder.py,
+                LoopCoderAttention.__init__ builds one Attention per loop, loop 0 with the
+                engine's cache_config and loops >= 1 with replace(cache_config,
+                sliding_window=loop_window_size) (defaults loop_num 2, loop_window_size 64),
+                all with num_kv_heads KV heads of head_dim = hidden_size //
+                num_attention_heads.
 minicpm3        MiniCPM3: MLA-shaped weights, but vLLM expands keys and values and
                 stores them whole: minicpm3.py, MiniCPM3Attention builds
                 Attention(num_heads, qk_head_dim, num_kv_heads=num_heads) and pads V to
@@ -96,7 +121,7 @@ from ..core.layers import (
     SlidingWindowSpec,
 )
 from .fields import ConfigView
-from .hf_config import Dims, read_dims
+from .hf_config import Dims, never_fills, read_dims
 from .recurrent import _bytes, model_dtype
 
 
@@ -530,6 +555,90 @@ def recurrent_gemma(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     return d, _groups(view, [local if t == "sliding" else state for t in plan])
 
 
+# ---- LongCat-Flash -----------------------------------------------------------------------
+LONGCAT_RULE = "vLLM 0.33.0 vllm/model_executor/models/longcat_flash.py, FlashDecoderLayer.__init__"
+
+
+def longcat_flash(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
+    layers = view.integer("num_layers", ("num_layers",))
+    method = view.raw("attention_method")
+    if method is not None and str(method).upper() != "MLA":
+        raise ConfigError(
+            f"attention_method is {method!r} ({view.where('attention_method')}); vLLM 0.33.0 longcat_flash.py "
+            "builds MLA attention only, so kvwidgets reads LongCat-Flash configs with attention_method MLA"
+        )
+    restated = view.raw("num_hidden_layers")
+    if restated is not None and restated not in (layers, 2 * layers):
+        raise ConfigError(
+            f"num_hidden_layers {restated!r} ({view.where('num_hidden_layers')}) is neither num_layers = {layers} "
+            f"nor 2 x num_layers = {2 * layers} ({view.where('num_layers')}): transformers' LongcatFlashConfig "
+            "counts the two attention sublayers of each decoder layer, SGLang's the decoder layers, and vLLM "
+            "builds num_layers decoder layers"
+        )
+    d = read_dims(view)
+    if d.mla is None:
+        raise ConfigError(f"{view.source}: LongCat-Flash needs kv_lora_rank and qk_rope_head_dim for its MLA")
+    if d.mla.get("index_bytes"):
+        raise ConfigError(
+            f"{view.where('index_topk')}: a LongCat model with a sparse indexer is not what vLLM 0.33.0 "
+            "longcat_flash.py builds (two plain MLA attentions per layer)"
+        )
+    mla = MLASpec(d.mla["kv_lora_rank"], d.mla["qk_rope_head_dim"])
+    view.note(
+        "num_hidden_layers",
+        f"{view.where('num_layers')} = {layers} decoder layers (vLLM LongCatFlashModelArchConfigConvertor)",
+    )
+    view.note(
+        "layer_types",
+        f"two MLA attentions in each of the {layers} layers, each its own latent ({LONGCAT_RULE})",
+    )
+    d = replace(d, num_layers=layers, plan=["full"] * layers, layer_caches=((mla, mla),) * layers)
+    return d, (LayerGroup(mla, 2 * layers),)
+
+
+# ---- IQuest-LoopCoder --------------------------------------------------------------------
+LOOP_RULE = "vLLM 0.33.0 vllm/model_executor/models/iquest_loopcoder.py, LoopCoderAttention.__init__"
+
+
+def iquest_loopcoder(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
+    d = read_dims(view)
+    if set(d.plan) != {"full"}:
+        raise ConfigError(
+            f"{view.source}: IQuest-LoopCoder layers read as {sorted(set(d.plan))}; kvwidgets reads its loop "
+            f"caches over full-attention layers only (a sliding_window of the engine's would change loop 0; {LOOP_RULE})"
+        )
+    loops = view.integer("loop_num", ("loop_num",), default=2)
+    window = view.integer("loop_window_size", ("loop_window_size",), default=64)
+    for key, value in (("loop_num", 2), ("loop_window_size", 64)):
+        view.provenance.setdefault(
+            key, f"default {value} of vLLM's iquest_loopcoder.py (getattr(config, {key!r}, {value}))"
+        )
+    head_dim = d.hidden // d.heads
+    if d.head_dim != head_dim:
+        raise ConfigError(
+            f"head_dim {d.head_dim} ({view.provenance.get('head_dim')}) is not hidden_size // num_attention_heads = "
+            f"{head_dim}, the head size vLLM gives every loop's cache ({LOOP_RULE}); the two must agree"
+        )
+    full = FullAttentionSpec(d.kv_heads, head_dim)
+    local: LayerSpec = SlidingWindowSpec(d.kv_heads, head_dim, window=window)
+    if never_fills(view, d, "loop_window_size", window):
+        local = full
+    view.note(
+        "layer_types",
+        f"{view.provenance['loop_num']} = {loops} loops per layer: loop 0 a full cache, each of the "
+        f"{loops - 1} later loops a cache over the last {window} tokens ({view.provenance['loop_window_size']}; "
+        f"{LOOP_RULE})",
+    )
+    groups = [LayerGroup(full, d.num_layers)]
+    if loops > 1:
+        if local == full:
+            groups = [LayerGroup(full, d.num_layers * loops)]
+        else:
+            groups.append(LayerGroup(local, d.num_layers * (loops - 1)))
+    caches = ((full,) + (local,) * (loops - 1),) * d.num_layers
+    return replace(d, head_dim=head_dim, layer_caches=caches), tuple(groups)
+
+
 # ---- MiniCPM3 ----------------------------------------------------------------------------
 def minicpm3(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     d = read_dims(view)
@@ -578,8 +687,10 @@ def minimax(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
         heads * head_dim * head_dim,
         None,
         f"lightning attention: {heads} x {head_dim} x {head_dim}, no conv window",
-        "vLLM 0.22.0 vllm/model_executor/models/minimax_text_01.py, get_mamba_state_shape_from_config; "
-        "mamba_utils.py linear_attention_state_shape / linear_attention_state_dtype",
+        "vLLM 0.22.0 vllm/model_executor/models/minimax_text_01.py, get_mamba_state_shape_from_config / "
+        "get_mamba_state_dtype_from_config; vLLM 0.33.0 vllm/model_executor/layers/mamba/linear/base.py, "
+        "LinearAttention.get_state_dtype: mamba_utils.py linear_attention_state_dtype, the model dtype, "
+        "not the float32 of MiniMax's own modelling code",
     )
     full = FullAttentionSpec(kv, head_dim)
     plan = ["full" if t == 1 else "recurrent" for t in types]
@@ -835,6 +946,10 @@ FAMILY_LAYOUTS: dict[str, Callable[[ConfigView], tuple[Dims, tuple[LayerGroup, .
     "lfm2": lfm2,
     "recurrent_gemma": recurrent_gemma,
     "minicpm3": minicpm3,
+    "longcat_flash": longcat_flash,
+    # vLLM 0.33.0 longcat_flash_ngram.py: FlashNgramModel(FlashModel), the same decoder layers
+    "longcat_flash_ngram": longcat_flash,
+    "iquestloopcoder": iquest_loopcoder,
     "minimax": minimax,
     "minimax_text_01": minimax,
     "minimax_m1": minimax,

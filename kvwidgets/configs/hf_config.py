@@ -32,6 +32,7 @@ from ..core.layers import (
 )
 from ..core.model import Model
 from .cache_fields import check_all_read, structural, unread_cache_fields, unread_error
+from .dsa_indexer import indexer_layers
 from .engine_support import engine_notes
 from .fields import MISSING, NAMES, ConfigView
 from .layer_plan import kv_shared_layers, layer_count, layer_plan
@@ -58,6 +59,13 @@ class Dims:
     head_dim_v: int | None = None  # V head size when it differs from K's (MiMo-V2)
     global_head_dim: int | None = None  # full layers' head size (Gemma 4)
     global_kv_heads: int | None = None  # full layers' KV heads (Gemma 4 with attention_k_eq_v)
+    # per layer, whether it keeps the sparse indexer's cache (None: every MLA layer with
+    # index_bytes does; dsa_indexer.py)
+    indexer_layers: tuple[bool, ...] | None = None
+    # each decoder layer's cache specs in order, where the plan's one tag a layer cannot say
+    # which specs a layer holds (two caches per layer, DSA layers with and without an
+    # indexer): pipeline placement reads it to put the layers on their stages
+    layer_caches: tuple[tuple[LayerSpec, ...], ...] | None = None
 
 
 def read_dims(view: ConfigView) -> Dims:
@@ -75,6 +83,14 @@ def read_dims(view: ConfigView) -> Dims:
                 "v_head_dim", ("v_head_dim",), default=mla_v_default(view, hidden, heads)
             ),
         }
+        # GLM-5's config.json restates the key width as qk_head_dim; vLLM computes it from the
+        # two parts (vllm/models/deepseek_v32/attention.py, DeepseekV32Attention.__init__:
+        # qk_head_dim = qk_nope_head_dim + qk_rope_head_dim) and never reads the field
+        view.settle(
+            "mla_key_width",
+            mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"],
+            "qk_nope_head_dim + qk_rope_head_dim",
+        )
         q_lora = view.raw("q_lora_rank")
         if q_lora is not None:
             mla["q_lora_rank"] = view.check_int("q_lora_rank", q_lora)
@@ -166,6 +182,7 @@ def read_dims(view: ConfigView) -> Dims:
             )
 
     plan = layer_plan(view, layers)
+    indexers = indexer_layers(view, layers) if mla is not None and "index_bytes" in mla else None
     vocab = view.integer("vocab_size", required=False) or 0
     inter = view.get("intermediate_size", default=None)
     if isinstance(inter, list) and inter:
@@ -194,6 +211,7 @@ def read_dims(view: ConfigView) -> Dims:
         head_dim_v,
         global_head_dim,
         global_kv,
+        indexers if indexers is not None and not all(indexers) else None,
     )
 
 
@@ -272,9 +290,14 @@ def never_fills(view: ConfigView, d: Dims, key: str, cap: int) -> bool:
     return True
 
 
-def attention_spec(kind: str, view: ConfigView, d: Dims) -> LayerSpec:
+def attention_spec(kind: str, view: ConfigView, d: Dims, layer: int | None = None) -> LayerSpec:
+    """The spec of one layer of this kind; `layer` (its index) matters only where layers of one
+    kind differ, as in the DSA layers that keep no indexer cache."""
     if d.mla is not None and kind in ("full", "sliding", "chunked"):
-        return MLASpec(d.mla["kv_lora_rank"], d.mla["qk_rope_head_dim"], d.mla.get("index_bytes", 0))
+        index = d.mla.get("index_bytes", 0)
+        if d.indexer_layers is not None and layer is not None and not d.indexer_layers[layer]:
+            index = 0
+        return MLASpec(d.mla["kv_lora_rank"], d.mla["qk_rope_head_dim"], index)
     if kind == "full":
         return full_spec(d)
     if kind == "sliding":
@@ -332,6 +355,29 @@ def image_tokens(view: ConfigView) -> int:
     return tokens
 
 
+# vLLM 0.33.0 vllm/transformers_utils/config.py, _ARCHITECTURE_TO_MODEL_TYPE: "Checkpoints whose
+# config.json has no model_type, only remote code in auto_map"
+ARCHITECTURE_TO_MODEL_TYPE = {
+    "LongcatFlashForCausalLM": "longcat_flash",
+    "LongcatFlashNgramForCausalLM": "longcat_flash",
+}
+
+
+def model_type_from_architecture(view: ConfigView) -> None:
+    """A config without model_type takes the one vLLM gives its architecture (above)."""
+    archs = view.top.get("architectures")
+    if view.model_type is not None or not isinstance(archs, list) or not archs:
+        return
+    model_type = ARCHITECTURE_TO_MODEL_TYPE.get(archs[0])
+    if model_type is not None:
+        view.model_type = model_type
+        view.note(
+            "model_type",
+            f"{view.source}: no model_type; architectures[0] {archs[0]} is {model_type!r} to vLLM 0.33.0 "
+            "(vllm/transformers_utils/config.py, _ARCHITECTURE_TO_MODEL_TYPE)",
+        )
+
+
 def read_layout(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     """The dims and layer groups: an architecture's own reader when it has one
     (families.py), else the attention reader above."""
@@ -348,7 +394,9 @@ def group_layers(view: ConfigView, d: Dims) -> tuple[LayerGroup, ...]:
     """Group the per-layer plan into LayerGroups of identical specs, first-seen order."""
     counts: dict[LayerSpec, int] = {}
     state: RecurrentStateSpec | None = None
-    for kind in d.plan:
+    per_layer: list[tuple[LayerSpec, ...]] = []
+    for i, kind in enumerate(d.plan):
+        per_layer.append(())
         if kind == "none":
             continue
         specs: list[LayerSpec] = []
@@ -358,9 +406,12 @@ def group_layers(view: ConfigView, d: Dims) -> tuple[LayerGroup, ...]:
                 state = RecurrentStateSpec(s.total, s.conv_bytes, s.ssm_bytes, s.ssm_dtype)
             specs.append(state)
         if kind != "recurrent":
-            specs.append(attention_spec("full" if kind == "hybrid" else kind, view, d))
+            specs.append(attention_spec("full" if kind == "hybrid" else kind, view, d, i))
         for spec in specs:  # a hybrid layer counts in both groups
             counts[spec] = counts.get(spec, 0) + 1
+        per_layer[-1] = tuple(specs)
+    if d.indexer_layers is not None:
+        d.layer_caches = tuple(per_layer)
     if not counts:
         raise ConfigError(f"{view.source}: no layer stores anything (layer plan {sorted(set(d.plan))})")
     return tuple(LayerGroup(s, c) for s, c in counts.items())
@@ -423,6 +474,7 @@ def model_from_config(
 ) -> Model:
     """Build a Model from a config.json dict. Without params, the count is estimated."""
     view = ConfigView(config, source)
+    model_type_from_architecture(view)
     try:
         d, groups = read_layout(view)
     except ConfigError as e:
@@ -471,6 +523,8 @@ def model_from_config(
                 "routed_expert_params",
                 "ESTIMATE from the config: MoE layers x experts x one expert's gate/up/down matrices",
             )
+    if d.layer_caches is not None:
+        extra["layer_caches"] = d.layer_caches  # which specs each decoder layer holds
     shared = kv_shared_layers(view, d.num_layers)
     if shared:
         extra["kv_shared_layers"] = shared  # those layers read an earlier layer's cache

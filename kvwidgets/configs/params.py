@@ -119,7 +119,12 @@ def estimate_params(view: ConfigView, d: Dims) -> int:
 
 def expert_width(view: ConfigView, d: Dims) -> int:
     return (
-        view.get("moe_intermediate_size", ("moe_intermediate_size", "expert_intermediate_size"), default=None)
+        # LongCat-Flash names its expert width expert_ffn_hidden_size (LongcatFlashConfig)
+        view.get(
+            "moe_intermediate_size",
+            ("moe_intermediate_size", "expert_intermediate_size", "expert_ffn_hidden_size"),
+            default=None,
+        )
         or d.intermediate
         or 4 * d.hidden
     )

@@ -69,12 +69,23 @@ def _dtype(view: ConfigView, key: str, value: object) -> str:
 
 
 def model_dtype(view: ConfigView) -> str:
-    """The dtype vLLM runs the model in (torch_dtype / dtype; bf16 if the config says none)."""
+    """The dtype vLLM runs the model in with its default --dtype auto: the config's torch_dtype /
+    dtype, except that a float32 model runs in bf16 (vLLM 0.33.0 vllm/config/model.py,
+    _resolve_auto_dtype: "Downcast for float32 models" to the platform's first supported
+    dtype, bf16 on the GPUs kvwidgets lists); bf16 if the config says none."""
     raw = view.get("model_dtype", ("torch_dtype", "dtype"), default=None, top_level=True)
     if raw is None:
         view.note("model_dtype", f"{view.source}: no torch_dtype; bf16 assumed for the recurrent state")
         return "bf16"
-    return _dtype(view, "model_dtype", raw)
+    dtype = _dtype(view, "model_dtype", raw)
+    if dtype == "fp32":
+        view.note(
+            "model_dtype",
+            f"{view.provenance['model_dtype']} is float32, which vLLM's --dtype auto runs as bf16 "
+            "(vllm/config/model.py, _resolve_auto_dtype), so the recurrent state is bf16",
+        )
+        return "bf16"
+    return dtype
 
 
 def ssm_state_dtype(view: ConfigView, model: str) -> str:

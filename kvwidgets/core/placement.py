@@ -250,7 +250,9 @@ class Placement:
 #            ... is_last_rank)"), lm_head on the last only, PPMissingLayer elsewhere:
 #            llama.py (LlamaModel, LlamaForCausalLM), qwen2.py (Qwen2Model, which qwen3.py's
 #            Qwen3Model extends; Qwen3ForCausalLM's lm_head on the last rank),
-#            deepseek_v2.py (DeepseekV2Model, DeepseekV2ForCausalLM; V3 and V3.2 run on it)
+#            deepseek_v2.py (DeepseekV2Model, DeepseekV2ForCausalLM; V3 and V3.2 run on it),
+#            vllm/models/deepseek_v32/nvidia/model.py (DeepseekV32Model, also GLM-5's
+#            GlmMoeDsaForCausalLM), longcat_flash.py (FlashModel, LongcatFlashForCausalLM)
 #   "every"  embed_tokens and lm_head built on every stage, whatever its rank:
 #            gemma3.py (Gemma3Model, Gemma3ForCausalLM), gpt_oss.py (GptOssModel,
 #            GptOssForCausalLM), qwen3_next.py (Qwen3NextModel, Qwen3NextForCausalLM)
@@ -260,10 +262,22 @@ EMBEDDING_STAGES = {
     "qwen3": "ends",
     "deepseek_v3": "ends",
     "deepseek_v32": "ends",
+    "glm_moe_dsa": "ends",
+    "longcat_flash": "ends",
+    "longcat_flash_ngram": "ends",
     "gemma3": "every",
     "gemma3_text": "every",
     "gpt_oss": "every",
     "qwen3_next": "every",
+}
+
+
+# model_type -> why vLLM 0.33.0 refuses pipeline parallelism for it: the architecture does not
+# implement SupportsPP, and config/model.py (ModelConfig.verify_with_parallel_config) raises
+# "Pipeline parallelism is not supported for this model"
+NO_PIPELINE_PARALLEL = {
+    "iquestloopcoder": "vllm/model_executor/models/iquest_loopcoder.py, IQuestLoopCoderForCausalLM does not "
+    "implement SupportsPP (each loop runs over the stage's own layers only)",
 }
 
 
@@ -323,12 +337,26 @@ PLAN_TAG = {
 }
 
 
+def _spec_counts(layers) -> dict:
+    counts: dict = {}
+    for layer in layers:
+        for spec in layer:
+            counts[spec] = counts.get(spec, 0) + 1
+    return counts
+
+
 def _layer_specs(model: Model) -> list:
     """Each decoder layer's spec in order (None: a layer that stores nothing).
 
     One spec: every layer has it. Several: the config's layer plan (Model.extra
     ["layer_plan"]) says which kind each layer is, and each kind must be one group whose
     count matches the plan; otherwise which stage holds which layer is not known."""
+    caches = model.extra.get("layer_caches")
+    if caches and _spec_counts(caches) == _spec_counts((g.spec,) * g.count for g in model.groups):
+        # the reader listed each decoder layer's specs (two caches in a layer, or layers of one
+        # kind that differ): a stage holds the specs of its layers. A model whose groups were
+        # changed since (as_mha, with_kv_heads) no longer matches the list and is not placed by it
+        return list(caches)
     plan = model.extra.get("layer_plan")
     if len(model.groups) == 1 and (not plan or len(plan) == model.num_layers):
         return [model.groups[0].spec] * model.num_layers
@@ -358,9 +386,11 @@ def _layer_specs(model: Model) -> list:
 def _stage_model(model: Model, specs: list, first: int, layers: int) -> Model:
     """The model's cache layout for layers [first, first + layers)."""
     counts: dict = {}
-    for spec in specs[first : first + layers]:
-        if spec is not None:
-            counts[spec] = counts.get(spec, 0) + 1
+    for entry in specs[first : first + layers]:
+        # an entry is one spec, None (a layer that stores nothing) or a layer's tuple of specs
+        for spec in entry if isinstance(entry, tuple) else (entry,):
+            if spec is not None:
+                counts[spec] = counts.get(spec, 0) + 1
     if not counts:
         raise InputError(
             f"layer_split: the stage of layers {first}-{first + layers - 1} holds no cache layer"
@@ -439,6 +469,9 @@ def placement(
     context = check_int("context", context, minimum=1)
     working = check_int("working_bytes", working_bytes)
     u = utilization_fraction(utilization)
+    refused = NO_PIPELINE_PARALLEL.get(str(model.extra.get("model_type", "")))
+    if d.pp > 1 and refused:
+        raise InputError(f"pp={d.pp}: vLLM 0.33.0 refuses pipeline parallelism for {model.name}: {refused}")
     # every decoder layer counts for the split, those that store no cache too
     specs = _layer_specs(model) if d.pp > 1 else []
     L = len(specs) if specs else model.num_layers

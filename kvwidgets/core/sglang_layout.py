@@ -27,6 +27,14 @@ from .model import Model
 # MiMo-V2 and Gemma 4 are in the same list).
 HYBRID_SWA_MODEL_TYPES = {"gpt_oss": "GptOssForCausalLM", "mimo_v2_flash": "MiMoV2FlashForCausalLM"}
 
+# model_type values with windowed layers whose architecture SGLang 0.5.23 does not run with the
+# hybrid SWA pool, so every layer is a full row of one pool. IQuest-LoopCoder: each loop's
+# attention is its own layer (layer_id loop x num_hidden_layers + layer; models/
+# iquest_loopcoder.py) and the pool has num_hidden_layers x loop_num layers
+# (configs/model_config.py, ModelConfig num_attention_layers); its architecture is not in
+# is_hybrid_swa_model.
+SLIDING_AS_FULL_MODEL_TYPES = {"iquestloopcoder": "IQuestLoopCoderForCausalLM"}
+
 
 @dataclass(frozen=True)
 class Pool:
@@ -94,6 +102,8 @@ def model_layout(model: Model, *, tp: int, hybrid_swa: bool | None = None) -> La
         else:
             raise _refuse(model, f"layers of kind {spec.kind!r}")
     if mla:
+        # one row of the pool per MLA attention: LongCat-Flash's two per decoder layer are two
+        # (configs/model_config.py, num_attention_layers = num_hidden_layers x 2)
         if full or sliding:
             raise _refuse(model, "MLA layers mixed with other attention layers")
         specs = {g.spec for g in mla}
@@ -120,6 +130,8 @@ def model_layout(model: Model, *, tp: int, hybrid_swa: bool | None = None) -> La
             )
         return _mha(model, full, tp, "")
     model_type = str(model.extra.get("model_type", ""))
+    if hybrid_swa is None and model_type in SLIDING_AS_FULL_MODEL_TYPES:
+        hybrid_swa = False
     if hybrid_swa is None:
         if model_type not in HYBRID_SWA_MODEL_TYPES:
             raise InputError(

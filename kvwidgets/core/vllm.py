@@ -213,11 +213,27 @@ def _mamba_kind(model: Model, given: str | None) -> str | None:
     return None
 
 
+# kvwidgets GPUs of CUDA capability family 100 (Blackwell B200)
+SM100_GPUS = frozenset({"B200"})
+
+
 def _model_notes(
-    model: Model, rules: VersionRules, specs, *, kv_dtype, block_size, max_model_len
+    model: Model, rules: VersionRules, specs, *, kv_dtype, block_size, max_model_len, gpu_name=None
 ) -> tuple[str, ...]:
     """What vLLM would do or refuse for this model and these settings, beyond the arithmetic."""
     notes = list(getattr(model, "engine_notes", ()) or ())
+    if (
+        rules.version == "0.33"
+        and model.extra.get("model_type") == "glm_moe_dsa"
+        and gpu_name in SM100_GPUS
+        and kv_dtype in ("bf16", "fp16")
+    ):
+        notes.append(
+            f"On {gpu_name} (SM100) vLLM 0.33.0 gives GlmMoeDsaForCausalLM an fp8_e4m3 cache when "
+            "--kv-cache-dtype is auto (model_executor/models/config.py, GlmMoeDsaForCausalLM."
+            "verify_and_update_config); these figures are for the 16-bit cache asked for "
+            "(--kv-cache-dtype bfloat16): pass kv_dtype='fp8' for vLLM's default."
+        )
     packed = PACKED_KV_FORMATS.get(str(kv_dtype).strip().lower())
     if packed is not None:
         d = next((g.spec.head_size for g in model.groups if getattr(g.spec, "head_size", None)), None)
@@ -254,9 +270,10 @@ def mtp_draft(model: Model, layers: int = 1, *, params: int | None = None) -> Mo
     params: the draft's weights for the memory budget; by default the target's parameters
     per layer times `layers`, marked as an estimate (params_source)."""
     layers = check_int("layers", layers, minimum=1)
-    spec = next(
-        (g.spec for g in model.groups if g.spec.token_cap is None and g.spec.numbers_per_token(1) > 0), None
-    )
+    grows = [g.spec for g in model.groups if g.spec.token_cap is None and g.spec.numbers_per_token(1) > 0]
+    # an MTP layer of a DSA model builds its indexer whatever index_topk_freq skips (0.33.0
+    # models/deepseek_v32/attention.py, DeepseekV32Attention.__init__: "not skip_topk or is_mtp_layer")
+    spec = next((s for s in grows if getattr(s, "index_bytes", 0)), grows[0] if grows else None)
     if spec is None:
         raise InputError(f"model {model.name!r} has no full-attention or MLA layer for an MTP draft to copy")
     total = sum(g.count for g in model.groups)
@@ -380,6 +397,7 @@ def _plan(model: Model, r: ResolvedSettings) -> tuple[Plan, int]:
         kv_dtype=r.kv_dtype,
         block_size=r.block_size,
         max_model_len=r.max_model_len,
+        gpu_name=r.gpu_name,
     )
     plan = replace(plan, notes=notes + lead + plan.notes)
     per_token = sum(n * s.per_token for s, n in specs)

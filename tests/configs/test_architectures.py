@@ -368,11 +368,18 @@ def test_qwen3_5_reads_mamba_ssm_dtype():
 
 
 def test_recurrent_state_follows_the_model_dtype_not_the_kv_dtype():
-    cfg = dict(QWEN3_NEXT, num_hidden_layers=4, torch_dtype="float32")
+    cfg = dict(QWEN3_NEXT, num_hidden_layers=4, torch_dtype="float16")
     m = kw.load_model(cfg)
     state = spec_of(m, "recurrent").state_bytes
-    assert state == ((2 * 16 * 128 + 32 * 128) * 3 + 32 * 128 * 128) * 4
+    assert state == ((2 * 16 * 128 + 32 * 128) * 3 + 32 * 128 * 128) * 2
     assert m.kv_bytes(0, "fp8") == m.kv_bytes(0, "bf16") == 3 * state
+
+
+def test_a_float32_model_keeps_its_state_in_bf16_as_vllm_runs_it():
+    # vLLM 0.33.0 vllm/config/model.py, _resolve_auto_dtype: --dtype auto downcasts float32 models
+    m = kw.load_model(dict(QWEN3_NEXT, num_hidden_layers=4, torch_dtype="float32"))
+    assert spec_of(m, "recurrent").state_bytes == ((2 * 16 * 128 + 32 * 128) * 3 + 32 * 128 * 128) * 2
+    assert "_resolve_auto_dtype" in m.provenance["model_dtype"]
 
 
 def test_bad_ssm_dtype_names_the_field():
