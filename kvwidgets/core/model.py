@@ -326,28 +326,9 @@ class Model:
 
     def shape(self) -> dict[str, Any]:
         """The compact JSON the widgets' JavaScript evaluates (numbers, not bytes:
-        the dtype is applied in the browser so a dtype menu needs no kernel).
-
-        A group leaves out what is the default in kvcalc.js: "cap" when the layer keeps
-        every token (null), "fixed_bytes" when it holds no fixed state (0). Every widget
-        ships one shape per preset, so the bytes count."""
-        groups = []
-        for g in self.groups:
-            s = g.spec
-            entry: dict[str, Any] = {"kind": s.kind, "count": g.count}
-            if s.token_cap is not None:
-                entry["cap"] = s.token_cap
-            if isinstance(s, FullAttentionSpec):
-                entry.update(kv_heads=s.num_kv_heads, head_k=s.head_size, head_v=s.v_size)
-                if isinstance(s, CrossAttentionSpec):
-                    entry["fixed_tokens"] = s.encoder_tokens  # held whatever the context
-            elif isinstance(s, MLASpec):
-                entry.update(latent=s.kv_lora_rank + s.qk_rope_head_dim)
-                if s.index_bytes:
-                    entry["index_bytes"] = s.index_bytes  # per token, fixed FP8 format
-            if s.fixed_bytes(1):
-                entry["fixed_bytes"] = s.fixed_bytes(1)
-            groups.append(entry)
+        the dtype is applied in the browser so a dtype menu needs no kernel). Each layer
+        group writes its own part (LayerGroup.browser_data, from its spec's class)."""
+        groups = [g.browser_data() for g in self.groups]
         return {
             "name": self.name,
             "params": self.params,
