@@ -64,7 +64,7 @@ NAMES = {
 MODEL = "window.kvwExport.models[0]"
 # The figure as drawn: the plot's traces and marks, and the failure panel that stands in
 # for the plot when the inputs describe something that cannot run (a model that does not
-# load has no decode speed to draw: issue 15), so giving way to the panel is a redraw too.
+# load has no decode speed to draw), so giving way to the panel is a redraw too.
 FIGURE_JS = """() => {
     const gd = document.querySelector('.kv-plot');
     const failure = document.querySelector('.kv-failure');
