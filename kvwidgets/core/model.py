@@ -190,7 +190,7 @@ class Model:
 
         decode_weight_params in bytes: with a mixed format, the shared part at its own size
         and the routed experts the batch picked at theirs. The operation order is the
-        browser's (kvcalc.js decodeWeightBytes), so both give the same double.
+        browser's (js/calc/model.js decodeWeightBytes), so both give the same double.
         """
         fmt = self.weight_format(weight_dtype)
         read = self.decode_weight_params(batch, params)
