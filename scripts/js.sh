@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The widgets' JavaScript: kvwidgets/widgets/js (ES modules) -> kvwidgets/widgets/static (committed).
 #   bash scripts/js.sh install    npm ci: esbuild, eslint, typescript, @anywidget/types, @myst-theme/anywidget with React (the browser tests run MyST's real renderer) and axe-core (tests/browser/test_axe.py) (package-lock.json)
+#   bash scripts/js.sh ensure     install only when package-lock.json changed since the last install (a stamp in node_modules)
 #   bash scripts/js.sh build      rebuild kvwidgets/widgets/static (commit the result)
 #   bash scripts/js.sh check      the committed build is current, eslint and tsc are clean
 #   bash scripts/js.sh build-dev  development build (library bundled in, source maps) into static_dev/
@@ -15,10 +16,24 @@ need_modules() {
   fi
 }
 
+# npm ci starts by deleting node_modules, so the stamp of the lock file it installed lives
+# inside it: a fresh clone, a deleted folder or a changed lock all install again.
+STAMP=node_modules/.kvw-lock-installed
+
+install() {
+  command -v npm >/dev/null 2>&1 || { echo "npm is needed (Debian: apt-get install npm)" >&2; exit 1; }
+  npm ci --no-audit --no-fund
+  sha256sum package-lock.json | cut -d' ' -f1 >"$STAMP"
+}
+
 case "${1:-}" in
   install)
-    command -v npm >/dev/null 2>&1 || { echo "npm is needed (Debian: apt-get install npm)" >&2; exit 1; }
-    npm ci --no-audit --no-fund
+    install
+    ;;
+  ensure)
+    if [ "$(cat "$STAMP" 2>/dev/null)" != "$(sha256sum package-lock.json | cut -d' ' -f1)" ]; then
+      install
+    fi
     ;;
   build)
     need_modules
@@ -49,7 +64,7 @@ case "${1:-}" in
     echo "tsc: clean"
     ;;
   *)
-    sed -n '2,7p' "$0" >&2
+    sed -n '2,8p' "$0" >&2
     exit 2
     ;;
 esac

@@ -17,8 +17,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 STAGES=(fast js browser notebooks lite slides)
-# The whole collection every time: tests/conftest.py's --stage keeps one stage's share of it.
+# The collection: tests/conftest.py's --stage keeps one stage's share of it. The fast
+# stage collects tests/ only, without tests/notebooks (all of it is the notebooks stage),
+# and not the notebooks' cells, which nbval would collect only for them to be deselected.
 COLLECT=(tests notebooks --nbval-lax --nbval-current-env)
+FAST_COLLECT=(tests --ignore=tests/notebooks)
 
 usage() {
   sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -59,12 +62,23 @@ venv() {
   KVW_VENV="$PWD/$1" KVW_EXTRAS="$2" source scripts/_venv.sh
 }
 
-# The front end's node_modules (scripts/js.sh, when present), once per run of this script.
+# The front end's node_modules (scripts/js.sh, when present): npm ci only when
+# package-lock.json changed since node_modules was installed.
 js_install() {
-  if [ -f scripts/js.sh ] && [ -z "${KVW_JS_INSTALLED:-}" ]; then
-    bash scripts/js.sh install
-    export KVW_JS_INSTALLED=1
+  if [ -f scripts/js.sh ]; then
+    bash scripts/js.sh ensure
   fi
+}
+
+# fast_path PATH: true when no test in PATH needs more than the dev extra (no notebook
+# run, nothing marked browser or slow in its files), so it can run in the lean venv.
+fast_path() {
+  local file=${1%%::*} rel
+  rel=$(realpath -m --relative-to=. "$file")
+  case $rel in
+    notebooks | notebooks/* | tests/notebooks | tests/notebooks/* | *.ipynb) return 1 ;;
+  esac
+  ! grep -rqE --include='*.py' 'mark\.(browser|slow)' "$file"
 }
 
 system_packages
@@ -80,8 +94,16 @@ export HF_HUB_OFFLINE="${HF_HUB_OFFLINE:-1}"
 pytest_stage() {
   local stage=$1 rc=0
   shift
-  if [ "$stage" = slides ]; then venv .venv-slides test,slides; else venv .venv test; fi
-  "$PY" -m pytest "${COLLECT[@]}" --stage "$stage" "$@" || rc=$?
+  case $stage in
+    slides) venv .venv-slides test,slides ;;
+    fast) venv .venv dev ;;
+    *) venv .venv test ;;
+  esac
+  if [ "$stage" = fast ]; then
+    "$PY" -m pytest "${FAST_COLLECT[@]}" --stage fast "$@" || rc=$?
+  else
+    "$PY" -m pytest "${COLLECT[@]}" --stage "$stage" "$@" || rc=$?
+  fi
   if [ $rc -eq 5 ]; then
     # pytest's "no tests ran": every stage has tests, so an empty one is a broken selection
     echo "stage $stage: pytest ran no tests (exit 5): with these arguments none of the" \
@@ -95,7 +117,7 @@ run_stage() {
   shift
   case $stage in
     fast)
-      venv .venv test
+      venv .venv dev
       js_install
       "$VENV/bin/ruff" check .
       "$VENV/bin/ruff" format --check .
@@ -178,12 +200,17 @@ else
   shift
   if [ "$(realpath -m "${path%%::*}")" = "$(realpath -m tests/browser/test_lecture_slides.py)" ]; then
     venv .venv-slides test,slides
+    nbval=(--nbval-lax --nbval-current-env)
+  elif fast_path "$path"; then
+    venv .venv dev # nbval is not in dev, and no notebook is in the path
+    nbval=()
   else
     venv .venv test
+    nbval=(--nbval-lax --nbval-current-env)
   fi
   js_install
   rc=0
-  "$PY" -m pytest "$path" --nbval-lax --nbval-current-env "$@" || rc=$?
+  "$PY" -m pytest "$path" "${nbval[@]}" "$@" || rc=$?
   if [ $rc -eq 5 ]; then
     echo "no tests ran for $path $* (pytest exit 5)" >&2
   fi

@@ -10,7 +10,6 @@ the fields kvwidgets reads are kept. Provenance names the class, so a reader can
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 # model_type -> (config class name, {field: default})
@@ -160,7 +159,3 @@ def library_default(model_type: str | None, field: str) -> tuple[bool, Any, str]
     if field in PRETRAINED_DEFAULTS:
         return True, PRETRAINED_DEFAULTS[field], "default of PretrainedConfig"
     return False, None, ""
-
-
-def known_defaults(model_type: str | None) -> Mapping[str, Any]:
-    return LIBRARY_DEFAULTS.get(model_type or "", ("", {}))[1]

@@ -126,9 +126,6 @@ class ConfigView:
     def where(self, name: str) -> str:
         return f"{self.source}: {self.prefix}{name}"
 
-    def has(self, name: str) -> bool:
-        return name in self.cfg
-
     def raw(self, name: str, default: Any = None) -> Any:
         """The value as written (no defaults, no provenance)."""
         return self.cfg.get(name, default)

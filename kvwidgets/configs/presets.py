@@ -71,10 +71,6 @@ def find_preset(name: str) -> str | None:
     return _index().get(compact(name))
 
 
-def preset_names_for_error() -> list[str]:
-    return list_presets()
-
-
 def get_preset(name: str) -> tuple[str, Mapping[str, Any], Mapping[str, Any], Mapping[str, Any]]:
     """(preset name, config fields, provenance, params) or UnknownNameError listing close matches."""
     found = find_preset(name)

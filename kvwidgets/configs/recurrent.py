@@ -203,8 +203,3 @@ def recurrent_state(view: ConfigView, hidden: int) -> RecurrentState:
         f"{view.provenance.get('ssm_state_dtype', '')})",
     )
     return out
-
-
-def recurrent_state_bytes(view: ConfigView, hidden: int) -> int:
-    """Bytes of state one recurrent layer keeps per sequence."""
-    return recurrent_state(view, hidden).total

@@ -13,6 +13,10 @@ Each spec answers the same questions for one layer:
   fixed_bytes            bytes held per sequence whatever its length (recurrent state)
 and from those, bytes per token and bytes held for a sequence of T tokens.
 Everything else in kvwidgets reads these; nothing re-derives heads or windows.
+
+browser_data() is the spec's part of Model.shape(), the JSON the widgets' JavaScript
+reads (js/calc/layers.js): each class adds its own fields, so a new kind writes its
+browser data beside its rule instead of in a chain of isinstance tests.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from .dtypes import dtype_bits
 from .errors import InputError, check_int
@@ -99,6 +104,19 @@ class LayerSpec:
     def describe(self) -> str:
         return self.kind
 
+    def browser_data(self) -> dict[str, Any]:
+        """The numbers js/calc/layers.js evaluates for this layer (dtype applied there).
+
+        Leaves out what is the default in the browser: "cap" when the layer keeps every
+        token (null), "fixed_bytes" when it holds no fixed state (0). Every widget ships
+        one shape per preset, so the bytes count."""
+        data: dict[str, Any] = {"kind": self.kind}
+        if self.token_cap is not None:
+            data["cap"] = self.token_cap
+        if self.fixed_bytes(1):
+            data["fixed_bytes"] = self.fixed_bytes(1)
+        return data
+
 
 @dataclass(frozen=True)
 class FullAttentionSpec(LayerSpec):
@@ -128,6 +146,14 @@ class FullAttentionSpec(LayerSpec):
     def describe(self) -> str:
         v = "" if self.head_size_v is None else f"/{self.v_size}"
         return f"{self.kind}: {self.num_kv_heads} KV heads x {self.head_size}{v}"
+
+    def browser_data(self) -> dict[str, Any]:
+        return {
+            **super().browser_data(),
+            "kv_heads": self.num_kv_heads,
+            "head_k": self.head_size,
+            "head_v": self.v_size,
+        }
 
 
 @dataclass(frozen=True)
@@ -202,6 +228,10 @@ class CrossAttentionSpec(FullAttentionSpec):
     def describe(self) -> str:
         return super().describe().replace("full:", "cross:", 1) + f", {self.encoder_tokens:,} encoder tokens"
 
+    def browser_data(self) -> dict[str, Any]:
+        # the image tokens are held whatever the context, so the browser adds them as they are
+        return {**super().browser_data(), "fixed_tokens": self.encoder_tokens}
+
 
 @dataclass(frozen=True)
 class MLASpec(LayerSpec):
@@ -240,6 +270,12 @@ class MLASpec(LayerSpec):
     def describe(self) -> str:
         index = f" + indexer {self.index_bytes} B" if self.index_bytes else ""
         return f"mla: latent {self.kv_lora_rank} + rope {self.qk_rope_head_dim}{index}"
+
+    def browser_data(self) -> dict[str, Any]:
+        data = {**super().browser_data(), "latent": self.kv_lora_rank + self.qk_rope_head_dim}
+        if self.index_bytes:
+            data["index_bytes"] = self.index_bytes  # per token, in its fixed FP8 format
+        return data
 
 
 @dataclass(frozen=True)
@@ -304,6 +340,20 @@ class CompressedMLASpec(LayerSpec):
         compressed = self.entries(tokens) * (self.entry_bytes + self.index_bytes)
         state = min(tokens, self.state_window) * self.state_token_bytes
         return (window + compressed + state) * 8
+
+    def browser_data(self) -> dict[str, Any]:
+        # every part in its own packed format: bytes, not numbers at the KV dtype
+        data = {
+            **super().browser_data(),
+            "window": self.window,
+            "ratio": self.ratio,
+            "entry_bytes": self.entry_bytes,
+        }
+        if self.index_bytes:
+            data["index_bytes"] = self.index_bytes  # per compressed entry
+        if self.state_window:
+            data.update(state_window=self.state_window, state_token_bytes=self.state_token_bytes)
+        return data
 
     def describe(self) -> str:
         if self.ratio == 1:
@@ -372,3 +422,9 @@ class LayerGroup:
 
     def __post_init__(self) -> None:
         check_int("layer count", self.count, minimum=1)
+
+    def browser_data(self) -> dict[str, Any]:
+        """The spec's browser data with the layer count after its kind (the order the
+        synced JSON has always had, so a widget's state is unchanged byte for byte)."""
+        spec = self.spec.browser_data()
+        return {"kind": spec.pop("kind"), "count": self.count, **spec}

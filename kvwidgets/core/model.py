@@ -9,7 +9,6 @@ from typing import Any
 from .dtypes import WeightFormat, dtype_bits, weight_format, weight_format_name
 from .errors import ConfigError, InputError, check_int
 from .layers import (
-    CompressedMLASpec,
     CrossAttentionSpec,
     FullAttentionSpec,
     LayerGroup,
@@ -198,7 +197,7 @@ class Model:
 
         decode_weight_params in bytes: with a mixed format, the shared part at its own size
         and the routed experts the batch picked at theirs. The operation order is the
-        browser's (kvcalc.js decodeWeightBytes), so both give the same double.
+        browser's (js/calc/model.js decodeWeightBytes), so both give the same double.
         """
         fmt = self.weight_format(weight_dtype)
         read = self.decode_weight_params(batch, params)
@@ -334,35 +333,9 @@ class Model:
 
     def shape(self) -> dict[str, Any]:
         """The compact JSON the widgets' JavaScript evaluates (numbers, not bytes:
-        the dtype is applied in the browser so a dtype menu needs no kernel).
-
-        A group leaves out what is the default in kvcalc.js: "cap" when the layer keeps
-        every token (null), "fixed_bytes" when it holds no fixed state (0). Every widget
-        ships one shape per preset, so the bytes count."""
-        groups = []
-        for g in self.groups:
-            s = g.spec
-            entry: dict[str, Any] = {"kind": s.kind, "count": g.count}
-            if s.token_cap is not None:
-                entry["cap"] = s.token_cap
-            if isinstance(s, FullAttentionSpec):
-                entry.update(kv_heads=s.num_kv_heads, head_k=s.head_size, head_v=s.v_size)
-                if isinstance(s, CrossAttentionSpec):
-                    entry["fixed_tokens"] = s.encoder_tokens  # held whatever the context
-            elif isinstance(s, MLASpec):
-                entry.update(latent=s.kv_lora_rank + s.qk_rope_head_dim)
-                if s.index_bytes:
-                    entry["index_bytes"] = s.index_bytes  # per token, fixed FP8 format
-            elif isinstance(s, CompressedMLASpec):
-                # every part in its own packed format: bytes, not numbers at the KV dtype
-                entry.update(window=s.window, ratio=s.ratio, entry_bytes=s.entry_bytes)
-                if s.index_bytes:
-                    entry["index_bytes"] = s.index_bytes  # per compressed entry
-                if s.state_window:
-                    entry.update(state_window=s.state_window, state_token_bytes=s.state_token_bytes)
-            if s.fixed_bytes(1):
-                entry["fixed_bytes"] = s.fixed_bytes(1)
-            groups.append(entry)
+        the dtype is applied in the browser so a dtype menu needs no kernel). Each layer
+        group writes its own part (LayerGroup.browser_data, from its spec's class)."""
+        groups = [g.browser_data() for g in self.groups]
         return {
             "name": self.name,
             "params": self.params,

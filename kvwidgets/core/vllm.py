@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import asdict, dataclass, field, replace
+from typing import Any
 
 from .budget import memory_budget
 from .dtypes import PACKED_KV_FORMATS
@@ -465,33 +466,22 @@ def vllm_kv_report(
     model: Model,
     gpu: str | GPU | None = None,
     *,
-    max_model_len: int | None = None,
+    settings: VLLMSettings | None = None,
     kv_cache_memory_bytes: int | None = None,
-    kv_dtype: str = "bf16",
-    block_size: int = 16,
-    num_gpus: int = 1,
-    vllm_version: str = "0.33",
     utilization: float = 0.9,
     weight_dtype: str = "bf16",
     working_bytes: int = 0,
     params: int | None = None,
     memory: str = "marketed",
-    max_num_batched_tokens: int | None = None,
-    hybrid_kv_cache_manager: bool | None = None,
-    async_scheduling: bool | None = None,
-    mamba_cache_mode: str | None = None,
-    mamba_kind: str | None = None,
-    settings: VLLMSettings | None = None,
-    enable_prefix_caching: bool | None = None,
-    decode_context_parallel_size: int = 1,
-    draft: Model | None = None,
-    num_speculative_tokens: int = 0,
+    **flags: Any,
 ) -> VLLMReport:
     """What the named vLLM version would log, per GPU under tensor parallelism `num_gpus`.
 
-    The engine flags come as keywords or as one VLLMSettings (settings=), not both (a
-    keyword left at its default counts as not given). The
-    cache memory is exactly `kv_cache_memory_bytes` when given (vLLM's
+    The engine flags are one VLLMSettings: settings=VLLMSettings(max_model_len=..., ...).
+    Each of its fields may also be given as a keyword (vllm_kv_report(m, gpu,
+    max_model_len=8192)); keywords are merged into settings=, a keyword that contradicts a
+    value settings= states is an InputError, and a misspelt one a TypeError naming the
+    valid ones. The cache memory is exactly `kv_cache_memory_bytes` when given (vLLM's
     --kv-cache-memory-bytes, per GPU), else the GPU's budget: memory x utilization - weights
     (the draft's too) - working area (kvwidgets' convention; vLLM 0.33's own default
     utilization is 0.92). max_model_len defaults to the model's context, as vLLM's does.
@@ -511,23 +501,7 @@ def vllm_kv_report(
     multi-module MTP keeps past a sliding window (0.33 extra_retained_tokens), and 0.33's
     multimodal reservation taken after the memory line is logged.
     """
-    s = merge_settings(
-        settings,
-        vllm_version=vllm_version,
-        max_model_len=max_model_len,
-        kv_dtype=kv_dtype,
-        block_size=block_size,
-        num_gpus=num_gpus,
-        max_num_batched_tokens=max_num_batched_tokens,
-        hybrid_kv_cache_manager=hybrid_kv_cache_manager,
-        async_scheduling=async_scheduling,
-        mamba_cache_mode=mamba_cache_mode,
-        mamba_kind=mamba_kind,
-        enable_prefix_caching=enable_prefix_caching,
-        decode_context_parallel_size=decode_context_parallel_size,
-        draft=draft,
-        num_speculative_tokens=num_speculative_tokens,
-    )
+    s = merge_settings(settings, flags, vllm_kv_report)
     r = s.resolve(model, gpu)
     plan, per_token = _plan(model, r)
     if kv_cache_memory_bytes is not None:
@@ -572,45 +546,17 @@ def vllm_report_from_tokens(
     model: Model,
     gpu_kv_cache_tokens: int,
     *,
-    max_model_len: int | None = None,
-    kv_dtype: str = "bf16",
-    block_size: int = 16,
-    num_gpus: int = 1,
-    vllm_version: str = "0.33",
-    max_num_batched_tokens: int | None = None,
-    hybrid_kv_cache_manager: bool | None = None,
-    async_scheduling: bool | None = None,
-    mamba_cache_mode: str | None = None,
     gpu: str | GPU | None = None,
-    mamba_kind: str | None = None,
     settings: VLLMSettings | None = None,
-    enable_prefix_caching: bool | None = None,
-    decode_context_parallel_size: int = 1,
-    draft: Model | None = None,
-    num_speculative_tokens: int = 0,
+    **flags: Any,
 ) -> VLLMReport:
     """Work back from a logged token count: the fewest blocks that log it, and what follows
     (bytes, concurrency). Several block counts can log the same tokens (0.11 floors by the
     group count, and multiplies by the DCP size); the range is in the notes. The engine
-    flags are those of vllm_kv_report; max_model_len must be given (here or in settings)."""
+    flags are those of vllm_kv_report (settings= and/or keywords); max_model_len must be
+    given (in either)."""
     tokens = check_int("gpu_kv_cache_tokens", gpu_kv_cache_tokens, minimum=1)
-    s = merge_settings(
-        settings,
-        vllm_version=vllm_version,
-        max_model_len=max_model_len,
-        kv_dtype=kv_dtype,
-        block_size=block_size,
-        num_gpus=num_gpus,
-        max_num_batched_tokens=max_num_batched_tokens,
-        hybrid_kv_cache_manager=hybrid_kv_cache_manager,
-        async_scheduling=async_scheduling,
-        mamba_cache_mode=mamba_cache_mode,
-        mamba_kind=mamba_kind,
-        enable_prefix_caching=enable_prefix_caching,
-        decode_context_parallel_size=decode_context_parallel_size,
-        draft=draft,
-        num_speculative_tokens=num_speculative_tokens,
-    )
+    s = merge_settings(settings, flags, vllm_report_from_tokens)
     if s.max_model_len is None:
         raise InputError("max_model_len: give the length the log's concurrency line names")
     check_int("max_model_len", s.max_model_len, minimum=1)

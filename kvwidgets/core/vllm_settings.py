@@ -8,8 +8,11 @@ log would settle (the mamba cache mode), so the report can say what it assumed.
 
 from __future__ import annotations
 
+import inspect
 import re
-from dataclasses import dataclass, fields
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
+from typing import Any
 
 from .errors import InputError, check_int
 from .gpus import GPU, get_gpu
@@ -58,20 +61,40 @@ class VLLMSettings:
         return _resolve(self, model, gpu)
 
 
-def merge_settings(settings: VLLMSettings | None, **flags) -> VLLMSettings:
-    """The settings object, or one built from keyword flags; not both with differing values."""
-    given = VLLMSettings(**flags)
+ENGINE_FLAGS = tuple(f.name for f in fields(VLLMSettings))
+
+
+def merge_settings(settings: VLLMSettings | None, flags: dict[str, Any], caller: Callable) -> VLLMSettings:
+    """settings= with the engine flags given as keywords merged in (the one definition of
+    the flags is VLLMSettings: the keywords are its fields).
+
+    A keyword fills in or repeats what settings holds; one that contradicts a value the
+    settings object states (away from VLLMSettings' default) is refused, naming it. A
+    keyword that is no flag of VLLMSettings and no parameter of `caller` is a TypeError
+    naming it and the valid ones, as Python's own would be."""
+    unknown = sorted(set(flags) - set(ENGINE_FLAGS))
+    if unknown:
+        own = [p.name for p in inspect.signature(caller).parameters.values() if p.kind is p.KEYWORD_ONLY]
+        raise TypeError(
+            f"{caller.__name__}() got an unexpected keyword argument {', '.join(map(repr, unknown))}; "
+            f"its keywords are {', '.join(own)} and the engine flags (VLLMSettings fields) {', '.join(ENGINE_FLAGS)}"
+        )
     if settings is None:
-        return given
+        return VLLMSettings(**flags)
     if not isinstance(settings, VLLMSettings):
         raise InputError(f"settings: expected a VLLMSettings, got {type(settings).__name__}")
     default = VLLMSettings()
-    clash = [f.name for f in fields(VLLMSettings) if getattr(given, f.name) != getattr(default, f.name)]
+    clash = [
+        name
+        for name, value in flags.items()
+        if value != getattr(settings, name) and getattr(settings, name) != getattr(default, name)
+    ]
     if clash:
         raise InputError(
-            f"give the engine flags either in settings= or as keywords, not both ({', '.join(clash)} given twice)"
+            "give each engine flag either in settings= or as a keyword, not both with different values "
+            f"({', '.join(clash)} given twice)"
         )
-    return settings
+    return replace(settings, **flags)
 
 
 @dataclass(frozen=True)

@@ -140,17 +140,18 @@ def executed_notebook(notebook: Path, timeout: int = 600):
 def write_deck(folder, notebook=DEFAULT_NOTEBOOK, *, tarballs=None, cache=None, timeout: int = 600) -> Path:
     """Write the deck as folder/<notebook name>.html, with the scripts and reveal.js beside
     it; return the page's path. ``tarballs`` / ``cache`` as for offline_assets."""
-    try:
-        from nbconvert import SlidesExporter
-        from traitlets.config import Config
-    except ImportError as exc:
-        raise ExportError(f"the deck needs nbconvert and nbclient (pip install nbconvert): {exc}") from None
+    # the caller's own mistake first: a wrong path is reported whether or not nbconvert is here
     try:
         source = Path(notebook).expanduser()
     except TypeError as exc:
         raise InputError(f"notebook must be a path to an .ipynb file, got {type(notebook).__name__}") from exc
     if source.suffix != ".ipynb" or not source.is_file():
         raise InputError(f"notebook must be an existing .ipynb file, got {str(source)!r}")
+    try:
+        from nbconvert import SlidesExporter
+        from traitlets.config import Config
+    except ImportError as exc:
+        raise ExportError(f"the deck needs nbconvert and nbclient (pip install nbconvert): {exc}") from None
     target = writable_folder(folder, "the deck")
     offline_assets(target, tarballs=tarballs, cache=cache)
     reveal_files(target, tarballs=tarballs, cache=cache)

@@ -49,7 +49,7 @@ class KVWidget(anywidget.AnyWidget):
     initial = traitlets.Dict().tag(sync=True)  # input values the reset button restores
     scale = traitlets.Float(1.0).tag(sync=True)  # 1.5 for a lecture hall
     # A slide's layout, so the figure fits a 1280x720 slide whole: the root gets the class
-    # kv-compact (ui.js kvApp; widget.css). The slide's heading names the widget, so no
+    # kv-compact (js/ui/app.js createApp; widget.css). The slide's heading names the widget, so no
     # title; the "More" fold is out of view; controls and readouts packed tighter; of the
     # explanation, the first line and every warning show, one line each (pointing at it
     # unfolds it all); kvPlot draws the figure at 0.7 of its height. Read when a view is

@@ -95,7 +95,7 @@ def mha_model(model: Model) -> Model | None:
 
 
 def mha_groups(model: Model) -> list[dict[str, Any]] | None:
-    """The MHA form's groups that grow with the context: kvcalc.js uses them only for bytes
+    """The MHA form's groups that grow with the context: js/calc uses them only for bytes
     per token, to which fixed state (cap 0) adds nothing."""
     mha = mha_model(model)
     return None if mha is None else [g for g in mha.shape()["groups"] if g.get("cap") != 0]
@@ -110,7 +110,7 @@ def model_shape(model: Model) -> dict[str, Any]:
     # the loader's own estimate (not a published count): the weights line says so
     shape.setdefault("params_estimated", model.params_estimated)
     # serving engines that no longer run this architecture (configs/engine_support.py)
-    if model.engine_notes:  # ui.js reads a missing list as none
+    if model.engine_notes:  # js/calc/model.js limitLines reads a missing list as none
         shape.setdefault("engine_notes", list(model.engine_notes))
     return shape
 

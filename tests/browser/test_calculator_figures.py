@@ -1,4 +1,4 @@
-"""What the calculators' figures draw (issue 15): failures drawn as failures (UsersThatFit's
+"""What the calculators' figures draw: failures drawn as failures (UsersThatFit's
 overflowing bar, ContextVsUsers' message in place of an empty chart), and PerTokenBytes'
 ghost of every layer full with a visible sliding part labelled with its true size."""
 

@@ -402,8 +402,8 @@ def test_offload_crossings_on_the_page_are_the_kernels(watched, tmp_path):
         ]
         assert expected, kwargs  # both cases cross somewhere
         assert text == " · ".join(expected)
-        # one dot per crossing on the plot, labelled with its token count (issue 15: the
-        # crossings are the widget's answer)
+        # one dot per crossing on the plot, labelled with its token count (the crossings
+        # are the widget's answer, so the figure must show them, not only the text)
         dots = page.evaluate(
             "document.querySelector('.kv-plot').data"
             ".filter(t => t.name === 'where the cheaper way changes').map(t => [t.x, t.text])"

@@ -28,7 +28,6 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import kvwidgets as kw
 
@@ -64,7 +63,7 @@ NAMES = {
 MODEL = "window.kvwExport.models[0]"
 # The figure as drawn: the plot's traces and marks, and the failure panel that stands in
 # for the plot when the inputs describe something that cannot run (a model that does not
-# load has no decode speed to draw: issue 15), so giving way to the panel is a redraw too.
+# load has no decode speed to draw), so giving way to the panel is a redraw too.
 FIGURE_JS = """() => {
     const gd = document.querySelector('.kv-plot');
     const failure = document.querySelector('.kv-failure');
@@ -91,6 +90,10 @@ def figure(page):
 def redrawn(page, before: str, timeout_ms: int = 3000) -> bool:
     """Whether the figure differs from `before` within timeout_ms: a redraw waits for the
     next frame, which a machine under load can deliver after the key press returns."""
+    # imported here, not at the top: the fast stage's venv (the dev extra) has no Playwright
+    # and still collects this module, whose helpers other browser tests import
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     try:
         page.wait_for_function(f"() => ({FIGURE_JS})() !== {json.dumps(before)}", timeout=timeout_ms)
     except PlaywrightTimeout:

@@ -1,4 +1,4 @@
-"""Every architecture kind of issue 9: a config written for each field and pitfall, with the
+"""Every architecture kind kvwidgets reads: a config written for each field and pitfall, with the
 number worked out here from the engine's rule (the file is cited beside each).
 
 Engines read: vLLM 0.33.0 (pip download vllm==0.33.0 --no-deps; Llama 3.2 Vision from

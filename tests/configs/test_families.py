@@ -64,7 +64,8 @@ def test_kimi_linear_unknown_kda_field_is_named():
 def test_mimo_v2_full_layers_and_swa_layers_with_their_own_heads():
     m = kw.load_model(config("mimo-v2-flash"))
     assert kinds(m) == {"full": 9, "sliding": 39}
-    # 9 full layers x 4 KV heads x (192 + 128) x 2 B: the 23,040 B per token
+    # 9 full layers x 4 KV heads x (192 + 128) x 2 B: 23,040 B per token at long context
+    # (the sliding layers keep 128 tokens at most, so they add a fixed amount, not bytes per token)
     assert m.kv_bytes_per_token() == 9 * 4 * (192 + 128) * 2 == 23_040
     swa = next(g.spec for g in m.groups if isinstance(g.spec, SlidingWindowSpec))
     assert (swa.num_kv_heads, swa.head_size, swa.v_size, swa.window) == (8, 192, 128, 128)

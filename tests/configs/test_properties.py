@@ -82,7 +82,7 @@ def test_sliding_pattern_counts(layers, pattern, window, tokens):
     assert m.kv_bytes(tokens) == per_layer * (full * tokens + (layers - full) * min(tokens, window))
 
 
-# ---- the layer kinds of issue 9 ----------------------------------------------------------------
+# ---- every layer kind the loader builds ----------------------------------------------------------------
 @settings(max_examples=100, deadline=None)
 @given(
     st.integers(1, 96),

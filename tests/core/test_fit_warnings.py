@@ -1,4 +1,5 @@
-"""users_that_fit says the limits its number alone would hide (issue 9: never a silent number)."""
+"""users_that_fit says the limits its number alone would hide (never a silent number: a user count that a window, a
+recurrent state or a cap changes says so beside it)."""
 
 import kvwidgets as kw
 from kvwidgets.widgets import browser_data

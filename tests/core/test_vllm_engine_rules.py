@@ -17,6 +17,8 @@ package of the 0.11.0 and 0.33.0 wheels), never read back from kvwidgets:
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 import kvwidgets as kw
@@ -368,11 +370,39 @@ def test_settings_object_equals_the_keywords():
     assert a == b
     back = kw.vllm_report_from_tokens(kw.load_model("deepseek-v3"), a.gpu_kv_cache_tokens, settings=s)
     assert back.num_blocks <= a.num_blocks and back.gpu_kv_cache_tokens == a.gpu_kv_cache_tokens
-    # a keyword away from its default beside settings= is a clash (one at its default is "not given")
+    # a keyword that contradicts a value settings= states is refused rather than silently picked
     with pytest.raises(InputError, match="block_size given twice"):
         kw.vllm_kv_report(kw.load_model("deepseek-v3"), kv_cache_memory_bytes=MEM, settings=s, block_size=32)
     with pytest.raises(InputError, match="max_model_len"):
         kw.vllm_report_from_tokens(kw.load_model("llama-3-8b"), 1000)
+
+
+def test_keywords_are_merged_into_settings():
+    deepseek = kw.load_model("deepseek-v3")
+    s = VLLMSettings(vllm_version="0.11", block_size=64, num_gpus=8)
+    merged = kw.vllm_kv_report(deepseek, kv_cache_memory_bytes=MEM, settings=s, max_model_len=32_768)
+    stated = VLLMSettings(vllm_version="0.11", block_size=64, num_gpus=8, max_model_len=32_768)
+    assert merged == kw.vllm_kv_report(deepseek, kv_cache_memory_bytes=MEM, settings=stated)
+    assert merged.max_model_len == 32_768 and merged.block_size == 64
+    # repeating the value settings= states is no clash; a keyword at its default against a stated value is
+    assert kw.vllm_kv_report(deepseek, kv_cache_memory_bytes=MEM, settings=stated, block_size=64) == merged
+    with pytest.raises(InputError, match="block_size given twice"):
+        kw.vllm_kv_report(deepseek, kv_cache_memory_bytes=MEM, settings=stated, block_size=16)
+
+
+@pytest.mark.parametrize("call", [kw.vllm_kv_report, kw.vllm_report_from_tokens])
+def test_a_misspelt_flag_is_a_type_error_naming_it_and_the_valid_ones(call):
+    args = (
+        (kw.load_model("llama-3-8b"),) if call is kw.vllm_kv_report else (kw.load_model("llama-3-8b"), 1000)
+    )
+    with pytest.raises(TypeError) as err:
+        call(*args, max_model_length=8192, blok_size=32)
+    message = str(err.value)
+    assert f"{call.__name__}() got an unexpected keyword argument 'blok_size', 'max_model_length'" in message
+    # every valid keyword is named: the caller's own and each VLLMSettings field
+    own = ["settings", "kv_cache_memory_bytes"] if call is kw.vllm_kv_report else ["settings", "gpu"]
+    for name in [*own, *(f.name for f in dataclasses.fields(VLLMSettings))]:
+        assert name in message
 
 
 def test_state_layers_of_an_unread_kind_get_no_checkpoint_page_and_a_note():

@@ -21,6 +21,7 @@ def test_the_command_says_what_went_wrong(tmp_path, capsys):
     assert "error: notebook must be an existing .ipynb file" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # runs the notebook in a kernel
 def test_a_failing_cell_stops_the_build_naming_the_cell(tmp_path):
     import nbformat
 

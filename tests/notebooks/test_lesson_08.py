@@ -171,7 +171,7 @@ STATED = [
 ]
 
 
-# Claims issue 16 found wrong or unsourced, which must not come back.
+# Claims once in the text that were wrong or in no source: each must stay out.
 RETRACTED = [
     "doubling before the\nfloor",  # said the same as the rounding below it, in a puzzling way
     "roughly ten times",  # in no source

@@ -322,7 +322,8 @@ def test_reader_change_runs(case):
 
 
 def test_every_reader_change_checks_what_it_prints():
-    # a change that only had to run would let a stale label through (issue 16)
+    # a change that only had to run would let a stale label through (a cell printing the old
+    # model's name with the new model's numbers runs without error)
     assert set(PRINTED) <= set(CASES), sorted(set(PRINTED) - set(CASES))
     assert [case for case in CASES if not PRINTED.get(case)] == []
 

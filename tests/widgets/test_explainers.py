@@ -340,7 +340,7 @@ def test_offload_state_is_small_and_the_page_exports(tmp_path):
 def test_attention_designs_head_sharing_and_axis():
     w = kw.AttentionDesigns()
     assert w.result["query_heads_per_kv_head"] == {"MHA": 1, "GQA": 4, "MQA": 32}
-    # linear by default (issue 15: on a log axis the 4x from MHA to GQA is a small part of a bar)
+    # linear by default (on a log axis the 4x from MHA to GQA is a small part of a bar)
     assert w.result["x_scale"] == "linear"
     w.x_scale = "log"
     assert w.error == "" and w.result["x_scale"] == "log"

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from . import golden
+from .node_summary import assert_every_test_passed
 
 ROOT = Path(__file__).resolve().parents[2]
 NODE_TEST = ROOT / "tests" / "widgets" / "js" / "kvcalc.test.mjs"
@@ -40,7 +41,7 @@ def test_kvcalc_js_reproduces_core(tmp_path, vectors):
         [node, "--test", str(NODE_TEST)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
-    assert "# fail 0" in proc.stdout and "# pass 17" in proc.stdout
+    assert_every_test_passed(proc.stdout, NODE_TEST)
 
 
 def test_golden_vectors_reach_every_edge(vectors):

@@ -125,7 +125,10 @@ def test_context_vs_users_log_axis_and_labelled_marks(open_page):
     labels = [a["text"].strip("\u2196\u2197\u2198\u2199 ") for a in layout["annotations"]]
     for t in (8192, 32768, 131072):
         users = kw.users_that_fit("llama-3-8b", "H100-SXM", t).users
-        assert f"{users:,} conversations" in labels, (t, labels)  # "conversation": the one word (issue 15)
+        assert f"{users:,} conversations" in labels, (
+            t,
+            labels,
+        )  # "conversation": the one word every widget uses
     assert "3 conversations" in labels  # 128K on one H100: invisible on a linear axis beside 416 at 1K
     page.click('[data-kv="more"]')  # the axis scale is in the "More" fold
     page.select_option('[data-kv="y_scale"]', "linear")

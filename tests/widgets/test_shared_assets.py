@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import kvwidgets as kw
 from kvwidgets.widgets.front_end import library_hash, library_source, plotly_source, plotly_version
 from kvwidgets.widgets.shared_assets import SharedAssets, shared_assets
@@ -77,6 +79,7 @@ def test_the_shared_assets_model_preloads_plotly_and_has_no_view(tmp_path):
     assert proc.returncode == 0, proc.stderr
 
 
+@pytest.mark.slow  # nbconvert runs the notebook in a kernel
 def test_an_executed_notebook_saves_plotly_js_once(tmp_path):
     """nbconvert --execute stores the widget state of every model in the notebook's
     metadata (what nbconvert's HTML and a reopened notebook render from)."""

@@ -21,6 +21,8 @@ from kvwidgets.core.request_lengths import sample_requests
 from kvwidgets.data.reported import PAPER_KV_SLOTS_OPT13B_A100_40GB
 from kvwidgets.widgets import browser_data
 
+from .node_summary import assert_every_test_passed
+
 ROOT = Path(__file__).resolve().parents[2]
 NODE_TEST = ROOT / "tests" / "widgets" / "js" / "trace.test.mjs"
 
@@ -153,4 +155,4 @@ def test_allocator_trace_js_reproduces_core(tmp_path, vectors):
         [node, "--test", str(NODE_TEST)], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
     )
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-3000:]
-    assert "# fail 0" in proc.stdout and "# pass 2" in proc.stdout
+    assert_every_test_passed(proc.stdout, NODE_TEST)

@@ -44,7 +44,7 @@ NEW_VALUES = {
     "short_context": 4096,
     "params": 70_000_000_000,
     "y_scale": "linear",
-    "x_scale": "log",  # AttentionDesigns draws linear by default (issue 15)
+    "x_scale": "log",  # AttentionDesigns draws linear by default, so log is a change
 }
 
 
