@@ -393,6 +393,7 @@ OVERFLOW_JS = """() => {
     const r = root.getBoundingClientRect();
     const out = [];
     for (const e of root.querySelectorAll('.kv-controls > *, .kv-readout, .kv-title, .kv-plot .main-svg')) {
+        if (e.getClientRects().length === 0) continue;  // not drawn (display: none): nothing to overflow
         const b = e.getBoundingClientRect();
         if (b.right > r.right + 0.5 || b.left < r.left - 0.5) out.push(e.dataset.kv || e.className.baseVal || e.className);
     }

@@ -1761,7 +1761,7 @@ function modelSelect(app) {
   return sel;
 }
 function modelRefusal(app) {
-  const note = element("div", { class: "kv-model-refusal", role: "alert", "data-kv-out": "model_refusal" });
+  const note = element("div", { class: "kv-model-refusal", role: "alert", "data-kv-note": "model_refusal" });
   const show = () => {
     note.textContent = app.model.get("model_refusal") || "";
   };

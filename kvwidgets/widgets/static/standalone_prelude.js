@@ -1892,7 +1892,7 @@
     return sel;
   }
   function modelRefusal(app) {
-    const note = element("div", { class: "kv-model-refusal", role: "alert", "data-kv-out": "model_refusal" });
+    const note = element("div", { class: "kv-model-refusal", role: "alert", "data-kv-note": "model_refusal" });
     const show = () => {
       note.textContent = app.model.get("model_refusal") || "";
     };
@@ -2082,7 +2082,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "12595cb563c52344";
+  var LIBRARY_HASH = "ff8ce8f3b6e0077c";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js
