@@ -35,8 +35,11 @@ NAMES: dict[str, tuple[str, ...]] = {
         "num_query_groups",
         "multi_query_group_num",
         "num_attention_groups",
+        "n_kv_heads",
     ),
-    "hidden_size": ("hidden_size", "n_embd", "d_model", "model_dim"),
+    # BLOOM's n_embed (transformers BloomConfig takes it in place of hidden_size); dim,
+    # n_kv_heads: the names of Meta's original params.json, which some configs keep
+    "hidden_size": ("hidden_size", "n_embd", "d_model", "model_dim", "n_embed", "dim"),
     "head_dim": ("head_dim", "kv_channels"),
     "intermediate_size": ("intermediate_size", "n_inner", "ffn_hidden_size", "ffn_dim"),
     "vocab_size": ("vocab_size", "padded_vocab_size"),

@@ -378,6 +378,56 @@ def model_type_from_architecture(view: ConfigView) -> None:
         )
 
 
+# Encoder-only models read their whole input in one pass and keep no KV cache (vLLM 0.33.0
+# serves them as pooling models, registry.py _EMBEDDING_MODELS): no number is right for them.
+ENCODER_ONLY_MODEL_TYPES = frozenset(
+    {
+        "bert",
+        "roberta",
+        "xlm-roberta",
+        "distilbert",
+        "deberta",
+        "deberta-v2",
+        "electra",
+        "albert",
+        "modernbert",
+    }
+)
+# encoder-decoder models whose decoder caches kvwidgets reads (families.py)
+ENCODER_DECODER_READERS = frozenset({"whisper"})
+# fields by which a config names its language model instead of giving its sizes
+LANGUAGE_MODEL_ID_FIELDS = ("hf_llm_id", "llm_backbone_id", "text_model_id")
+
+
+def refuse_designs_without_a_reader(view: ConfigView) -> None:
+    """Refuse, naming the field that says so, a config whose cache kvwidgets cannot size:
+    an encoder-only model (no cache), an encoder-decoder other than those read, or a
+    wrapper that names its language model by id without its sizes."""
+    model_type = view.top.get("model_type")
+    if model_type in ENCODER_ONLY_MODEL_TYPES:
+        raise ConfigError(
+            f"{view.source}: model_type is {model_type!r}, an encoder-only model: it reads its whole "
+            "input at once and keeps no KV cache, so there is nothing to size (kvwidgets sizes decoders)"
+        )
+    for where, cfg in (("", view.top), ("text_config.", view.top.get("text_config") or {})):
+        if isinstance(cfg, Mapping) and cfg.get("is_encoder_decoder") is True:
+            if view.model_type in ENCODER_DECODER_READERS or model_type in ENCODER_DECODER_READERS:
+                return
+            raise ConfigError(
+                f"{view.source}: {where}is_encoder_decoder is true (model_type {model_type!r}): its decoder "
+                "keeps a self-attention cache and a cross-attention cache of the encoder's tokens, and "
+                f"kvwidgets reads that layout only for {', '.join(sorted(ENCODER_DECODER_READERS))}"
+            )
+    named = [f for f in LANGUAGE_MODEL_ID_FIELDS if isinstance(view.top.get(f), str)]
+    has_layers = any(n in view.cfg for n in NAMES["num_hidden_layers"])
+    if named and not has_layers:
+        field = named[0]
+        raise ConfigError(
+            f"{view.source}: {field} is {view.top[field]!r}: the config names its language model "
+            "instead of giving its sizes; load that model's config.json instead"
+        )
+
+
 def read_layout(view: ConfigView) -> tuple[Dims, tuple[LayerGroup, ...]]:
     """The dims and layer groups: an architecture's own reader when it has one
     (families.py), else the attention reader above."""
@@ -475,6 +525,7 @@ def model_from_config(
     """Build a Model from a config.json dict. Without params, the count is estimated."""
     view = ConfigView(config, source)
     model_type_from_architecture(view)
+    refuse_designs_without_a_reader(view)
     try:
         d, groups = read_layout(view)
     except ConfigError as e:
