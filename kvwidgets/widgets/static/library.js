@@ -2,6 +2,9 @@
 
 // kvwidgets/widgets/js/calc/errors.js
 var KVInputError = class extends Error {
+  /**
+   * @param {string} message
+   */
   constructor(message) {
     super(message);
     this.name = "KVInputError";
@@ -316,9 +319,9 @@ function usersThatFit(shape, gpu, context, o) {
   };
 }
 function maxContext(shape, gpu, users, o, limit = 2 ** 40) {
-  users = BigInt(checkInt("users", users, 1));
+  const count = BigInt(checkInt("users", users, 1));
   const b = memoryBudget(shape, gpu, o);
-  const fits = (t) => users * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
+  const fits = (t) => count * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
   if (!fits(1)) return 0;
   if (fits(limit)) return null;
   let lo = 1;
@@ -408,6 +411,9 @@ function nextPow2(x) {
   return p;
 }
 var Heap = class {
+  /**
+   * @param {(x: T, y: T) => boolean} less
+   */
   constructor(less) {
     this.a = [];
     this.less = less;
@@ -418,6 +424,9 @@ var Heap = class {
   peek() {
     return this.a[0];
   }
+  /**
+   * @param {T} x
+   */
   push(x) {
     const a = this.a;
     a.push(x);
@@ -432,7 +441,10 @@ var Heap = class {
   pop() {
     const a = this.a;
     const top = a[0];
-    const last = a.pop();
+    const last = (
+      /** @type {T} */
+      a.pop()
+    );
     if (a.length) {
       a[0] = last;
       let i = 0;
@@ -465,15 +477,33 @@ function addTo(acc, tok, res, inn, rnd, running, steps) {
   acc[5] += steps;
 }
 var Sums = class {
+  /**
+   * @param {number} capacity
+   */
   constructor(capacity) {
     this.cap = capacity;
     this.window = [0, 0, 0, 0, 0, 0];
     this.whole = [0, 0, 0, 0, 0, 0];
   }
+  /**
+   * @param {number} tok
+   * @param {number} res
+   * @param {number} inn
+   * @param {number} rnd
+   * @param {number} running
+   * @param {number} steps
+   * @param {boolean} saturated
+   */
   add(tok, res, inn, rnd, running, steps, saturated) {
     addTo(this.whole, tok, res, inn, rnd, running, steps);
     if (saturated) addTo(this.window, tok, res, inn, rnd, running, steps);
   }
+  /**
+   * @param {string} policy
+   * @param {number[][]} samples
+   * @param {number} totalSteps
+   * @param {number} preemptions
+   */
   run(policy, samples, totalSteps, preemptions) {
     const c = this.cap;
     const cols = { token_states: [], reserved: [], internal: [], rounding: [], free: [] };
@@ -510,6 +540,9 @@ var Sums = class {
   }
 };
 var Buddy = class {
+  /**
+   * @param {number} capacity
+   */
   constructor(capacity) {
     this.free = /* @__PURE__ */ new Map();
     this.largest = 0;
@@ -524,9 +557,12 @@ var Buddy = class {
       }
     }
   }
+  /**
+   * @param {number} size
+   */
   alloc(size) {
     let s = size;
-    while (!(this.free.get(s) && this.free.get(s).size)) {
+    while (!this.free.get(s)?.size) {
       s *= 2;
       if (s > this.largest) return null;
     }
@@ -544,6 +580,10 @@ var Buddy = class {
     }
     return addr;
   }
+  /**
+   * @param {number} addr
+   * @param {number} size
+   */
   release(addr, size) {
     for (; ; ) {
       const buddy = Math.floor(addr / size) % 2 === 0 ? addr + size : addr - size;
@@ -560,7 +600,12 @@ var Buddy = class {
   }
 };
 function runReserving(policy, reqs, capacity, maxLen, buddy) {
-  const res = reqs.map(([p, o]) => reservation(policy, p, o, maxLen));
+  const res = reqs.map(([
+    /** @type {number} */
+    p,
+    /** @type {number} */
+    o
+  ]) => reservation(policy, p, o, maxLen));
   const chunk = buddy ? res.map(nextPow2) : res;
   let room = capacity;
   if (buddy) {
@@ -644,15 +689,28 @@ function runReserving(policy, reqs, capacity, maxLen, buddy) {
 var ceilDivInt = (a, b) => Math.floor((a + b - 1) / b);
 function runPaged(reqs, capacity, B, watermarkBlocks) {
   const totalBlocks = Math.floor(capacity / B);
-  reqs.forEach(([p, o], i) => {
+  reqs.forEach(([
+    /** @type {number} */
+    p,
+    /** @type {number} */
+    o
+  ], i) => {
     const need = ceilDivInt(p + o, B);
     if (need > totalBlocks - watermarkBlocks) {
       throw new KVInputError(`request ${i} needs ${n(need)} blocks of ${B} tokens, more than the ${n(totalBlocks - watermarkBlocks)} a request may take: it could never finish (give more memory or shorter requests)`);
     }
   });
   const N = reqs.length;
-  const length = reqs.map(([p]) => p);
-  const final = reqs.map(([p, o]) => p + o);
+  const length = reqs.map(([
+    /** @type {number} */
+    p
+  ]) => p);
+  const final = reqs.map(([
+    /** @type {number} */
+    p,
+    /** @type {number} */
+    o
+  ]) => p + o);
   const tail = final.map((f) => ceilDivInt(f, B) * B - f);
   const admittedAt = new Array(N).fill(0);
   const startLen = new Array(N).fill(0);
