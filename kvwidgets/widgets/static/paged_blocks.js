@@ -297,7 +297,7 @@ function widgetModule(render2) {
       ready(ctx).catch(() => {
       });
     },
-    /** @param {RenderContext} ctx */
+    /** @param {{ model: import("@anywidget/types").AnyModel<S>, el: HTMLElement, host?: any }} ctx */
     async render(ctx) {
       try {
         await ready(ctx);

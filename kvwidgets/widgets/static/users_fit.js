@@ -297,7 +297,7 @@ function widgetModule(render2) {
       ready(ctx).catch(() => {
       });
     },
-    /** @param {RenderContext} ctx */
+    /** @param {{ model: import("@anywidget/types").AnyModel<S>, el: HTMLElement, host?: any }} ctx */
     async render(ctx) {
       try {
         await ready(ctx);
@@ -511,7 +511,10 @@ function render({ model, el }) {
       try {
         return usersThatFit(shape, gpu, context, { ...o, numGpus: n });
       } catch (e) {
-        return { error: e.message, num_gpus: n };
+        return { error: (
+          /** @type {Error} */
+          e.message
+        ), num_gpus: n };
       }
     });
     const labels = counts.map((n) => `${n} GPU${n > 1 ? "s" : ""}${n === fit.num_gpus ? " (chosen)" : ""}`);
