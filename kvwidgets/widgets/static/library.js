@@ -1098,7 +1098,7 @@ function element(tag, attrs = {}, children = []) {
   return e;
 }
 function setTextLines(node, lines) {
-  node.replaceChildren(...lines.map((l) => element("div", { class: l.cls || "kv-line", text: l.text ?? l })));
+  node.replaceChildren(...lines.map((l) => typeof l === "string" ? element("div", { class: "kv-line", text: l }) : element("div", { class: l.cls || "kv-line", text: l.text })));
 }
 var SVG_NS = "http://www.w3.org/2000/svg";
 function svgElement(tag, attrs = {}, children = []) {
@@ -1151,13 +1151,20 @@ function tryModelCall(model, method, ...args) {
   } catch (e) {
     if (!warned.has(method)) {
       warned.add(method);
-      console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && e.message ? e.message : e}); the widget keeps working on the page, without a kernel to follow it.`);
+      console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && /** @type {Error} */
+      e.message ? (
+        /** @type {Error} */
+        e.message
+      ) : e}); the widget keeps working on the page, without a kernel to follow it.`);
     }
     return false;
   }
 }
 function isFocused(el) {
-  const root = el.getRootNode ? el.getRootNode() : document;
+  const root = (
+    /** @type {Document | ShadowRoot} */
+    el.getRootNode ? el.getRootNode() : document
+  );
   return (root.activeElement || document.activeElement) === el;
 }
 
@@ -1247,6 +1254,9 @@ function makeLookup(app) {
       if (!g) throw new KVInputError(`unknown GPU '${n2}'. Known GPUs: ${Object.keys(gpus).sort().join(", ")}.`);
       return g;
     },
+    /**
+     * @param {string} field
+     */
     bits(field) {
       return dtypeBits(dtypes, m.get(field), field);
     },
@@ -1336,6 +1346,10 @@ function createApp({ model, el }, title) {
     /** Set a trait from a control: save it for Python and redraw from the shape now.
      *  model.set fires change:<name> synchronously, whose handler redraws; draw here only
      *  when it did not (same value, or a model that does not echo its own sets). */
+    /**
+     * @param {string} name
+     * @param {unknown} value
+     */
     set(name, value, { continuous = false } = {}) {
       app.drawn = false;
       app.continuous = continuous;
@@ -1347,6 +1361,9 @@ function createApp({ model, el }, title) {
         app.continuous = false;
       }
     },
+    /**
+     * @param {string} message
+     */
     fail(message) {
       app.localError = message;
       app.showError();
@@ -1390,7 +1407,11 @@ function createApp({ model, el }, title) {
         app.draw();
         app.localError = "";
       } catch (e) {
-        app.localError = e && e.message ? e.message : String(e);
+        app.localError = e && /** @type {Error} */
+        e.message ? (
+          /** @type {Error} */
+          e.message
+        ) : String(e);
         if (!(e instanceof KVInputError)) console.error(e);
         app.failed = "The figure waits for inputs it can use: see the message above.";
       } finally {
@@ -1437,6 +1458,10 @@ function createApp({ model, el }, title) {
       plot.setAttribute("aria-describedby", description.id);
       description.textContent = point;
     },
+    /**
+     * @param {string} name
+     * @param {string} label
+     */
     readout(name, label) {
       const value = element("span", { class: "kv-value", "data-kv-out": name });
       const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
@@ -1515,7 +1540,10 @@ function startApp(app) {
       if (Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
       return;
     }
-    const full = app.plot._fullLayout;
+    const full = (
+      /** @type {any} */
+      app.plot._fullLayout
+    );
     const width = app.plot.clientWidth;
     if (window.Plotly && full && width > 0 && Math.abs(full.width - width) > 1) {
       window.Plotly.purge(app.plot);
@@ -1662,14 +1690,17 @@ function contextToPosition(c) {
   return Math.min(10 * CONTEXT_STEPS, (k - 10) * CONTEXT_STEPS + j);
 }
 function positionToContext(pos) {
-  pos = Number(pos);
-  const k = 10 + Math.floor(pos / CONTEXT_STEPS);
-  return 2 ** k + pos % CONTEXT_STEPS * 2 ** (k - 4);
+  const p = Number(pos);
+  const k = 10 + Math.floor(p / CONTEXT_STEPS);
+  return 2 ** k + p % CONTEXT_STEPS * 2 ** (k - 4);
 }
 function labelled(app, labelText, control) {
   const label = element("label", { class: "kv-control" }, [element("span", { text: labelText }), control]);
   app.controls.append(label);
   return control;
+}
+function isGroup(o) {
+  return typeof o === "object" && o !== null && !Array.isArray(o);
 }
 function selectControl(app, name, labelText, options, dependsOn = []) {
   const sel = element("select", { "data-kv": name });
@@ -1680,10 +1711,10 @@ function selectControl(app, name, labelText, options, dependsOn = []) {
   const fill = () => {
     const want = app.model.get(name);
     const opts = options();
-    const values = opts.flatMap((o) => o && o.group ? o.options : [o]).map((o) => Array.isArray(o) ? o[0] : o);
+    const values = opts.flatMap((o) => isGroup(o) ? o.options : [o]).map((o) => Array.isArray(o) ? o[0] : o);
     if (!values.some((v) => String(v) === String(want))) opts.push([want, String(want)]);
     sel.replaceChildren(...opts.map((o) => {
-      if (!(o && o.group)) return option(o);
+      if (!isGroup(o)) return option(o);
       return element("optgroup", { label: o.group }, o.options.map(option));
     }));
     sel.value = String(want);

@@ -1,7 +1,7 @@
 // Built by scripts/build_js.mjs from kvwidgets/widgets/js: edit those files, not this one (DEVELOP.md).
 
 // kvwidgets-library:library_binding
-var LIBRARY_HASH = "8eb484d9480d5e32";
+var LIBRARY_HASH = "7b13a23464e55245";
 
 // kvwidgets/widgets/js/loader/page_slots.js
 var PLOTLY_SLOT = "__kvwidgetsPlotly";

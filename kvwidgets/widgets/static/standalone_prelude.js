@@ -1227,7 +1227,7 @@
     return e;
   }
   function setTextLines(node, lines) {
-    node.replaceChildren(...lines.map((l) => element("div", { class: l.cls || "kv-line", text: l.text ?? l })));
+    node.replaceChildren(...lines.map((l) => typeof l === "string" ? element("div", { class: "kv-line", text: l }) : element("div", { class: l.cls || "kv-line", text: l.text })));
   }
   var SVG_NS = "http://www.w3.org/2000/svg";
   function svgElement(tag, attrs = {}, children = []) {
@@ -1280,13 +1280,20 @@
     } catch (e) {
       if (!warned.has(method)) {
         warned.add(method);
-        console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && e.message ? e.message : e}); the widget keeps working on the page, without a kernel to follow it.`);
+        console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && /** @type {Error} */
+        e.message ? (
+          /** @type {Error} */
+          e.message
+        ) : e}); the widget keeps working on the page, without a kernel to follow it.`);
       }
       return false;
     }
   }
   function isFocused(el) {
-    const root = el.getRootNode ? el.getRootNode() : document;
+    const root = (
+      /** @type {Document | ShadowRoot} */
+      el.getRootNode ? el.getRootNode() : document
+    );
     return (root.activeElement || document.activeElement) === el;
   }
 
@@ -1376,6 +1383,9 @@
         if (!g) throw new KVInputError(`unknown GPU '${n2}'. Known GPUs: ${Object.keys(gpus).sort().join(", ")}.`);
         return g;
       },
+      /**
+       * @param {string} field
+       */
       bits(field) {
         return dtypeBits(dtypes, m.get(field), field);
       },
@@ -1465,6 +1475,10 @@
       /** Set a trait from a control: save it for Python and redraw from the shape now.
        *  model.set fires change:<name> synchronously, whose handler redraws; draw here only
        *  when it did not (same value, or a model that does not echo its own sets). */
+      /**
+       * @param {string} name
+       * @param {unknown} value
+       */
       set(name, value, { continuous = false } = {}) {
         app.drawn = false;
         app.continuous = continuous;
@@ -1476,6 +1490,9 @@
           app.continuous = false;
         }
       },
+      /**
+       * @param {string} message
+       */
       fail(message) {
         app.localError = message;
         app.showError();
@@ -1519,7 +1536,11 @@
           app.draw();
           app.localError = "";
         } catch (e) {
-          app.localError = e && e.message ? e.message : String(e);
+          app.localError = e && /** @type {Error} */
+          e.message ? (
+            /** @type {Error} */
+            e.message
+          ) : String(e);
           if (!(e instanceof KVInputError)) console.error(e);
           app.failed = "The figure waits for inputs it can use: see the message above.";
         } finally {
@@ -1566,6 +1587,10 @@
         plot.setAttribute("aria-describedby", description.id);
         description.textContent = point;
       },
+      /**
+       * @param {string} name
+       * @param {string} label
+       */
       readout(name, label) {
         const value = element("span", { class: "kv-value", "data-kv-out": name });
         const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
@@ -1644,7 +1669,10 @@
         if (Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
         return;
       }
-      const full = app.plot._fullLayout;
+      const full = (
+        /** @type {any} */
+        app.plot._fullLayout
+      );
       const width = app.plot.clientWidth;
       if (window.Plotly && full && width > 0 && Math.abs(full.width - width) > 1) {
         window.Plotly.purge(app.plot);
@@ -1791,14 +1819,17 @@
     return Math.min(10 * CONTEXT_STEPS, (k - 10) * CONTEXT_STEPS + j);
   }
   function positionToContext(pos) {
-    pos = Number(pos);
-    const k = 10 + Math.floor(pos / CONTEXT_STEPS);
-    return 2 ** k + pos % CONTEXT_STEPS * 2 ** (k - 4);
+    const p = Number(pos);
+    const k = 10 + Math.floor(p / CONTEXT_STEPS);
+    return 2 ** k + p % CONTEXT_STEPS * 2 ** (k - 4);
   }
   function labelled(app, labelText, control) {
     const label = element("label", { class: "kv-control" }, [element("span", { text: labelText }), control]);
     app.controls.append(label);
     return control;
+  }
+  function isGroup(o) {
+    return typeof o === "object" && o !== null && !Array.isArray(o);
   }
   function selectControl(app, name, labelText, options, dependsOn = []) {
     const sel = element("select", { "data-kv": name });
@@ -1809,10 +1840,10 @@
     const fill = () => {
       const want = app.model.get(name);
       const opts = options();
-      const values = opts.flatMap((o) => o && o.group ? o.options : [o]).map((o) => Array.isArray(o) ? o[0] : o);
+      const values = opts.flatMap((o) => isGroup(o) ? o.options : [o]).map((o) => Array.isArray(o) ? o[0] : o);
       if (!values.some((v) => String(v) === String(want))) opts.push([want, String(want)]);
       sel.replaceChildren(...opts.map((o) => {
-        if (!(o && o.group)) return option(o);
+        if (!isGroup(o)) return option(o);
         return element("optgroup", { label: o.group }, o.options.map(option));
       }));
       sel.value = String(want);
@@ -2099,7 +2130,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "8eb484d9480d5e32";
+  var LIBRARY_HASH = "7b13a23464e55245";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -366,7 +366,8 @@ function render({ model, el }) {
     let lx = 0;
     let ly = legendY;
     // the shared colour is named only where shared blocks are drawn
-    const keys = [[cKV, "KV cache (a request's own)", 1], ...(sharing && p.shared_blocks > 0 ? [[cShared, "shared prefix, stored once", 1]] : []), [cEmpty, "taken, empty", 0.35]];
+    /** @type {Array<[string, string, number]>} colour, name, opacity */
+    const keys = [[cKV, "KV cache (a request's own)", 1], ...(sharing && p.shared_blocks > 0 ? [/** @type {[string, string, number]} */ ([cShared, "shared prefix, stored once", 1])] : []), [cEmpty, "taken, empty", 0.35]];
     for (const [color, text, op] of keys) {
       const w = 18 * s + text.length * fs * 0.5;
       if (lx > 0 && lx + w > W) { lx = 0; ly += 20 * s; }
