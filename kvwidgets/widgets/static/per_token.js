@@ -383,7 +383,12 @@ function windowed(g) {
   return g.cap !== null && g.cap !== void 0 && grows(g) && g.fixed_tokens === void 0;
 }
 function withoutWindows(shape) {
-  return { ...shape, groups: shape.groups.map((g) => windowed(g) ? { ...g, cap: null } : g) };
+  const unwindowed = (g) => (
+    /** @type {LayerGroup} */
+    /** @type {unknown} */
+    { ...g, cap: null }
+  );
+  return { ...shape, groups: shape.groups.map((g) => windowed(g) ? unwindowed(g) : g) };
 }
 function render({ model, el }) {
   const app = createApp({ model, el }, "How many bytes does each token add to the KV cache?");
