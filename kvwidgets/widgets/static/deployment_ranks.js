@@ -350,7 +350,8 @@ function layoutRadios(app) {
   const fill = () => {
     const table = app.model.get("layouts") || {};
     const order = (app.model.get("layouts_for") || {}).order || Object.keys(table);
-    const want = layoutKey(...LAYOUT_TRAITS.map((t) => app.model.get(t)));
+    const want = layoutKey(.../** @type {[number, number, number, boolean]} */
+    LAYOUT_TRAITS.map((t) => app.model.get(t)));
     const keys = order.filter((k) => k in table);
     const titles = keys.map((k) => `${k}:${table[k].error || ""}`).join("|");
     if (titles === shown) {
@@ -633,7 +634,8 @@ function render({ model, el }) {
     L.shape();
     const gpu = L.gpu();
     const table = model.get("layouts") || {};
-    const key = layoutKey(...LAYOUT_TRAITS.map((t) => model.get(t)));
+    const key = layoutKey(.../** @type {[number, number, number, boolean]} */
+    LAYOUT_TRAITS.map((t) => model.get(t)));
     const context = model.get("context");
     const stale = staleFields(model);
     const entry = table[key];

@@ -326,7 +326,7 @@ function headSharing(app, L, labels, perToken, W) {
     const g0 = d.shape.groups[0];
     const q = d.shape.query_heads || 0;
     const latent = g0.latent !== void 0;
-    const kv = latent ? 1 : g0.kv_heads;
+    const kv = latent ? 1 : g0.kv_heads ?? 0;
     const panel = svgElement("g", { class: "kv-heads-panel", "data-design": d.label.split(" ")[0], "data-query-heads": q, "data-kv-heads": latent ? 0 : kv });
     const title = latent ? `${d.label}: one latent per token` : `${d.label}: ${kv} KV head${kv === 1 ? "" : "s"}`;
     panel.append(svgElement("text", { x, y: y + fs, "font-size": fs, "font-weight": 600, fill: t.fg, text: title }));
