@@ -602,6 +602,9 @@ function render({ model, el }) {
           const each = (f) => boxesPath(Array.from({ length: u }, (_, i) => f(x0 + i * segW)));
           g.append(
             svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((x) => [x, y, segW * usedShare, h]), fill: cKV }),
+            /**
+             * @param {number} x
+             */
             svgElement("path", { d: each((x) => [x + segW * usedShare, y, segW * (1 - usedShare), h]), fill: cEmpty, "fill-opacity": 0.35 }),
             svgElement("path", { d: Array.from({ length: u }, (_, i) => `M${x0 + (i + 1) * segW} ${y}v${h}`).join(""), stroke: t.bg, "stroke-width": 1 })
           );
@@ -631,12 +634,16 @@ function render({ model, el }) {
     } else {
       const rowBlocks = p.shared_blocks + p.own_blocks;
       const cell = Math.min(14 * s, barW / rowBlocks);
-      const drawBlocks = (g, x, yy, count, color, lastFill) => {
+      const drawBlocks = (g, x, yy, count, color, lastFill = void 0) => {
         if (count <= 0) return;
         if (cell >= 3) {
           const each = (f) => boxesPath(Array.from({ length: count }, (_, i) => f(i, x + i * cell)));
           g.append(
             svgElement("path", { d: each((i, bx) => [bx, yy, cell - 1, h]), fill: "none", stroke: color, "stroke-width": 1 }),
+            /**
+             * @param {number} i
+             * @param {number} bx
+             */
             svgElement("path", { d: each((i, bx) => [bx, yy, (cell - 1) * (i === count - 1 && lastFill !== void 0 ? lastFill : 1), h]), fill: color })
           );
         } else {
