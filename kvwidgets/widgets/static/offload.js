@@ -402,7 +402,8 @@ function interpolateMeasured(rows, t) {
 }
 function measuredCrossing(reload, rows) {
   if (!rows.length) return null;
-  const first = (t) => reload(t) < interpolateMeasured(rows, t);
+  const first = (t) => reload(t) < /** @type {number} */
+  interpolateMeasured(rows, t);
   const start = first(rows[0].tokens);
   let prev = rows[0].tokens;
   for (const r of rows.slice(1)) {
@@ -556,7 +557,11 @@ function render({ model, el }) {
       const gbps = tierGbps(tier, speed);
       const xi = recomputeCrossover(shape, gpu, tier, bits, speed, params);
       const xm = showMeasured ? measuredCrossing((x) => reloadSeconds(shape, x, bits, gbps), rows) : null;
-      for (const [x, what] of [[xi, "ideal"], [xm, "measured"]]) {
+      for (
+        const [x, what] of
+        /** @type {Array<[number | null, string]>} */
+        [[xi, "ideal"], [xm, "measured"]]
+      ) {
         if (x === null) continue;
         const y = reloadSeconds(shape, x, bits, gbps);
         crossText.push(`${label} = ${what} recompute at ${x.toLocaleString("en-US")}`);

@@ -41,8 +41,7 @@ export function numbersPerToken(group, tp) {
 }
 
 /** core.layers: bits one stored token takes (numbers at the KV dtype, plus a part kept in
- *  its own fixed format whatever the dtype: MLASpec.index_bytes, DeepSeek-V3.2's indexer). */
-/**
+ *  its own fixed format whatever the dtype: MLASpec.index_bytes, DeepSeek-V3.2's indexer).
  * @param {LayerGroup} group
  * @param {number} bits
  * @param {number} tp
@@ -52,8 +51,7 @@ export function tokenBits(group, bits, tp) {
 }
 
 /** core.layers.LayerSpec.grows: cap 0 means the layer never grows with the context
- *  (recurrent state; cross-attention, which holds a fixed count of image tokens). */
-/**
+ *  (recurrent state; cross-attention, which holds a fixed count of image tokens).
  * @param {LayerGroup} group
  */
 export function grows(group) {

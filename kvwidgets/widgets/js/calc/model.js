@@ -37,8 +37,7 @@ export function kvBytesPerToken(shape, bits, tp = 1) {
 }
 
 /** core.model.Model.kv_bytes_per_token_within_windows: every growing layer counted, caps
- *  ignored (what a token adds while the conversation is shorter than every window). */
-/**
+ *  ignored (what a token adds while the conversation is shorter than every window).
  * @param {Pick<ModelShape, "groups">} shape
  * @param {number} bits
  */

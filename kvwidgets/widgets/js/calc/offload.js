@@ -39,12 +39,15 @@ export function contextGrid(lo = 1024, hi = 1048576, perDoubling = 4) {
 }
 
 /** core.offload.recompute_crossover: first context where the faster of reload and ideal
- *  recompute changes (null: it never does in [lo, hi]). */
-/**
+ *  recompute changes (null: it never does in [lo, hi]).
  * @param {ModelShape} shape
  * @param {GpuRow} gpu
  * @param {StorageTier} tier
  * @param {number} bits
+ * @param {string} [speed] which end of the tier's copy speeds
+ * @param {number | bigint} [params] the parameter count (the model's own when left out)
+ * @param {number} [lo]
+ * @param {number} [hi]
  */
 export function recomputeCrossover(shape, gpu, tier, bits, speed = "typical", params = undefined, lo = 1024, hi = 1048576) {
   const gbps = tierGbps(tier, speed);

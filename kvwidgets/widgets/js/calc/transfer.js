@@ -20,8 +20,7 @@ export function getLink(links, name) {
 }
 
 /** data.measured.interpolate_log: rows[key] at `tokens`, straight between measured points
- *  on log-log axes; null outside the measured range (never extrapolated). */
-/**
+ *  on log-log axes; null outside the measured range (never extrapolated).
  * @param {Array<Record<string, number>>} rows
  * @param {number} tokens
  */

@@ -45,8 +45,7 @@ export const CONCEPT_COLORS = {
 export const HATCHED = { free: 45, reserved: -45 };
 
 /** A cache in any number format is still the KV cache: its colour. The format shows as the
- *  line's dash (dtypeDash), so no format borrows the shade of a layer kind. */
-/**
+ *  line's dash (dtypeDash), so no format borrows the shade of a layer kind.
  * @param {string} dtype
  */
 export function dtypeColor(dtype) {

@@ -26,8 +26,7 @@ export function tryModelCall(model, method, ...args) {
 }
 
 /** Whether `el` has the focus, also inside a shadow root (marimo, MyST), where
- *  document.activeElement is the shadow host, never the control. */
-/**
+ *  document.activeElement is the shadow host, never the control.
  * @param {Element} el
  */
 export function isFocused(el) {

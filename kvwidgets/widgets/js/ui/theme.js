@@ -51,8 +51,7 @@ export function themeSource(cs) {
 
 /** The widget's colours, as widget.css resolves them for the host's theme. A node not
  *  yet in the page (JupyterLab renders detached) resolves no variable at all: it gets
- *  the last-resort colours here and is redrawn once attached (startApp). */
-/**
+ *  the last-resort colours here and is redrawn once attached (startApp).
  * @param {HTMLElement} node
  */
 export function readTheme(node) {
@@ -81,8 +80,7 @@ export function readTheme(node) {
 }
 
 /** Rough brightness (0..1) of a CSS colour as hosts write them (#rgb, #rrggbb, rgb(),
- *  rgba(), white, black); null for anything else. Only compared, never shown. */
-/**
+ *  rgba(), white, black); null for anything else. Only compared, never shown.
  * @param {string} css
  */
 function brightness(css) {
