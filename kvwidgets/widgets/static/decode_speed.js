@@ -440,7 +440,11 @@ function render({ model, el }) {
         } else if (part.only) {
           traces.push(...batchTraces(b, part.xs, ds, { color, width: 1, dash: "dot" }, NOTE, true).map((tr) => ({ ...tr, opacity: 0.55 })));
         } else {
-          if (over.x.length) for (const a of Object.values(over)) a.push(null);
+          if (over.x.length) for (
+            const a of
+            /** @type {Array<unknown[]>} */
+            Object.values(over)
+          ) a.push(null);
           over.x.push(...part.xs);
           over.user.push(...ds.map((x) => x.tokens_per_s_per_user));
           over.total.push(...ds.map((x) => x.tokens_per_s_total));
