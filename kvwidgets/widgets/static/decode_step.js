@@ -448,7 +448,10 @@ function render({ model, el }) {
         advance(per);
       } catch (e) {
         pause();
-        app.fail(e.message || String(e));
+        app.fail(
+          /** @type {Error} */
+          e.message || String(e)
+        );
       }
     }, period);
     play.setAttribute("aria-pressed", "true");
@@ -701,7 +704,7 @@ function render({ model, el }) {
       }
       panel.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
       y += small * 1.6;
-      const rowLabels = (yy, a, b) => {
+      const rowLabels = (yy, a, b = void 0) => {
         if (stacked) return;
         panel.append(text(0, yy + small, a, { fill: t.fg }));
         if (b) panel.append(text(0, yy + small * 2.2, b));
