@@ -3,7 +3,7 @@
 #   bash scripts/js.sh install    npm ci: esbuild, eslint, typescript, @anywidget/types, @myst-theme/anywidget with React (the browser tests run MyST's real renderer) and axe-core (tests/browser/test_axe.py) (package-lock.json)
 #   bash scripts/js.sh ensure     install only when package-lock.json changed since the last install (a stamp in node_modules)
 #   bash scripts/js.sh build      rebuild kvwidgets/widgets/static (commit the result)
-#   bash scripts/js.sh check      the committed build is current, eslint and tsc are clean
+#   bash scripts/js.sh check      the committed build is current, eslint and tsc are clean (jsconfig.json, and strict for the files jsconfig.strict.json lists)
 #   bash scripts/js.sh build-dev  development build (library bundled in, source maps) into static_dev/
 #   bash scripts/js.sh watch      the same, rebuilt on every save (KVW_DEV=1 + ANYWIDGET_HMR=1: hot reload)
 set -euo pipefail
@@ -62,6 +62,7 @@ case "${1:-}" in
     echo "eslint: clean"
     node_modules/.bin/tsc --noEmit -p jsconfig.json
     echo "tsc: clean"
+    node scripts/tsc_strict.mjs jsconfig.strict.json
     ;;
   *)
     sed -n '2,8p' "$0" >&2

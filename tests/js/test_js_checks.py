@@ -68,3 +68,8 @@ def test_eslint_finds_nothing(node):
 def test_tsc_finds_no_type_error(node):
     proc = run([str(BIN / "tsc"), "--noEmit", "-p", "jsconfig.json"])
     assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]
+
+
+def test_tsc_strict_finds_no_type_error_in_the_strict_files(node):
+    proc = run([node, "scripts/tsc_strict.mjs", "jsconfig.strict.json"])
+    assert proc.returncode == 0, proc.stdout[-6000:] + proc.stderr[-2000:]

@@ -121,7 +121,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "ff8ce8f3b6e0077c";
+var LIBRARY_HASH = "febdbfd9904a2c1c";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -299,7 +299,7 @@ function widgetModule(render2) {
       ready(ctx).catch(() => {
       });
     },
-    /** @param {RenderContext} ctx */
+    /** @param {{ model: import("@anywidget/types").AnyModel<S>, el: HTMLElement, host?: any }} ctx */
     async render(ctx) {
       try {
         await ready(ctx);
@@ -320,10 +320,16 @@ var TICK_TEXT = /* @__PURE__ */ new Map();
 function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
   const key = JSON.stringify([shape, gpu, o, lines, dtypes]);
   if (cache.key !== key) {
-    cache.lines = lines.map(([dt]) => usersStaircase(shape, gpu, { ...o, kvBits: dtypeBits(dtypes, dt) }, LO, HI));
+    cache.lines = lines.map(([
+      /** @type {string} */
+      dt
+    ]) => usersStaircase(shape, gpu, { ...o, kvBits: dtypeBits(dtypes, dt) }, LO, HI));
     cache.key = key;
   }
-  return cache.lines;
+  return (
+    /** @type {Staircase[]} */
+    cache.lines
+  );
 }
 var OFFSET = 6;
 function lineSegments(stairs, isLog, px, py, plotPx) {
@@ -379,7 +385,11 @@ function render({ model, el }) {
     const stairs = stepLines(app, cache, shape, gpu, o, lines, L.dtypes);
     const t = app.theme();
     const isLog = yScale === "log";
-    const traces = lines.map(([, name], i) => ({
+    const traces = lines.map(([
+      ,
+      /** @type {string} */
+      name
+    ], i) => ({
       type: "scatter",
       mode: "lines",
       name,
@@ -408,10 +418,16 @@ function render({ model, el }) {
       showarrow: false,
       font: { color: t.fg2 }
     }));
-    const zeroFroms = isLog ? stairs.map((st, i) => [lines[i][1], st.x[st.users.findIndex((u) => u === 0n)]]).filter(([, x]) => x !== void 0) : [];
+    const zeroFroms = isLog ? (
+      /** @type {Array<[string, number]>} */
+      stairs.map((st, i) => [lines[i][1], st.x[st.users.findIndex((u) => u === 0n)]]).filter(([, x]) => x !== void 0)
+    ) : [];
     const s = app.scale();
     const kvBits = L.bits("kv_dtype");
-    const on = Math.max(0, lines.findIndex(([dt]) => dtypeBits(L.dtypes, dt) === kvBits));
+    const on = Math.max(0, lines.findIndex(([
+      /** @type {string} */
+      dt
+    ]) => dtypeBits(L.dtypes, dt) === kvBits));
     const usersOn = (c, i = on) => {
       const st = stairs[i];
       let j = 0;
@@ -432,7 +448,10 @@ function render({ model, el }) {
       cache.segments = lineSegments(stairs, isLog, px, py, plotPx);
       cache.segKey = segKey;
     }
-    const segments = cache.segments;
+    const segments = (
+      /** @type {number[][]} */
+      cache.segments
+    );
     const covers = (l, r, b, tp) => segments.some(([x0, y0, x1, y1]) => x0 < r && x1 > l && y0 < tp && y1 > b);
     const place = (c, text, i, u) => {
       const w = boxPx(text);
@@ -482,9 +501,21 @@ function render({ model, el }) {
       label(c, isLog ? Math.log10(u) : u, u, on, fmtConversations(u), conceptColor("kv"), 1, !givesWay, true);
     }
     const other = 1 - on;
-    const otherMarks = marks.map((c) => [c, usersOn(c, other)]).filter(([, u]) => !(isLog && u === 0));
-    const otherText = otherMarks.map(([, u]) => `${lines[other][1]}: ${u.toLocaleString("en-US")}`);
-    const sides = otherMarks.map(([c, u], k) => place(c, otherText[k], other, u));
+    const otherMarks = marks.map((c) => (
+      /** @type {[number, number]} */
+      [c, usersOn(c, other)]
+    )).filter(([, u]) => !(isLog && u === 0));
+    const otherText = otherMarks.map(([
+      ,
+      /** @type {number} */
+      u
+    ]) => `${lines[other][1]}: ${u.toLocaleString("en-US")}`);
+    const sides = otherMarks.map(([
+      /** @type {number} */
+      c,
+      /** @type {number} */
+      u
+    ], k) => place(c, otherText[k], other, u));
     const decadesY = isLog ? Math.max(1, Math.log10(top)) : 0;
     const dx = OFFSET * s / plotPx * (Math.log10(HI) - Math.log10(LO));
     const dy = OFFSET * s / plotH;
@@ -494,10 +525,22 @@ function render({ model, el }) {
       name: `${lines[other][1]} at the marks`,
       showlegend: false,
       hoverinfo: "skip",
-      x: otherMarks.map(([c], k) => c * 10 ** ((sides[k].left ? -1 : 1) * dx)),
-      y: otherMarks.map(([, u], k) => isLog ? u * 10 ** ((sides[k].below ? -1 : 1) * dy * decadesY) : u + (sides[k].below ? -1 : 1) * dy * top),
+      x: otherMarks.map(([
+        /** @type {number} */
+        c
+      ], k) => c * 10 ** ((sides[k].left ? -1 : 1) * dx)),
+      y: otherMarks.map(([
+        ,
+        /** @type {number} */
+        u
+      ], k) => isLog ? u * 10 ** ((sides[k].below ? -1 : 1) * dy * decadesY) : u + (sides[k].below ? -1 : 1) * dy * top),
       text: otherText,
-      textposition: sides.map(({ left, below }) => `${below ? "bottom" : "top"} ${left ? "left" : "right"}`),
+      textposition: sides.map(({
+        /** @type {boolean} */
+        left,
+        /** @type {boolean} */
+        below
+      }) => `${below ? "bottom" : "top"} ${left ? "left" : "right"}`),
       textfont: { color: t.fg }
     });
     if (zeroFroms.length) {

@@ -121,7 +121,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "ff8ce8f3b6e0077c";
+var LIBRARY_HASH = "febdbfd9904a2c1c";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -299,7 +299,7 @@ function widgetModule(render2) {
       ready(ctx).catch(() => {
       });
     },
-    /** @param {RenderContext} ctx */
+    /** @param {{ model: import("@anywidget/types").AnyModel<S>, el: HTMLElement, host?: any }} ctx */
     async render(ctx) {
       try {
         await ready(ctx);
@@ -453,7 +453,10 @@ function render({ model, el }) {
         advance(per);
       } catch (e) {
         pause();
-        app.fail(e.message || String(e));
+        app.fail(
+          /** @type {Error} */
+          e.message || String(e)
+        );
       }
     }, period);
     play.setAttribute("aria-pressed", "true");
@@ -706,7 +709,7 @@ function render({ model, el }) {
       }
       panel.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
       y += small * 1.6;
-      const rowLabels = (yy, a, b) => {
+      const rowLabels = (yy, a, b = void 0) => {
         if (stacked) return;
         panel.append(text(0, yy + small, a, { fill: t.fg }));
         if (b) panel.append(text(0, yy + small * 2.2, b));

@@ -2,6 +2,9 @@
 
 // kvwidgets/widgets/js/calc/errors.js
 var KVInputError = class extends Error {
+  /**
+   * @param {string} message
+   */
   constructor(message) {
     super(message);
     this.name = "KVInputError";
@@ -342,9 +345,9 @@ function usersThatFit(shape, gpu, context, o) {
   };
 }
 function maxContext(shape, gpu, users, o, limit = 2 ** 40) {
-  users = BigInt(checkInt("users", users, 1));
+  const count = BigInt(checkInt("users", users, 1));
   const b = memoryBudget(shape, gpu, o);
-  const fits = (t) => users * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
+  const fits = (t) => count * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
   if (!fits(1)) return 0;
   if (fits(limit)) return null;
   let lo = 1;
@@ -434,6 +437,9 @@ function nextPow2(x) {
   return p;
 }
 var Heap = class {
+  /**
+   * @param {(x: T, y: T) => boolean} less
+   */
   constructor(less) {
     this.a = [];
     this.less = less;
@@ -444,6 +450,9 @@ var Heap = class {
   peek() {
     return this.a[0];
   }
+  /**
+   * @param {T} x
+   */
   push(x) {
     const a = this.a;
     a.push(x);
@@ -458,7 +467,10 @@ var Heap = class {
   pop() {
     const a = this.a;
     const top = a[0];
-    const last = a.pop();
+    const last = (
+      /** @type {T} */
+      a.pop()
+    );
     if (a.length) {
       a[0] = last;
       let i = 0;
@@ -491,15 +503,33 @@ function addTo(acc, tok, res, inn, rnd, running, steps) {
   acc[5] += steps;
 }
 var Sums = class {
+  /**
+   * @param {number} capacity
+   */
   constructor(capacity) {
     this.cap = capacity;
     this.window = [0, 0, 0, 0, 0, 0];
     this.whole = [0, 0, 0, 0, 0, 0];
   }
+  /**
+   * @param {number} tok
+   * @param {number} res
+   * @param {number} inn
+   * @param {number} rnd
+   * @param {number} running
+   * @param {number} steps
+   * @param {boolean} saturated
+   */
   add(tok, res, inn, rnd, running, steps, saturated) {
     addTo(this.whole, tok, res, inn, rnd, running, steps);
     if (saturated) addTo(this.window, tok, res, inn, rnd, running, steps);
   }
+  /**
+   * @param {string} policy
+   * @param {number[][]} samples
+   * @param {number} totalSteps
+   * @param {number} preemptions
+   */
   run(policy, samples, totalSteps, preemptions) {
     const c = this.cap;
     const cols = { token_states: [], reserved: [], internal: [], rounding: [], free: [] };
@@ -536,6 +566,9 @@ var Sums = class {
   }
 };
 var Buddy = class {
+  /**
+   * @param {number} capacity
+   */
   constructor(capacity) {
     this.free = /* @__PURE__ */ new Map();
     this.largest = 0;
@@ -550,9 +583,12 @@ var Buddy = class {
       }
     }
   }
+  /**
+   * @param {number} size
+   */
   alloc(size) {
     let s = size;
-    while (!(this.free.get(s) && this.free.get(s).size)) {
+    while (!this.free.get(s)?.size) {
       s *= 2;
       if (s > this.largest) return null;
     }
@@ -570,6 +606,10 @@ var Buddy = class {
     }
     return addr;
   }
+  /**
+   * @param {number} addr
+   * @param {number} size
+   */
   release(addr, size) {
     for (; ; ) {
       const buddy = Math.floor(addr / size) % 2 === 0 ? addr + size : addr - size;
@@ -586,7 +626,12 @@ var Buddy = class {
   }
 };
 function runReserving(policy, reqs, capacity, maxLen, buddy) {
-  const res = reqs.map(([p, o]) => reservation(policy, p, o, maxLen));
+  const res = reqs.map(([
+    /** @type {number} */
+    p,
+    /** @type {number} */
+    o
+  ]) => reservation(policy, p, o, maxLen));
   const chunk = buddy ? res.map(nextPow2) : res;
   let room = capacity;
   if (buddy) {
@@ -670,15 +715,28 @@ function runReserving(policy, reqs, capacity, maxLen, buddy) {
 var ceilDivInt = (a, b) => Math.floor((a + b - 1) / b);
 function runPaged(reqs, capacity, B, watermarkBlocks) {
   const totalBlocks = Math.floor(capacity / B);
-  reqs.forEach(([p, o], i) => {
+  reqs.forEach(([
+    /** @type {number} */
+    p,
+    /** @type {number} */
+    o
+  ], i) => {
     const need = ceilDivInt(p + o, B);
     if (need > totalBlocks - watermarkBlocks) {
       throw new KVInputError(`request ${i} needs ${n(need)} blocks of ${B} tokens, more than the ${n(totalBlocks - watermarkBlocks)} a request may take: it could never finish (give more memory or shorter requests)`);
     }
   });
   const N = reqs.length;
-  const length = reqs.map(([p]) => p);
-  const final = reqs.map(([p, o]) => p + o);
+  const length = reqs.map(([
+    /** @type {number} */
+    p
+  ]) => p);
+  const final = reqs.map(([
+    /** @type {number} */
+    p,
+    /** @type {number} */
+    o
+  ]) => p + o);
   const tail = final.map((f) => ceilDivInt(f, B) * B - f);
   const admittedAt = new Array(N).fill(0);
   const startLen = new Array(N).fill(0);
@@ -1066,7 +1124,7 @@ function element(tag, attrs = {}, children = []) {
   return e;
 }
 function setTextLines(node, lines) {
-  node.replaceChildren(...lines.map((l) => element("div", { class: l.cls || "kv-line", text: l.text ?? l })));
+  node.replaceChildren(...lines.map((l) => typeof l === "string" ? element("div", { class: "kv-line", text: l }) : element("div", { class: l.cls || "kv-line", text: l.text })));
 }
 var SVG_NS = "http://www.w3.org/2000/svg";
 function svgElement(tag, attrs = {}, children = []) {
@@ -1119,13 +1177,20 @@ function tryModelCall(model, method, ...args) {
   } catch (e) {
     if (!warned.has(method)) {
       warned.add(method);
-      console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && e.message ? e.message : e}); the widget keeps working on the page, without a kernel to follow it.`);
+      console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && /** @type {Error} */
+      e.message ? (
+        /** @type {Error} */
+        e.message
+      ) : e}); the widget keeps working on the page, without a kernel to follow it.`);
     }
     return false;
   }
 }
 function isFocused(el) {
-  const root = el.getRootNode ? el.getRootNode() : document;
+  const root = (
+    /** @type {Document | ShadowRoot} */
+    el.getRootNode ? el.getRootNode() : document
+  );
   return (root.activeElement || document.activeElement) === el;
 }
 
@@ -1215,6 +1280,9 @@ function makeLookup(app) {
       if (!g) throw new KVInputError(`unknown GPU '${n2}'. Known GPUs: ${Object.keys(gpus).sort().join(", ")}.`);
       return g;
     },
+    /**
+     * @param {string} field
+     */
     bits(field) {
       return dtypeBits(dtypes, m.get(field), field);
     },
@@ -1304,6 +1372,10 @@ function createApp({ model, el }, title) {
     /** Set a trait from a control: save it for Python and redraw from the shape now.
      *  model.set fires change:<name> synchronously, whose handler redraws; draw here only
      *  when it did not (same value, or a model that does not echo its own sets). */
+    /**
+     * @param {string} name
+     * @param {unknown} value
+     */
     set(name, value, { continuous = false } = {}) {
       app.drawn = false;
       app.continuous = continuous;
@@ -1315,6 +1387,9 @@ function createApp({ model, el }, title) {
         app.continuous = false;
       }
     },
+    /**
+     * @param {string} message
+     */
     fail(message) {
       app.localError = message;
       app.showError();
@@ -1358,7 +1433,11 @@ function createApp({ model, el }, title) {
         app.draw();
         app.localError = "";
       } catch (e) {
-        app.localError = e && e.message ? e.message : String(e);
+        app.localError = e && /** @type {Error} */
+        e.message ? (
+          /** @type {Error} */
+          e.message
+        ) : String(e);
         if (!(e instanceof KVInputError)) console.error(e);
         app.failed = "The figure waits for inputs it can use: see the message above.";
       } finally {
@@ -1405,6 +1484,10 @@ function createApp({ model, el }, title) {
       plot.setAttribute("aria-describedby", description.id);
       description.textContent = point;
     },
+    /**
+     * @param {string} name
+     * @param {string} label
+     */
     readout(name, label) {
       const value = element("span", { class: "kv-value", "data-kv-out": name });
       const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
@@ -1483,7 +1566,10 @@ function startApp(app) {
       if (Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
       return;
     }
-    const full = app.plot._fullLayout;
+    const full = (
+      /** @type {any} */
+      app.plot._fullLayout
+    );
     const width = app.plot.clientWidth;
     if (window.Plotly && full && width > 0 && Math.abs(full.width - width) > 1) {
       window.Plotly.purge(app.plot);
@@ -1632,14 +1718,17 @@ function contextToPosition(c) {
   return Math.min(10 * CONTEXT_STEPS, (k - 10) * CONTEXT_STEPS + j);
 }
 function positionToContext(pos) {
-  pos = Number(pos);
-  const k = 10 + Math.floor(pos / CONTEXT_STEPS);
-  return 2 ** k + pos % CONTEXT_STEPS * 2 ** (k - 4);
+  const p = Number(pos);
+  const k = 10 + Math.floor(p / CONTEXT_STEPS);
+  return 2 ** k + p % CONTEXT_STEPS * 2 ** (k - 4);
 }
 function labelled(app, labelText, control) {
   const label = element("label", { class: "kv-control" }, [element("span", { text: labelText }), control]);
   app.controls.append(label);
   return control;
+}
+function isGroup(o) {
+  return typeof o === "object" && o !== null && !Array.isArray(o);
 }
 function selectControl(app, name, labelText, options, dependsOn = []) {
   const sel = element("select", { "data-kv": name });
@@ -1650,10 +1739,10 @@ function selectControl(app, name, labelText, options, dependsOn = []) {
   const fill = () => {
     const want = app.model.get(name);
     const opts = options();
-    const values = opts.flatMap((o) => o && o.group ? o.options : [o]).map((o) => Array.isArray(o) ? o[0] : o);
+    const values = opts.flatMap((o) => isGroup(o) ? o.options : [o]).map((o) => Array.isArray(o) ? o[0] : o);
     if (!values.some((v) => String(v) === String(want))) opts.push([want, String(want)]);
     sel.replaceChildren(...opts.map((o) => {
-      if (!(o && o.group)) return option(o);
+      if (!isGroup(o)) return option(o);
       return element("optgroup", { label: o.group }, o.options.map(option));
     }));
     sel.value = String(want);

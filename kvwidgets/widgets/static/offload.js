@@ -121,7 +121,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "ff8ce8f3b6e0077c";
+var LIBRARY_HASH = "febdbfd9904a2c1c";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -299,7 +299,7 @@ function widgetModule(render2) {
       ready(ctx).catch(() => {
       });
     },
-    /** @param {RenderContext} ctx */
+    /** @param {{ model: import("@anywidget/types").AnyModel<S>, el: HTMLElement, host?: any }} ctx */
     async render(ctx) {
       try {
         await ready(ctx);
@@ -404,7 +404,8 @@ function interpolateMeasured(rows, t) {
 }
 function measuredCrossing(reload, rows) {
   if (!rows.length) return null;
-  const first = (t) => reload(t) < interpolateMeasured(rows, t);
+  const first = (t) => reload(t) < /** @type {number} */
+  interpolateMeasured(rows, t);
   const start = first(rows[0].tokens);
   let prev = rows[0].tokens;
   for (const r of rows.slice(1)) {
@@ -558,7 +559,11 @@ function render({ model, el }) {
       const gbps = tierGbps(tier, speed);
       const xi = recomputeCrossover(shape, gpu, tier, bits, speed, params);
       const xm = showMeasured ? measuredCrossing((x) => reloadSeconds(shape, x, bits, gbps), rows) : null;
-      for (const [x, what] of [[xi, "ideal"], [xm, "measured"]]) {
+      for (
+        const [x, what] of
+        /** @type {Array<[number | null, string]>} */
+        [[xi, "ideal"], [xm, "measured"]]
+      ) {
         if (x === null) continue;
         const y = reloadSeconds(shape, x, bits, gbps);
         crossText.push(`${label} = ${what} recompute at ${x.toLocaleString("en-US")}`);

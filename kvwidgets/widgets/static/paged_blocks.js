@@ -121,7 +121,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "ff8ce8f3b6e0077c";
+var LIBRARY_HASH = "febdbfd9904a2c1c";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -299,7 +299,7 @@ function widgetModule(render2) {
       ready(ctx).catch(() => {
       });
     },
-    /** @param {RenderContext} ctx */
+    /** @param {{ model: import("@anywidget/types").AnyModel<S>, el: HTMLElement, host?: any }} ctx */
     async render(ctx) {
       try {
         await ready(ctx);
@@ -604,6 +604,9 @@ function render({ model, el }) {
           const each = (f) => boxesPath(Array.from({ length: u }, (_, i) => f(x0 + i * segW)));
           g.append(
             svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((x) => [x, y, segW * usedShare, h]), fill: cKV }),
+            /**
+             * @param {number} x
+             */
             svgElement("path", { d: each((x) => [x + segW * usedShare, y, segW * (1 - usedShare), h]), fill: cEmpty, "fill-opacity": 0.35 }),
             svgElement("path", { d: Array.from({ length: u }, (_, i) => `M${x0 + (i + 1) * segW} ${y}v${h}`).join(""), stroke: t.bg, "stroke-width": 1 })
           );
@@ -633,12 +636,16 @@ function render({ model, el }) {
     } else {
       const rowBlocks = p.shared_blocks + p.own_blocks;
       const cell = Math.min(14 * s, barW / rowBlocks);
-      const drawBlocks = (g, x, yy, count, color, lastFill) => {
+      const drawBlocks = (g, x, yy, count, color, lastFill = void 0) => {
         if (count <= 0) return;
         if (cell >= 3) {
           const each = (f) => boxesPath(Array.from({ length: count }, (_, i) => f(i, x + i * cell)));
           g.append(
             svgElement("path", { d: each((i, bx) => [bx, yy, cell - 1, h]), fill: "none", stroke: color, "stroke-width": 1 }),
+            /**
+             * @param {number} i
+             * @param {number} bx
+             */
             svgElement("path", { d: each((i, bx) => [bx, yy, (cell - 1) * (i === count - 1 && lastFill !== void 0 ? lastFill : 1), h]), fill: color })
           );
         } else {
@@ -678,7 +685,10 @@ function render({ model, el }) {
     const legend = svgElement("g", { class: "kv-pb-legend" });
     let lx = 0;
     let ly = legendY;
-    const keys = [[cKV, "KV cache (a request's own)", 1], ...sharing && p.shared_blocks > 0 ? [[cShared, "shared prefix, stored once", 1]] : [], [cEmpty, "taken, empty", 0.35]];
+    const keys = [[cKV, "KV cache (a request's own)", 1], ...sharing && p.shared_blocks > 0 ? [
+      /** @type {[string, string, number]} */
+      [cShared, "shared prefix, stored once", 1]
+    ] : [], [cEmpty, "taken, empty", 0.35]];
     for (const [color, text, op] of keys) {
       const w = 18 * s + text.length * fs * 0.5;
       if (lx > 0 && lx + w > W) {

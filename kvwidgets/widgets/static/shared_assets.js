@@ -1,7 +1,7 @@
 // Built by scripts/build_js.mjs from kvwidgets/widgets/js: edit those files, not this one (DEVELOP.md).
 
 // kvwidgets-library:library_binding
-var LIBRARY_HASH = "ff8ce8f3b6e0077c";
+var LIBRARY_HASH = "febdbfd9904a2c1c";
 
 // kvwidgets/widgets/js/loader/page_slots.js
 var PLOTLY_SLOT = "__kvwidgetsPlotly";

@@ -133,6 +133,9 @@
 
   // kvwidgets/widgets/js/calc/errors.js
   var KVInputError = class extends Error {
+    /**
+     * @param {string} message
+     */
     constructor(message) {
       super(message);
       this.name = "KVInputError";
@@ -473,9 +476,9 @@
     };
   }
   function maxContext(shape, gpu, users, o, limit = 2 ** 40) {
-    users = BigInt(checkInt("users", users, 1));
+    const count = BigInt(checkInt("users", users, 1));
     const b = memoryBudget(shape, gpu, o);
-    const fits = (t) => users * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
+    const fits = (t) => count * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
     if (!fits(1)) return 0;
     if (fits(limit)) return null;
     let lo = 1;
@@ -565,6 +568,9 @@
     return p;
   }
   var Heap = class {
+    /**
+     * @param {(x: T, y: T) => boolean} less
+     */
     constructor(less) {
       this.a = [];
       this.less = less;
@@ -575,6 +581,9 @@
     peek() {
       return this.a[0];
     }
+    /**
+     * @param {T} x
+     */
     push(x) {
       const a = this.a;
       a.push(x);
@@ -589,7 +598,10 @@
     pop() {
       const a = this.a;
       const top = a[0];
-      const last = a.pop();
+      const last = (
+        /** @type {T} */
+        a.pop()
+      );
       if (a.length) {
         a[0] = last;
         let i = 0;
@@ -622,15 +634,33 @@
     acc[5] += steps;
   }
   var Sums = class {
+    /**
+     * @param {number} capacity
+     */
     constructor(capacity) {
       this.cap = capacity;
       this.window = [0, 0, 0, 0, 0, 0];
       this.whole = [0, 0, 0, 0, 0, 0];
     }
+    /**
+     * @param {number} tok
+     * @param {number} res
+     * @param {number} inn
+     * @param {number} rnd
+     * @param {number} running
+     * @param {number} steps
+     * @param {boolean} saturated
+     */
     add(tok, res, inn, rnd, running, steps, saturated) {
       addTo(this.whole, tok, res, inn, rnd, running, steps);
       if (saturated) addTo(this.window, tok, res, inn, rnd, running, steps);
     }
+    /**
+     * @param {string} policy
+     * @param {number[][]} samples
+     * @param {number} totalSteps
+     * @param {number} preemptions
+     */
     run(policy, samples, totalSteps, preemptions) {
       const c = this.cap;
       const cols = { token_states: [], reserved: [], internal: [], rounding: [], free: [] };
@@ -667,6 +697,9 @@
     }
   };
   var Buddy = class {
+    /**
+     * @param {number} capacity
+     */
     constructor(capacity) {
       this.free = /* @__PURE__ */ new Map();
       this.largest = 0;
@@ -681,9 +714,12 @@
         }
       }
     }
+    /**
+     * @param {number} size
+     */
     alloc(size) {
       let s = size;
-      while (!(this.free.get(s) && this.free.get(s).size)) {
+      while (!this.free.get(s)?.size) {
         s *= 2;
         if (s > this.largest) return null;
       }
@@ -701,6 +737,10 @@
       }
       return addr;
     }
+    /**
+     * @param {number} addr
+     * @param {number} size
+     */
     release(addr, size) {
       for (; ; ) {
         const buddy = Math.floor(addr / size) % 2 === 0 ? addr + size : addr - size;
@@ -717,7 +757,12 @@
     }
   };
   function runReserving(policy, reqs, capacity, maxLen, buddy) {
-    const res = reqs.map(([p, o]) => reservation(policy, p, o, maxLen));
+    const res = reqs.map(([
+      /** @type {number} */
+      p,
+      /** @type {number} */
+      o
+    ]) => reservation(policy, p, o, maxLen));
     const chunk = buddy ? res.map(nextPow2) : res;
     let room = capacity;
     if (buddy) {
@@ -801,15 +846,28 @@
   var ceilDivInt = (a, b) => Math.floor((a + b - 1) / b);
   function runPaged(reqs, capacity, B, watermarkBlocks) {
     const totalBlocks = Math.floor(capacity / B);
-    reqs.forEach(([p, o], i) => {
+    reqs.forEach(([
+      /** @type {number} */
+      p,
+      /** @type {number} */
+      o
+    ], i) => {
       const need = ceilDivInt(p + o, B);
       if (need > totalBlocks - watermarkBlocks) {
         throw new KVInputError(`request ${i} needs ${n(need)} blocks of ${B} tokens, more than the ${n(totalBlocks - watermarkBlocks)} a request may take: it could never finish (give more memory or shorter requests)`);
       }
     });
     const N = reqs.length;
-    const length = reqs.map(([p]) => p);
-    const final = reqs.map(([p, o]) => p + o);
+    const length = reqs.map(([
+      /** @type {number} */
+      p
+    ]) => p);
+    const final = reqs.map(([
+      /** @type {number} */
+      p,
+      /** @type {number} */
+      o
+    ]) => p + o);
     const tail = final.map((f) => ceilDivInt(f, B) * B - f);
     const admittedAt = new Array(N).fill(0);
     const startLen = new Array(N).fill(0);
@@ -1197,7 +1255,7 @@
     return e;
   }
   function setTextLines(node, lines) {
-    node.replaceChildren(...lines.map((l) => element("div", { class: l.cls || "kv-line", text: l.text ?? l })));
+    node.replaceChildren(...lines.map((l) => typeof l === "string" ? element("div", { class: "kv-line", text: l }) : element("div", { class: l.cls || "kv-line", text: l.text })));
   }
   var SVG_NS = "http://www.w3.org/2000/svg";
   function svgElement(tag, attrs = {}, children = []) {
@@ -1250,13 +1308,20 @@
     } catch (e) {
       if (!warned.has(method)) {
         warned.add(method);
-        console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && e.message ? e.message : e}); the widget keeps working on the page, without a kernel to follow it.`);
+        console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && /** @type {Error} */
+        e.message ? (
+          /** @type {Error} */
+          e.message
+        ) : e}); the widget keeps working on the page, without a kernel to follow it.`);
       }
       return false;
     }
   }
   function isFocused(el) {
-    const root = el.getRootNode ? el.getRootNode() : document;
+    const root = (
+      /** @type {Document | ShadowRoot} */
+      el.getRootNode ? el.getRootNode() : document
+    );
     return (root.activeElement || document.activeElement) === el;
   }
 
@@ -1346,6 +1411,9 @@
         if (!g) throw new KVInputError(`unknown GPU '${n2}'. Known GPUs: ${Object.keys(gpus).sort().join(", ")}.`);
         return g;
       },
+      /**
+       * @param {string} field
+       */
       bits(field) {
         return dtypeBits(dtypes, m.get(field), field);
       },
@@ -1435,6 +1503,10 @@
       /** Set a trait from a control: save it for Python and redraw from the shape now.
        *  model.set fires change:<name> synchronously, whose handler redraws; draw here only
        *  when it did not (same value, or a model that does not echo its own sets). */
+      /**
+       * @param {string} name
+       * @param {unknown} value
+       */
       set(name, value, { continuous = false } = {}) {
         app.drawn = false;
         app.continuous = continuous;
@@ -1446,6 +1518,9 @@
           app.continuous = false;
         }
       },
+      /**
+       * @param {string} message
+       */
       fail(message) {
         app.localError = message;
         app.showError();
@@ -1489,7 +1564,11 @@
           app.draw();
           app.localError = "";
         } catch (e) {
-          app.localError = e && e.message ? e.message : String(e);
+          app.localError = e && /** @type {Error} */
+          e.message ? (
+            /** @type {Error} */
+            e.message
+          ) : String(e);
           if (!(e instanceof KVInputError)) console.error(e);
           app.failed = "The figure waits for inputs it can use: see the message above.";
         } finally {
@@ -1536,6 +1615,10 @@
         plot.setAttribute("aria-describedby", description.id);
         description.textContent = point;
       },
+      /**
+       * @param {string} name
+       * @param {string} label
+       */
       readout(name, label) {
         const value = element("span", { class: "kv-value", "data-kv-out": name });
         const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
@@ -1614,7 +1697,10 @@
         if (Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
         return;
       }
-      const full = app.plot._fullLayout;
+      const full = (
+        /** @type {any} */
+        app.plot._fullLayout
+      );
       const width = app.plot.clientWidth;
       if (window.Plotly && full && width > 0 && Math.abs(full.width - width) > 1) {
         window.Plotly.purge(app.plot);
@@ -1763,14 +1849,17 @@
     return Math.min(10 * CONTEXT_STEPS, (k - 10) * CONTEXT_STEPS + j);
   }
   function positionToContext(pos) {
-    pos = Number(pos);
-    const k = 10 + Math.floor(pos / CONTEXT_STEPS);
-    return 2 ** k + pos % CONTEXT_STEPS * 2 ** (k - 4);
+    const p = Number(pos);
+    const k = 10 + Math.floor(p / CONTEXT_STEPS);
+    return 2 ** k + p % CONTEXT_STEPS * 2 ** (k - 4);
   }
   function labelled(app, labelText, control) {
     const label = element("label", { class: "kv-control" }, [element("span", { text: labelText }), control]);
     app.controls.append(label);
     return control;
+  }
+  function isGroup(o) {
+    return typeof o === "object" && o !== null && !Array.isArray(o);
   }
   function selectControl(app, name, labelText, options, dependsOn = []) {
     const sel = element("select", { "data-kv": name });
@@ -1781,10 +1870,10 @@
     const fill = () => {
       const want = app.model.get(name);
       const opts = options();
-      const values = opts.flatMap((o) => o && o.group ? o.options : [o]).map((o) => Array.isArray(o) ? o[0] : o);
+      const values = opts.flatMap((o) => isGroup(o) ? o.options : [o]).map((o) => Array.isArray(o) ? o[0] : o);
       if (!values.some((v) => String(v) === String(want))) opts.push([want, String(want)]);
       sel.replaceChildren(...opts.map((o) => {
-        if (!(o && o.group)) return option(o);
+        if (!isGroup(o)) return option(o);
         return element("optgroup", { label: o.group }, o.options.map(option));
       }));
       sel.value = String(want);
@@ -2082,7 +2171,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "ff8ce8f3b6e0077c";
+  var LIBRARY_HASH = "febdbfd9904a2c1c";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -11,20 +11,33 @@ import { KVInputError, checkInt } from "./errors.js";
 import { floorDiv } from "./exact.js";
 import { kvBytesPerToken } from "./model.js";
 
+/** @import { LayerGroup } from "../shapes" */
+
 export const POLICIES = ["max", "pow2", "oracle", "paged"];
+/** @type {Record<string, string>} */
 export const POLICY_LABELS = { max: "Orca (Max)", pow2: "Orca (Pow2)", oracle: "Orca (Oracle)", paged: "vLLM (paged)" };
 
-const n = (x) => Number(x).toLocaleString("en-US");
+const n = (/** @type {number} */ x) => Number(x).toLocaleString("en-US");
 
+/**
+ * @param {number} x
+ */
 export function nextPow2(x) {
   let p = 1;
   while (p < x) p *= 2;
   return p;
 }
 
-/** A min-heap ordered by `less` (Python's heapq on tuples, with the tuple order given). */
+/**
+ * A min-heap ordered by `less` (Python's heapq on tuples, with the tuple order given).
+ * @template T
+ */
 class Heap {
+  /**
+   * @param {(x: T, y: T) => boolean} less
+   */
   constructor(less) {
+    /** @type {T[]} */
     this.a = [];
     this.less = less;
   }
@@ -34,6 +47,9 @@ class Heap {
   peek() {
     return this.a[0];
   }
+  /**
+   * @param {T} x
+   */
   push(x) {
     const a = this.a;
     a.push(x);
@@ -48,7 +64,7 @@ class Heap {
   pop() {
     const a = this.a;
     const top = a[0];
-    const last = a.pop();
+    const last = /** @type {T} */ (a.pop());
     if (a.length) {
       a[0] = last;
       let i = 0;
@@ -67,15 +83,30 @@ class Heap {
   }
 }
 
-const byEndThenId = (x, y) => x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]);
+const byEndThenId = (/** @type {[number, number]} */ x, /** @type {[number, number]} */ y) => x[0] < y[0] || (x[0] === y[0] && x[1] < y[1]);
 
-/** core.allocator_trace._reservation */
+/**
+ * core.allocator_trace._reservation
+ * @param {string} policy
+ * @param {number} p
+ * @param {number} o
+ * @param {number} maxLen
+ */
 function reservation(policy, p, o, maxLen) {
   if (policy === "max") return maxLen;
   if (policy === "pow2") return Math.min(maxLen, p + nextPow2(o));
   return p + o;
 }
 
+/**
+ * @param {number[]} acc
+ * @param {number} tok
+ * @param {number} res
+ * @param {number} inn
+ * @param {number} rnd
+ * @param {number} running
+ * @param {number} steps
+ */
 function addTo(acc, tok, res, inn, rnd, running, steps) {
   acc[0] += tok;
   acc[1] += res;
@@ -87,18 +118,38 @@ function addTo(acc, tok, res, inn, rnd, running, steps) {
 
 /** core.allocator_trace._Sums: slot-steps over the saturated window and over the whole run. */
 class Sums {
+  /**
+   * @param {number} capacity
+   */
   constructor(capacity) {
     this.cap = capacity;
     this.window = [0, 0, 0, 0, 0, 0];
     this.whole = [0, 0, 0, 0, 0, 0];
   }
+  /**
+   * @param {number} tok
+   * @param {number} res
+   * @param {number} inn
+   * @param {number} rnd
+   * @param {number} running
+   * @param {number} steps
+   * @param {boolean} saturated
+   */
   add(tok, res, inn, rnd, running, steps, saturated) {
     addTo(this.whole, tok, res, inn, rnd, running, steps);
     if (saturated) addTo(this.window, tok, res, inn, rnd, running, steps);
   }
+  /**
+   * @param {string} policy
+   * @param {number[][]} samples
+   * @param {number} totalSteps
+   * @param {number} preemptions
+   */
   run(policy, samples, totalSteps, preemptions) {
     const c = this.cap;
+    /** @type {Record<"token_states" | "reserved" | "internal" | "rounding" | "free", number[]>} */
     const cols = { token_states: [], reserved: [], internal: [], rounding: [], free: [] };
+    /** @type {number[]} */
     const running = [];
     for (const [tok, res, inn, rnd, k] of samples) {
       cols.token_states.push(tok / c);
@@ -134,6 +185,9 @@ class Sums {
 
 /** core.allocator_trace._Buddy: the buddy arena the paper assumes Orca places reservations in. */
 export class Buddy {
+  /**
+   * @param {number} capacity
+   */
   constructor(capacity) {
     /** @type {Map<number, Set<number>>} */
     this.free = new Map();
@@ -149,9 +203,12 @@ export class Buddy {
       }
     }
   }
+  /**
+   * @param {number} size
+   */
   alloc(size) {
     let s = size;
-    while (!(this.free.get(s) && this.free.get(s).size)) {
+    while (!this.free.get(s)?.size) {
       s *= 2;
       if (s > this.largest) return null;
     }
@@ -166,6 +223,10 @@ export class Buddy {
     }
     return addr;
   }
+  /**
+   * @param {number} addr
+   * @param {number} size
+   */
   release(addr, size) {
     for (;;) {
       // addr ^ size, for an address aligned to size (exact past 2^31, where ^ is not)
@@ -183,23 +244,31 @@ export class Buddy {
   }
 }
 
-/** core.allocator_trace._run_reserving: event by event (memory changes only at starts and ends). */
+/**
+ * core.allocator_trace._run_reserving: event by event (memory changes only at starts and ends).
+ * @param {string} policy
+ * @param {Array<[number, number]>} reqs
+ * @param {number} capacity
+ * @param {number} maxLen
+ * @param {boolean} buddy
+ */
 function runReserving(policy, reqs, capacity, maxLen, buddy) {
-  const res = reqs.map(([p, o]) => reservation(policy, p, o, maxLen));
+  const res = reqs.map(([/** @type {number} */ p, /** @type {number} */ o]) => reservation(policy, p, o, maxLen));
   const chunk = buddy ? res.map(nextPow2) : res;
   let room = capacity;
   if (buddy) {
     room = 1;
     while (room * 2 <= capacity) room *= 2;
   }
-  chunk.forEach((c, i) => {
+  chunk.forEach((/** @type {number} */ c, /** @type {number} */ i) => {
     if (c > room) {
       throw new KVInputError(`request ${i} needs a ${n(c)}-slot reservation under ${POLICY_LABELS[policy]}, more than the ${n(room)} contiguous KV slots there are: it could never be admitted (give more memory or shorter requests)`);
     }
   });
   const sums = new Sums(capacity);
+  /** @type {number[][]} */
   const segments = [];
-  const queue = reqs.map((_, i) => i);
+  const queue = reqs.map((/** @type {unknown} */ _, /** @type {number} */ i) => i);
   let head = 0;
   const ends = new Heap(byEndThenId);
   let t = 0;
@@ -249,7 +318,7 @@ function runReserving(policy, reqs, capacity, maxLen, buddy) {
     }
     t = last + 1;
   }
-  const sample = (grid) => {
+  const sample = (/** @type {number[]} */ grid) => {
     const out = [];
     let j = 0;
     for (const s of grid) {
@@ -267,21 +336,27 @@ function runReserving(policy, reqs, capacity, maxLen, buddy) {
   return { sums, sample, total: t, preemptions: 0 };
 }
 
-const ceilDivInt = (a, b) => Math.floor((a + b - 1) / b);
+const ceilDivInt = (/** @type {number} */ a, /** @type {number} */ b) => Math.floor((a + b - 1) / b);
 
-/** core.allocator_trace._run_paged: vLLM 0.2.0's block manager and FCFS scheduler, step by step. */
+/**
+ * core.allocator_trace._run_paged: vLLM 0.2.0's block manager and FCFS scheduler, step by step.
+ * @param {Array<[number, number]>} reqs
+ * @param {number} capacity
+ * @param {number} B
+ * @param {number} watermarkBlocks
+ */
 function runPaged(reqs, capacity, B, watermarkBlocks) {
   const totalBlocks = Math.floor(capacity / B);
-  reqs.forEach(([p, o], i) => {
+  reqs.forEach(([/** @type {number} */ p, /** @type {number} */ o], /** @type {number} */ i) => {
     const need = ceilDivInt(p + o, B);
     if (need > totalBlocks - watermarkBlocks) {
       throw new KVInputError(`request ${i} needs ${n(need)} blocks of ${B} tokens, more than the ${n(totalBlocks - watermarkBlocks)} a request may take: it could never finish (give more memory or shorter requests)`);
     }
   });
   const N = reqs.length;
-  const length = reqs.map(([p]) => p);
-  const final = reqs.map(([p, o]) => p + o);
-  const tail = final.map((f) => ceilDivInt(f, B) * B - f);
+  const length = reqs.map(([/** @type {number} */ p]) => p);
+  const final = reqs.map(([/** @type {number} */ p, /** @type {number} */ o]) => p + o);
+  const tail = final.map((/** @type {number} */ f) => ceilDivInt(f, B) * B - f);
   const admittedAt = new Array(N).fill(0);
   const startLen = new Array(N).fill(0);
   const blocks = new Array(N).fill(0);
@@ -291,10 +366,10 @@ function runPaged(reqs, capacity, B, watermarkBlocks) {
   const needs = new Map();
   /** @type {Map<number, Array<[number, number]>>} */
   const ends = new Map();
-  const victims = new Heap((x, y) => x > y); // the latest arrival first (Python: a heap of -id)
+  const victims = new Heap((/** @type {number} */ x, /** @type {number} */ y) => x > y); // the latest arrival first (Python: a heap of -id)
   const running = new Array(N).fill(false);
   // the queue: its front can take back a preempted request (a deque)
-  let queue = reqs.map((_, i) => i);
+  let queue = reqs.map((/** @type {unknown} */ _, /** @type {number} */ i) => i);
   let free = totalBlocks;
   let tokens = 0;
   let usedBlocks = 0;
@@ -303,11 +378,15 @@ function runPaged(reqs, capacity, B, watermarkBlocks) {
   let preemptions = 0;
   const sums = new Sums(capacity);
   // per step: tokens, empty slots in held blocks, of those never written, running
+  /** @type {number[]} */
   const stepTokens = [];
+  /** @type {number[]} */
   const stepSlack = [];
+  /** @type {number[]} */
   const stepNever = [];
+  /** @type {number[]} */
   const stepRunning = [];
-  const push = (map, key, v) => {
+  const push = (/** @type {Map<number, Array<[number, number]>>} */ map, /** @type {number} */ key, /** @type {[number, number]} */ v) => {
     const list = map.get(key);
     if (list) list.push(v);
     else map.set(key, [v]);
@@ -392,18 +471,25 @@ function runPaged(reqs, capacity, B, watermarkBlocks) {
     ends.delete(t);
     t += 1;
   }
-  const sample = (grid) => grid.map((s) => (s >= stepTokens.length ? [0, 0, 0, 0, 0]
+  const sample = (/** @type {number[]} */ grid) => grid.map((/** @type {number} */ s) => (s >= stepTokens.length ? [0, 0, 0, 0, 0]
     : [stepTokens[s], stepSlack[s] - stepNever[s], stepNever[s], 0, stepRunning[s]]));
   return { sums, sample, total: t, preemptions };
 }
 
-/** Python's round() of a non-negative float: half to even. */
+/**
+ * Python's round() of a non-negative float: half to even.
+ * @param {number} x
+ */
 function roundHalfEven(x) {
   const r = Math.round(x);
   return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
 }
 
-/** core.allocator_trace._grid: `points` steps spread over the run. */
+/**
+ * core.allocator_trace._grid: `points` steps spread over the run.
+ * @param {number} totalSteps
+ * @param {number} points
+ */
 export function traceGrid(totalSteps, points) {
   if (totalSteps <= points) return Array.from({ length: totalSteps }, (_, i) => i);
   const set = new Set();
@@ -418,7 +504,7 @@ export function traceGrid(totalSteps, points) {
  * @param {any} o memoryBudget's options, and kvBits
  */
 export function kvSlotsFor(shape, gpu, o) {
-  const kinds = [...new Set(shape.groups.map((g) => g.kind))].filter((k) => k !== "full" && k !== "mla").sort();
+  const kinds = [...new Set(shape.groups.map((/** @type {LayerGroup} */ g) => g.kind))].filter((k) => k !== "full" && k !== "mla").sort();
   if (kinds.length) {
     throw new KVInputError(`${shape.name} has ${kinds.join(", ")} layers: a trace counts token slots of one fixed size, which only full-attention and MLA layers have; give kv_slots instead`);
   }

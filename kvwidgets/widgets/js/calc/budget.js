@@ -6,7 +6,27 @@ import { big, floorDiv } from "./exact.js";
 import { kvBytes, modelWeightBytes } from "./model.js";
 import { fmtGB } from "./units.js";
 
-/** A number's shortest decimal as an exact fraction {p, q}: 0.9 -> 9/10 (like Fraction(repr(x))). */
+/** @import { ModelShape, GpuRow } from "../shapes" */
+/** @import { WeightFormat } from "./model.js" */
+
+/**
+ * The deployment and formats every budget takes (core.budget.memory_budget's keywords).
+ * @typedef {object} BudgetOptions
+ * @property {number} numGpus GPUs under tensor parallelism
+ * @property {number} utilization share of GPU memory the engine may use, in (0, 1]
+ * @property {number} [workingBytes] working area per GPU (activations, graphs), bytes
+ * @property {string} [memory] 'marketed' GB or 'device'-reported bytes
+ * @property {number | bigint} [params] parameter count for the weights (the model's own when left out)
+ * @property {WeightFormat} weightBits the weights' format
+ * @property {number} kvBits bits per number of the KV cache
+ */
+
+/** @typedef {ReturnType<typeof usersThatFit>} Fit core.budget.Fit, as usersThatFit returns it */
+
+/**
+ * A number's shortest decimal as an exact fraction {p, q}: 0.9 -> 9/10 (like Fraction(repr(x))).
+ * @param {number | bigint} x
+ */
 export function decimalFraction(x) {
   const m = /^(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(String(x));
   if (!m) throw new KVInputError(`utilization must be a number in (0, 1], got ${x}`);
@@ -19,6 +39,9 @@ export function decimalFraction(x) {
   return { p, q };
 }
 
+/**
+ * @param {number} u
+ */
 export function utilizationFraction(u) {
   if (typeof u !== "number" || !Number.isFinite(u) || !(u > 0 && u <= 1)) {
     throw new KVInputError(`utilization must be in (0, 1] (0.9 keeps 10% free), got ${u}`);
@@ -26,6 +49,9 @@ export function utilizationFraction(u) {
   return decimalFraction(u);
 }
 
+/**
+ * @param {GpuRow} gpu
+ */
 export function gpuMemory(gpu, which = "marketed") {
   if (which === "marketed") return big(gpu.memory_bytes);
   if (which === "device") {
@@ -40,6 +66,9 @@ export function gpuMemory(gpu, which = "marketed") {
 /**
  * core.budget.memory_budget. The per-GPU KV budget is the exact fraction num / (q * n):
  * num = mem * p * n - weights * q - working * q * n.
+ * @param {ModelShape} shape
+ * @param {GpuRow} gpu
+ * @param {BudgetOptions} o
  */
 export function memoryBudget(shape, gpu, o) {
   const n = checkInt("num_gpus", o.numGpus, 1);
@@ -62,7 +91,13 @@ export function memoryBudget(shape, gpu, o) {
   };
 }
 
-/** core.budget.users_that_fit: conversations of `context` tokens that fit at once. */
+/**
+ * core.budget.users_that_fit: conversations of `context` tokens that fit at once.
+ * @param {ModelShape} shape
+ * @param {GpuRow} gpu
+ * @param {number} context
+ * @param {BudgetOptions} o
+ */
 export function usersThatFit(shape, gpu, context, o) {
   context = checkInt("context", context, 1);
   const b = memoryBudget(shape, gpu, o);
@@ -93,11 +128,17 @@ export function usersThatFit(shape, gpu, context, o) {
   };
 }
 
-/** core.budget.max_context: longest context at which `users` conversations fit (0; null = no limit). */
+/**
+ * core.budget.max_context: longest context at which `users` conversations fit (0; null = no limit).
+ * @param {ModelShape} shape
+ * @param {GpuRow} gpu
+ * @param {number} users
+ * @param {BudgetOptions} o
+ */
 export function maxContext(shape, gpu, users, o, limit = 2 ** 40) {
-  users = BigInt(checkInt("users", users, 1));
+  const count = BigInt(checkInt("users", users, 1));
   const b = memoryBudget(shape, gpu, o);
-  const fits = (t) => users * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
+  const fits = (/** @type {number} */ t) => count * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
   if (!fits(1)) return 0;
   if (fits(limit)) return null;
   let lo = 1;
@@ -118,10 +159,13 @@ export function maxContext(shape, gpu, users, o, limit = 2 ** 40) {
  * Above that a 1-user step is under 1/exactBelow of the value, below a pixel on either
  * axis, and the line is sampled 32 times per doubling instead (hundreds of exact steps
  * there would cost a binary search each for nothing visible).
+ * @param {ModelShape} shape
+ * @param {GpuRow} gpu
+ * @param {BudgetOptions} o
  */
 export function usersStaircase(shape, gpu, o, lo = 1024, hi = 1048576, exactBelow = 256) {
   const b = memoryBudget(shape, gpu, o);
-  const usersAt = (t) => {
+  const usersAt = (/** @type {number} */ t) => {
     const k = kvBytes(shape, t, o.kvBits, b.num_gpus);
     if (k <= 0n) throw new KVInputError(`context=${t} holds no KV bytes for ${shape.name}; users would be unbounded`);
     const u = floorDiv(b.num, b.den * k);
@@ -130,8 +174,8 @@ export function usersStaircase(shape, gpu, o, lo = 1024, hi = 1048576, exactBelo
   // Last context in [from, hi] at which `u` users still fit (they fit at `from`). Galloping
   // from `from` first: the next drop is usually near, so this takes about 2 log2(distance)
   // evaluations instead of log2(hi - from).
-  const lastWith = (u, from) => {
-    const fits = (t) => u * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
+  const lastWith = (/** @type {bigint} */ u, /** @type {number} */ from) => {
+    const fits = (/** @type {number} */ t) => u * kvBytes(shape, t, o.kvBits, b.num_gpus) * b.den <= b.num;
     let a = from;
     let z = hi + 1;
     for (let step = 1; a + step <= hi; step *= 2) {
@@ -149,9 +193,11 @@ export function usersStaircase(shape, gpu, o, lo = 1024, hi = 1048576, exactBelo
     }
     return a;
   };
+  /** @type {number[]} */
   const xs = [];
+  /** @type {bigint[]} */
   const ys = [];
-  const push = (x, u) => { xs.push(x); ys.push(u); };
+  const push = (/** @type {number} */ x, /** @type {bigint} */ u) => { xs.push(x); ys.push(u); };
   const uEnd = usersAt(hi);
   let c = lo;
   let u = usersAt(lo);
@@ -175,9 +221,12 @@ export function usersStaircase(shape, gpu, o, lo = 1024, hi = 1048576, exactBelo
   return { x: xs, users: ys, exactFrom };
 }
 
-/** core.budget.Fit.message, word for word (the golden vectors check it). */
+/**
+ * core.budget.Fit.message, word for word (the golden vectors check it).
+ * @param {Fit} f
+ */
 export function fitMessage(f) {
-  const n = (x) => Number(x).toLocaleString("en-US");
+  const n = (/** @type {number | bigint | null} */ x) => Number(x).toLocaleString("en-US");
   const past = f.max_context !== null && f.max_context !== undefined && Number(f.context) > Number(f.max_context);
   if (!f.weights_fit) {
     return `The weights (${fmtGB(f.weights_bytes, 1)} GB) do not fit in the usable ${fmtGB(f.usable_bytes, 1)} GB: the model does not even load.`;

@@ -5,7 +5,19 @@ import { checkInt } from "./errors.js";
 import { exactDouble } from "./exact.js";
 import { activeParams, decodeWeightBytes, kvBytes, modelWeightBytes } from "./model.js";
 
-/** Bandwidth ceiling of one decode step, same operation order as core.decode.decode_ceiling. */
+/** @import { ModelShape, GpuRow } from "../shapes" */
+/** @import { BudgetOptions } from "./budget.js" */
+
+/** @typedef {Omit<BudgetOptions, "utilization"> & { utilization?: number }} DecodeOptions the budget's options; utilization only where the batch must fit */
+
+/**
+ * Bandwidth ceiling of one decode step, same operation order as core.decode.decode_ceiling.
+ * @param {ModelShape} shape
+ * @param {GpuRow} gpu
+ * @param {number} context
+ * @param {number} batch
+ * @param {DecodeOptions} o
+ */
 export function decodeCeiling(shape, gpu, context, batch, o) {
   context = checkInt("context", context, 1);
   batch = checkInt("batch", batch, 1);
@@ -38,6 +50,11 @@ export function decodeCeiling(shape, gpu, context, batch, o) {
  * Whether `batch` sequences of `context` tokens can be held at once: the same arithmetic as
  * core.budget.users_that_fit (kvwidgets/widgets/decode_speed.py calls it with the
  * engine's default utilization 0.9). max_batch is the users that fit at this context.
+ * @param {ModelShape} shape
+ * @param {GpuRow} gpu
+ * @param {number} context
+ * @param {number} batch
+ * @param {DecodeOptions} o
  */
 export function decodeFits(shape, gpu, context, batch, o) {
   batch = checkInt("batch", batch, 1);
@@ -45,7 +62,13 @@ export function decodeFits(shape, gpu, context, batch, o) {
   return { fits: BigInt(batch) <= f.users, max_batch: f.users };
 }
 
-/** core.decode.prefill_seconds: 2 x active params x tokens / dense BF16 FLOPS (an ideal floor). */
+/**
+ * core.decode.prefill_seconds: 2 x active params x tokens / dense BF16 FLOPS (an ideal floor).
+ * @param {ModelShape} shape
+ * @param {GpuRow} gpu
+ * @param {number} tokens
+ * @param {number | bigint | undefined} params
+ */
 export function prefillSeconds(shape, gpu, tokens, params, numGpus = 1) {
   tokens = checkInt("tokens", tokens, 1);
   const n = checkInt("num_gpus", numGpus, 1);

@@ -2,6 +2,10 @@
 
 import { KVInputError } from "./errors.js";
 
+/**
+ * @param {Record<string, number>} dtypes
+ * @param {string} name
+ */
 export function dtypeBits(dtypes, name, field = "kv_dtype") {
   const bits = dtypes[name];
   if (bits === undefined) {

@@ -3,6 +3,12 @@
 import { KVInputError, checkInt } from "./errors.js";
 import { ceilDiv } from "./exact.js";
 
+/** @import { CompressedGroup, LayerGroup } from "../shapes" */
+
+/**
+ * @param {number} kvHeads
+ * @param {number} tp
+ */
 export function kvHeadsPerGpu(kvHeads, tp) {
   tp = checkInt("num_gpus", tp, 1);
   if (tp <= kvHeads) {
@@ -21,6 +27,10 @@ export function kvHeadsPerGpu(kvHeads, tp) {
   return 1; // each GPU keeps a full copy of one head
 }
 
+/**
+ * @param {LayerGroup} group
+ * @param {number} tp
+ */
 export function numbersPerToken(group, tp) {
   if (group.kv_heads !== undefined) {
     return kvHeadsPerGpu(group.kv_heads, tp) * (group.head_k + group.head_v);
@@ -31,22 +41,36 @@ export function numbersPerToken(group, tp) {
 }
 
 /** core.layers: bits one stored token takes (numbers at the KV dtype, plus a part kept in
- *  its own fixed format whatever the dtype: MLASpec.index_bytes, DeepSeek-V3.2's indexer). */
+ *  its own fixed format whatever the dtype: MLASpec.index_bytes, DeepSeek-V3.2's indexer).
+ * @param {LayerGroup} group
+ * @param {number} bits
+ * @param {number} tp
+ */
 export function tokenBits(group, bits, tp) {
   const [num, den] = tokenBitsFraction(group, bits, tp);
   if (den !== 1n) throw new KVInputError(`a ${group.kind} layer adds a fraction of a bit per token: use tokenBitsFraction`);
   return num;
 }
 
-/** core.layers.CompressedMLASpec: a DeepSeek-V4 layer, whose parts are all in fixed packed
- *  formats (group.ratio is set only for it). */
+/**
+ * core.layers.CompressedMLASpec: a DeepSeek-V4 layer, whose parts are all in fixed packed
+ * formats (group.ratio is set only for it).
+ * @param {LayerGroup} group
+ * @returns {group is CompressedGroup}
+ */
 function isCompressed(group) {
   return group.ratio !== undefined;
 }
 
-/** Bits one stored token takes as [numerator, denominator] (BigInt): a whole number for
- *  every kind but a compressed layer, which adds (entry + indexer) bits per `ratio` tokens
- *  for good (CompressedMLASpec.token_bits, a Fraction there too; 0 with ratio 1). */
+/**
+ * Bits one stored token takes as [numerator, denominator] (BigInt): a whole number for
+ * every kind but a compressed layer, which adds (entry + indexer) bits per `ratio` tokens
+ * for good (CompressedMLASpec.token_bits, a Fraction there too; 0 with ratio 1).
+ * @param {LayerGroup} group
+ * @param {number} bits
+ * @param {number} tp
+ * @returns {[bigint, bigint]}
+ */
 export function tokenBitsFraction(group, bits, tp) {
   if (isCompressed(group)) {
     checkInt("num_gpus", tp, 1);
@@ -75,24 +99,39 @@ export function groupsBytesPerToken(groups, bits, tp, pick = (g) => g !== undefi
 }
 
 /** core.layers.LayerSpec.grows: cap 0 means the layer never grows with the context
- *  (recurrent state; cross-attention, which holds a fixed count of image tokens). */
+ *  (recurrent state; cross-attention, which holds a fixed count of image tokens).
+ * @param {LayerGroup} group
+ */
 export function grows(group) {
   return group.cap !== 0;
 }
 
+/**
+ * @param {LayerGroup} group
+ * @param {number} tokens
+ */
 export function tokensHeld(group, tokens) {
   if (group.fixed_tokens !== undefined && group.fixed_tokens !== null) return group.fixed_tokens; // CrossAttentionSpec
   return group.cap === null || group.cap === undefined ? tokens : Math.min(tokens, group.cap);
 }
 
+/**
+ * @param {LayerGroup} group
+ * @param {number} tp
+ */
 export function fixedBytes(group, tp) {
   // core.layers.RecurrentStateSpec.fixed_bytes: math.ceil(state / tp) on doubles.
   const f = group.fixed_bytes || 0;
   return f ? Math.ceil(f / tp) : 0;
 }
 
-/** CompressedMLASpec.bits_held: the window's latents, one entry (and indexer key) per whole
- *  group of `ratio` tokens, and the compressor state over its own window. */
+/**
+ * CompressedMLASpec.bits_held: the window's latents, one entry (and indexer key) per whole
+ * group of `ratio` tokens, and the compressor state over its own window.
+ * @param {CompressedGroup} group
+ * @param {number} tokens
+ * @param {number} tp
+ */
 function compressedBits(group, tokens, tp) {
   checkInt("num_gpus", tp, 1);
   const entry = BigInt(group.entry_bytes);
@@ -103,6 +142,12 @@ function compressedBits(group, tokens, tp) {
   return (window + compressed + state) * 8n;
 }
 
+/**
+ * @param {LayerGroup} group
+ * @param {number} tokens
+ * @param {number} bits
+ * @param {number} tp
+ */
 export function groupBits(group, tokens, bits, tp) {
   if (isCompressed(group)) return BigInt(group.count) * compressedBits(group, tokens, tp);
   const held = BigInt(tokensHeld(group, tokens));
@@ -110,7 +155,11 @@ export function groupBits(group, tokens, bits, tp) {
   return BigInt(group.count) * (held * perToken + BigInt(fixedBytes(group, tp)) * 8n);
 }
 
-/** Bytes per token of one layer group (one GPU), for the formula lines. */
+/**
+ * Bytes per token of one layer group (one GPU), for the formula lines.
+ * @param {LayerGroup} group
+ * @param {number} bits
+ */
 export function groupBytesPerToken(group, bits, tp = 1) {
   return groupsBytesPerToken([group], bits, tp);
 }

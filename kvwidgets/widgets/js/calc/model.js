@@ -6,7 +6,14 @@ import { big, ceilDiv, exactDouble, floorDiv } from "./exact.js";
 import { groupBits, groupsBytesPerToken, grows } from "./layers.js";
 import { fmtBytes } from "./units.js";
 
-/** Bytes one sequence of `tokens` tokens holds on one GPU (windows capped, state added). */
+/** @import { ModelShape, LayerGroup } from "../shapes" */
+
+/**
+ * Bytes one sequence of `tokens` tokens holds on one GPU (windows capped, state added).
+ * @param {Pick<ModelShape, "groups">} shape
+ * @param {number} tokens
+ * @param {number} bits
+ */
 export function kvBytes(shape, tokens, bits, tp = 1) {
   tokens = checkInt("context", tokens, 0);
   let total = 0n;
@@ -14,26 +21,43 @@ export function kvBytes(shape, tokens, bits, tp = 1) {
   return ceilDiv(total, 8n);
 }
 
-/** Bytes each extra token adds once the conversation is longer than every window. */
+/**
+ * Bytes each extra token adds once the conversation is longer than every window.
+ * @param {Pick<ModelShape, "groups">} shape
+ * @param {number} bits
+ */
 export function kvBytesPerToken(shape, bits, tp = 1) {
   return groupsBytesPerToken(shape.groups, bits, tp, (g) => g.cap === null || g.cap === undefined);
 }
 
 /** core.model.Model.kv_bytes_per_token_within_windows: every growing layer counted, caps
- *  ignored (what a token adds while the conversation is shorter than every window). */
+ *  ignored (what a token adds while the conversation is shorter than every window).
+ * @param {Pick<ModelShape, "groups">} shape
+ * @param {number} bits
+ */
 export function kvBytesPerTokenWithinWindows(shape, bits, tp = 1) {
   return groupsBytesPerToken(shape.groups, bits, tp, grows);
 }
 
-/** kvBytes split by layer kind, in the order the kinds first appear. */
+/**
+ * kvBytes split by layer kind, in the order the kinds first appear.
+ * @param {ModelShape} shape
+ * @param {number} tokens
+ * @param {number} bits
+ */
 export function bytesByKind(shape, tokens, bits, tp = 1) {
   tokens = checkInt("context", tokens, 0);
+  /** @type {Record<string, bigint>} */
   const out = {};
   for (const g of shape.groups) out[g.kind] = (out[g.kind] || 0n) + groupBits(g, tokens, bits, tp);
   for (const k of Object.keys(out)) out[k] = ceilDiv(out[k], 8n);
   return out;
 }
 
+/**
+ * @param {number | bigint} params
+ * @param {number} bits
+ */
 export function weightBytes(params, bits) {
   return ceilDiv(big(params) * BigInt(bits), 8n);
 }
@@ -97,6 +121,9 @@ export function decodeWeightBytes(shape, batch, params, wb) {
  * Parameters one decode step of `batch` sequences reads, as core.model.Model.decode_weight_params:
  * total minus the routed experts no sequence picked, (1 - k/E)^batch of them, the power
  * taken by the same plain loop so the doubles match bit for bit.
+ * @param {ModelShape} shape
+ * @param {number} batch
+ * @param {number | bigint | undefined} params
  */
 export function decodeWeightParams(shape, batch, params) {
   const p = exactDouble("params", big(params ?? shape.params));
@@ -108,7 +135,11 @@ export function decodeWeightParams(shape, batch, params) {
   return p - routed * untouched;
 }
 
-/** core.model.Model.active_params: what one token computes with (a MoE skips most experts). */
+/**
+ * core.model.Model.active_params: what one token computes with (a MoE skips most experts).
+ * @param {ModelShape} shape
+ * @param {number | bigint | undefined} params
+ */
 export function activeParams(shape, params) {
   const p = big(params ?? shape.params);
   if (!shape.moe || !shape.moe.experts) return p;
@@ -124,13 +155,15 @@ export function activeParams(shape, params) {
  * conversation is shorter than every window each layer adds its K and V; past every
  * window only the uncapped layers do (0 for a sliding-everywhere model, so "0 B" alone
  * would mislead). The query-heads mistake is measured while windows fill, where it bites.
+ * @param {ModelShape} shape
+ * @param {number} bits
  */
 export function perTokenReadouts(shape, bits) {
-  const n = (x) => Number(x).toLocaleString("en-US");
-  const both = (x) => (x < 1024n ? fmtBytes(x) : `${fmtBytes(x)} (${n(x)} B)`); // "0 B", not "0 B (0 B)"
+  const n = (/** @type {bigint} */ x) => Number(x).toLocaleString("en-US");
+  const both = (/** @type {bigint} */ x) => (x < 1024n ? fmtBytes(x) : `${fmtBytes(x)} (${n(x)} B)`); // "0 B", not "0 B (0 B)"
   const past = kvBytesPerToken(shape, bits);
   const within = kvBytesPerTokenWithinWindows(shape, bits);
-  const capped = shape.groups.some((g) => g.cap !== null && g.cap !== undefined && grows(g));
+  const capped = shape.groups.some((/** @type {LayerGroup} */ g) => g.cap !== null && g.cap !== undefined && grows(g));
   const bytesPerToken = capped && within !== past
     ? `while the window fills: ${both(within)}; past every window: ${both(past)}`
     : both(past);
@@ -150,16 +183,18 @@ export function perTokenReadouts(shape, bits) {
  * the engines' notes on the architecture (configs/engine_support.py), and a parameter count
  * the loader estimated (when the weights matter and no override is set). Each line's `kind`
  * names its rule (the golden vectors check which rules fire against kvwidgets.core).
+ * @param {ModelShape} shape
+ * @param {{ context?: number | null, weights?: boolean, params?: number | bigint }} [options]
  */
 export function limitLines(shape, { context = null, weights = false, params = undefined } = {}) {
-  const n = (x) => Number(x).toLocaleString("en-US");
+  const n = (/** @type {number | bigint | undefined} */ x) => Number(x).toLocaleString("en-US");
   const out = [];
   const max = shape.max_context;
   if (max && context !== null && context > max) {
     out.push({ text: `${n(context)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(max)}): the numbers hold for the memory, not for the model's quality.`, cls: "kv-warn", kind: "past_max_context" });
   }
   if (max) {
-    const never = shape.groups.filter((g) => g.cap !== null && g.cap !== undefined && g.cap > 0 && g.kv_heads !== undefined && g.cap >= max);
+    const never = shape.groups.filter((/** @type {LayerGroup} */ g) => g.cap !== null && g.cap !== undefined && g.cap > 0 && g.kv_heads !== undefined && g.cap >= max);
     if (never.length) {
       out.push({ text: `A window of ${n(never[0].cap)} tokens is at least ${shape.name}'s maximum context (${n(max)}): nothing ever slides out, so every token costs its full bytes in those layers.`, cls: "kv-warn", kind: "window_never_slides" });
     }

@@ -5,14 +5,25 @@ import { KVInputError } from "./errors.js";
 import { exactDouble } from "./exact.js";
 import { kvBytes } from "./model.js";
 
-/** core.offload.tier_gbps */
+/** @import { ModelShape, GpuRow, StorageTier } from "../shapes" */
+
+/**
+ * core.offload.tier_gbps
+ * @param {StorageTier} tier
+ */
 export function tierGbps(tier, speed = "typical") {
   const v = { low: tier.low_gbps, typical: tier.typical_gbps, high: tier.high_gbps }[speed];
   if (v === undefined) throw new KVInputError(`speed must be 'low', 'typical' or 'high', got '${speed}'`);
   return v;
 }
 
-/** core.offload.reload_seconds: one conversation's cache copied back at `gbps`. */
+/**
+ * core.offload.reload_seconds: one conversation's cache copied back at `gbps`.
+ * @param {ModelShape} shape
+ * @param {number} tokens
+ * @param {number} bits
+ * @param {number} gbps
+ */
 export function reloadSeconds(shape, tokens, bits, gbps) {
   return exactDouble("kv per sequence", kvBytes(shape, tokens, bits)) / (gbps * 1e9);
 }
@@ -28,10 +39,19 @@ export function contextGrid(lo = 1024, hi = 1048576, perDoubling = 4) {
 }
 
 /** core.offload.recompute_crossover: first context where the faster of reload and ideal
- *  recompute changes (null: it never does in [lo, hi]). */
+ *  recompute changes (null: it never does in [lo, hi]).
+ * @param {ModelShape} shape
+ * @param {GpuRow} gpu
+ * @param {StorageTier} tier
+ * @param {number} bits
+ * @param {string} [speed] which end of the tier's copy speeds
+ * @param {number | bigint} [params] the parameter count (the model's own when left out)
+ * @param {number} [lo]
+ * @param {number} [hi]
+ */
 export function recomputeCrossover(shape, gpu, tier, bits, speed = "typical", params = undefined, lo = 1024, hi = 1048576) {
   const gbps = tierGbps(tier, speed);
-  const reloadFirst = (t) => reloadSeconds(shape, t, bits, gbps) < prefillSeconds(shape, gpu, t, params);
+  const reloadFirst = (/** @type {number} */ t) => reloadSeconds(shape, t, bits, gbps) < prefillSeconds(shape, gpu, t, params);
   const grid = contextGrid(lo, hi);
   const start = reloadFirst(grid[0]);
   let prev = grid[0];

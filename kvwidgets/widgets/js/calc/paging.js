@@ -5,11 +5,23 @@ import { KVInputError, checkInt } from "./errors.js";
 import { floorDiv } from "./exact.js";
 import { kvBytesPerTokenWithinWindows } from "./model.js";
 
+/** @import { ModelShape, GpuRow } from "../shapes" */
+/** @import { BudgetOptions } from "./budget.js" */
+
+/**
+ * @param {number} tokens
+ * @param {number} blockSize
+ */
 export function blocksFor(tokens, blockSize) {
   return Math.ceil(tokens / blockSize); // exact: both are whole numbers below 2^53
 }
 
-/** core.paging.block_plan, field for field (integers as BigInt where they are bytes or users). */
+/**
+ * core.paging.block_plan, field for field (integers as BigInt where they are bytes or users).
+ * @param {ModelShape} shape
+ * @param {GpuRow} gpu
+ * @param {BudgetOptions & { usedTokens: number, reservedTokens: number, blockSize: number, users: number, prefixTokens: number }} o
+ */
 export function blockPlan(shape, gpu, o) {
   const used = checkInt("used_tokens", o.usedTokens, 1);
   const reserved = checkInt("reserved_tokens", o.reservedTokens, used);
@@ -17,7 +29,7 @@ export function blockPlan(shape, gpu, o) {
   const users = checkInt("users", o.users, 1);
   const prefix = checkInt("prefix_tokens", o.prefixTokens, 0);
   if (prefix >= used) {
-    const n = (x) => x.toLocaleString("en-US");
+    const n = (/** @type {number} */ x) => x.toLocaleString("en-US");
     throw new KVInputError(`prefix_tokens must be less than used_tokens (${n(used)}): each conversation adds tokens of its own after the shared prefix, got ${n(prefix)}`);
   }
   const b = memoryBudget(shape, gpu, o);
@@ -29,7 +41,7 @@ export function blockPlan(shape, gpu, o) {
   const shared = Math.floor(prefix / bs);
   const own = blocksFor(used - shared * bs, bs);
   const budget = b.kv_budget_bytes;
-  const fit = (avail, blocks) => (avail > 0n ? floorDiv(avail, BigInt(blocks) * blockBytes) : 0n);
+  const fit = (/** @type {bigint} */ avail, /** @type {number} */ blocks) => (avail > 0n ? floorDiv(avail, BigInt(blocks) * blockBytes) : 0n);
   return {
     block_size: bs,
     block_bytes: blockBytes,

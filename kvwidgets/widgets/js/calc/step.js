@@ -5,19 +5,25 @@ import { ceilDiv } from "./exact.js";
 import { fixedBytes, groupBits, numbersPerToken, tokensHeld } from "./layers.js";
 import { kvBytes, kvBytesPerTokenWithinWindows } from "./model.js";
 
+/** @import { ModelShape, LayerGroup } from "../shapes" */
+
 /**
  * core.step.decode_step_bytes: the cache of one sequence after the prefill of `prompt`
  * tokens and `generated` decode steps; what this step reads and writes; per layer group
  * the rows each layer holds and has dropped. Any layer kind: rows come from
  * numbersPerToken and the cap, state from fixed_bytes, so an unknown kind counts as
  * what its shape says it stores.
+ * @param {ModelShape} shape
+ * @param {number} prompt
+ * @param {number} generated
+ * @param {number} bits
  */
 export function decodeStepBytes(shape, prompt, generated, bits) {
   prompt = checkInt("prompt_tokens", prompt, 1);
   generated = checkInt("generated", generated, 0);
   const tokens = prompt + generated;
   const stored = kvBytes(shape, tokens, bits);
-  const groups = shape.groups.map((g) => {
+  const groups = shape.groups.map((/** @type {LayerGroup} */ g) => {
     const storesRows = numbersPerToken(g, 1) > 0;
     const held = storesRows ? tokensHeld(g, tokens) : 0; // a layer with no rows holds none
     return {

@@ -20,7 +20,10 @@ export function getLink(links, name) {
 }
 
 /** data.measured.interpolate_log: rows[key] at `tokens`, straight between measured points
- *  on log-log axes; null outside the measured range (never extrapolated). */
+ *  on log-log axes; null outside the measured range (never extrapolated).
+ * @param {Array<Record<string, number>>} rows
+ * @param {number} tokens
+ */
 export function interpolateLog(rows, tokens, key = "seconds") {
   for (const r of rows) if (r.tokens === tokens) return r[key];
   for (let i = 0; i + 1 < rows.length; i++) {

@@ -5,6 +5,7 @@
 // its shortest decimal half up (2.68, 1.13). fixed() therefore rounds with BigInt on the
 // double's exact value, so every number printed here is the one Python prints.
 
+/** @type {Record<string, number>} bytes in one of each unit */
 export const SCALE = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12 };
 
 /**

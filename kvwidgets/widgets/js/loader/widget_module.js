@@ -39,7 +39,10 @@ function cannotRender({ el }, e) {
  * The widget's anywidget module. anywidget awaits an async render, so the first draw finds
  * the library and window.Plotly in place. initialize (once per model, before any view)
  * starts the page's loads without waiting for them, so they overlap the view's setup.
- * @param {Render} render
+ * S is the state Python syncs (shapes.d.ts <Widget>State), so that the render function's
+ * model.get() is checked against the widget's trait names.
+ * @template {Record<string, any>} [S=Record<string, any>]
+ * @param {(ctx: { model: import("@anywidget/types").AnyModel<S>, el: HTMLElement, host?: any }) => (() => void) | void} render
  */
 export function widgetModule(render) {
   return {
@@ -47,7 +50,7 @@ export function widgetModule(render) {
     initialize(ctx) {
       ready(ctx).catch(() => {}); // render reports a failure
     },
-    /** @param {RenderContext} ctx */
+    /** @param {{ model: import("@anywidget/types").AnyModel<S>, el: HTMLElement, host?: any }} ctx */
     async render(ctx) {
       try {
         await ready(ctx);

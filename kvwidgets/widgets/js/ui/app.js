@@ -12,6 +12,8 @@ import { dtypeBits } from "../calc/dtypes.js";
 import { KVInputError } from "../calc/errors.js";
 import { diagramWidth, noteWidth } from "./diagram.js";
 import { element, setTextLines } from "./dom.js";
+
+/** @import { TextLine } from "./dom.js" */
 import { tryModelCall } from "./host.js";
 import { readTheme, themeKey, themeSource } from "./theme.js";
 
@@ -36,6 +38,9 @@ export function makeLookup(app) {
       if (!g) throw new KVInputError(`unknown GPU '${n}'. Known GPUs: ${Object.keys(gpus).sort().join(", ")}.`);
       return g;
     },
+    /**
+     * @param {string} field
+     */
     bits(field) {
       return dtypeBits(dtypes, m.get(field), field);
     },
@@ -135,6 +140,10 @@ export function createApp({ model, el }, title) {
     /** Set a trait from a control: save it for Python and redraw from the shape now.
      *  model.set fires change:<name> synchronously, whose handler redraws; draw here only
      *  when it did not (same value, or a model that does not echo its own sets). */
+    /**
+     * @param {string} name
+     * @param {unknown} value
+     */
     set(name, value, { continuous = false } = {}) {
       app.drawn = false;
       app.continuous = continuous;
@@ -146,6 +155,9 @@ export function createApp({ model, el }, title) {
         app.continuous = false;
       }
     },
+    /**
+     * @param {string} message
+     */
     fail(message) {
       app.localError = message;
       app.showError();
@@ -193,7 +205,7 @@ export function createApp({ model, el }, title) {
         app.draw();
         app.localError = "";
       } catch (e) {
-        app.localError = e && e.message ? e.message : String(e);
+        app.localError = e && /** @type {Error} */ (e).message ? /** @type {Error} */ (e).message : String(e);
         if (!(e instanceof KVInputError)) console.error(e);
         // The figure and the readouts were drawn for other inputs than those on screen:
         // hide them rather than let them pass for the answer.
@@ -219,7 +231,7 @@ export function createApp({ model, el }, title) {
      * @param {Array<string | {text: string, cls?: string}>} lines
      */
     say(lines) {
-      const isWarn = (l) => typeof l === "object" && l.cls === "kv-warn";
+      const isWarn = (/** @type {TextLine} */ l) => typeof l === "object" && l.cls === "kv-warn";
       setTextLines(warnings, lines.filter(isWarn));
       setTextLines(text, lines.filter((l) => !isWarn(l)));
     },
@@ -242,6 +254,10 @@ export function createApp({ model, el }, title) {
       plot.setAttribute("aria-describedby", description.id);
       description.textContent = point;
     },
+    /**
+     * @param {string} name
+     * @param {string} label
+     */
     readout(name, label) {
       const value = element("span", { class: "kv-value", "data-kv-out": name });
       // said in place of a struck-through number while the widget shows a failure
@@ -278,7 +294,10 @@ function showFailure(app) {
 }
 
 let idCount = 0;
-/** An id no other element of the page holds (widgets of several library copies may share a page). */
+/**
+ * An id no other element of the page holds (widgets of several library copies may share a page).
+ * @param {string} prefix
+ */
 function uniqueId(prefix) {
   idCount += 1;
   return `${prefix}-${idCount}-${Math.random().toString(36).slice(2, 8)}`;
@@ -310,6 +329,7 @@ export function inputNames(app) {
 /**
  * Ticks and series Python chose for this widget (e.g. the batch sizes drawn), from `axes`.
  * @param {App} app
+ * @param {string} name
  */
 export function axisValues(app, name) {
   const axes = app.model.get("axes") || {};
@@ -368,7 +388,7 @@ export function startApp(app) {
       if (Math.abs(diagramWidth(app) - app.drawnWidth) > 1) app.redraw();
       return;
     }
-    const full = app.plot._fullLayout;
+    const full = /** @type {any} */ (app.plot)._fullLayout;  // plotly.js's own layout, set on the div it draws in
     const width = app.plot.clientWidth;
     // A fresh plot rather than Plots.resize, which also takes the div's (min-)height
     // in place of the layout's height. Happens on attach and on a width change only.

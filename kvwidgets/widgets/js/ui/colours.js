@@ -11,6 +11,7 @@ import { svgElement } from "./dom.js";
  *  0.146 to 0.30), so the kinds differ by lightness and by how grey they are; the pairs drawn
  *  side by side stay apart for readers without red or green cones, or carry a hatch
  *  (HATCHED). tests/widgets/test_colours.py checks both. */
+/** @type {Record<string, string>} */
 export const CONCEPT_COLORS = {
   weights: "#3b6ea8",
   kv: "#d66e05",       // the KV cache, and full-attention layers
@@ -41,15 +42,21 @@ export const CONCEPT_COLORS = {
  *  angle of the hatch. Free memory is room, not content; reserved slots are held, not yet
  *  written: next to the solid token states the hatch tells them apart where colour cannot
  *  (orange, gold and green meet under protanopia and deuteranopia). */
+/** @type {Record<string, number>} */
 export const HATCHED = { free: 45, reserved: -45 };
 
 /** A cache in any number format is still the KV cache: its colour. The format shows as the
- *  line's dash (dtypeDash), so no format borrows the shade of a layer kind. */
+ *  line's dash (dtypeDash), so no format borrows the shade of a layer kind.
+ * @param {string} dtype
+ */
 export function dtypeColor(dtype) {
   return ["bf16", "fp16", "fp32", "fp8", "int8", "int4"].includes(dtype) ? CONCEPT_COLORS.kv : null;
 }
 
-/** The dash of a cache format's line: full width solid, narrower formats dashed or dotted. */
+/**
+ * The dash of a cache format's line: full width solid, narrower formats dashed or dotted.
+ * @param {string} dtype
+ */
 export function dtypeDash(dtype) {
   return { fp8: "dash", int8: "dash", int4: "dot" }[dtype] || "solid";
 }
@@ -62,18 +69,27 @@ export function accentColor(app) {
   return getComputedStyle(app.root).getPropertyValue("--kv-accent").trim() || "#1976d2";
 }
 
+/**
+ * @param {string} name
+ */
 export function conceptColor(name) {
   return CONCEPT_COLORS[name] || CONCEPT_COLORS.other;
 }
 
-/** Relative luminance of a #rrggbb colour (WCAG 2). */
+/**
+ * Relative luminance of a #rrggbb colour (WCAG 2).
+ * @param {string} hex
+ */
 export function luminance(hex) {
   const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
   const lin = c.map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
   return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
 }
 
-/** Text colour for a label on `fill`: ink or paper, whichever contrasts more. */
+/**
+ * Text colour for a label on `fill`: ink or paper, whichever contrasts more.
+ * @param {string} fill
+ */
 export function inkOn(fill) {
   const l = luminance(fill);
   const onInk = (l + 0.05) / (luminance(CONCEPT_COLORS.ink) + 0.05);
@@ -89,8 +105,13 @@ export const RAMP = {
   dark: ["#7b6db5", "#f0ecff"],
 };
 
+/**
+ * @param {string} a
+ * @param {string} b
+ * @param {number} f
+ */
 function mix(a, b, f) {
-  const ch = (h, i) => parseInt(h.slice(i, i + 2), 16);
+  const ch = (/** @type {string} */ h, /** @type {number} */ i) => parseInt(h.slice(i, i + 2), 16);
   const out = [1, 3, 5].map((i) => Math.round(ch(a, i) + (ch(b, i) - ch(a, i)) * f));
   return "#" + out.map((v) => v.toString(16).padStart(2, "0")).join("");
 }

@@ -10,6 +10,9 @@ export const CONTEXT_STEPS = 16; // slider stops per doubling, 1K..1M
 
 // The context slider: 16 evenly spaced stops per doubling from 1K to 1M, so every stop is
 // a round number of tokens (1K, 1,088, ... 8K, 8,704 ...) and 8K/32K/128K are stops.
+/**
+ * @param {number} c
+ */
 export function contextToPosition(c) {
   c = Math.min(2 ** 20, Math.max(1024, Number(c)));
   const k = Math.floor(Math.log2(c));
@@ -17,14 +20,21 @@ export function contextToPosition(c) {
   return Math.min(10 * CONTEXT_STEPS, (k - 10) * CONTEXT_STEPS + j);
 }
 
+/**
+ * @param {number | string} pos the slider's position (its value, a string, as it comes)
+ */
 export function positionToContext(pos) {
-  pos = Number(pos);
-  const k = 10 + Math.floor(pos / CONTEXT_STEPS);
-  return 2 ** k + (pos % CONTEXT_STEPS) * 2 ** (k - 4);
+  const p = Number(pos);
+  const k = 10 + Math.floor(p / CONTEXT_STEPS);
+  return 2 ** k + (p % CONTEXT_STEPS) * 2 ** (k - 4);
 }
 
 /**
  * @param {import("./app.js").App} app
+ * @template {HTMLElement} E
+ * @param {string} labelText
+ * @param {E} control
+ * @returns {E}
  */
 export function labelled(app, labelText, control) {
   const label = element("label", { class: "kv-control" }, [element("span", { text: labelText }), control]);
@@ -33,24 +43,42 @@ export function labelled(app, labelText, control) {
 }
 
 /**
+ * @typedef {string | number | [string | number, string]} SelectValue a value, or [value, text]
+ * @typedef {{ group: string, options: SelectValue[] }} SelectGroup
+ * @typedef {SelectValue | SelectGroup} SelectOption
+ */
+
+/**
+ * @param {SelectOption} o
+ * @returns {o is SelectGroup}
+ */
+function isGroup(o) {
+  return typeof o === "object" && o !== null && !Array.isArray(o);
+}
+
+/**
  * A <select> bound to a trait; options() is re-read whenever the traits it depends on change.
  * An option is a value, a [value, text] pair, or { group, options } for an <optgroup>.
  * The trait's current value is always one of the options (added at the end if missing).
  * @param {import("./app.js").App} app
+ * @param {string} name
+ * @param {string} labelText
+ * @param {() => SelectOption[]} options
+ * @param {string[]} dependsOn
  */
 export function selectControl(app, name, labelText, options, dependsOn = []) {
   const sel = element("select", { "data-kv": name });
-  const option = (o) => {
+  const option = (/** @type {SelectValue} */ o) => {
     const [v, t] = Array.isArray(o) ? o : [o, String(o)];
     return element("option", { value: String(v), text: t });
   };
   const fill = () => {
     const want = app.model.get(name);
     const opts = options();
-    const values = opts.flatMap((o) => (o && o.group ? o.options : [o])).map((o) => (Array.isArray(o) ? o[0] : o));
+    const values = opts.flatMap((o) => (isGroup(o) ? o.options : [o])).map((o) => (Array.isArray(o) ? o[0] : o));
     if (!values.some((v) => String(v) === String(want))) opts.push([want, String(want)]);
     sel.replaceChildren(...opts.map((o) => {
-      if (!(o && o.group)) return option(o);
+      if (!isGroup(o)) return option(o);
       return element("optgroup", { label: o.group }, o.options.map(option));
     }));
     sel.value = String(want);
@@ -71,6 +99,9 @@ export function selectControl(app, name, labelText, options, dependsOn = []) {
 /**
  * A whole-number box; bad typed input shows a message and is not sent.
  * @param {import("./app.js").App} app
+ * @param {string} name
+ * @param {string} labelText
+ * @param {{ min?: number, max?: number, field?: string }} [bounds]
  */
 export function intBox(app, name, labelText, { min = 1, max = 2 ** 40, field = name } = {}) {
   const box = element("input", { type: "number", min: String(min), max: String(max), step: "1", "data-kv": name });
@@ -115,7 +146,7 @@ export function contextControl(app, labelText = "Context (tokens)") {
   };
   // a typed value the trait cannot take: marked at the box (widget.css outlines it), the
   // reason on the error line, until a value is accepted
-  const refuse = (message) => {
+  const refuse = (/** @type {string} */ message) => {
     box.setAttribute("aria-invalid", "true");
     app.fail(message);
   };
@@ -142,6 +173,9 @@ export function contextControl(app, labelText = "Context (tokens)") {
 /**
  * A range slider for a float trait (utilization).
  * @param {import("./app.js").App} app
+ * @param {string} name
+ * @param {string} labelText
+ * @param {{ min: number, max: number, step: number, fmt?: (v: number) => string }} range
  */
 export function floatSlider(app, name, labelText, { min, max, step, fmt = (v) => String(v) }) {
   // aria-label: the wrapping label also holds the shown value, which would otherwise
@@ -170,10 +204,10 @@ export function modelSelect(app) {
   // Any other preset is listed only while it is the chosen model (selectControl adds it).
   const sel = selectControl(app, "model", "Model", () => {
     const shapes = app.model.get("shapes") || {};
-    const presets = (app.model.get("presets") || []).filter((p) => p in shapes);
-    const series = (app.model.get("series_models") || []).filter((p) => presets.includes(p));
+    const presets = (app.model.get("presets") || []).filter((/** @type {string} */ p) => p in shapes);
+    const series = (app.model.get("series_models") || []).filter((/** @type {string} */ p) => presets.includes(p));
     const extra = Object.keys(shapes).filter((n) => !presets.includes(n)).sort();
-    const more = (app.model.get("more_models") || []).filter((p) => presets.includes(p) && !series.includes(p));
+    const more = (app.model.get("more_models") || []).filter((/** @type {string} */ p) => presets.includes(p) && !series.includes(p));
     const first = [...series, ...extra];
     if (!first.length) return more;
     return more.length ? [...first, { group: "more models", options: more }] : first;
@@ -209,13 +243,16 @@ export function gpuSelect(app) {
  */
 export function gpuCount(app) {
   const counts = () => (app.model.get("axes") || {}).gpu_counts || [1, 2, 4, 8];
-  return selectControl(app, "num_gpus", "GPUs", () => counts().map((n) => [n, String(n)]), ["axes"]);
+  return selectControl(app, "num_gpus", "GPUs", () => counts().map((/** @type {number} */ n) => [n, String(n)]), ["axes"]);
 }
 
 /**
  * @param {import("./app.js").App} app
+ * @param {string} name
+ * @param {string} labelText
  */
 export function dtypeSelect(app, name, labelText) {
+  /** @type {Record<string, string>} */
   const names = { bf16: "BF16", fp16: "FP16", fp8: "FP8", fp32: "FP32", int8: "INT8", int4: "INT4", mxfp4: "MXFP4 experts" };
   // weights also take the mixed formats (mxfp4: 4.25-bit experts, the rest 16-bit)
   const options = () => [
@@ -243,6 +280,9 @@ export function paramsOverride(app) {
 
 /** A number typed in billions and stored as a whole count (params in billions of
  * @param {import("./app.js").App} app
+ * @param {string} name
+ * @param {string} labelText
+ * @param {{ step?: string, ariaLabel: string, mustBe: string }} how
  */
 export function billionsBox(app, name, labelText, { step = "any", ariaLabel, mustBe }) {
   const box = element("input", { type: "number", min: "0", step, "data-kv": name, "aria-label": ariaLabel });
@@ -299,6 +339,7 @@ export function resetButton(app) {
  * at first, after the controls in view. Its summary is a control like the others (data-kv
  * "more"): Tab reaches it, Enter or Space opens it, and Tab then reaches what it holds.
  * @param {import("./app.js").App} app
+ * @param {() => void} build
  */
 export function moreFold(app, build) {
   const summary = element("summary", { class: "kv-more-toggle", "data-kv": "more", text: "More" });

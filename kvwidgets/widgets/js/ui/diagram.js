@@ -50,7 +50,10 @@ export function boxesPath(boxes) {
   return d;
 }
 
-/** Two decimals are finer than a device pixel at any zoom a reader uses; shorter paths parse faster. */
+/**
+ * Two decimals are finer than a device pixel at any zoom a reader uses; shorter paths parse faster.
+ * @param {number} v
+ */
 function round(v) {
   return Math.round(v * 100) / 100;
 }

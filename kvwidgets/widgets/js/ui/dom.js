@@ -5,8 +5,21 @@
 // sees them; Lumino skips its shortcut handling for an event whose target carries
 // data-lm-suppress-shortcuts="true". Lumino reads it on the event's target only, so it
 // must be on each control: on the widget's root element it has no effect.
+/** @typedef {{ text: string, cls?: string } | string} TextLine a line of a widget's text: its words, or them with its class */
+
 export const KEYED_TAGS = new Set(["INPUT", "SELECT", "BUTTON", "TEXTAREA", "SUMMARY"]);
 
+/**
+ * @param {string} tag
+ * @param {Array<Node | string>} children
+ */
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag
+ * @param {Record<string, any>} [attrs] attributes; "text" sets the text, "class" the class
+ * @param {Array<Node | string>} [children]
+ * @returns {HTMLElementTagNameMap[K]}
+ */
 export function element(tag, attrs = {}, children = []) {
   const e = document.createElement(tag);
   if (KEYED_TAGS.has(e.tagName)) e.setAttribute("data-lm-suppress-shortcuts", "true");
@@ -19,12 +32,21 @@ export function element(tag, attrs = {}, children = []) {
   return e;
 }
 
+/**
+ * @param {HTMLElement} node
+ * @param {Array<TextLine>} lines
+ */
 export function setTextLines(node, lines) {
-  node.replaceChildren(...lines.map((l) => element("div", { class: l.cls || "kv-line", text: l.text ?? l })));
+  node.replaceChildren(...lines.map((l) => (typeof l === "string" ? element("div", { class: "kv-line", text: l }) : element("div", { class: l.cls || "kv-line", text: l.text }))));
 }
 
 export const SVG_NS = "http://www.w3.org/2000/svg";
 
+/**
+ * @param {string} tag
+ * @param {Record<string, any>} [attrs] attributes; "text" sets the text
+ * @param {Array<Node | string>} [children]
+ */
 export function svgElement(tag, attrs = {}, children = []) {
   const e = document.createElementNS(SVG_NS, tag);
   for (const [k, v] of Object.entries(attrs)) {

@@ -5,6 +5,11 @@
 // to. A widget must keep working there, so these calls never let an error escape; the
 // first failure of each is reported once as a warning.
 const warned = new Set();
+/**
+ * @param {any} model
+ * @param {string} method
+ * @param {...unknown} args
+ */
 export function tryModelCall(model, method, ...args) {
   if (!model || typeof model[method] !== "function") return false;
   try {
@@ -13,7 +18,7 @@ export function tryModelCall(model, method, ...args) {
   } catch (e) {
     if (!warned.has(method)) {
       warned.add(method);
-      console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && e.message ? e.message : e}); ` +
+      console.warn(`kvwidgets: this page's widget model cannot ${method}() (${e && /** @type {Error} */ (e).message ? /** @type {Error} */ (e).message : e}); ` +
         "the widget keeps working on the page, without a kernel to follow it.");
     }
     return false;
@@ -21,8 +26,10 @@ export function tryModelCall(model, method, ...args) {
 }
 
 /** Whether `el` has the focus, also inside a shadow root (marimo, MyST), where
- *  document.activeElement is the shadow host, never the control. */
+ *  document.activeElement is the shadow host, never the control.
+ * @param {Element} el
+ */
 export function isFocused(el) {
-  const root = el.getRootNode ? el.getRootNode() : document;
+  const root = /** @type {Document | ShadowRoot} */ (el.getRootNode ? el.getRootNode() : document);
   return (root.activeElement || document.activeElement) === el;
 }

@@ -5,6 +5,7 @@ import { sharePlotlyStyles } from "./shadow.js";
 /**
  * Plotly layout with the theme's colours and the scale factor.
  * @param {import("./app.js").App} app
+ * @param {Record<string, any>} [extra] plotly.js layout keys, laid over the shared ones
  */
 export function plotLayout(app, extra = {}) {
   const t = app.theme();
@@ -38,6 +39,9 @@ export function plotLayout(app, extra = {}) {
 // Why the page's one plotly.js load failed ("" when it did not), noted by the loader
 // (loader/widget_module.js) before each render, for drawPlot's error line.
 let plotlyProblem = "";
+/**
+ * @param {string} why
+ */
 export function notePlotlyProblem(why) {
   plotlyProblem = why || "";
 }

@@ -15,7 +15,9 @@
 //            data-theme, VS Code's body class, MyST's html.dark, JupyterLab's
 //            data-jp-theme-light while the widget is still detached), else the reader's
 //            prefers-color-scheme; widget.css holds both palettes.
+/** @type {Array<string | null>} */
 export const PAGE_DARK = ["dark", "dark-theme", "dark-mode", "vscode-dark", "vscode-high-contrast"];
+/** @type {Array<string | null>} */
 export const PAGE_LIGHT = ["light", "light-theme", "light-mode", "vscode-light", "vscode-high-contrast-light"];
 
 /** "dark", "light" or "" from marks the page puts on <body> or <html>. */
@@ -31,9 +33,12 @@ export function pageScheme() {
   return "";
 }
 
-/** Which host's colours the widget takes (see above), read from the root's inherited style. */
+/**
+ * Which host's colours the widget takes (see above), read from the root's inherited style.
+ * @param {CSSStyleDeclaration} cs
+ */
 export function themeSource(cs) {
-  const has = (name) => (cs.getPropertyValue(name) || "").trim() !== "";
+  const has = (/** @type {string} */ name) => (cs.getPropertyValue(name) || "").trim() !== "";
   if (has("--jp-ui-font-color1") && has("--jp-layout-color1")) return "jupyter";
   if (has("--vscode-editor-foreground") && has("--vscode-editor-background")) return "vscode";
   if (has("--colab-primary-text-color") && has("--colab-primary-surface-color")) return "colab";
@@ -46,7 +51,9 @@ export function themeSource(cs) {
 
 /** The widget's colours, as widget.css resolves them for the host's theme. A node not
  *  yet in the page (JupyterLab renders detached) resolves no variable at all: it gets
- *  the last-resort colours here and is redrawn once attached (startApp). */
+ *  the last-resort colours here and is redrawn once attached (startApp).
+ * @param {HTMLElement} node
+ */
 export function readTheme(node) {
   let cs = getComputedStyle(node);
   const source = themeSource(cs);
@@ -54,7 +61,7 @@ export function readTheme(node) {
     node.setAttribute("data-kv-theme", source);
     cs = getComputedStyle(node);
   }
-  const v = (name, fallback) => (cs.getPropertyValue(name) || "").trim() || fallback;
+  const v = (/** @type {string} */ name, /** @type {string} */ fallback) => (cs.getPropertyValue(name) || "").trim() || fallback;
   const darkSource = source === "dark";
   const fg = v("--kv-fg", darkSource ? "#e8e8e8" : "#1f1f1f");
   const bg = v("--kv-bg", darkSource ? "#1e1e1e" : "#ffffff");
@@ -73,7 +80,9 @@ export function readTheme(node) {
 }
 
 /** Rough brightness (0..1) of a CSS colour as hosts write them (#rgb, #rrggbb, rgb(),
- *  rgba(), white, black); null for anything else. Only compared, never shown. */
+ *  rgba(), white, black); null for anything else. Only compared, never shown.
+ * @param {string} css
+ */
 function brightness(css) {
   const s = css.trim().toLowerCase();
   if (s === "white") return 1;

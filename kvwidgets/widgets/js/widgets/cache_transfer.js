@@ -16,12 +16,21 @@ import { svgElement } from "../ui/dom.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
+ * @import { GpuRow } from "../shapes"
+ * @typedef {ReturnType<import("../calc/transfer.js").getLink>} NamedLink
+ * @typedef {ReturnType<import("../calc/transfer.js").cacheTransfer>} Transfer
+ * @typedef {NamedLink & { seconds: number }} LinkTime a link and the time the cache takes over it
+ * @typedef {{ key: string, name: string, seconds: number, ink: string, dash: string }} RefTime a time the move is measured against
+ */
+
+/**
  * @typedef {import("../ui/app.js").App} App
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
 
 // Row names short enough for the figure's left column; the menu and the fold give the
 // links' full labels (kvwidgets/data/links.json).
+/** @type {Record<string, string>} */
 const SHORT_NAMES = {
   nvlink5: "NVLink 5",
   nvlink4: "NVLink 4",
@@ -33,14 +42,17 @@ const SHORT_NAMES = {
   "roce-400g": "RoCE 400G",
   "pcie4-x16": "PCIe Gen4 x16",
 };
-const shortName = (link) => SHORT_NAMES[link.name] || link.label;
+const shortName = (/** @type {{ name: string, label: string }} */ link) => SHORT_NAMES[link.name] || link.label;
 // Link speeds span 32 to 900 GB/s on the neutral ramp: a link's colour is its speed's.
-const linkColor = (gbps, dark) => rampColor(gbps, 20, 1000, dark);
+const linkColor = (/** @type {number} */ gbps, /** @type {boolean} */ dark) => rampColor(gbps, 20, 1000, dark);
 // the one link measured here rather than published (core.transfer.MEASURED_LINK)
 const MEASURED_LINK = "pcie5-h200-measured";
 const UNITS = [{ scale: 1, unit: "s" }, { scale: 1e-3, unit: "ms" }, { scale: 1e-6, unit: "µs" }];
 
-/** Seconds in the unit that reads best (µs, ms or s), three significant digits at most. */
+/**
+ * Seconds in the unit that reads best (µs, ms or s), three significant digits at most.
+ * @param {number} x
+ */
 function fmtSeconds(x) {
   if (x === null || x === undefined) return "n/a";
   const { scale, unit } = UNITS.find((u) => x >= u.scale) || UNITS[UNITS.length - 1];
@@ -49,29 +61,48 @@ function fmtSeconds(x) {
   return `${v.toLocaleString("en-US", { maximumFractionDigits: digits })} ${unit}`;
 }
 
-/** GB/s as the figure writes it: three significant digits (the measured 55.369 is 55.4). */
+/**
+ * GB/s as the figure writes it: three significant digits (the measured 55.369 is 55.4).
+ * @param {number} gbps
+ */
 function fmtGbps(gbps) {
   return `${Number(gbps.toPrecision(3)).toLocaleString("en-US")} GB/s`;
 }
 
-/** A font size at most `size` at which `text` fits `width` (about 0.57 em a character). */
+/**
+ * A font size at most `size` at which `text` fits `width` (about 0.57 em a character).
+ * @param {string} text
+ * @param {number} width
+ * @param {number} size
+ */
 function fitSize(text, width, size) {
   return Math.min(size, width / (text.length * 0.57));
 }
 
 /** SVG text attributes that draw an outline of `bg` under the glyphs, so a line passing
  *  behind a label (a reference line, a row's guide) is cut round it. */
+/**
+ * @param {string} bg
+ * @param {number} s
+ */
 function halo(bg, s) {
   return { stroke: bg, "stroke-width": 3 * s, "stroke-linejoin": "round", "paint-order": "stroke" };
 }
 
-/** A decade tick of the time axis: 1 µs, 10 ms, 100 s. */
+/**
+ * A decade tick of the time axis: 1 µs, 10 ms, 100 s.
+ * @param {number} p
+ */
 function decadeLabel(p) {
   const [scale, unit] = p >= 0 ? [1, "s"] : p >= -3 ? [1e-3, "ms"] : [1e-6, "µs"];
   return `${Math.round(10 ** p / scale).toLocaleString("en-US")} ${unit}`;
 }
 
-/** How the move compares with a longer or shorter time, in words. */
+/**
+ * How the move compares with a longer or shorter time, in words.
+ * @param {number} ratio
+ * @param {string} what
+ */
 function against(ratio, what) {
   if (ratio >= 1) return `${ratio.toLocaleString("en-US", { maximumFractionDigits: ratio >= 10 ? 0 : 1 })} times ${what}`;
   const pct = ratio * 100;
@@ -82,6 +113,9 @@ function against(ratio, what) {
  * The two GPUs, the cache on each and the link between them, the arrow as thick as the
  * link is fast, labelled with the link, its speed and this conversation's move time.
  * @param {App} app
+ * @param {Transfer} x the move's numbers (calc/transfer.js cacheTransfer)
+ * @param {number} W
+ * @param {GpuRow} gpu
  */
 function gpusPicture(app, x, W, gpu) {
   const t = app.theme();
@@ -91,7 +125,7 @@ function gpusPicture(app, x, W, gpu) {
   const gw = Math.min(210 * s, W * 0.3);
   const mid = H / 2 + 4 * s;
   const kv = conceptColor("kv");
-  const side = (x0, role, cacheText) => {
+  const side = (/** @type {number} */ x0, /** @type {string} */ role, /** @type {string} */ cacheText) => {
     const title = x.tp > 1 ? `${role}: ${x.tp} x ${gpu.name}` : `${role} GPU (${gpu.name})`;
     const inner = gw - 14 * s;
     return svgElement("g", { class: `kv-xfer-gpu kv-xfer-${role.toLowerCase()}` }, [
@@ -129,6 +163,11 @@ function gpusPicture(app, x, W, gpu) {
  * Every link's move time as a row on a log time axis, the chosen link's row marked, and
  * across the rows the times it is measured against, each named above the rows.
  * @param {App} app
+ * @param {Transfer} x the move's numbers (calc/transfer.js cacheTransfer)
+ * @param {LinkTime[]} rows
+ * @param {RefTime[]} refs
+ * @param {number} W
+ * @param {number} top
  */
 function timeRows(app, x, rows, refs, W, top) {
   const t = app.theme();
@@ -136,7 +175,7 @@ function timeRows(app, x, rows, refs, W, top) {
   const fs = 12 * s;
   const rowH = 21 * s;
   const lw = Math.min(190 * s, W * 0.34);
-  const labelOf = (r) => `${shortName(r)}, ${fmtGbps(r.gbps)}`;
+  const labelOf = (/** @type {LinkTime} */ r) => `${shortName(r)}, ${fmtGbps(r.gbps)}`;
   // one size for every row's name, the longest fitting the left column
   const longest = rows.map(labelOf).reduce((a, b) => (b.length > a.length ? b : a), "");
   const labelSize = fitSize(`▸ ${longest}`, lw, fs * 0.95);
@@ -146,7 +185,7 @@ function timeRows(app, x, rows, refs, W, top) {
   const lo = Math.floor(Math.log10(Math.min(...values)));
   const hi = Math.ceil(Math.log10(Math.max(...values)));
   const span = Math.max(1, hi - lo);
-  const px = (v) => x0 + ((Math.log10(v) - lo) / span) * (x1 - x0);
+  const px = (/** @type {number} */ v) => x0 + ((Math.log10(v) - lo) / span) * (x1 - x0);
   const parts = [];
   // the reference lines' names, one line each above the rows so none covers another
   const headH = refs.length * fs * 1.35 + 4 * s;
@@ -212,7 +251,7 @@ function render({ model, el }) {
   selectControl(app, "link", "Link", () => Object.entries(model.get("links") || {})
     .sort((a, b) => b[1].gbps - a[1].gbps)
     .map(([name, l]) => [name, `${shortName({ name, label: l.label })}: ${fmtGbps(l.gbps)}`]), ["links"]);
-  selectControl(app, "tp", "GPUs a side (TP)", () => axisValues(app, "tp_sizes").map((n) => [n, String(n)]), ["axes"]);
+  selectControl(app, "tp", "GPUs a side (TP)", () => axisValues(app, "tp_sizes").map((/** @type {number} */ n) => [n, String(n)]), ["axes"]);
   dtypeSelect(app, "kv_dtype", "KV cache");
   moreFold(app, () => {
     dtypeSelect(app, "weight_dtype", "Weights");
@@ -258,7 +297,7 @@ function render({ model, el }) {
       "aria-label": `One conversation's KV cache, ${fmtBytes(x.bytes_per_rank)}${tp > 1 ? " a GPU" : ""}, moves from the prefill to the decode GPU over ${x.link.label} in ${fmtSeconds(x.seconds)}; the ideal prefill takes ${fmtSeconds(x.prefill_seconds)} and one decode step ${fmtSeconds(x.decode_step_seconds)}.` },
     [...pic.parts, ...chart.parts]);
 
-    const n = (v) => Number(v).toLocaleString("en-US");
+    const n = (/** @type {number | bigint} */ v) => Number(v).toLocaleString("en-US");
     const lines = [
       { text: tp > 1
         ? `Bytes to move = one GPU's share of the cache of ${n(context)} tokens, split ${tp} ways = ${n(x.bytes_per_rank)} B (${n(x.bytes_all_ranks)} B over all ${tp} GPUs, heads or latents held on several GPUs counted on each; one unsplit copy is ${n(x.bytes_one_copy)} B).`

@@ -17,6 +17,14 @@ import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
+ * @import { ModelShape, GpuRow } from "../shapes"
+ * @import { BudgetOptions } from "../calc/budget.js"
+ * @typedef {ReturnType<import("../calc/budget.js").usersStaircase>} Staircase
+ * @typedef {{ key?: string, lines?: Staircase[], segKey?: string, segments?: number[][] }} StepCache
+ *   the step lines and their pixel segments, kept while only the context moves
+ */
+
+/**
  * @typedef {import("../ui/app.js").App} App
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
@@ -36,14 +44,20 @@ const TICK_TEXT = new Map();
  * The two step lines depend on neither the context nor the y scale: keep the last ones
  * so dragging the context slider only moves the marker.
  * @param {App} app
+ * @param {StepCache} cache
+ * @param {ModelShape} shape
+ * @param {GpuRow} gpu
+ * @param {Omit<BudgetOptions, "kvBits">} o
+ * @param {Array<[string, string]>} lines
+ * @param {Record<string, number>} dtypes
  */
 function stepLines(app, cache, shape, gpu, o, lines, dtypes) {
   const key = JSON.stringify([shape, gpu, o, lines, dtypes]);  // the shape itself: a reloaded model may keep its name
   if (cache.key !== key) {
-    cache.lines = lines.map(([dt]) => usersStaircase(shape, gpu, { ...o, kvBits: dtypeBits(dtypes, dt) }, LO, HI));
+    cache.lines = lines.map(([/** @type {string} */ dt]) => usersStaircase(shape, gpu, { ...o, kvBits: dtypeBits(dtypes, dt) }, LO, HI));
     cache.key = key;
   }
-  return cache.lines;
+  return /** @type {Staircase[]} */ (cache.lines);
 }
 
 // The mark labels' arrows: from 18 px right and above the point down to it, 2 px wide,
@@ -97,6 +111,7 @@ function render({ model, el }) {
   resetButton(app);
   const outUsers = app.readout("users", "Conversations that fit at this length:");
   const outMax = app.readout("max_context", "Longest one conversation can be:");
+  /** @type {StepCache} */
   const cache = {};
 
   app.draw = () => {
@@ -115,56 +130,61 @@ function render({ model, el }) {
     const context = checkInt("context", model.get("context"), 1);
     const here = usersThatFit(shape, gpu, context, { ...o, kvBits: L.bits("kv_dtype") }); // throws on bad input
     const longest = maxContext(shape, gpu, 1, { ...o, kvBits: L.bits("kv_dtype") });
+    /** @type {Array<[string, string]>} dtype and its line's name */
     const lines = axisValues(app, "lines");
     const stairs = stepLines(app, cache, shape, gpu, o, lines, L.dtypes);
     const t = app.theme();
     const isLog = yScale === "log";
-    const traces = lines.map(([, name], i) => ({
+    /** @type {Array<Record<string, any>>} plotly.js traces */
+    const traces = lines.map(([, /** @type {string} */ name], /** @type {number} */ i) => ({
       type: "scatter", mode: "lines", name,
       x: stairs[i].x, y: stairs[i].users.map(Number),
       line: { color: dtypeColor(lines[i][0]) || conceptColor("other"), dash: dtypeDash(lines[i][0]), shape: "hv" },  // users hold until the next drop
       hovertemplate: "from %{x:,} tokens: %{y:,} conversations<extra>" + name + "</extra>",
     }));
+    /** @type {number[]} */
     const marks = axisValues(app, "marks");
-    const shapes = marks.map((c) => ({
+    const shapes = marks.map((/** @type {number} */ c) => ({
       type: "line", x0: c, x1: c, yref: "paper", y0: 0, y1: 1, line: { dash: "dot", color: t.fg2, width: 1 },
     }));
-    const annotations = marks.map((c) => ({
+    /** @type {Array<Record<string, any>>} plotly.js annotations */
+    const annotations = marks.map((/** @type {number} */ c) => ({
       x: Math.log10(c), yref: "paper", y: 1, yanchor: "bottom", text: fmtTokens(c), showarrow: false, font: { color: t.fg2 },
     }));
     // 0 has no place on a log axis: where a line reaches 0 it stops, the marks past that
     // point get no label, and a label per such line says from where none fits. The labels
     // stand in the plot's top right corner: the lines fall to the right, so that corner is
     // empty, where the floor under a stopped line is where the other line runs on.
+    /** @type {Array<[string, number]>} a line's name and the first context where none fits */
     const zeroFroms = isLog
-      ? stairs.map((st, i) => [lines[i][1], st.x[st.users.findIndex((u) => u === 0n)]]).filter(([, x]) => x !== undefined)
+      ? /** @type {Array<[string, number]>} */ (stairs.map((st, i) => [lines[i][1], st.x[st.users.findIndex((u) => u === 0n)]]).filter(([, x]) => x !== undefined))
       : [];
     // The chosen point and the marks are labelled on the chosen cache's line (the readout's
     // number), each label a box 18 px right of and above its point with an arrow back to it,
     // or left of it where the plot ends first. Positions in pixels along the log x axis.
     const s = app.scale();
     const kvBits = L.bits("kv_dtype");
-    const on = Math.max(0, lines.findIndex(([dt]) => dtypeBits(L.dtypes, dt) === kvBits));
-    const usersOn = (c, i = on) => {
+    const on = Math.max(0, lines.findIndex(([/** @type {string} */ dt]) => dtypeBits(L.dtypes, dt) === kvBits));
+    const usersOn = (/** @type {number} */ c, i = on) => {
       const st = stairs[i];
       let j = 0;
       while (j + 1 < st.x.length && st.x[j + 1] <= c) j++;
       return Number(st.users[j]);
     };
     const plotPx = Math.max(1, diagramWidth(app) - 92 * s);  // plotLayout's margins l + r
-    const px = (c) => ((Math.log10(c) - Math.log10(LO)) / (Math.log10(HI) - Math.log10(LO))) * plotPx;
-    const boxPx = (text) => text.length * 12 * s * 0.56 + 6 * s;
+    const px = (/** @type {number} */ c) => ((Math.log10(c) - Math.log10(LO)) / (Math.log10(HI) - Math.log10(LO))) * plotPx;
+    const boxPx = (/** @type {string} */ text) => text.length * 12 * s * 0.56 + 6 * s;
     // the y axis' pixels, from the range plotly will fit to the lines (near enough to tell
     // whether two labels share a row): plotLayout's height less its top and bottom margins
-    const top = Math.max(1, ...stairs.map((st) => Number(st.users[0])));
+    const top = Math.max(1, ...stairs.map((/** @type {Staircase} */ st) => Number(st.users[0])));
     const plotH = 274 * s;
-    const py = (u) => (isLog ? (Math.log10(Math.max(u, 1)) / Math.max(1, Math.log10(top))) * plotH : (u / top) * plotH);
+    const py = (/** @type {number} */ u) => (isLog ? (Math.log10(Math.max(u, 1)) / Math.max(1, Math.log10(top))) * plotH : (u / top) * plotH);
     // Each line's labels stand on the side away from the other line, so that no box hides
     // it: the upper line's (the cache that holds more) above and right of their point, the
     // lower line's below and left of it. Both sides are clear of a label's own line too:
     // a line that only falls left to right runs above-left and below-right of its points.
     // The upper line is the one with fewer bits per value (FP8 holds twice 16-bit's).
-    const bitsOf = (i) => dtypeBits(L.dtypes, lines[i][0]);
+    const bitsOf = (/** @type {number} */ i) => dtypeBits(L.dtypes, lines[i][0]);
     const upper = bitsOf(0) <= bitsOf(1) ? 0 : 1;
     const boxH = 12 * s * 1.5;
     // Both lines as pixel segments (x along, y up from the floor): a label's box is checked
@@ -176,13 +196,13 @@ function render({ model, el }) {
       cache.segKey = segKey;
     }
     /** @type {number[][]} */
-    const segments = cache.segments;
-    const covers = (l, r, b, tp) => segments.some(([x0, y0, x1, y1]) => x0 < r && x1 > l && y0 < tp && y1 > b);
+    const segments = /** @type {number[][]} */ (cache.segments);
+    const covers = (/** @type {number} */ l, /** @type {number} */ r, /** @type {number} */ b, /** @type {number} */ tp) => segments.some(([x0, y0, x1, y1]) => x0 < r && x1 > l && y0 < tp && y1 > b);
     /** a label's box from its point on line `i`: [left, right] in px, and which sides it takes:
      *  the line's own side first, then the others, the first that stays in the plot (a label
      *  may reach 18 px into the right margin) and covers no line; if every side covers one,
      *  the first that stays in the plot, with a see-through box (`clear`) so the line shows. */
-    const place = (c, text, i, u) => {
+    const place = (/** @type {number} */ c, /** @type {string} */ text, /** @type {number} */ i, /** @type {number} */ u) => {
       const w = boxPx(text);
       const off = OFFSET * s;
       const [x, y] = [px(c), py(u)];
@@ -203,7 +223,7 @@ function render({ model, el }) {
     // work on every redraw, and shapes that appear or vanish as the slider moves made a
     // step about 1.2x slower than the previous release.
     const ARROWS = { "true,true": "\u2197", "true,false": "\u2198", "false,true": "\u2196", "false,false": "\u2199" };
-    const label = (c, y, u, i, text, border, width, shown = true, arrow = false) => {
+    const label = (/** @type {number} */ c, /** @type {number} */ y, /** @type {number} */ u, /** @type {number} */ i, /** @type {string} */ text, /** @type {string} */ border, /** @type {number} */ width, shown = true, arrow = false) => {
       const { left, below, clear } = place(c, text, i, u);
       const head = ARROWS[`${left},${below}`];
       annotations.push({
@@ -231,20 +251,21 @@ function render({ model, el }) {
     // and plotly leaves a trace alone while the slider moves (drawPlot's dataKey), where
     // every annotation is drawn again at each step.
     const other = 1 - on;
-    const otherMarks = marks.map((c) => [c, usersOn(c, other)]).filter(([, u]) => !(isLog && u === 0));
-    const otherText = otherMarks.map(([, u]) => `${lines[other][1]}: ${u.toLocaleString("en-US")}`);
+    /** @type {Array<[number, number]>} */
+    const otherMarks = marks.map((c) => /** @type {[number, number]} */ ([c, usersOn(c, other)])).filter(([, u]) => !(isLog && u === 0));
+    const otherText = otherMarks.map(([, /** @type {number} */ u]) => `${lines[other][1]}: ${u.toLocaleString("en-US")}`);
     // plotly sets a text beside its point with almost no gap: each point is moved OFFSET px
     // along both axes to the side its words take, as the label boxes stand off theirs
-    const sides = otherMarks.map(([c, u], k) => place(c, otherText[k], other, u));
+    const sides = otherMarks.map(([/** @type {number} */ c, /** @type {number} */ u], /** @type {number} */ k) => place(c, otherText[k], other, u));
     const decadesY = isLog ? Math.max(1, Math.log10(top)) : 0;
     const dx = (OFFSET * s / plotPx) * (Math.log10(HI) - Math.log10(LO));
     const dy = OFFSET * s / plotH;
     traces.push({
       type: "scatter", mode: "text", name: `${lines[other][1]} at the marks`, showlegend: false, hoverinfo: "skip",
-      x: otherMarks.map(([c], k) => c * 10 ** ((sides[k].left ? -1 : 1) * dx)),
-      y: otherMarks.map(([, u], k) => (isLog ? u * 10 ** ((sides[k].below ? -1 : 1) * dy * decadesY) : u + (sides[k].below ? -1 : 1) * dy * top)),
+      x: otherMarks.map(([/** @type {number} */ c], /** @type {number} */ k) => c * 10 ** ((sides[k].left ? -1 : 1) * dx)),
+      y: otherMarks.map(([, /** @type {number} */ u], /** @type {number} */ k) => (isLog ? u * 10 ** ((sides[k].below ? -1 : 1) * dy * decadesY) : u + (sides[k].below ? -1 : 1) * dy * top)),
       text: otherText,
-      textposition: sides.map(({ left, below }) => `${below ? "bottom" : "top"} ${left ? "left" : "right"}`),
+      textposition: sides.map(({ /** @type {boolean} */ left, /** @type {boolean} */ below }) => `${below ? "bottom" : "top"} ${left ? "left" : "right"}`),
       textfont: { color: t.fg },
     });
     if (zeroFroms.length) {  // one box, a line per cache: each annotation is work on every redraw
@@ -277,15 +298,15 @@ function render({ model, el }) {
     }
     // A model that does not load, or loads but has no room for one conversation of even
     // 1K tokens, has no line to draw: a message takes the chart's place.
-    const nothing = stairs.every((st) => st.users.every((u) => u === 0n));
+    const nothing = stairs.every((/** @type {Staircase} */ st) => st.users.every((u) => u === 0n));
     const failed = !here.weights_fit ? fitMessage(here)
       : nothing ? `The model loads, but not one conversation of ${fmtTokens(LO)} tokens fits, with either cache. ${fitMessage(here)}` : "";
     const ticks = plotPx >= 440 * s ? TICKS_ALL : TICKS_HALF;
     if (!TICK_TEXT.has(ticks)) TICK_TEXT.set(ticks, ticks.map(fmtTokens));
-    const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
+    const shortRange = Math.max(...stairs.map((/** @type {Staircase} */ st) => Number(st.users[0]))) < 300;
     // Everything is computed: now touch the page.
     const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
-    if (isLog && !failed && stairs.some((st) => st.users.some((u) => u === 0n))) {
+    if (isLog && !failed && stairs.some((/** @type {Staircase} */ st) => st.users.some((u) => u === 0n))) {
       textLines.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
     textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
@@ -305,7 +326,7 @@ function render({ model, el }) {
     const cacheName = `${String(model.get("kv_dtype")).toUpperCase()} cache`;
     app.describeFigure(`conversations that fit against the length of each, ${cacheName}`,
       `${chosenUsers > 0 ? `${conversations(chosenUsers)} of ${fmtTokens(context)} tokens fit` : chosenText}; `
-      + `${marks.map((c) => `${conversations(usersOn(c))} at ${fmtTokens(c)}`).join(", ")}; `
+      + `${marks.map((/** @type {number} */ c) => `${conversations(usersOn(c))} at ${fmtTokens(c)}`).join(", ")}; `
       + `the longest one conversation can be: ${outMax.textContent}.`);
     drawPlot(app, traces, {
       shapes, annotations,

@@ -16,6 +16,13 @@ import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
+ * @import { ModelShape, GpuRow, DecodeRow } from "../shapes"
+ * @import { DecodeOptions } from "../calc/decode.js"
+ * @typedef {ReturnType<import("../calc/decode.js").decodeCeiling>} Ceiling
+ * @typedef {ReturnType<import("../calc/decode.js").decodeFits>} DecodeFit
+ */
+
+/**
  * @typedef {import("../ui/app.js").App} App
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
@@ -27,6 +34,7 @@ const POINTS = 41; // 4 per doubling from 1K to 1M
 // colours are close, and closer still to a reader with a colour-vision deficiency), and the
 // character follows the batch's name at the line's end. Keyed to the batch, never to a
 // position in the list; no circle, which is the chosen point's ring.
+/** @type {Record<number, [string, string]>} */
 const BATCH_MARKS = {
   1: ["square-open", "\u25A1"],
   8: ["triangle-up-open", "\u25B3"],
@@ -47,7 +55,7 @@ function splitBar(app) {
   const caption = element("div", { class: "kv-note", "data-kv-out": "step_split" });
   // one box, so that a failure (which hides the figure's children) hides the bar too
   app.plot.before(element("div", { class: "kv-split-box" }, [caption, bar]));
-  return (weights, kv) => {
+  return (/** @type {number} */ weights, /** @type {number} */ kv) => {
     const share = kv / (weights + kv);
     w.style.width = `${(1 - share) * 100}%`;
     k.style.width = `${share * 100}%`;
@@ -64,13 +72,19 @@ function splitBar(app) {
  * Split one batch line at the longest context where `batch` caches fit (core max_context
  * at utilization 0.9): the solid part fits, the dotted part does not. The boundary is
  * exact and shared by both parts so the line stays continuous.
+ * @param {ModelShape} shape
+ * @param {GpuRow} gpu
+ * @param {number[]} xs
+ * @param {number} batch
+ * @param {DecodeOptions} o
+ * @returns {Array<{ fits: boolean, xs: number[], only?: boolean }>}
  */
 function lineParts(shape, gpu, xs, batch, o) {
   const limit = maxContext(shape, gpu, batch, { ...o, utilization: 0.9 });
   if (limit === null || limit >= xs[xs.length - 1]) return [{ fits: true, xs }];
   if (limit < xs[0]) return [{ fits: false, xs, only: true }];
-  const below = xs.filter((c) => c < limit);
-  const above = xs.filter((c) => c > limit);
+  const below = xs.filter((/** @type {number} */ c) => c < limit);
+  const above = xs.filter((/** @type {number} */ c) => c > limit);
   return [{ fits: true, xs: [...below, limit] }, { fits: false, xs: [limit, ...above] }];
 }
 
@@ -81,17 +95,30 @@ function lineParts(shape, gpu, xs, batch, o) {
  * a quarter of it): count on at most 65% of it, so labels are at least `gap` apart (an
  * estimate from the end values alone put batch 48's label on batch 64's).
  * @param {App} app
+ * @param {number[]} batches
+ * @param {number} chosen
+ * @param {number} xEnd
+ * @param {(b: number) => number} at
+ * @param {(b: number) => string} colorOf
+ * @param {[number, number]} yRange
+ * @param {number[]} marked
  */
 function batchEndLabels(app, batches, chosen, xEnd, at, colorOf, yRange, marked) {
   const s = app.scale();
   const h = 0.65 * (520 * s - 86 * s) * 0.45;
-  const mark = (b) => (marked.includes(b) && BATCH_MARKS[b] ? ` ${BATCH_MARKS[b][1]}` : "");
-  return endLabels(batches.map((b) => ({ text: `batch ${b}${mark(b)}`, y: at(b), color: colorOf(b), bold: b === chosen })),
+  const mark = (/** @type {number} */ b) => (marked.includes(b) && BATCH_MARKS[b] ? ` ${BATCH_MARKS[b][1]}` : "");
+  return endLabels(batches.map((/** @type {number} */ b) => ({ text: `batch ${b}${mark(b)}`, y: at(b), color: colorOf(b), bold: b === chosen })),
     { x: xEnd, pxPerDecade: h / (yRange[1] - yRange[0]), gap: 14 * s, size: 11 * s, ink: app.theme().fg });
 }
 
+/**
+ * @param {number} batch
+ * @param {number} context
+ * @param {DecodeFit} fit
+ * @param {boolean} loads
+ */
 function fitsText(batch, context, fit, loads) {
-  const n = (x) => Number(x).toLocaleString("en-US");
+  const n = (/** @type {number | bigint} */ x) => Number(x).toLocaleString("en-US");
   if (!loads) return "the weights do not fit: the model does not load";
   const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n(fit.max_batch)} fit`;
   return fit.fits
@@ -142,30 +169,32 @@ function render({ model, el }) {
     // separated by null gaps: a full redraw costs plotly work per trace, so fewer traces
     // draw faster (a menu change redraws them all). A batch that fits nowhere keeps a
     // dotted line in its own colour, or nothing would show which line it is.
+    /** @type {Array<Record<string, any>>} plotly.js traces */
     const traces = [];
+    /** @type {{ x: Array<number | null>, user: Array<number | null>, total: Array<number | null>, text: Array<string | null> }} */
     const over = { x: [], user: [], total: [], text: [] };  // the parts that do not fit
     let lo = Infinity;  // the per-conversation values drawn, for the top y range
     let hi = 0;
-    const span = (ys) => { for (const y of ys) if (y > 0) { lo = Math.min(lo, y); hi = Math.max(hi, y); } };
-    const ceilings = (contexts, b) => {
-      const ds = contexts.map((c) => decodeCeiling(shape, gpu, c, b, o));
-      span(ds.map((x) => x.tokens_per_s_per_user));
+    const span = (/** @type {number[]} */ ys) => { for (const y of ys) if (y > 0) { lo = Math.min(lo, y); hi = Math.max(hi, y); } };
+    const ceilings = (/** @type {number[]} */ contexts, /** @type {number} */ b) => {
+      const ds = contexts.map((/** @type {number} */ c) => decodeCeiling(shape, gpu, c, b, o));
+      span(ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_per_user));
       return ds;
     };
-    const batchTraces = (b, contexts, ds, line, note, showlegend) => {
+    const batchTraces = (/** @type {number} */ b, /** @type {number[]} */ contexts, /** @type {Ceiling[]} */ ds, /** @type {Record<string, any>} */ line, /** @type {string} */ note, /** @type {boolean} */ showlegend) => {
       const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: contexts, line };
       return [
-        { ...common, showlegend, xaxis: "x", yaxis: "y", y: ds.map((x) => x.tokens_per_s_per_user),
+        { ...common, showlegend, xaxis: "x", yaxis: "y", y: ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_per_user),
           hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${note}<extra></extra>` },
-        { ...common, showlegend: false, xaxis: "x2", yaxis: "y2", y: ds.map((x) => x.tokens_per_s_total),
+        { ...common, showlegend: false, xaxis: "x2", yaxis: "y2", y: ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_total),
           hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total${note}<extra></extra>` },
       ];
     };
     const NOTE = " (does not fit in memory)";
     // a batch's colour follows its size, whatever else is drawn: batch 1 at the ramp's
     // faint end (which still reads at 3:1), so the batches drawn spread over all of it
-    const batchColor = (b) => rampColor(b, 1, 1024, t.dark);
-    batches.forEach((b) => {
+    const batchColor = (/** @type {number} */ b) => rampColor(b, 1, 1024, t.dark);
+    batches.forEach((/** @type {number} */ b) => {
       const color = batchColor(b);
       for (const part of lineParts(shape, gpu, xs, b, o)) {
         const ds = ceilings(part.xs, b);
@@ -176,10 +205,10 @@ function render({ model, el }) {
           traces.push(...batchTraces(b, part.xs, ds, { color, width: 1, dash: "dot" }, NOTE, true)
             .map((tr) => ({ ...tr, opacity: 0.55 })));
         } else {
-          if (over.x.length) for (const a of Object.values(over)) a.push(null);
+          if (over.x.length) for (const a of /** @type {Array<unknown[]>} */ (Object.values(over))) a.push(null);
           over.x.push(...part.xs);
-          over.user.push(...ds.map((x) => x.tokens_per_s_per_user));
-          over.total.push(...ds.map((x) => x.tokens_per_s_total));
+          over.user.push(...ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_per_user));
+          over.total.push(...ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_total));
           over.text.push(...part.xs.map(() => `batch ${b}`));
         }
       }
@@ -200,29 +229,31 @@ function render({ model, el }) {
       showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * app.scale() } };
     const meas = model.get("measured") || {};
     /** @type {number[]} the batches with measured points drawn */
+    /** @type {number[]} */
     let measuredBatches = [];
     const showMeasured = meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu && o.numGpus === 1;
     if (showMeasured) {
       // measured points for the batches drawn, each in its line's colour and its own shape
-      const rows = meas.rows.filter((r) => batches.includes(r.batch) && BATCH_MARKS[r.batch]);
-      measuredBatches = [...new Set(rows.map((r) => r.batch))];
-      span(rows.map((r) => r.tokens_per_s_per_user));
-      const colors = rows.map((r) => batchColor(r.batch));
-      const marker = { symbol: rows.map((r) => BATCH_MARKS[r.batch][0]), size: 9 * app.scale(), color: colors,
+      const rows = meas.rows.filter((/** @type {DecodeRow} */ r) => batches.includes(r.batch) && BATCH_MARKS[r.batch]);
+      measuredBatches = [...new Set(rows.map((/** @type {DecodeRow} */ r) => r.batch))];
+      span(rows.map((/** @type {DecodeRow} */ r) => r.tokens_per_s_per_user));
+      const colors = rows.map((/** @type {DecodeRow} */ r) => batchColor(r.batch));
+      const marker = { symbol: rows.map((/** @type {DecodeRow} */ r) => BATCH_MARKS[r.batch][0]), size: 9 * app.scale(), color: colors,
         line: { color: colors, width: 1.5 * app.scale() } };
-      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (each batch's shape at its line's end)", x: rows.map((r) => r.context),
-        y: rows.map((r) => r.tokens_per_s_per_user), marker,
-        text: rows.map((r) => `batch ${r.batch}`), xaxis: "x", yaxis: "y",
+      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (each batch's shape at its line's end)", x: rows.map((/** @type {DecodeRow} */ r) => r.context),
+        y: rows.map((/** @type {DecodeRow} */ r) => r.tokens_per_s_per_user), marker,
+        text: rows.map((/** @type {DecodeRow} */ r) => `batch ${r.batch}`), xaxis: "x", yaxis: "y",
         hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation<extra></extra>" });
-      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200", showlegend: false, x: rows.map((r) => r.context),
-        y: rows.map((r) => r.tokens_per_s_total), marker,
-        text: rows.map((r) => `batch ${r.batch}`), xaxis: "x2", yaxis: "y2",
+      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200", showlegend: false, x: rows.map((/** @type {DecodeRow} */ r) => r.context),
+        y: rows.map((/** @type {DecodeRow} */ r) => r.tokens_per_s_total), marker,
+        text: rows.map((/** @type {DecodeRow} */ r) => `batch ${r.batch}`), xaxis: "x2", yaxis: "y2",
         hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>" });
     }
     // Each batch's name at the right end of its per-user line, in its colour (the lines
     // are far apart there: a step's KV reads dominate), pushed apart where two would touch.
+    /** @type {[number, number]} the per-conversation axis, in decades */
     const yRange = hi > 0 ? [Math.log10(lo) - 0.1, Math.log10(hi) + 0.1] : [-1, 3];
-    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor, yRange, measuredBatches));
+    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (/** @type {number} */ b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor, yRange, measuredBatches));
     // Everything is computed: now touch the page.
     const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
     if (showMeasured) lines.push({ text: `Measured points, each batch's in its line's colour and shape (the shape follows the batch's name at the right): ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
@@ -236,7 +267,7 @@ function render({ model, el }) {
     lines.push(...limitLines(shape, { context, weights: true, params: o.params }));
     app.say(lines);
     setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
-    const num = (x, dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });
+    const num = (/** @type {number} */ x, /** @type {number} */ dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });
     outUser.textContent = `${num(d.tokens_per_s_per_user, 1)} tok/s`;
     outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
     outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;

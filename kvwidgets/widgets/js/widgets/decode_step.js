@@ -28,25 +28,40 @@ import { element, svgElement } from "../ui/dom.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
+ * @import { LayerGroup } from "../shapes"
+ * @typedef {ReturnType<import("../calc/step.js").decodeStepBytes>["groups"][number]} StepGroup
+ */
+
+/**
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
 
+/** @type {Record<string, string>} */
 const KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 const MIN_CELL = 3;       // px: narrower token cells are drawn as one block per run
 const HORIZON = 32;       // decode steps the token axis has room for at first (it doubles when passed)
 const MAX_TOKENS = 2 ** 20;
 const TICK_MS = 50;       // at most 20 advances a second; faster speeds take several steps a tick
 
+/**
+ * @param {string} kind
+ */
 function kindName(kind) {
   return KIND_NAMES[kind] || `${kind} layer`;
 }
 
-/** "a" or "an" before a kind's name (as said: "an MLA latent layer"). */
+/**
+ * "a" or "an" before a kind's name (as said: "an MLA latent layer").
+ * @param {string} name
+ */
 function article(name) {
   return /^(?:[aeiou]|MLA)/i.test(name) ? "an" : "a";
 }
 
-/** What a drawn row of a group stores per token, from its shape (any kind). */
+/**
+ * What a drawn row of a group stores per token, from its shape (any kind).
+ * @param {LayerGroup} g
+ */
 function stripsOf(g) {
   if (g.kv_heads !== undefined) {
     return [{ name: "K", numbers: g.kv_heads * g.head_k }, { name: "V", numbers: g.kv_heads * g.head_v }];
@@ -70,7 +85,10 @@ function attentionKindHeld(shape, want) {
   return want;
 }
 
-/** The second label line of a drawn layer: what one of its rows holds. */
+/**
+ * The second label line of a drawn layer: what one of its rows holds.
+ * @param {LayerGroup} g
+ */
 function rowLabel(g) {
   if (g.kv_heads !== undefined) {
     const heads = `${g.kv_heads} KV head${g.kv_heads === 1 ? "" : "s"}`;
@@ -84,6 +102,10 @@ function rowLabel(g) {
   return "";
 }
 
+/**
+ * @param {number} numbers
+ * @param {number} s
+ */
 function stripHeight(numbers, s) {
   // 2,048 numbers per token (Gemma 3's 16 heads x 128) draws 28 px: heights compare across
   // models; at least 11 px, so that the strip's K / V label fits beside it
@@ -95,6 +117,8 @@ function stripHeight(numbers, s) {
  * prompt's power of two, at least HORIZON) that doubles whenever the conversation passes
  * it. It depends on the prompt and the length only, so a step adds a row at the same
  * scale, and the scale changes in a few big jumps.
+ * @param {number} prompt
+ * @param {number} tokens
  */
 function tokenSpan(prompt, tokens) {
   let horizon = Math.max(HORIZON, 2 ** Math.ceil(Math.log2(prompt)) / 4);
@@ -102,7 +126,10 @@ function tokenSpan(prompt, tokens) {
   return prompt + horizon;
 }
 
-/** A fixed pseudo-random number in [0, 1) for token i: the same on every draw. */
+/**
+ * A fixed pseudo-random number in [0, 1) for token i: the same on every draw.
+ * @param {number} i
+ */
 function jitter(i) {
   const x = Math.sin((i + 1) * 12.9898) * 43758.5453;
   return x - Math.floor(x);
@@ -113,6 +140,9 @@ function jitter(i) {
  * a softmax of made-up scores (the first token as a sink, the last few tokens, a few
  * scattered ones), the same for a token on every draw. Returned per bin of `per` tokens
  * (its largest weight), with the largest weight overall.
+ * @param {number} first
+ * @param {number} T
+ * @param {number} per
  */
 function illustrativeWeights(first, T, per) {
   const n = T - first;
@@ -134,13 +164,23 @@ function illustrativeWeights(first, T, per) {
   return { bins, max };
 }
 
-/** Rough width of a text at font size `size` (for placing labels; the test measures the real ones). */
+/**
+ * Rough width of a text at font size `size` (for placing labels; the test measures the real ones).
+ * @param {string} text
+ * @param {number} size
+ */
 function textWidth(text, size) {
   return text.length * size * 0.56;
 }
 
+/**
+ * @param {LayerGroup} g
+ * @param {StepGroup} step
+ * @param {number} bits
+ * @param {number} T
+ */
 function groupLine(g, step, bits, T) {
-  const n = (x) => Number(x).toLocaleString("en-US");
+  const n = (/** @type {number} */ x) => Number(x).toLocaleString("en-US");
   const name = kindName(g.kind);
   const layers = `${n(g.count)} layer${g.count === 1 ? "" : "s"}`;
   if (g.kv_heads === undefined && g.latent === undefined) {
@@ -161,7 +201,7 @@ function render({ model, el }) {
   modelSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   intBox(app, "prompt_tokens", "Prompt (tokens)", { min: 1, max: MAX_TOKENS });
-  selectControl(app, "speed", "Speed", () => axisValues(app, "speeds").map((v) => [v, `${v} steps/s`]), ["axes"]);
+  selectControl(app, "speed", "Speed", () => axisValues(app, "speeds").map((/** @type {number} */ v) => [v, `${v} steps/s`]), ["axes"]);
   const play = element("button", { type: "button", class: "kv-play", "data-kv": "play", "aria-pressed": "false", text: "Play" });
   const stepBtn = element("button", { type: "button", class: "kv-step", "data-kv": "step", text: "Step" });
   app.controls.append(play, stepBtn);
@@ -188,8 +228,9 @@ function render({ model, el }) {
   diagramBox(app);
 
   // ---- playing: a timer that takes steps; the `generated` trait is the position ------
+  /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
-  const advance = (by) => {
+  const advance = (/** @type {number} */ by) => {
     const g = checkInt("generated", model.get("generated"), 0);
     const p = checkInt("prompt_tokens", model.get("prompt_tokens"), 1);
     const next = Math.min(g + by, MAX_TOKENS - p);
@@ -217,7 +258,7 @@ function render({ model, el }) {
         advance(per);
       } catch (e) {
         pause();
-        app.fail(e.message || String(e));
+        app.fail(/** @type {Error} */ (e).message || String(e));
       }
     }, period);
     // a toggle keeps its name; a screen reader says "Play, pressed" while it plays
@@ -249,7 +290,7 @@ function render({ model, el }) {
     const T = st.tokens;
     const decoding = st.phase === "decode";
     const perGroup = Number(axisValues(app, "layers_per_group")[0]) || 2;
-    const n = (x) => Number(x).toLocaleString("en-US");
+    const n = (/** @type {number} */ x) => Number(x).toLocaleString("en-US");
     const t = app.theme();
     const s = app.scale();
     const W = diagramWidth(app);
@@ -265,11 +306,11 @@ function render({ model, el }) {
     const stripW = Math.max(40, x1 - x0);
     const span = tokenSpan(P, T);
     const cellW = stripW / span;
-    const xOf = (i) => x0 + i * cellW;
+    const xOf = (/** @type {number} */ i) => x0 + i * cellW;
     const xT = xOf(T);
     const accent = accentColor(app);
     const cQuery = conceptColor("query");
-    const text = (x, yy, str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
+    const text = (/** @type {number} */ x, /** @type {number} */ yy, /** @type {string} */ str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
 
     /**
      * One strip's rows first..T-1 on the fixed axis, every row in its kind's own colour,
@@ -279,7 +320,7 @@ function render({ model, el }) {
      * block; each generated row is a cell of its own (when cells are wide enough to see),
      * and a line marks where the prompt ends.
      */
-    const drawRows = (g, first, y, h, color) => {
+    const drawRows = (/** @type {Element} */ g, /** @type {number} */ first, /** @type {number} */ y, /** @type {number} */ h, /** @type {string} */ color) => {
       const promptEnd = Math.max(first, Math.min(P, T));
       if (promptEnd > first) {
         g.append(svgElement("rect", { class: "kv-dst-row kv-dst-prompt", "data-cell-width": cellW, x: xOf(first), y,
@@ -332,7 +373,7 @@ function render({ model, el }) {
     let y = barY + fs * 2;
 
     // -- the cache: every group, up to perGroup layers of it -------------------------------
-    shape.groups.forEach((g, gi) => {
+    shape.groups.forEach((/** @type {LayerGroup} */ g, /** @type {number} */ gi) => {
       const gs = st.groups[gi];
       const color = conceptColor(g.kind);
       const strips = stripsOf(g);
@@ -403,10 +444,10 @@ function render({ model, el }) {
     });
 
     // -- attention in one layer: score every held key, weight the values, pass the sum on --
-    const keyed = shape.groups.map((g, gi) => ({ g, gs: st.groups[gi] })).filter(({ g }) => stripsOf(g).length > 0);
-    const isWindowed = ({ g }) => Number(g.cap) > 0;
+    const keyed = shape.groups.map((/** @type {LayerGroup} */ g, /** @type {number} */ gi) => ({ g, gs: st.groups[gi] })).filter((/** @type {{ g: LayerGroup }} */ { g }) => stripsOf(g).length > 0);
+    const isWindowed = (/** @type {{ g: LayerGroup }} */ { g }) => Number(g.cap) > 0;
     const windowed = keyed.filter(isWindowed);
-    const full = keyed.filter((k) => !isWindowed(k));
+    const full = keyed.filter((/** @type {{ g: LayerGroup, gs: StepGroup }} */ k) => !isWindowed(k));
     const pick = want === "windowed" ? windowed[0] || full[0] : full[0] || windowed[0];
     if (pick) {
       const { g, gs } = pick;
@@ -430,12 +471,12 @@ function render({ model, el }) {
       }
       panel.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
       y += small * 1.6;
-      const rowLabels = (yy, a, b) => {
+      const rowLabels = (/** @type {number} */ yy, /** @type {string} */ a, /** @type {string | undefined} */ b = undefined) => {
         if (stacked) return;
         panel.append(text(0, yy + small, a, { fill: t.fg }));
         if (b) panel.append(text(0, yy + small * 2.2, b));
       };
-      const stackedLabel = (a) => {
+      const stackedLabel = (/** @type {string} */ a) => {
         if (!stacked) return;
         panel.append(text(0, y + small, a, { fill: t.fg }));
         y += small * 1.4;
@@ -523,7 +564,7 @@ function render({ model, el }) {
     let legendY = y + 8 * s;
     const legend = svgElement("g", { class: "kv-dst-legend" });
     let lx = 0;
-    const item = (mark, str) => {
+    const item = (/** @type {(x: number) => Element} */ mark, /** @type {string} */ str) => {
       const w = 18 * s + textWidth(str, small);
       if (lx > 0 && lx + w > W) {  // wrap onto the next line
         lx = 0;
@@ -534,24 +575,24 @@ function render({ model, el }) {
     };
     const sw = 12 * s;
     // a swatch per kind drawn, in the colour its rows have; the phase is a texture, not a colour
-    for (const kind of new Set(shape.groups.map((g) => g.kind))) {
-      item((x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
+    for (const kind of new Set(shape.groups.map((/** @type {LayerGroup} */ g) => g.kind))) {
+      item((/** @type {number} */ x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
     }
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
-    item((x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + (k * sw) / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
+    item((/** @type {number} */ x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
+    item((/** @type {number} */ x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + (k * sw) / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
       "generated: a row per step");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
+    item((/** @type {number} */ x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
+    item((/** @type {number} */ x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
+    item((/** @type {number} */ x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
     const H = legendY + 22 * s;
     const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
       // the point in words: each kind of layer's rows held and dropped
       "aria-label": `${shape.name}, ${decoding ? `decode step ${n(G)}` : "after the prefill"}: ${n(T)} tokens, ${fmtBytes(st.stored_bytes)} stored. `
-        + `${shape.groups.map((g, gi) => groupLine(g, st.groups[gi], bits, T)).join(". ")}.` }, [...parts, legend]);
+        + `${shape.groups.map((/** @type {LayerGroup} */ g, /** @type {number} */ gi) => groupLine(g, st.groups[gi], bits, T)).join(". ")}.` }, [...parts, legend]);
 
     // -- text lines: every group exactly, and the limits -----------------------------------
-    const lines = shape.groups.map((g, gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
-    const hasLatent = shape.groups.some((g) => g.latent !== undefined);
+    const lines = shape.groups.map((/** @type {LayerGroup} */ g, /** @type {number} */ gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
+    const hasLatent = shape.groups.some((/** @type {LayerGroup} */ g) => g.latent !== undefined);
     lines.push({ text: decoding
       ? `This step: every layer computes the new token's query, key and value${hasLatent ? " (MLA: one latent in place of the key and value)" : ""}; the new rows are kept, the query is scored against every row held, then dropped.`
       : `Prefill: the keys and values of all ${n(P)} prompt tokens are computed and stored at once. Play or Step to decode.`, cls: "kv-note" });
@@ -567,7 +608,7 @@ function render({ model, el }) {
     outRead.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
     outWritten.textContent = fmtBytes(st.written_bytes);
     outScored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in ${article(kindName(pick.g.kind))} ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
-    app.diagram.replaceChildren(svg);
+    /** @type {Element} */ (app.diagram).replaceChildren(svg);
     app.drawnWidth = W;
   };
   const stop = startApp(app);

@@ -15,19 +15,38 @@ import { tryModelCall } from "../ui/host.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
+ * @typedef {import('../shapes').DeploymentAtContext} DeploymentAtContext
+ * @typedef {import('../shapes').DeploymentRank} DeploymentRank
+ * @typedef {import('../shapes').DeploymentLayout} DeploymentLayout
+ * @typedef {DeploymentLayout & Required<Pick<DeploymentLayout, "ranks" | "usable_bytes" | "working_bytes" | "weights_fit" | "notes" | "by_context">>} BuiltLayout
+ *   a deployment that could be built (no `error`): its ranks and what they hold
+ * @typedef {import("@anywidget/types").AnyModel} AnyModel
+ */
+
+/**
  * @typedef {import("../ui/app.js").App} App
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
 
 const COUNTABLE = 48;  // up to this many conversations a bar draws each as its own segment
+/** @type {["tp", "pp", "dp", "ep"]} the traits a layout is keyed by, in layoutKey's order */
 const LAYOUT_TRAITS = ["tp", "pp", "dp", "ep"];
 
-/** The table's key for one arrangement (deployment_ranks.py layout_key). */
+/**
+ * The table's key for one arrangement (deployment_ranks.py layout_key).
+ * @param {number} tp
+ * @param {number} pp
+ * @param {number} dp
+ * @param {boolean} ep
+ */
 function layoutKey(tp, pp, dp, ep) {
   return `tp${tp}-pp${pp}-dp${dp}-ep${ep ? 1 : 0}`;
 }
 
-/** A layout's button text: what kind of parallelism spreads it over the GPUs. */
+/**
+ * A layout's button text: what kind of parallelism spreads it over the GPUs.
+ * @param {BuiltLayout} entry
+ */
 function layoutName(entry) {
   const n = entry.tp * entry.pp * entry.dp;
   if (n === 1) return "1 GPU";
@@ -58,7 +77,10 @@ function setMany(app, values) {
   app.redraw();
 }
 
-/** The inputs the kernel's table was computed for, against those on screen: what differs. */
+/**
+ * The inputs the kernel's table was computed for, against those on screen: what differs.
+ * @param {AnyModel} model
+ */
 function staleFields(model) {
   const made = model.get("layouts_for") || {};
   const n = model.get("tp") * model.get("pp") * model.get("dp");
@@ -78,16 +100,16 @@ function layoutRadios(app) {
   const fill = () => {
     const table = app.model.get("layouts") || {};
     const order = (app.model.get("layouts_for") || {}).order || Object.keys(table);
-    const want = layoutKey(...LAYOUT_TRAITS.map((t) => app.model.get(t)));
-    const keys = order.filter((k) => k in table);
-    const titles = keys.map((k) => `${k}:${table[k].error || ""}`).join("|");
+    const want = layoutKey(.../** @type {[number, number, number, boolean]} */ (LAYOUT_TRAITS.map((t) => app.model.get(t))));
+    const keys = order.filter((/** @type {string} */ k) => k in table);
+    const titles = keys.map((/** @type {string} */ k) => `${k}:${table[k].error || ""}`).join("|");
     if (titles === shown) {
       // the same layouts: only which is chosen changes, so the focused radio keeps its focus
       for (const input of group.querySelectorAll("input")) input.checked = input.value === want;
       return;
     }
     shown = titles;
-    group.replaceChildren(...keys.map((key) => {
+    group.replaceChildren(...keys.map((/** @type {string} */ key) => {
       const entry = table[key];
       const input = element("input", { type: "radio", name, value: key, "data-kv": "layout" });
       input.checked = key === want;
@@ -143,7 +165,7 @@ function contextStops(app) {
     const c = app.model.get("context");
     const s = stops();
     let i = s.indexOf(c);
-    if (i < 0) i = s.findIndex((x) => x > c);
+    if (i < 0) i = s.findIndex((/** @type {number} */ x) => x > c);
     slider.max = String(s.length - 1);
     slider.value = String(i < 0 ? s.length - 1 : i);
     slider.setAttribute("aria-valuetext", `${Number(c).toLocaleString("en-US")} tokens`);
@@ -155,38 +177,47 @@ function contextStops(app) {
   return labelled(app, "Context (tokens)", element("span", { class: "kv-context" }, [slider, shown]));
 }
 
-/** The rank that fills first, said with why: what it holds that the others do not. */
+/**
+ * The rank that fills first, said with why: what it holds that the others do not.
+ * @param {BuiltLayout} entry
+ * @param {DeploymentAtContext} row
+ */
 function whyFirst(entry, row) {
   const full = new Set(row.full_ranks);
   const first = entry.ranks[row.full_ranks[0]];
-  const others = entry.ranks.filter((r) => !full.has(r.rank));
+  const others = entry.ranks.filter((/** @type {DeploymentRank} */ r) => !full.has(r.rank));
   const where = entry.pp > 1 ? `GPU ${first.rank} (stage ${first.stage})` : `GPU ${first.rank}`;
   if (!others.length) {
     if (entry.ranks.length === 1) return "";
-    const same = entry.ranks.every((r) => r.weights_bytes === first.weights_bytes
+    const same = entry.ranks.every((/** @type {DeploymentRank} */ r) => r.weights_bytes === first.weights_bytes
       && row.kv_bytes_per_conversation[r.rank] === row.kv_bytes_per_conversation[first.rank]);
     return same ? `every GPU holds the same share, so all ${entry.ranks.length} fill at once`
       : `all ${entry.ranks.length} GPUs reach their limit at the same count`;
   }
   const reasons = [];
-  if (first.holds_embedding && others.some((o) => !o.holds_embedding)) reasons.push("it also holds the embedding");
-  if (first.holds_lm_head && others.some((o) => !o.holds_lm_head)) reasons.push("it also holds the LM head");
-  const fewestLayers = Math.min(...others.map((o) => o.layers));
+  if (first.holds_embedding && others.some((/** @type {DeploymentRank} */ o) => !o.holds_embedding)) reasons.push("it also holds the embedding");
+  if (first.holds_lm_head && others.some((/** @type {DeploymentRank} */ o) => !o.holds_lm_head)) reasons.push("it also holds the LM head");
+  const fewestLayers = Math.min(...others.map((/** @type {DeploymentRank} */ o) => o.layers));
   if (first.layers > fewestLayers) reasons.push(`it holds ${first.layers} layers where another holds ${fewestLayers}`);
-  const fewestExperts = Math.min(...others.map((o) => o.local_experts));
+  const fewestExperts = Math.min(...others.map((/** @type {DeploymentRank} */ o) => o.local_experts));
   if (first.local_experts > fewestExperts) reasons.push(`it holds ${first.local_experts} experts where another holds ${fewestExperts}`);
   const because = reasons.length ? ` because ${reasons.join(" and ")}` : " because it has the least room per conversation";
   const more = full.size > 1 ? ` (with ${full.size - 1} other${full.size > 2 ? "s" : ""})` : "";
   return `${where}${more} fills first${because}`;
 }
 
-/** The sentence under the figure: what the deployment holds and which GPU limits it. */
+/**
+ * The sentence under the figure: what the deployment holds and which GPU limits it.
+ * @param {BuiltLayout} entry
+ * @param {DeploymentAtContext} row
+ * @param {number} context
+ */
 function headline(entry, row, context) {
   if (!entry.weights_fit) return "";  // the failure panel says why, once
   const ctx = `${Number(context).toLocaleString("en-US")} tokens`;
   const counts = row.replica_conversations;
   const hold = entry.dp > 1
-    ? (counts.every((c) => c === counts[0])
+    ? (counts.every((/** @type {number} */ c) => c === counts[0])
       ? `Each of ${entry.dp} replicas holds ${conversations(counts[0])} of ${ctx}, ${counts[0] * entry.dp} in all`
       : `The ${entry.dp} replicas hold ${counts.join(", ")} conversations of ${ctx}, ${row.conversations} in all`)
     : `The deployment holds ${conversations(row.conversations)} of ${ctx}`;
@@ -199,6 +230,11 @@ function headline(entry, row, context) {
  * each when they can be counted), what is left, the reserve. Weights that do not load run
  * past the usable end in the warning colour, past the GPU's end if need be, marked.
  * @param {App} app
+ * @param {BuiltLayout} entry
+ * @param {DeploymentAtContext} row
+ * @param {number} memory
+ * @param {string} gpuName
+ * @param {number} W
  */
 function rankBars(app, entry, row, memory, gpuName, W) {
   const t = app.theme();
@@ -208,19 +244,19 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   const countW = 150 * s;
   const barW = Math.max(120 * s, W - labelW - countW);
   const usable = entry.usable_bytes;
-  const span = Math.max(memory, ...entry.ranks.map((r) => r.weights_bytes + entry.working_bytes));
-  const x = (b) => labelW + (Number(b) / span) * barW;
+  const span = Math.max(memory, ...entry.ranks.map((/** @type {DeploymentRank} */ r) => r.weights_bytes + entry.working_bytes));
+  const x = (/** @type {number} */ b) => labelW + (Number(b) / span) * barW;
   const rowH = 34 * s;
   const barH = 22 * s;
   const top = fs * 2;
   const full = new Set(row.full_ranks);
   const allFull = full.size === entry.ranks.length;
-  const over = entry.ranks.some((r) => r.weights_bytes > usable);
+  const over = entry.ranks.some((/** @type {DeploymentRank} */ r) => r.weights_bytes > usable);
   const paint = svgPaint(app, s);  // free memory hatched: apart from the cache without colour
   const parts = [];
   parts.push(svgElement("text", { x: 0, y: fs * 1.1, "font-size": fs, fill: t.fg, "font-weight": 600,
     text: `${layoutName(entry)}: ${entry.ranks.length} x ${gpuName}, ${fmtBytes(memory)} each` }));
-  entry.ranks.forEach((r, i) => {
+  entry.ranks.forEach((/** @type {DeploymentRank} */ r, /** @type {number} */ i) => {
     const y = top + i * rowH;
     const isFull = full.has(r.rank) && entry.weights_fit;
     const g = [];
@@ -278,7 +314,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     ...(entry.weights_fit ? [["free", allFull ? "left (less than one more conversation)" : "left (unused while another GPU is full)"]] : []),
     ...(over ? [["warning", `weights past the usable ${fmtBytes(usable)}`]] : []),
     // the reserve is named only where some of it shows: weights past the GPU's end cover it
-    ...(memory > usable && entry.ranks.some((r) => r.weights_bytes < memory) ? [["reserve", "reserve (1 - utilization)"]] : []),
+    ...(memory > usable && entry.ranks.some((/** @type {DeploymentRank} */ r) => r.weights_bytes < memory) ? [["reserve", "reserve (1 - utilization)"]] : []),
   ];
   let lx = 0;
   for (const [concept, text] of labels) {
@@ -294,7 +330,12 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     "aria-label": `memory of each of ${entry.ranks.length} ${gpuName} GPUs under ${layoutName(entry)}: ${summary}` }, [paint.defs(), ...parts]);
 }
 
-/** The derivation, for the fold: each distinct rank's sum, then vLLM's pool. */
+/**
+ * The derivation, for the fold: each distinct rank's sum, then vLLM's pool.
+ * @param {BuiltLayout} entry
+ * @param {DeploymentAtContext} row
+ * @param {number} context
+ */
 function derivation(entry, row, context) {
   const lines = [];
   const seen = new Set();
@@ -318,7 +359,7 @@ function derivation(entry, row, context) {
   lines.push("A request passes every GPU of its replica, so a replica holds the fewest of its GPUs' counts; data-parallel replicas each keep their own pool, so their counts add.");
   if (row.vllm.length) {
     const p = row.vllm[0];
-    lines.push(`vLLM 0.33 sizes each stage's blocks of ${p.block_size} tokens from its own memory (${p.stage_blocks.map((b) => b.toLocaleString("en-US")).join(", ")}) and cuts every worker to the smallest, `
+    lines.push(`vLLM 0.33 sizes each stage's blocks of ${p.block_size} tokens from its own memory (${p.stage_blocks.map((/** @type {number} */ b) => b.toLocaleString("en-US")).join(", ")}) and cuts every worker to the smallest, `
       + `${p.num_blocks.toLocaleString("en-US")}; one request of ${fmtTokens(context)} takes ${p.blocks_per_request.toLocaleString("en-US")} blocks, so ${p.conversations} per replica`
       + (row.vllm.length > 1 ? `, ${row.vllm_conversations} over ${row.vllm.length} replicas.` : "."));
   }
@@ -356,7 +397,7 @@ function render({ model, el }) {
     L.shape();  // an unknown model is named, as in every widget
     const gpu = L.gpu();
     const table = model.get("layouts") || {};
-    const key = layoutKey(...LAYOUT_TRAITS.map((t) => model.get(t)));
+    const key = layoutKey(.../** @type {[number, number, number, boolean]} */ (LAYOUT_TRAITS.map((t) => model.get(t))));
     const context = model.get("context");
     const stale = staleFields(model);
     const entry = table[key];

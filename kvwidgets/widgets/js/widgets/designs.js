@@ -13,6 +13,12 @@ import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
+ * @typedef {import('../shapes').ModelShape} ModelShape
+ * @typedef {import('../shapes').LayerGroup} LayerGroup
+ * @typedef {ReturnType<import("../ui/app.js").makeLookup>} Lookup
+ */
+
+/**
  * @typedef {import("../ui/app.js").App} App
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
@@ -25,16 +31,21 @@ import { widgetModule } from "../loader/widget_module.js";
  * and the output, "weight absorption", so no head's K and V are rebuilt from the latent).
  * Drawn from the synced shapes.
  * @param {App} app
+ * @param {Lookup} L
+ * @param {string[]} labels
+ * @param {bigint[]} perToken
+ * @param {number} W
  */
 function headSharing(app, L, labels, perToken, W) {
   const t = app.theme();
   const s = app.scale();
   const fs = 11.5 * s;
-  const designs = labels.slice(0, 4).map((label, i) => ({ label, shape: L.shape(label), bpt: perToken[i] }));
+  const designs = labels.slice(0, 4).map((/** @type {string} */ label, /** @type {number} */ i) => ({ label, shape: L.shape(label), bpt: perToken[i] }));
   const cols = W >= 760 * s ? 4 : 2;
   const gap = 14 * s;
   const pw = (W - gap * (cols - 1)) / cols;
   const ph = 136 * s;
+  /** @type {Element[]} */
   const parts = [];
   designs.forEach((d, i) => {
     const x = (i % cols) * (pw + gap);
@@ -42,7 +53,7 @@ function headSharing(app, L, labels, perToken, W) {
     const g0 = d.shape.groups[0];
     const q = d.shape.query_heads || 0;
     const latent = g0.latent !== undefined;
-    const kv = latent ? 1 : g0.kv_heads;
+    const kv = latent ? 1 : g0.kv_heads ?? 0;  // the designs all have heads or a latent
     const panel = svgElement("g", { class: "kv-heads-panel", "data-design": d.label.split(" ")[0], "data-query-heads": q, "data-kv-heads": latent ? 0 : kv });
     const title = latent ? `${d.label}: one latent per token` : `${d.label}: ${kv} KV head${kv === 1 ? "" : "s"}`;
     panel.append(svgElement("text", { x, y: y + fs, "font-size": fs, "font-weight": 600, fill: t.fg, text: title }));
@@ -70,7 +81,7 @@ function headSharing(app, L, labels, perToken, W) {
     for (const [bx, bw] of boxes) {
       panel.append(svgElement("rect", { class: "kv-heads-kv", x: bx, y: ky, width: bw, height: 10 * s, fill: kvColor, rx: 1.5 }));
     }
-    const n = (v) => Number(v).toLocaleString("en-US");
+    const n = (/** @type {number | bigint} */ v) => Number(v).toLocaleString("en-US");
     const numbers = latent ? `${n(g0.latent)} numbers/layer` : `2 x ${kv} x ${g0.head_k} = ${n(2 * kv * g0.head_k)} numbers/layer`;
     const sharing = !q ? "" : latent ? `all ${q} heads read it; nothing rebuilt` : kv === q ? "one per query head" : kv === 1 ? `all ${q} query heads share it` : `${q / kv} query heads per KV head`;
     panel.append(
@@ -97,13 +108,13 @@ function headSharing(app, L, labels, perToken, W) {
  * @param {number} long
  */
 function pastTrainedLength(real, long) {
-  const n = (x) => Number(x).toLocaleString("en-US");
+  const n = (/** @type {number | bigint} */ x) => Number(x).toLocaleString("en-US");
   const byMax = new Map();
   for (const [name, s] of real) {
     if (s.max_context && long > s.max_context) byMax.set(s.max_context, [...(byMax.get(s.max_context) || []), name]);
   }
   if (!byMax.size) return [];
-  const and = (xs) => (xs.length < 2 ? xs[0] : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
+  const and = (/** @type {string[]} */ xs) => (xs.length < 2 ? xs[0] : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`);
   const count = [...byMax.values()].flat().length;
   const clauses = [...byMax].map(([max, names]) => `${and(names)} ${names.length === 1 ? "was" : "were"} trained for ${n(max)} tokens (max_position_embeddings)`);
   return [{ text: `${clauses.join("; ")}, not ${n(long)}: ${count === 1 ? "its bar holds for the memory, not for the model's" : "their bars hold for the memory, not for the models'"} quality.`, cls: "kv-warn" }];
@@ -116,7 +127,7 @@ function render({ model, el }) {
   const app = createApp({ model, el }, "Attention designs and their cache");
   dtypeSelect(app, "kv_dtype", "KV cache");
   contextControl(app, "Long context (tokens)");
-  selectControl(app, "window", "Hybrid window", () => axisValues(app, "windows").map((w) => [w, w.toLocaleString("en-US")]));
+  selectControl(app, "window", "Hybrid window", () => axisValues(app, "windows").map((/** @type {number} */ w) => [w, w.toLocaleString("en-US")]));
   moreFold(app, () => selectControl(app, "x_scale", "Bar axis", () => [["log", "log"], ["linear", "linear"]]));
   resetButton(app);
   const outDesign = app.readout("designs", "Per token:");
@@ -135,13 +146,14 @@ function render({ model, el }) {
     const win = model.get("window");
     const xScale = model.get("x_scale");
     if (xScale !== "log" && xScale !== "linear") throw new KVInputError(`x_scale must be 'log' or 'linear', got '${xScale}'`);
-    const labels = axisValues(app, "designs").map((l) => l.replace("{window}", win));
-    const shapes = labels.map((l) => L.shape(l));
-    const real = (model.get("real") || []).map((n) => [n, L.shape(n)]);
-    const perToken = shapes.map((s) => kvBytesPerToken(s, bits));
+    const labels = axisValues(app, "designs").map((/** @type {string} */ l) => l.replace("{window}", win));
+    const shapes = labels.map((/** @type {string} */ l) => L.shape(l));
+    /** @type {Array<[string, ModelShape]>} the real models beside the designs */
+    const real = (model.get("real") || []).map((/** @type {string} */ n) => [n, L.shape(n)]);
+    const perToken = shapes.map((/** @type {ModelShape} */ s) => kvBytesPerToken(s, bits));
     const t = app.theme();
     const sc = app.scale();
-    const gb = (shape, tokens) => Number(kvBytes(shape, tokens, bits)) / 1e9;
+    const gb = (/** @type {ModelShape} */ shape, /** @type {number} */ tokens) => Number(kvBytes(shape, tokens, bits)) / 1e9;
     // The designs on one shape (top) and the real models (below) as two groups on one bar
     // axis, an empty row between them under a "Real models" heading, so a design is never
     // read as a model. One trace per context length (each in its ramp colour): a trace per
@@ -160,9 +172,9 @@ function render({ model, el }) {
         hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>",
       };
     });
-    const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
+    const lines = labels.map((/** @type {string} */ l, /** @type {number} */ i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
     for (const [n, s] of real) {
-      const capped = s.groups.some((g) => g.cap !== null && g.cap !== undefined);
+      const capped = s.groups.some((/** @type {LayerGroup} */ g) => g.cap !== null && g.cap !== undefined);
       lines.push({ text: `${n.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
     }
     lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
@@ -177,18 +189,18 @@ function render({ model, el }) {
       heads.replaceChildren(headsSvg);
       drawnHeads = headsKey;
     }
-    outDesign.textContent = labels.map((l, i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
+    outDesign.textContent = labels.map((/** @type {string} */ l, /** @type {number} */ i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
     // The bars' names are long ("Sliding hybrid 1024", model names) and there is no
     // automargin (ui/plot.js plotLayout says why): size the left margin from the longest one,
     // about 0.62 em per character of the 12 px (x scale) tick font.
     const longest = Math.max(...rows.map((n) => String(n).length));
     const range = xScale === "log" ? undefined : [0, top * 1.04];
-    const gbText = (v) => `${v.toLocaleString("en-US", { maximumFractionDigits: 2 })} GB`;
-    outLong.textContent = `${fmtTokens(long)} tokens: ${labels.map((l, i) => `${l.split(" ")[0]} ${gbText(gb(shapes[i], long))}`).join(" · ")}`;
+    const gbText = (/** @type {number | bigint} */ v) => `${v.toLocaleString("en-US", { maximumFractionDigits: 2 })} GB`;
+    outLong.textContent = `${fmtTokens(long)} tokens: ${labels.map((/** @type {string} */ l, /** @type {number} */ i) => `${l.split(" ")[0]} ${gbText(gb(shapes[i], long))}`).join(" · ")}`;
     app.describeFigure(`KV cache of one conversation at ${fmtTokens(short)} and ${fmtTokens(long)} tokens, per attention design and real model`,
       `At ${fmtTokens(long)} tokens one conversation's cache is `
       + `${rows.flatMap((n, i) => (rowShapes[i] ? [`${n} ${gbText(gb(rowShapes[i], long))}`] : [])).join(", ")}.`);
-    const heading = (text, yref, y, yanchor) => ({ text, xref: "paper", x: 0, yref, y, xanchor: "left", yanchor,
+    const heading = (/** @type {string} */ text, /** @type {string} */ yref, /** @type {number} */ y, /** @type {string} */ yanchor) => ({ text, xref: "paper", x: 0, yref, y, xanchor: "left", yanchor,
       showarrow: false, font: { color: t.fg, size: 12 * sc, weight: 600 } });
     drawPlot(app, traces, {
       barmode: "group",

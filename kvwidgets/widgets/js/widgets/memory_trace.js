@@ -25,16 +25,17 @@ const USES = [
   ["rounding", "rounding", "allocator rounding"],
   ["free", "free", "free"],
 ];
+/** @type {Record<string, string>} */
 const DATASET_LABELS = { sharegpt: "ShareGPT", alpaca: "Alpaca" };
 // After a policy's last request has finished its panel holds nothing: that time is drawn
 // hatched and named, not as the free memory of a server that still has work.
 const FINISHED_LABEL = "finished: every request done";
 let patternCount = 0;  // a hatch pattern id per widget: two on a page may be in different themes
 
-const n = (x) => Number(x).toLocaleString("en-US");
-const pct = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: 0 })}%`;
-const pct1 = (x) => `${(x * 100).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
-const batch = (x) => x.toLocaleString("en-US", { maximumFractionDigits: x < 10 ? 1 : 0 });
+const n = (/** @type {number} */ x) => Number(x).toLocaleString("en-US");
+const pct = (/** @type {number} */ x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: 0 })}%`;
+const pct1 = (/** @type {number} */ x) => `${(x * 100).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
+const batch = (/** @type {number} */ x) => x.toLocaleString("en-US", { maximumFractionDigits: x < 10 ? 1 : 0 });
 
 /**
  * Why the panels give way when the cache never fills under some policies, and what to change.
@@ -63,13 +64,13 @@ function neverFillsMessage(trace, neverFull, count, ref, counts) {
 function render({ model, el }) {
   const app = createApp({ model, el }, "Where does KV memory go when each request reserves its own, and when it is paged?");
   selectControl(app, "dataset", "Requests like", () => Object.keys(model.get("lengths") || DATASET_LABELS).map((d) => [d, DATASET_LABELS[d] || d]), ["lengths"]);
-  selectControl(app, "num_requests", "How many", () => axisValues(app, "request_counts").map((c) => [c, n(c)]), ["axes"]);
+  selectControl(app, "num_requests", "How many", () => axisValues(app, "request_counts").map((/** @type {number} */ c) => [c, n(c)]), ["axes"]);
   selectControl(app, "kv_slots", "KV memory", () => {
     const paper = (model.get("reference") || {}).paper_kv_slots || 15728;
     return [[paper, `the paper's: ${n(paper)} token slots`], [0, "what the model leaves on the GPU"]];
   }, ["reference"]);
-  selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((b) => [b, `${b} tokens`]), ["axes"]);
-  selectControl(app, "view", "Show", () => axisValues(app, "views").map((v) => [v, v === "all" ? "all four" : POLICY_LABELS[v] || v]), ["axes"]);
+  selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((/** @type {number} */ b) => [b, `${b} tokens`]), ["axes"]);
+  selectControl(app, "view", "Show", () => axisValues(app, "views").map((/** @type {string} */ v) => [v, v === "all" ? "all four" : POLICY_LABELS[v] || v]), ["axes"]);
   resetButton(app);
   const sized = [modelSelect(app), gpuSelect(app), gpuCount(app), dtypeSelect(app, "weight_dtype", "Weights"), dtypeSelect(app, "kv_dtype", "KV cache")];
   // These menus are on only while the trace uses the memory the model leaves (the draw
@@ -141,7 +142,7 @@ function render({ model, el }) {
       if (!(e instanceof KVInputError) || !/leave no KV memory/.test(e.message)) throw e;
       app.failure(e.message);
       app.say([{ text: "The KV memory is what the weights leave on the GPUs at 90% utilization; with none left there is no trace to run." }]);
-      app.diagram.replaceChildren();
+      /** @type {Element} */ (app.diagram).replaceChildren();
       table.replaceChildren();
       for (const o of values) o.textContent = "none";
       markHolds(values, true);  // "none" is the answer, not a number drawn for other inputs
@@ -156,7 +157,7 @@ function render({ model, el }) {
     if (neverFull.length) {
       app.failure(neverFillsMessage(trace, neverFull, count, model.get("reference") || {}, axisValues(app, "request_counts")));
       app.say([{ text: "The shares are averages over the steps at which a request is waiting for memory: a full server. A run in which none waits has no such step." }]);
-      app.diagram.replaceChildren();
+      /** @type {Element} */ (app.diagram).replaceChildren();
       table.replaceChildren();
       for (const p of POLICIES) {
         const r = trace.runs[p];
@@ -226,14 +227,14 @@ function render({ model, el }) {
       const g = svgElement("g", { class: "kv-mt-panel", "data-policy": pol, "data-token-share": run.mean_token_states.toFixed(4), "data-batch": run.mean_running.toFixed(2) });
       g.append(svgElement("text", { x: x0, y: y0 + fs, "font-size": fs, "font-weight": 600, fill: t.fg, text: run.label }),
         svgElement("text", { x: x0 + pw, y: y0 + fs, "font-size": fs * 0.9, fill: t.fg2, "text-anchor": "end", text: `${pct(run.mean_token_states)} tokens, batch ${batch(run.mean_running)}` }));
-      const X = (step) => px + (lastStep > 0 ? (step / lastStep) * plotW : 0);
-      const Y = (share) => py + ph * (1 - share);
+      const X = (/** @type {number} */ step) => px + (lastStep > 0 ? (step / lastStep) * plotW : 0);
+      const Y = (/** @type {number} */ share) => py + ph * (1 - share);
       // stacked areas while the run lasts: each use between the cumulative share below it
       // and below plus it; the last sample holds to the run's end (a sample at or past it
       // is an empty server, which the hatch shows)
       const runEnd = Math.min(run.total_steps, lastStep);
-      const idx = steps.map((_, j) => j).filter((j) => steps[j] < runEnd);
-      const xs = [...idx.map((j) => X(steps[j])), X(runEnd)];
+      const idx = steps.map((/** @type {unknown} */ _, /** @type {number} */ j) => j).filter((/** @type {number} */ j) => steps[j] < runEnd);
+      const xs = [...idx.map((/** @type {number} */ j) => X(steps[j])), X(runEnd)];
       const below = xs.map(() => 0);
       for (const [key, concept] of USES) {
         const above = below.map((b, k) => b + run[key][idx[Math.min(k, idx.length - 1)]]);
@@ -286,9 +287,9 @@ function render({ model, el }) {
       { text: `Request lengths: lognormal draws with the paper's mean lengths (Figure 11: ${fit.label || dataset} prompts ${fit.input_mean} tokens, outputs ${fit.output_mean}); the spread is ours: output sigma ${fit.output_sigma} fitted to Figure 2's Orca (Max) bar, prompt sigma ${fit.input_sigma} assumed; prompts at most ${n(fit.max_input || 0)} tokens.` },
     );
     // the table: each policy's averages (and the paper's where it gives them)
-    const paperUse = (p) => (paperSetting && dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {});
-    const paperBatch = (p) => (paperSetting ? ((ref.paper_batch || {})[dataset] || {})[p] : undefined);
-    const cell = (ours, paper) => element("td", {}, [
+    const paperUse = (/** @type {string} */ p) => (paperSetting && dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {});
+    const paperBatch = (/** @type {string} */ p) => (paperSetting ? ((ref.paper_batch || {})[dataset] || {})[p] : undefined);
+    const cell = (/** @type {string} */ ours, /** @type {string | undefined} */ paper) => element("td", {}, [
       element("span", { text: ours }),
       ...(paper === undefined ? [] : [element("span", { class: "kv-paper", text: ` (${paper})` })]),
     ]);
@@ -297,7 +298,7 @@ function render({ model, el }) {
       const r = trace.runs[p];
       const u = paperUse(p);
       const b = paperBatch(p);
-      const opt = (v) => (v === undefined ? undefined : pct1(v));
+      const opt = (/** @type {number | undefined} */ v) => (v === undefined ? undefined : pct1(v));
       return element("tr", {}, [
         element("td", { text: POLICY_LABELS[p] }),
         cell(pct1(r.mean_token_states), opt(u.token_states)),
@@ -327,7 +328,7 @@ function render({ model, el }) {
     }
     const orca = ["max", "pow2", "oracle"].map((p) => 1 - trace.runs[p].mean_token_states);
     outWasted.textContent = `reserving ${pct(Math.min(...orca))}-${pct(Math.max(...orca))}, paging ${pct(1 - trace.runs.paged.mean_token_states)}`;
-    app.diagram.replaceChildren(svg);
+    /** @type {Element} */ (app.diagram).replaceChildren(svg);
     app.drawnWidth = W;
   };
   return startApp(app);

@@ -21,26 +21,40 @@ import { element, svgElement } from "../ui/dom.js";
 import { endLabels } from "../ui/end_labels.js";
 
 /**
+ * @typedef {import('../shapes').GpuRow} GpuRow
+ * @typedef {import('../shapes').StorageTier} StorageTier
+ * @typedef {import('../shapes').PrefillRow} PrefillRow
+ */
+
+/**
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
 
+/** @typedef {{ name: string, gbps: number, seconds: number }} PictureTier a tier as the picture draws it: its copy speed and reload time */
+
+/** @type {Record<string, string>} */
 const TIER_NAMES = { "cpu-pinned": "CPU memory (pinned)", "cpu-pageable": "CPU memory (pageable)", "nvme-ssd": "NVMe SSD" };
 // Names at the lines' ends and in the tier picture: short enough for the right margin.
+/** @type {Record<string, string>} */
 const SHORT_NAMES = { "cpu-pinned": "pinned CPU", "cpu-pageable": "pageable CPU", "nvme-ssd": "NVMe SSD" };
 // Two tiers can copy at nearly the same speed (pageable CPU memory and an NVMe SSD both
 // near 7 GB/s), so their lines lie on each other: a dash per tier tells them apart.
+/** @type {Record<string, string>} */
 const TIER_DASH = { "cpu-pinned": "solid", "cpu-pageable": "longdash", "nvme-ssd": "dashdot" };
 // each dash in words, for the sentence naming two tiers whose lines coincide
+/** @type {Record<string, string>} */
 const DASH_WORDS = { solid: "solid", longdash: "long dashes", dashdot: "dash-dots" };
-const fmtInt = (x) => Number(x).toLocaleString("en-US");
+const fmtInt = (/** @type {number} */ x) => Number(x).toLocaleString("en-US");
 // Copy speeds span 1 to 100 GB/s on the ramp: a tier's colour is its speed's.
-const tierColor = (gbps, dark) => rampColor(gbps, 1, 100, dark);
+const tierColor = (/** @type {number} */ gbps, /** @type {boolean} */ dark) => rampColor(gbps, 1, 100, dark);
 
 /**
  * Tiers whose copy speeds at `speed` are within 10% of each other: their reload lines lie on
  * each other on the log axis (pageable CPU memory at 6.8 GB/s and an NVMe SSD at 7 GB/s at
  * the typical speed), so the page says so in words rather than leave one line hidden.
  * @returns {Array<[string, string]>} pairs of tier names, slower first
+ * @param {Record<string, StorageTier>} tiers
+ * @param {string} speed
  */
 function coincidentTiers(tiers, speed) {
   const names = Object.keys(tiers).sort((a, b) => tierGbps(tiers[a], speed) - tierGbps(tiers[b], speed));
@@ -54,12 +68,20 @@ function coincidentTiers(tiers, speed) {
   return pairs;
 }
 
-/** A tier's speed and the time to bring the cache back from it, beside its arrow. */
+/**
+ * A tier's speed and the time to bring the cache back from it, beside its arrow.
+ * @param {PictureTier} tier
+ */
 function tierTime(tier) {
   return `${tier.gbps.toLocaleString("en-US")} GB/s: ${fmtSeconds(tier.seconds)}`;
 }
 
-/** The tier picture in words: each tier's copy speed and time, and the cache it brings back. */
+/**
+ * The tier picture in words: each tier's copy speed and time, and the cache it brings back.
+ * @param {PictureTier[]} tiers
+ * @param {GpuRow} gpu
+ * @param {string} cacheText
+ */
 function tierPictureLabel(tiers, gpu, cacheText) {
   return `the storage tiers and their copy speeds to the ${gpu.name} GPU, fastest first: `
     + `${tiers.map((tier) => `${SHORT_NAMES[tier.name] || tier.name} ${tierTime(tier)}`).join("; ")}; ${cacheText}`;
@@ -70,6 +92,10 @@ function tierPictureLabel(tiers, gpu, cacheText) {
  * must come back to, one arrow per tier, as thick as its copy speed is fast, labelled with
  * the speed and the time to bring this conversation's cache back.
  * @param {import("../ui/app.js").App} app
+ * @param {PictureTier[]} tiers
+ * @param {number} W
+ * @param {GpuRow} gpu
+ * @param {string} cacheText
  */
 function tierPicture(app, tiers, W, gpu, cacheText) {
   const t = app.theme();
@@ -112,13 +138,21 @@ function tierPicture(app, tiers, W, gpu, cacheText) {
     "aria-label": tierPictureLabel(tiers, gpu, cacheText) }, parts);
 }
 
-/** A CSS text-shadow: a thin outline of the background colour round each glyph. */
+/**
+ * A CSS text-shadow: a thin outline of the background colour round each glyph.
+ * @param {string} bg
+ * @param {number} s
+ */
 function halo(bg, s) {
   const d = Math.max(1, Math.round(1.5 * s));
   return [[-d, -d], [d, -d], [-d, d], [d, d], [0, -d], [0, d], [-d, 0], [d, 0]].map(([x, y]) => `${x}px ${y}px 1px ${bg}`).join(", ");
 }
 
-/** Measured seconds at t, straight between points on log-log axes (data.measured.interpolate_log). */
+/**
+ * Measured seconds at t, straight between points on log-log axes (data.measured.interpolate_log).
+ * @param {PrefillRow[]} rows
+ * @param {number} t
+ */
 function interpolateMeasured(rows, t) {
   for (const r of rows) if (r.tokens === t) return r.seconds;
   for (let i = 0; i + 1 < rows.length; i++) {
@@ -132,10 +166,14 @@ function interpolateMeasured(rows, t) {
   return null;
 }
 
-/** data/measured.py measured_crossing: first token count where reload and measured prefill change order. */
+/**
+ * data/measured.py measured_crossing: first token count where reload and measured prefill change order.
+ * @param {(t: number) => number} reload
+ * @param {PrefillRow[]} rows
+ */
 function measuredCrossing(reload, rows) {
   if (!rows.length) return null;
-  const first = (t) => reload(t) < interpolateMeasured(rows, t);
+  const first = (/** @type {number} */ t) => reload(t) < /** @type {number} */ (interpolateMeasured(rows, t));  // null (past the rows) compares as 0, as before
   const start = first(rows[0].tokens);
   let prev = rows[0].tokens;
   for (const r of rows.slice(1)) {
@@ -154,6 +192,9 @@ function measuredCrossing(reload, rows) {
   return null;
 }
 
+/**
+ * @param {number} x
+ */
 function fmtSeconds(x) {
   if (x === null || x === undefined) return "n/a";
   if (x < 1e-3) return `${(x * 1e6).toLocaleString("en-US", { maximumFractionDigits: 0 })} µs`;
@@ -164,6 +205,8 @@ function fmtSeconds(x) {
 /**
  * A checkbox bound to a boolean trait.
  * @param {import("../ui/app.js").App} app
+ * @param {string} name
+ * @param {string} labelText
  */
 function checkControl(app, name, labelText) {
   const box = element("input", { type: "checkbox", "data-kv": name });
@@ -183,7 +226,7 @@ function render({ model, el }) {
   gpuSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   contextControl(app);
-  selectControl(app, "speed", "Copy speed", () => axisValues(app, "speeds").map((v) => [v, v === "low" ? "slow end" : v === "high" ? "fast end" : "typical"]), ["axes"]);
+  selectControl(app, "speed", "Copy speed", () => axisValues(app, "speeds").map((/** @type {string} */ v) => [v, v === "low" ? "slow end" : v === "high" ? "fast end" : "typical"]), ["axes"]);
   checkControl(app, "bands", "Ranges");
   moreFold(app, () => paramsBox(app));
   resetButton(app);
@@ -211,17 +254,19 @@ function render({ model, el }) {
     const t = app.theme();
     const sc = app.scale();
     const traces = [];
+    /** @type {Record<string, number>} reload seconds at the context, per tier */
     const at = {};
+    /** @type {Array<[string, number, string]>} */
     const ends = [];  // [name, seconds at the last x] for the end labels
     let lo = Infinity;
     let hi = 0;
-    const span = (ys) => { for (const y of ys) if (y > 0) { lo = Math.min(lo, y); hi = Math.max(hi, y); } };
+    const span = (/** @type {number[]} */ ys) => { for (const y of ys) if (y > 0) { lo = Math.min(lo, y); hi = Math.max(hi, y); } };
     names.forEach((name) => {
       const tier = tiers[name];
       const gbps = tierGbps(tier, speed);
       const color = tierColor(gbps, t.dark);
       const label = TIER_NAMES[name] || tier.label || name;
-      const line = (sp) => xs.map((x) => reloadSeconds(shape, x, bits, tierGbps(tier, sp)));
+      const line = (/** @type {string} */ sp) => xs.map((x) => reloadSeconds(shape, x, bits, tierGbps(tier, sp)));
       const chosen = line(speed);
       at[name] = reloadSeconds(shape, context, bits, gbps);
       ends.push([name, chosen[chosen.length - 1], color]);
@@ -250,23 +295,25 @@ function render({ model, el }) {
     const showMeasured = Boolean(meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu);
     const rows = showMeasured ? meas.rows : [];
     if (showMeasured) {
-      span(rows.map((r) => r.seconds));
-      traces.push({ type: "scatter", mode: "lines+markers", name: "recompute, measured H200 prefill", x: rows.map((r) => r.tokens), y: rows.map((r) => r.seconds),
+      span(rows.map((/** @type {PrefillRow} */ r) => r.seconds));
+      traces.push({ type: "scatter", mode: "lines+markers", name: "recompute, measured H200 prefill", x: rows.map((/** @type {PrefillRow} */ r) => r.tokens), y: rows.map((/** @type {PrefillRow} */ r) => r.seconds),
         line: { color: t.fg, width: 1.5, dash: "dot" }, marker: { symbol: "x", size: 9 * sc, color: t.fg },
         hovertemplate: "measured prefill, %{x:,} tokens: %{y:.3s} s<extra></extra>" });
     }
     // The widget's answer: where the cheaper way changes, against the ideal (exact,
     // calc/offload.js) and the measured points; each crossing a dot labelled with its tokens.
     const annotations = [];
+    /** @type {string[]} */
     const crossText = [];
+    /** @type {{ x: number[], y: number[], text: string[] }} */
     const dots = { x: [], y: [], text: [] };
     names.forEach((name) => {
       const tier = tiers[name];
       const label = TIER_NAMES[name] || name;
       const gbps = tierGbps(tier, speed);
       const xi = recomputeCrossover(shape, gpu, tier, bits, speed, params);
-      const xm = showMeasured ? measuredCrossing((x) => reloadSeconds(shape, x, bits, gbps), rows) : null;
-      for (const [x, what] of [[xi, "ideal"], [xm, "measured"]]) {
+      const xm = showMeasured ? measuredCrossing((/** @type {number} */ x) => reloadSeconds(shape, x, bits, gbps), rows) : null;
+      for (const [x, what] of /** @type {Array<[number | null, string]>} */ ([[xi, "ideal"], [xm, "measured"]])) {
         if (x === null) continue;
         const y = reloadSeconds(shape, x, bits, gbps);
         crossText.push(`${label} = ${what} recompute at ${x.toLocaleString("en-US")}`);
@@ -301,6 +348,7 @@ function render({ model, el }) {
         marker: { size: 9 * sc, color: t.fg, line: { color: t.bg, width: 1.5 } }, hovertemplate: "%{hovertext}<extra></extra>" });
     }
     const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
+    /** @type {Array<[string, number]>} */
     const options = names.map((n) => [`reload from ${TIER_NAMES[n] || n}`, at[n]]);
     options.push(["recompute (ideal)", recomputeAt]);
     const fastest = options.reduce((a, b) => (b[1] < a[1] ? b : a));
@@ -330,8 +378,8 @@ function render({ model, el }) {
     const pictureKey = JSON.stringify([pictureTiers.map((p) => [p.name, p.gbps]), pictureWidth, gpu.name, sc, t]);
     const pictureSvg = pictureKey === drawnPicture ? null : tierPicture(app, pictureTiers, pictureWidth, gpu, cacheText);
 
-    const gbpsText = (n) => `${tierGbps(tiers[n], speed).toLocaleString("en-US")} GB/s`;
-    const dashText = (n) => `${SHORT_NAMES[n] || n} ${DASH_WORDS[TIER_DASH[n] || "solid"]}`;
+    const gbpsText = (/** @type {string} */ n) => `${tierGbps(tiers[n], speed).toLocaleString("en-US")} GB/s`;
+    const dashText = (/** @type {string} */ n) => `${SHORT_NAMES[n] || n} ${DASH_WORDS[TIER_DASH[n] || "solid"]}`;
     const lines = [
       // first, so a slide (compact: the first line shows) says why one line seems missing
       ...coincidentTiers(tiers, speed).map(([a, b]) => ({ text: `${TIER_NAMES[a] || a} (${gbpsText(a)}) and ${TIER_NAMES[b] || b} (${gbpsText(b)}) copy at nearly the same speed here: their lines lie on each other (${dashText(a)}, ${dashText(b)}).` })),
@@ -354,7 +402,7 @@ function render({ model, el }) {
       /** @type {Element} */ (picture.querySelector("svg")).setAttribute("aria-label", tierPictureLabel(pictureTiers, gpu, cacheText));
     }
     // with the ranges drawn, each tier's time from its fast to its slow end beside it
-    const range = (n) => (bands
+    const range = (/** @type {string} */ n) => (bands
       ? ` (${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].high_gbps))} to ${fmtSeconds(reloadSeconds(shape, context, bits, tiers[n].low_gbps))})`
       : "");
     outReload.textContent = names.map((n) => `${TIER_NAMES[n] || n} ${fmtSeconds(at[n])}${range(n)}`).join(" · ");

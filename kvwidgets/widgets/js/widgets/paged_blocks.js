@@ -22,12 +22,20 @@ import { markHolds, svgElement } from "../ui/dom.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
+ * @typedef {import('../shapes').LayerGroup} LayerGroup
+ */
+
+/**
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
 
 const USERS_DRAWN = 6;
 
-/** Words of `text` in lines of at most `chars` characters. */
+/**
+ * Words of `text` in lines of at most `chars` characters.
+ * @param {string} text
+ * @param {number} chars
+ */
 function wrap(text, chars) {
   const lines = [""];
   for (const word of text.split(" ")) {
@@ -38,7 +46,10 @@ function wrap(text, chars) {
   return lines;
 }
 
-/** A fixed pseudo-random number in [0, 1) for j: the same on every draw. */
+/**
+ * A fixed pseudo-random number in [0, 1) for j: the same on every draw.
+ * @param {number} j
+ */
 function jitter(j) {
   const x = Math.sin((j + 1) * 78.233) * 43758.5453;
   return x - Math.floor(x);
@@ -57,7 +68,7 @@ function render({ model, el }) {
   intBox(app, "used_tokens", "Tokens used", { min: 1, max: 2 ** 40 });
   intBox(app, "users", "Conversations sharing", { min: 1, max: 1 << 20 });
   intBox(app, "prefix_tokens", "Shared prefix (tokens)", { min: 0, max: 2 ** 40 });
-  selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((b) => [b, `${b} tokens`]), ["axes"]);
+  selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((/** @type {number} */ b) => [b, `${b} tokens`]), ["axes"]);
   resetButton(app);
   const outBlocks = app.readout("blocks_used", "Blocks per request:");
   const outWaste = app.readout("waste", "Empty slots:");
@@ -66,7 +77,7 @@ function render({ model, el }) {
   diagramBox(app);
 
   /** Mark the controls whose values conflict (aria-invalid, outlined by widget.css); clear the rest. */
-  const flag = (names) => {
+  const flag = (/** @type {string[]} */ names) => {
     for (const c of app.root.querySelectorAll(".kv-controls [data-kv]")) {
       const kv = /** @type {HTMLElement} */ (c).dataset.kv || "";
       if (names.includes(kv)) c.setAttribute("aria-invalid", "true");
@@ -85,7 +96,7 @@ function render({ model, el }) {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
-    const n = (x) => Number(x).toLocaleString("en-US");
+    const n = (/** @type {number | bigint} */ x) => Number(x).toLocaleString("en-US");
     // Two inputs that cannot hold together: say which, at the controls and in place of the
     // figure, rather than keep a figure drawn for other inputs. The sentences are word for
     // word the kernel's error (paged_blocks.py input_conflicts), so the message shows once.
@@ -93,7 +104,7 @@ function render({ model, el }) {
     const prefix = model.get("prefix_tokens");
     const maxLen = model.get("context");
     const conflicts = [];
-    const whole = (v) => Number.isInteger(v) && v >= 0;
+    const whole = (/** @type {number} */ v) => Number.isInteger(v) && v >= 0;
     if (whole(used) && whole(prefix) && prefix >= used) {
       conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n(prefix)}) must be shorter than the tokens used (used_tokens, ${n(used)}): each conversation adds tokens of its own after it.`]);
     }
@@ -114,8 +125,8 @@ function render({ model, el }) {
     };
     const p = blockPlan(shape, gpu, o);
     // 1 decimal, more when that would round a share that is not whole up to 100%
-    const pct = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
-    const plural = (k, word) => `${n(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
+    const pct = (/** @type {number} */ x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
+    const plural = (/** @type {number | bigint} */ k, /** @type {string} */ word) => `${n(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
     const t = app.theme();
     const s = app.scale();
     const W = diagramWidth(app);
@@ -128,7 +139,7 @@ function render({ model, el }) {
     const bs = p.block_size;
     const parts = [];
     let y = 0;
-    const heading = (text) => {
+    const heading = (/** @type {string} */ text) => {
       // wrapped to the figure's width (bold: about 0.6 em a character), so that no heading
       // runs past the right edge at scale 1.5
       wrap(text, Math.floor(W / (fs * 1.05 * 0.6))).forEach((line, i) => {
@@ -137,7 +148,7 @@ function render({ model, el }) {
       });
       y += fs * 0.6;
     };
-    const label = (x, yy, text, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text });
+    const label = (/** @type {number} */ x, /** @type {number} */ yy, /** @type {string} */ text, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text });
     const labelW = 150 * s;
     const x0 = labelW;
     const barW = Math.max(120, W - x0 - 4);
@@ -231,23 +242,23 @@ function render({ model, el }) {
       physA.forEach((q, i) => { owner[q] = `A${i}`; });
       physB.forEach((q, i) => { owner[q] = `B${i}`; });
       for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
-      const blockMap = (phys) => `${phys.map((q, i) => `${i} to ${q}`).join(", ")}${p.paged_blocks > k ? " and on" : ""}`;
+      const blockMap = (/** @type {number[]} */ phys) => `${phys.map((/** @type {number} */ q, /** @type {number} */ i) => `${i} to ${q}`).join(", ")}${p.paged_blocks > k ? " and on" : ""}`;
       tableWords = ` The block table maps request A's blocks ${blockMap(physA)}, and request B's ${blockMap(physB)}: each request's blocks lie wherever a block was free.`;
       const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
       // request A's blocks filled with the cache's colour, request B's outlined in it, its
       // arrows dashed, so the two read apart (a translucent fill for B took on the page's
       // colour: pale on a light page, the brown of another layer kind on a dark one)
-      const blockPaint = (name) => (name === "A" ? { fill: cKV, stroke: "none" }
+      const blockPaint = (/** @type {string} */ name) => (name === "A" ? { fill: cKV, stroke: "none" }
         : { fill: "none", stroke: cKV, "stroke-width": 2 * s });
-      const reqRow = (name, phys, yy) => {
+      const reqRow = (/** @type {string} */ name, /** @type {number[]} */ phys, /** @type {number} */ yy) => {
         table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
-        phys.forEach((_, i) => {
+        phys.forEach((/** @type {unknown} */ _, /** @type {number} */ i) => {
           table.append(svgElement("rect", { x: x0 + i * cw + 1 + (name === "A" ? 0 : s), y: yy + (name === "A" ? 0 : s),
             width: cw - 2 - (name === "A" ? 0 : 2 * s), height: h - (name === "A" ? 0 : 2 * s), ...blockPaint(name) }),
             label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg }));
         });
         const more = p.paged_blocks > k ? " …" : "";
-        table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((q, i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
+        table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((/** @type {number} */ q, /** @type {number} */ i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
       };
       const aY = y;
       const memY = aY + h + 26 * s;
@@ -267,7 +278,7 @@ function render({ model, el }) {
         table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : who === "other" || mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
       }
       // arrows: request A's logical blocks down to their physical blocks, request B's up
-      const link = (i, q, fromY, toY, dash) => table.append(svgElement("line", { x1: x0 + (i + 0.5) * cw, y1: fromY, x2: x0 + (q + 0.5) * cw, y2: toY,
+      const link = (/** @type {number} */ i, /** @type {number} */ q, /** @type {number} */ fromY, /** @type {number} */ toY, /** @type {boolean} */ dash) => table.append(svgElement("line", { x1: x0 + (i + 0.5) * cw, y1: fromY, x2: x0 + (q + 0.5) * cw, y2: toY,
         stroke: t.fg, "stroke-width": 1.2 * s, "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null }));
       physA.forEach((q, i) => link(i, q, aY + h, memY, false));
       reqRow("B", physB, bY);
@@ -283,7 +294,7 @@ function render({ model, el }) {
 
     // -- 3. the cache memory: requests that fit -------------------------------------------
     heading(`Cache memory of one ${gpu.name}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`);
-    const memRow = (cls, name, users, blocks, usedShare) => {
+    const memRow = (/** @type {string} */ cls, /** @type {string} */ name, /** @type {bigint} */ users, /** @type {number} */ blocks, /** @type {number} */ usedShare) => {
       const g = svgElement("g", { class: cls, "data-users": String(users) });
       g.append(label(0, y + h * 0.7, name),
         svgElement("rect", { x: x0, y, width: barW, height: h, fill: "none", stroke: t.fg2, "stroke-width": 1 }));
@@ -292,8 +303,11 @@ function render({ model, el }) {
       if (total > 0 && u > 0) {
         const segW = (blocks / total) * barW;
         if (segW >= 4 * s && u <= 400) {
-          const each = (f) => boxesPath(Array.from({ length: u }, (_, i) => f(x0 + i * segW)));
-          g.append(svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((x) => [x, y, segW * usedShare, h]), fill: cKV }),
+          const each = (/** @type {(x: number) => [number, number, number, number]} */ f) => boxesPath(Array.from({ length: u }, (_, i) => f(x0 + i * segW)));
+          g.append(svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((/** @type {number} */ x) => [x, y, segW * usedShare, h]), fill: cKV }),
+            /**
+             * @param {number} x
+             */
             svgElement("path", { d: each((x) => [x + segW * usedShare, y, segW * (1 - usedShare), h]), fill: cEmpty, "fill-opacity": 0.35 }),
             svgElement("path", { d: Array.from({ length: u }, (_, i) => `M${x0 + (i + 1) * segW} ${y}v${h}`).join(""), stroke: t.bg, "stroke-width": 1 }));
         } else {  // too many to count: one band, its empty share at the end
@@ -323,11 +337,15 @@ function render({ model, el }) {
     } else {
       const rowBlocks = p.shared_blocks + p.own_blocks;
       const cell = Math.min(14 * s, barW / rowBlocks);
-      const drawBlocks = (g, x, yy, count, color, lastFill) => {
+      const drawBlocks = (/** @type {Element} */ g, /** @type {number} */ x, /** @type {number} */ yy, /** @type {number} */ count, /** @type {string} */ color, /** @type {number | undefined} */ lastFill = undefined) => {
         if (count <= 0) return;
         if (cell >= 3) {
-          const each = (f) => boxesPath(Array.from({ length: count }, (_, i) => f(i, x + i * cell)));
+          const each = (/** @type {(i: number, x: number) => [number, number, number, number]} */ f) => boxesPath(Array.from({ length: count }, (_, i) => f(i, x + i * cell)));
           g.append(svgElement("path", { d: each((i, bx) => [bx, yy, cell - 1, h]), fill: "none", stroke: color, "stroke-width": 1 }),
+            /**
+             * @param {number} i
+             * @param {number} bx
+             */
             svgElement("path", { d: each((i, bx) => [bx, yy, (cell - 1) * (i === count - 1 && lastFill !== undefined ? lastFill : 1), h]), fill: color }));
         } else {
           g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
@@ -366,7 +384,8 @@ function render({ model, el }) {
     let lx = 0;
     let ly = legendY;
     // the shared colour is named only where shared blocks are drawn
-    const keys = [[cKV, "KV cache (a request's own)", 1], ...(sharing && p.shared_blocks > 0 ? [[cShared, "shared prefix, stored once", 1]] : []), [cEmpty, "taken, empty", 0.35]];
+    /** @type {Array<[string, string, number]>} colour, name, opacity */
+    const keys = [[cKV, "KV cache (a request's own)", 1], ...(sharing && p.shared_blocks > 0 ? [/** @type {[string, string, number]} */ ([cShared, "shared prefix, stored once", 1])] : []), [cEmpty, "taken, empty", 0.35]];
     for (const [color, text, op] of keys) {
       const w = 18 * s + text.length * fs * 0.5;
       if (lx > 0 && lx + w > W) { lx = 0; ly += 20 * s; }
@@ -388,7 +407,7 @@ function render({ model, el }) {
       { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${model.get("kv_dtype").toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each conversation's own.`, cls: "kv-note" },
       { text: "The block table: each request keeps a list of its blocks' numbers in memory, so its blocks need not lie together. vLLM's block pool hands a request the blocks at the head of its queue of free blocks, and a finished request's blocks rejoin that queue, so once the engine has run a while a request's blocks are scattered. The numbers drawn are an illustration of that, not a trace.", cls: "kv-note" },
     ];
-    if (shape.groups.some((g) => g.cap !== null && g.cap !== undefined)) {
+    if (shape.groups.some((/** @type {LayerGroup} */ g) => g.cap !== null && g.cap !== undefined)) {
       lines.push({ text: `${shape.name} has windowed layers: blocks are counted as if every layer kept every token, the most paging can need; an engine frees a window's blocks once they slide out.`, cls: "kv-note" });
     }
     if (shape.max_context && p.reserved_tokens > shape.max_context) {
@@ -410,7 +429,7 @@ function render({ model, el }) {
     // a model that does not load leaves the block counts true: only the fit was a number, now words
     markHolds(values, p.kv_budget_bytes < 0n);
     outShare.textContent = `${n(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n(p.blocks_unshared)} unshared)`;
-    app.diagram.replaceChildren(svg);
+    /** @type {Element} */ (app.diagram).replaceChildren(svg);
     app.drawnWidth = W;
   };
   return startApp(app);

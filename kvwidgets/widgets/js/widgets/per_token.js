@@ -13,6 +13,11 @@ import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
 /**
+ * @typedef {import('../shapes').ModelShape} ModelShape
+ * @typedef {import('../shapes').LayerGroup} LayerGroup
+ */
+
+/**
  * @typedef {import("../ui/app.js").App} App
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
@@ -21,11 +26,16 @@ import { widgetModule } from "../loader/widget_module.js";
 // size in its label and hover), so gpt-oss's 128-token window does not vanish beside 5 GB.
 const MIN_SHARE = 0.02;
 
+/** @type {Record<string, string>} */
 const KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 
 /** A DeepSeek-V4 layer's parts in their packed formats (core.layers.CompressedMLASpec). */
+/**
+ * @param {LayerGroup} g
+ * @param {number | bigint} per
+ */
 function compressedLine(g, per) {
-  const n = (x) => Number(x).toLocaleString("en-US");
+  const n = (/** @type {number | bigint | undefined} */ x) => Number(x).toLocaleString("en-US");
   const window = `window of ${n(g.window)} tokens x ${g.entry_bytes} B`;
   if (g.ratio === 1) return `${KIND_NAMES.compressed}: ${g.count} layers, ${window} only`;
   const index = g.index_bytes ? ` + ${g.index_bytes} B indexer key` : "";
@@ -33,10 +43,14 @@ function compressedLine(g, per) {
     `plus a ${window} and a compressor state of ${n(g.state_window)} x ${n(g.state_token_bytes)} B`;
 }
 
+/**
+ * @param {LayerGroup} g
+ * @param {number} bits
+ */
 function formulaLine(g, bits) {
   const bytes = bits / 8;
   const per = groupBytesPerToken(g, bits);
-  const n = (x) => Number(x).toLocaleString("en-US");
+  const n = (/** @type {number | bigint} */ x) => Number(x).toLocaleString("en-US");
   if (g.ratio !== undefined) return compressedLine(g, per);
   if (g.latent !== undefined) {
     const index = g.index_bytes ? ` + ${g.count} x ${g.index_bytes} B indexer (FP8 keys + scale)` : "";
@@ -59,6 +73,8 @@ function formulaLine(g, bits) {
  * it comes from in the config (num_hidden_layers, num_key_value_heads, head_dim, the cache
  * dtype), the result at the end. Returns [factor name, value] pairs per row so a redraw can
  * mark the factors that changed.
+ * @param {LayerGroup} g
+ * @param {number} bits
  */
 function formulaFactors(g, bits) {
   const per = groupBytesPerToken(g, bits);
@@ -94,9 +110,12 @@ function formulaFactors(g, bits) {
 
 /**
  * @param {App} app
+ * @param {HTMLElement} box
+ * @param {ModelShape} shape
+ * @param {number} bits
  */
 function formulaBox(app, box, shape, bits) {
-  const rows = shape.groups.map((g) => formulaFactors(g, bits));
+  const rows = shape.groups.map((/** @type {LayerGroup} */ g) => formulaFactors(g, bits));
   const before = app.formulaValues || {};
   /** @type {Record<string, string>} */
   const now = {};
@@ -124,14 +143,24 @@ function formulaBox(app, box, shape, bits) {
   };
 }
 
-/** A group that stops growing at its window (sliding, chunked): not a fixed state. */
+/**
+ * A group that stops growing at its window (sliding, chunked): not a fixed state.
+ * @param {LayerGroup} g
+ */
 function windowed(g) {
   return g.cap !== null && g.cap !== undefined && grows(g) && g.fixed_tokens === undefined;
 }
 
-/** The same model with every window taken away: what it would store if every layer were full. */
+/**
+ * The same model with every window taken away: what it would store if every layer were full.
+ * @param {ModelShape} shape
+ * @returns {ModelShape}
+ */
 function withoutWindows(shape) {
-  return { ...shape, groups: shape.groups.map((g) => (windowed(g) ? { ...g, cap: null } : g)) };
+  // cap null: a window taken away (the closed forms read null as every token held); Python
+  // never sends it, so shapes.d.ts does not declare it: the groups are cast
+  const unwindowed = (/** @type {LayerGroup} */ g) => /** @type {LayerGroup} */ (/** @type {unknown} */ ({ ...g, cap: null }));
+  return { ...shape, groups: shape.groups.map((g) => (windowed(g) ? unwindowed(g) : g)) };
 }
 
 /**
@@ -160,7 +189,7 @@ function render({ model, el }) {
     const context = checkInt("context", model.get("context"), 1);
     const bpt = kvBytesPerToken(shape, bits);
     const showFormula = formulaBox(app, formula, shape, bits);
-    const lines = shape.groups.map((g) => ({ text: formulaLine(g, bits) }));
+    const lines = shape.groups.map((/** @type {LayerGroup} */ g) => ({ text: formulaLine(g, bits) }));
     const hasWindow = shape.groups.some(windowed);
     if (hasWindow) {
       lines.push({ text: `Past every window each token adds ${fmtBytes(bpt)} (${Number(bpt).toLocaleString("en-US")} B).`, cls: "kv-note" });
@@ -170,8 +199,8 @@ function render({ model, el }) {
     if (!contexts.includes(context)) contexts.push(context);
     contexts.sort((a, b) => a - b);
     const chosen = contexts.indexOf(context);
-    const kinds = [...new Set(shape.groups.map((g) => g.kind))];
-    const gb = (b) => Number(b) / 1e9;
+    const kinds = [...new Set(shape.groups.map((/** @type {LayerGroup} */ g) => g.kind))];
+    const gb = (/** @type {number | bigint} */ b) => Number(b) / 1e9;
     const byCtx = contexts.map((c) => bytesByKind(shape, c, bits));
     const totals = contexts.map((c) => gb(kvBytes(shape, c, bits)));
     // the ghost: every layer full, what the windows save
@@ -234,7 +263,7 @@ function render({ model, el }) {
       if (!d.thin.has(k)) continue;
       // the name on one line, or a word a line where the bar is narrower (scale 1.5)
       const size = fmtBytes(byCtx[chosen][k]);
-      const wideOf = (words) => Math.max(...words.map((w) => w.length), size.length + 2) * 12 * s * 0.6;
+      const wideOf = (/** @type {string[]} */ words) => Math.max(...words.map((/** @type {string} */ w) => w.length), size.length + 2) * 12 * s * 0.6;
       const rows = wideOf([names[k]]) < barPx - 6 * s ? [names[k]] : names[k].split(" ");
       const text = `${rows.join("<br>")}<br>${size} \u2193`;  // the arrow points at the part
       const roomAbove = (totals[chosen] - at - floor) * pxPerGB;

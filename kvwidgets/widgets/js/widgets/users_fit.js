@@ -16,11 +16,22 @@ import { widgetModule } from "../loader/widget_module.js";
 /**
  * @typedef {import("../ui/app.js").App} App
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
+ * @typedef {import("../calc/budget.js").Fit} Fit
+ * @typedef {import("../shapes").GpuRow} GpuRow
+ * @typedef {import("../shapes").UsersThatFitState} UsersThatFitState
+ * @typedef {{ model: import("@anywidget/types").AnyModel<UsersThatFitState>, el: HTMLElement, host?: any }} UsersThatFitContext
+ *   the render context, its model's state typed so that a misspelt trait name fails the check
+ * @typedef {(Fit & { error?: undefined }) | (Partial<Fit> & { error: string, num_gpus: number })} FitOrRefusal
+ *   the fit for one GPU count, or why that count is refused
  */
 
 const COUNTABLE = 64;  // up to this many conversations each is its own segment; beyond, groups
 
-/** What the deployment's memory holds, in words: the count, the length, and the memory they fill. */
+/**
+ * What the deployment's memory holds, in words: the count, the length, and the memory they fill.
+ * @param {Fit} fit
+ * @param {GpuRow} gpu
+ */
 function fitPoint(fit, gpu) {
   const n = Number(fit.users);
   const where = `${fit.num_gpus} ${gpu.name}`;
@@ -35,6 +46,7 @@ function fitPoint(fit, gpu) {
  * memory: the weights, the working area, the conversations (at least the one that does not
  * fit, when none does). Whatever lies past the usable end is an overflow: drawn past it in
  * the warning colour, past the GPU's own end when it is that long.
+ * @param {Fit} fit
  */
 function layout(fit) {
   const weights = fit.weights_bytes;
@@ -54,6 +66,9 @@ function layout(fit) {
  * Weights or a conversation that do not fit run past the usable end in the warning colour,
  * past the GPU's end if need be, with the GPU's end marked.
  * @param {App} app
+ * @param {Fit} fit
+ * @param {GpuRow} gpu
+ * @param {number} W
  */
 function memoryBar(app, fit, gpu, W) {
   const t = app.theme();
@@ -62,7 +77,7 @@ function memoryBar(app, fit, gpu, W) {
   const L = layout(fit);
   const memory = fit.memory_bytes;
   const span = Number(L.end > memory ? L.end : memory);
-  const x = (b) => (Number(b) / span) * W;
+  const x = (/** @type {bigint} */ b) => (Number(b) / span) * W;
   const h = 30 * s;
   const top = fs * 1.6;
   const parts = [];
@@ -77,7 +92,7 @@ function memoryBar(app, fit, gpu, W) {
   }
   let at = 0n;  // bytes laid out so far
   // a segment from `at`; the part of it past the usable end takes the warning colour
-  const seg = (cls, bytes, concept, extra = {}) => {
+  const seg = (/** @type {string} */ cls, /** @type {bigint} */ bytes, /** @type {string} */ concept, extra = {}) => {
     if (bytes <= 0n) return;
     const room = fit.usable_bytes > at ? fit.usable_bytes - at : 0n;
     const inside = bytes < room ? bytes : room;
@@ -109,7 +124,7 @@ function memoryBar(app, fit, gpu, W) {
     // named under it on a row of its own (they can stand a few pixels apart): the usable
     // end dashed, the GPU's end solid.
     /** a mark at gx reaching down to its name on `row` (0, 1) under the bar */
-    const endMark = (cls, gx, text, row, extra) => {
+    const endMark = (/** @type {string} */ cls, /** @type {number} */ gx, /** @type {string} */ text, /** @type {number} */ row, /** @type {Record<string, string | number>} */ extra) => {
       const ty = top + h + 4 * s + fs + row * fs * 1.2;
       parts.push(svgElement("line", { class: cls, x1: gx, x2: gx, y1: top - 4 * s, y2: ty - fs * 0.8, stroke: t.fg, ...extra }));
       const w = text.length * fs * 0.55;
@@ -159,7 +174,7 @@ function memoryBar(app, fit, gpu, W) {
 }
 
 /**
- * @param {RenderContext} ctx
+ * @param {UsersThatFitContext} ctx
  */
 function render({ model, el }) {
   const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
@@ -191,7 +206,7 @@ function render({ model, el }) {
   // draw that throws leaves them drawn for other inputs, and the frame hides them.
   const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
-  const keep = (yes) => {
+  const keep = (/** @type {boolean} */ yes) => {
     // only on a change: rewriting the class attribute each draw would restyle the figure
     for (const e of [bar, app.plot]) if (e.classList.contains("kv-figure-keeps") !== yes) e.classList.toggle("kv-figure-keeps", yes);
   };
@@ -219,22 +234,22 @@ function render({ model, el }) {
     const counts = [...axisValues(app, "gpu_counts")];
     if (!counts.includes(fit.num_gpus)) counts.push(fit.num_gpus);
     counts.sort((a, b) => a - b);
-    /** @type {any[]} the fit for each GPU count, or why that count is refused */
+    /** @type {FitOrRefusal[]} the fit for each GPU count, or why that count is refused */
     const fits = counts.map((n) => {
       try {
         return usersThatFit(shape, gpu, context, { ...o, numGpus: n });
       } catch (e) {
-        return { error: e.message, num_gpus: n };
+        return { error: /** @type {Error} */ (e).message, num_gpus: n };
       }
     });
     const labels = counts.map((n) => `${n} GPU${n > 1 ? "s" : ""}${n === fit.num_gpus ? " (chosen)" : ""}`);
-    const gb = (f, key) => (f.error ? 0 : Number(f[key]) / 1e9);
+    const gb = (/** @type {FitOrRefusal} */ f, /** @type {keyof Fit} */ key) => (f.error ? 0 : Number(f[key]) / 1e9);
     // A count that loads but holds no conversation is drawn as the deployment bar draws it:
     // the one conversation it was asked for fills what is left and runs past the usable end
     // in the warning colour, over the reserve (not a green "left over" that reads as room).
-    const none = (f) => !f.error && f.weights_fit && f.users === 0n;
-    const convOver = (f) => (none(f) ? gb(f, "kv_per_user_bytes") - gb(f, "kv_budget_bytes") : 0);
-    /** @type {Array<[string, string, (f: any) => number]>} the parts of each bar, in order */
+    const none = (/** @type {FitOrRefusal} */ f) => !f.error && f.weights_fit && f.users === 0n;
+    const convOver = (/** @type {FitOrRefusal} */ f) => (none(f) ? gb(f, "kv_per_user_bytes") - gb(f, "kv_budget_bytes") : 0);
+    /** @type {Array<[string, string, (f: FitOrRefusal) => number]>} the parts of each bar, in order */
     const parts = [
       ["weights", "weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
       ["warning", "weights past the usable memory", (f) => (f.error || f.weights_fit ? 0 : gb(f, "weights_bytes") - gb(f, "usable_bytes"))],
@@ -254,7 +269,7 @@ function render({ model, el }) {
       hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>",
     }));
     const ends = fits.map((f) => (f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes"), gb(f, "usable_bytes") + convOver(f))));
-    const countText = (f) => (f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : conversations(Number(f.users)));
+    const countText = (/** @type {FitOrRefusal} */ f) => (f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : conversations(Number(f.users)));
     // the x range leaves room right of the longest bar for the widest count label
     const plotPx = Math.max(1, (app.plot.clientWidth || diagramWidth(app)) - 134 * s);
     const labelPx = Math.max(...fits.map((f) => countText(f).length)) * 12 * s * 0.6 + 8 * s;
