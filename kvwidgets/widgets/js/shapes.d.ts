@@ -216,6 +216,8 @@ export interface KVWidgetState {
   scale: number;
   compact: boolean;
   error: string;
+  /** why the config picked in the model menu was not loaded; empty when it loaded */
+  model_refusal: string;
   /** the core's numbers, for a reader in the kernel; the browser computes its own */
   result: Record<string, unknown>;
   axes: Record<string, unknown[]>;
