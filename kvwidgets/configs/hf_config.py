@@ -69,129 +69,32 @@ class Dims:
 
 
 def read_dims(view: ConfigView) -> Dims:
+    """The sizes a config gives, each field read once and its provenance noted on view."""
     layers = layer_count(view)
     heads = view.integer("num_attention_heads")
     hidden = view.integer("hidden_size", required=False)
-
-    mla = None
-    if view.raw("kv_lora_rank") is not None:
-        mla = {
-            "kv_lora_rank": view.integer("kv_lora_rank", ("kv_lora_rank",)),
-            "qk_rope_head_dim": view.integer("qk_rope_head_dim", ("qk_rope_head_dim",), minimum=0),
-            "qk_nope_head_dim": view.integer("qk_nope_head_dim", ("qk_nope_head_dim",), minimum=0),
-            "v_head_dim": view.integer(
-                "v_head_dim", ("v_head_dim",), default=mla_v_default(view, hidden, heads)
-            ),
-        }
-        # GLM-5's config.json restates the key width as qk_head_dim; vLLM computes it from the
-        # two parts (vllm/models/deepseek_v32/attention.py, DeepseekV32Attention.__init__:
-        # qk_head_dim = qk_nope_head_dim + qk_rope_head_dim) and never reads the field
-        view.settle(
-            "mla_key_width",
-            mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"],
-            "qk_nope_head_dim + qk_rope_head_dim",
-        )
-        q_lora = view.raw("q_lora_rank")
-        if q_lora is not None:
-            mla["q_lora_rank"] = view.check_int("q_lora_rank", q_lora)
-        if view.raw("index_topk") is not None:
-            # DeepSeek-V3.2's sparse-attention indexer: vLLM takes a config with index_topk
-            # for V3.2 (vllm/model_executor/models/config.py, DeepseekV32ForCausalLM) and keeps
-            # index_head_dim FP8 keys plus a float32 scale per 128 of them for every token and
-            # layer (deepseek_v2.py, Indexer: head_dim + head_dim // quant_block_size * 4, uint8)
-            dim = view.integer("index_head_dim", ("index_head_dim",), default=128)
-            # index_n_heads only shapes the indexer's queries: its cache is one key per token
-            view.raw("index_n_heads")
-            mla["index_bytes"] = dim + dim // 128 * 4
-            view.note(
-                "index_bytes",
-                f"{dim} + {dim} // 128 x 4 = {mla['index_bytes']} B per token and layer: FP8 "
-                f"index keys and their float32 scale ({view.provenance['index_head_dim']}; "
-                "vLLM vllm/model_executor/models/deepseek_v2.py, Indexer)",
-            )
-
+    mla = _read_mla(view, hidden, heads) if view.raw("kv_lora_rank") is not None else None
     kv_heads = read_kv_heads(view, heads)
     if mla is None and heads % kv_heads:
         raise ConfigError(
             f"num_attention_heads={heads} is not divisible by num_key_value_heads={kv_heads} "
             f"({view.provenance.get('num_key_value_heads')}); every KV head must serve a whole group of query heads"
         )
-
-    head_dim = view.get("head_dim")
-    head_field = "head_dim"
-    if (head_dim is None or head_dim is MISSING) and mla is not None:
-        # an MLA layer caches the latent, never head_dim-sized heads; the key width stands in
-        # for head_dim (Kimi-K3's 7168 / 96 does not divide, and need not)
-        head_dim = mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"]
-        head_field = "qk_nope_head_dim + qk_rope_head_dim"
-        view.note(
-            "head_dim", f"qk_nope_head_dim + qk_rope_head_dim = {head_dim} (MLA; no head_dim in the config)"
-        )
-    elif head_dim is None or head_dim is MISSING:
-        if hidden is None:
-            raise ConfigError(
-                f"{view.source}: neither head_dim nor hidden_size is given "
-                f"(tried {', '.join(NAMES['head_dim'] + NAMES['hidden_size'])}); one is needed"
-            )
-        if hidden % heads:
-            raise ConfigError(
-                f"hidden_size={hidden} is not divisible by num_attention_heads={heads} and no "
-                f"head_dim is given ({view.source}); add head_dim"
-            )
-        head_dim = hidden // heads
-        head_field = "hidden_size / num_attention_heads"
-        view.note(
-            "head_dim",
-            f"hidden_size / num_attention_heads = {hidden} / {heads} "
-            f"({view.provenance['hidden_size']}; no head_dim in the config)",
-        )
-    else:
-        head_dim = view.check_int("head_dim", head_dim)
-
+    head_dim, head_field = _read_head_dim(view, mla, hidden, heads)
     view.settle("head_dim", head_dim, head_field)
     view.settle("num_key_value_heads", kv_heads, "num_key_value_heads")
-
     max_ctx = view.get("max_position_embeddings", default=None)
     max_ctx = view.check_int("max_position_embeddings", max_ctx) if max_ctx else None
-
     head_dim_v = None
     if mla is None and view.raw("v_head_dim") is not None:
         # a non-MLA attention whose values are narrower than its keys (vLLM 0.33.0,
         # vllm/model_executor/models/mimo_v2.py: Attention(..., head_size_v=v_head_dim))
         head_dim_v = view.integer("v_head_dim", ("v_head_dim",))
-
-    global_head_dim = global_kv = None
-    if "global_head_dim" in view.cfg or view.model_type == "gemma4_text":
-        # Gemma 4: full-attention layers have their own head size and (with attention_k_eq_v)
-        # their own KV-head count. transformers configuration_gemma4.py, Gemma4TextConfig.
-        # __post_init__ writes per_layer_config {"head_dim": global_head_dim} for every
-        # full_attention layer, plus num_key_value_heads = num_global_key_value_heads only when
-        # attention_k_eq_v is true; vLLM builds each layer from that per_layer_config
-        # (vllm/model_executor/models/gemma4.py, Gemma4DecoderLayer). With K = V vLLM still
-        # stores both (the K weights are loaded into the K and V shards), so no bytes are saved.
-        global_head_dim = view.integer("global_head_dim", ("global_head_dim",))
-        if view.flag("attention_k_eq_v", ("attention_k_eq_v",)):
-            g = view.get("num_global_key_value_heads", ("num_global_key_value_heads",), default=None)
-            if g is not None:
-                global_kv = view.check_int("num_global_key_value_heads", g)
-        elif view.raw("num_global_key_value_heads") is not None:
-            view.note(
-                "num_global_key_value_heads",
-                f"{view.where('num_global_key_value_heads')} is not used: attention_k_eq_v is false, so "
-                "Gemma4TextConfig keeps num_key_value_heads on the full layers",
-            )
-
+    global_head_dim, global_kv = _read_global_attention(view)
     plan = layer_plan(view, layers)
     indexers = indexer_layers(view, layers) if mla is not None and "index_bytes" in mla else None
     vocab = view.integer("vocab_size", required=False) or 0
-    inter = view.get("intermediate_size", default=None)
-    if isinstance(inter, list) and inter:
-        # a width per layer (Gemma 3n): it sizes weights, never the cache; the parameter
-        # estimate uses the mean width, which gives the same total MLP size
-        widths = [view.check_int("intermediate_size", w) for w in inter]
-        inter = round(sum(widths) / len(widths))
-        view.note("intermediate_size", f"{view.where('intermediate_size')}: per layer, mean {inter:,}")
-    inter = view.check_int("intermediate_size", inter) if inter is not None else None
+    inter = _read_intermediate(view)
     tied = bool(view.get("tie_word_embeddings", ("tie_word_embeddings",), default=True))
     experts = per_layer_moe(view, "num_experts", view.get("num_experts", default=None))
     experts = view.check_int("num_experts", experts) if experts else None
@@ -213,6 +116,119 @@ def read_dims(view: ConfigView) -> Dims:
         global_kv,
         indexers if indexers is not None and not all(indexers) else None,
     )
+
+
+def _read_mla(view: ConfigView, hidden: int | None, heads: int) -> dict[str, int]:
+    """An MLA config's latent widths (and q_lora_rank, and the indexer's bytes when it has one)."""
+    mla = {
+        "kv_lora_rank": view.integer("kv_lora_rank", ("kv_lora_rank",)),
+        "qk_rope_head_dim": view.integer("qk_rope_head_dim", ("qk_rope_head_dim",), minimum=0),
+        "qk_nope_head_dim": view.integer("qk_nope_head_dim", ("qk_nope_head_dim",), minimum=0),
+        "v_head_dim": view.integer("v_head_dim", ("v_head_dim",), default=mla_v_default(view, hidden, heads)),
+    }
+    # GLM-5's config.json restates the key width as qk_head_dim; vLLM computes it from the
+    # two parts (vllm/models/deepseek_v32/attention.py, DeepseekV32Attention.__init__:
+    # qk_head_dim = qk_nope_head_dim + qk_rope_head_dim) and never reads the field
+    view.settle(
+        "mla_key_width",
+        mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"],
+        "qk_nope_head_dim + qk_rope_head_dim",
+    )
+    q_lora = view.raw("q_lora_rank")
+    if q_lora is not None:
+        mla["q_lora_rank"] = view.check_int("q_lora_rank", q_lora)
+    if view.raw("index_topk") is not None:
+        mla["index_bytes"] = _read_index_bytes(view)
+    return mla
+
+
+def _read_index_bytes(view: ConfigView) -> int:
+    """Bytes a token's sparse-attention index key takes in each layer (DeepSeek-V3.2)."""
+    # vLLM takes a config with index_topk for V3.2 (vllm/model_executor/models/config.py,
+    # DeepseekV32ForCausalLM) and keeps index_head_dim FP8 keys plus a float32 scale per 128
+    # of them for every token and layer (deepseek_v2.py, Indexer: head_dim + head_dim //
+    # quant_block_size * 4, uint8)
+    dim = view.integer("index_head_dim", ("index_head_dim",), default=128)
+    # index_n_heads only shapes the indexer's queries: its cache is one key per token
+    view.raw("index_n_heads")
+    index_bytes = dim + dim // 128 * 4
+    view.note(
+        "index_bytes",
+        f"{dim} + {dim} // 128 x 4 = {index_bytes} B per token and layer: FP8 "
+        f"index keys and their float32 scale ({view.provenance['index_head_dim']}; "
+        "vLLM vllm/model_executor/models/deepseek_v2.py, Indexer)",
+    )
+    return index_bytes
+
+
+def _read_head_dim(view: ConfigView, mla: dict | None, hidden: int | None, heads: int) -> tuple[int, str]:
+    """(head_dim, the field or formula it came from): head_dim, else MLA's key width, else
+    hidden_size / num_attention_heads."""
+    head_dim = view.get("head_dim")
+    if head_dim is not None and head_dim is not MISSING:
+        return view.check_int("head_dim", head_dim), "head_dim"
+    if mla is not None:
+        # an MLA layer caches the latent, never head_dim-sized heads; the key width stands in
+        # for head_dim (Kimi-K3's 7168 / 96 does not divide, and need not)
+        head_dim = mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"]
+        view.note(
+            "head_dim", f"qk_nope_head_dim + qk_rope_head_dim = {head_dim} (MLA; no head_dim in the config)"
+        )
+        return head_dim, "qk_nope_head_dim + qk_rope_head_dim"
+    if hidden is None:
+        raise ConfigError(
+            f"{view.source}: neither head_dim nor hidden_size is given "
+            f"(tried {', '.join(NAMES['head_dim'] + NAMES['hidden_size'])}); one is needed"
+        )
+    if hidden % heads:
+        raise ConfigError(
+            f"hidden_size={hidden} is not divisible by num_attention_heads={heads} and no "
+            f"head_dim is given ({view.source}); add head_dim"
+        )
+    view.note(
+        "head_dim",
+        f"hidden_size / num_attention_heads = {hidden} / {heads} "
+        f"({view.provenance['hidden_size']}; no head_dim in the config)",
+    )
+    return hidden // heads, "hidden_size / num_attention_heads"
+
+
+def _read_global_attention(view: ConfigView) -> tuple[int | None, int | None]:
+    """Gemma 4's full-attention layers: their own head size and, with attention_k_eq_v,
+    their own KV-head count; (None, None) for other models."""
+    if "global_head_dim" not in view.cfg and view.model_type != "gemma4_text":
+        return None, None
+    # transformers configuration_gemma4.py, Gemma4TextConfig.__post_init__ writes
+    # per_layer_config {"head_dim": global_head_dim} for every full_attention layer, plus
+    # num_key_value_heads = num_global_key_value_heads only when attention_k_eq_v is true;
+    # vLLM builds each layer from that per_layer_config (vllm/model_executor/models/gemma4.py,
+    # Gemma4DecoderLayer). With K = V vLLM still stores both (the K weights are loaded into
+    # the K and V shards), so no bytes are saved.
+    global_head_dim = view.integer("global_head_dim", ("global_head_dim",))
+    global_kv = None
+    if view.flag("attention_k_eq_v", ("attention_k_eq_v",)):
+        g = view.get("num_global_key_value_heads", ("num_global_key_value_heads",), default=None)
+        if g is not None:
+            global_kv = view.check_int("num_global_key_value_heads", g)
+    elif view.raw("num_global_key_value_heads") is not None:
+        view.note(
+            "num_global_key_value_heads",
+            f"{view.where('num_global_key_value_heads')} is not used: attention_k_eq_v is false, so "
+            "Gemma4TextConfig keeps num_key_value_heads on the full layers",
+        )
+    return global_head_dim, global_kv
+
+
+def _read_intermediate(view: ConfigView) -> int | None:
+    """The MLP width, or None when the config gives none."""
+    inter = view.get("intermediate_size", default=None)
+    if isinstance(inter, list) and inter:
+        # a width per layer (Gemma 3n): it sizes weights, never the cache; the parameter
+        # estimate uses the mean width, which gives the same total MLP size
+        widths = [view.check_int("intermediate_size", w) for w in inter]
+        inter = round(sum(widths) / len(widths))
+        view.note("intermediate_size", f"{view.where('intermediate_size')}: per layer, mean {inter:,}")
+    return view.check_int("intermediate_size", inter) if inter is not None else None
 
 
 def per_layer_moe(view: ConfigView, key: str, value: Any) -> Any:
