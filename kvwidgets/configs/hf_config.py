@@ -491,18 +491,8 @@ def model_from_config(
     """Build a Model from a config.json dict. Without params, the count is estimated."""
     view = ConfigView(config, source)
     model_type_from_architecture(view)
-    try:
-        d, groups = read_layout(view)
-    except ConfigError as e:
-        # a field the reader does not understand is the real reason more often than the
-        # symptom it caused (Kimi-K3's heads do not divide hidden_size because its KDA
-        # layers are sized by linear_attn_config)
-        unread = structural(unread_cache_fields(view))
-        if unread:
-            raise unread_error(view, unread, e) from e
-        raise
+    d, groups = _read_layout_or_unread(view)
     check_all_read(view)
-
     extra: dict[str, Any] = {
         "model_type": view.model_type,
         "hidden_size": d.hidden,
@@ -515,48 +505,20 @@ def model_from_config(
         "tie_word_embeddings": d.tied,
     }
     if d.mla is not None:
-        extra["mla_key_dim"] = d.mla["qk_nope_head_dim"] + d.mla["qk_rope_head_dim"]
-        extra["mla_value_dim"] = d.mla["v_head_dim"]
-        extra["mla_nope_dim"] = d.mla["qk_nope_head_dim"]  # the paper's d_h (Model.as_mha)
-        view.note(
-            "mla_key_dim",
-            f"qk_nope_head_dim + qk_rope_head_dim ({view.where('qk_nope_head_dim')}, "
-            f"{view.where('qk_rope_head_dim')})",
-        )
-        view.note("mla_value_dim", view.where("v_head_dim"))
+        extra.update(_mla_extra(view, d.mla))
     moe: dict[str, int] = {}
     if d.num_experts:
         extra["num_experts"] = d.num_experts  # changes the weights, never the cache
-        k = per_layer_moe(view, "experts_per_token", view.get("experts_per_token", default=None))
-        if k:
-            # Which experts a token uses sets prefill FLOPs and small-batch decode reads.
-            moe = dict(
-                num_experts=d.num_experts,
-                experts_per_token=view.check_int("experts_per_token", k),
-                routed_expert_params=routed_expert_params(view, d),
-            )
-            view.note(
-                "routed_expert_params",
-                "ESTIMATE from the config: MoE layers x experts x one expert's gate/up/down matrices",
-            )
+        moe = _moe_fields(view, d)
     if d.layer_caches is not None:
         extra["layer_caches"] = d.layer_caches  # which specs each decoder layer holds
     shared = kv_shared_layers(view, d.num_layers)
     if shared:
         extra["kv_shared_layers"] = shared  # those layers read an earlier layer's cache
-
     wdtype = weight_dtype(view)
-    max_ctx = d.max_ctx
-
     if params is None:
-        params = estimate_params(view, d)
-        rough = "; recurrent mixers only roughly (in/out projections)" if "recurrent" in d.plan else ""
-        params_source = (
-            f"ESTIMATE from {source}: embeddings, attention, MLP/experts, norms"
-            f"{'' if d.tied else ', untied lm_head'} counted from the config{rough}"
-        )
+        params, params_source = _estimated_params(view, d, source)
     view.note("params", params_source or "given")
-
     label = name or config.get("_name_or_path") or view.model_type or "model"
     notes = (*engine_notes(view), *view.warnings)
     return Model(
@@ -566,9 +528,68 @@ def model_from_config(
         params_source=params_source or "given",
         num_query_heads=d.heads if {"full", "sliding", "chunked", "cross", "hybrid"} & set(d.plan) else None,
         weight_dtype=wdtype,
-        max_context=max_ctx,
+        max_context=d.max_ctx,
         provenance=dict(view.provenance),
         extra=extra,
         engine_notes=notes,
         **moe,
+    )
+
+
+def _read_layout_or_unread(view: ConfigView):
+    """read_layout's (Dims, groups); when it fails, the fields it did not understand are
+    named instead where there are any."""
+    try:
+        return read_layout(view)
+    except ConfigError as e:
+        # a field the reader does not understand is the real reason more often than the
+        # symptom it caused (Kimi-K3's heads do not divide hidden_size because its KDA
+        # layers are sized by linear_attn_config)
+        unread = structural(unread_cache_fields(view))
+        if unread:
+            raise unread_error(view, unread, e) from e
+        raise
+
+
+def _mla_extra(view: ConfigView, mla: dict[str, int]) -> dict[str, int]:
+    """An MLA model's key, value and no-position widths, noted with where they come from."""
+    extra = {
+        "mla_key_dim": mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"],
+        "mla_value_dim": mla["v_head_dim"],
+        "mla_nope_dim": mla["qk_nope_head_dim"],  # the paper's d_h (Model.as_mha)
+    }
+    view.note(
+        "mla_key_dim",
+        f"qk_nope_head_dim + qk_rope_head_dim ({view.where('qk_nope_head_dim')}, "
+        f"{view.where('qk_rope_head_dim')})",
+    )
+    view.note("mla_value_dim", view.where("v_head_dim"))
+    return extra
+
+
+def _moe_fields(view: ConfigView, d: Dims) -> dict[str, int]:
+    """Model's MoE fields when the config says how many experts a token uses, else none."""
+    k = per_layer_moe(view, "experts_per_token", view.get("experts_per_token", default=None))
+    if not k:
+        return {}
+    # Which experts a token uses sets prefill FLOPs and small-batch decode reads.
+    moe = dict(
+        num_experts=d.num_experts,
+        experts_per_token=view.check_int("experts_per_token", k),
+        routed_expert_params=routed_expert_params(view, d),
+    )
+    view.note(
+        "routed_expert_params",
+        "ESTIMATE from the config: MoE layers x experts x one expert's gate/up/down matrices",
+    )
+    return moe
+
+
+def _estimated_params(view: ConfigView, d: Dims, source: str) -> tuple[int, str]:
+    """The parameter count estimated from the config, and words saying so."""
+    params = estimate_params(view, d)
+    rough = "; recurrent mixers only roughly (in/out projections)" if "recurrent" in d.plan else ""
+    return params, (
+        f"ESTIMATE from {source}: embeddings, attention, MLP/experts, norms"
+        f"{'' if d.tied else ', untied lm_head'} counted from the config{rough}"
     )
