@@ -190,8 +190,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = top.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    raw = argparse.RawDescriptionHelpFormatter
+    _add_bytes_command(sub)
+    _add_fit_command(sub)
+    _add_start_command(sub)
+    _add_gpus_command(sub)
+    _add_models_command(sub)
+    return top
 
+
+def _add_bytes_command(sub) -> None:
+    """`kvwidgets bytes`: bytes of cache per token (and per conversation)."""
+    raw = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser(
         "bytes", help="bytes of cache per token", description=BYTES_DESCRIPTION, formatter_class=raw
     )
@@ -207,6 +216,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     p.set_defaults(run=run_bytes)
 
+
+def _add_fit_command(sub) -> None:
+    """`kvwidgets fit`: conversations that fit on the GPUs."""
+    raw = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser(
         "fit",
         help="conversations that fit",
@@ -240,6 +253,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     p.set_defaults(run=run_fit)
 
+
+def _add_start_command(sub) -> None:
+    """`kvwidgets start`: whether vLLM starts with this max-model-len."""
+    raw = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser("start", help="does vLLM start?", description=START_DESCRIPTION, formatter_class=raw)
     _add_model(p)
     _add_gpu(p)
@@ -254,6 +271,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     p.set_defaults(run=run_start)
 
+
+def _add_gpus_command(sub) -> None:
+    """`kvwidgets gpus`: fewest GPUs that hold a number of conversations."""
+    raw = argparse.RawDescriptionHelpFormatter
     p = sub.add_parser(
         "gpus", help="fewest GPUs for a target", description=GPUS_DESCRIPTION, formatter_class=raw
     )
@@ -277,10 +298,12 @@ def build_parser() -> argparse.ArgumentParser:
     _add_json(p)
     p.set_defaults(run=run_gpus)
 
+
+def _add_models_command(sub) -> None:
+    """`kvwidgets models`: the presets and GPUs known by name."""
     p = sub.add_parser("models", help="presets and GPUs known by name")
     _add_json(p)
     p.set_defaults(run=run_models)
-    return top
 
 
 ENGINES = ("vllm", "sglang")  # the --engine choices; ENGINE_SECTIONS says what each prints

@@ -69,129 +69,32 @@ class Dims:
 
 
 def read_dims(view: ConfigView) -> Dims:
+    """The sizes a config gives, each field read once and its provenance noted on view."""
     layers = layer_count(view)
     heads = view.integer("num_attention_heads")
     hidden = view.integer("hidden_size", required=False)
-
-    mla = None
-    if view.raw("kv_lora_rank") is not None:
-        mla = {
-            "kv_lora_rank": view.integer("kv_lora_rank", ("kv_lora_rank",)),
-            "qk_rope_head_dim": view.integer("qk_rope_head_dim", ("qk_rope_head_dim",), minimum=0),
-            "qk_nope_head_dim": view.integer("qk_nope_head_dim", ("qk_nope_head_dim",), minimum=0),
-            "v_head_dim": view.integer(
-                "v_head_dim", ("v_head_dim",), default=mla_v_default(view, hidden, heads)
-            ),
-        }
-        # GLM-5's config.json restates the key width as qk_head_dim; vLLM computes it from the
-        # two parts (vllm/models/deepseek_v32/attention.py, DeepseekV32Attention.__init__:
-        # qk_head_dim = qk_nope_head_dim + qk_rope_head_dim) and never reads the field
-        view.settle(
-            "mla_key_width",
-            mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"],
-            "qk_nope_head_dim + qk_rope_head_dim",
-        )
-        q_lora = view.raw("q_lora_rank")
-        if q_lora is not None:
-            mla["q_lora_rank"] = view.check_int("q_lora_rank", q_lora)
-        if view.raw("index_topk") is not None:
-            # DeepSeek-V3.2's sparse-attention indexer: vLLM takes a config with index_topk
-            # for V3.2 (vllm/model_executor/models/config.py, DeepseekV32ForCausalLM) and keeps
-            # index_head_dim FP8 keys plus a float32 scale per 128 of them for every token and
-            # layer (deepseek_v2.py, Indexer: head_dim + head_dim // quant_block_size * 4, uint8)
-            dim = view.integer("index_head_dim", ("index_head_dim",), default=128)
-            # index_n_heads only shapes the indexer's queries: its cache is one key per token
-            view.raw("index_n_heads")
-            mla["index_bytes"] = dim + dim // 128 * 4
-            view.note(
-                "index_bytes",
-                f"{dim} + {dim} // 128 x 4 = {mla['index_bytes']} B per token and layer: FP8 "
-                f"index keys and their float32 scale ({view.provenance['index_head_dim']}; "
-                "vLLM vllm/model_executor/models/deepseek_v2.py, Indexer)",
-            )
-
+    mla = _read_mla(view, hidden, heads) if view.raw("kv_lora_rank") is not None else None
     kv_heads = read_kv_heads(view, heads)
     if mla is None and heads % kv_heads:
         raise ConfigError(
             f"num_attention_heads={heads} is not divisible by num_key_value_heads={kv_heads} "
             f"({view.provenance.get('num_key_value_heads')}); every KV head must serve a whole group of query heads"
         )
-
-    head_dim = view.get("head_dim")
-    head_field = "head_dim"
-    if (head_dim is None or head_dim is MISSING) and mla is not None:
-        # an MLA layer caches the latent, never head_dim-sized heads; the key width stands in
-        # for head_dim (Kimi-K3's 7168 / 96 does not divide, and need not)
-        head_dim = mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"]
-        head_field = "qk_nope_head_dim + qk_rope_head_dim"
-        view.note(
-            "head_dim", f"qk_nope_head_dim + qk_rope_head_dim = {head_dim} (MLA; no head_dim in the config)"
-        )
-    elif head_dim is None or head_dim is MISSING:
-        if hidden is None:
-            raise ConfigError(
-                f"{view.source}: neither head_dim nor hidden_size is given "
-                f"(tried {', '.join(NAMES['head_dim'] + NAMES['hidden_size'])}); one is needed"
-            )
-        if hidden % heads:
-            raise ConfigError(
-                f"hidden_size={hidden} is not divisible by num_attention_heads={heads} and no "
-                f"head_dim is given ({view.source}); add head_dim"
-            )
-        head_dim = hidden // heads
-        head_field = "hidden_size / num_attention_heads"
-        view.note(
-            "head_dim",
-            f"hidden_size / num_attention_heads = {hidden} / {heads} "
-            f"({view.provenance['hidden_size']}; no head_dim in the config)",
-        )
-    else:
-        head_dim = view.check_int("head_dim", head_dim)
-
+    head_dim, head_field = _read_head_dim(view, mla, hidden, heads)
     view.settle("head_dim", head_dim, head_field)
     view.settle("num_key_value_heads", kv_heads, "num_key_value_heads")
-
     max_ctx = view.get("max_position_embeddings", default=None)
     max_ctx = view.check_int("max_position_embeddings", max_ctx) if max_ctx else None
-
     head_dim_v = None
     if mla is None and view.raw("v_head_dim") is not None:
         # a non-MLA attention whose values are narrower than its keys (vLLM 0.33.0,
         # vllm/model_executor/models/mimo_v2.py: Attention(..., head_size_v=v_head_dim))
         head_dim_v = view.integer("v_head_dim", ("v_head_dim",))
-
-    global_head_dim = global_kv = None
-    if "global_head_dim" in view.cfg or view.model_type == "gemma4_text":
-        # Gemma 4: full-attention layers have their own head size and (with attention_k_eq_v)
-        # their own KV-head count. transformers configuration_gemma4.py, Gemma4TextConfig.
-        # __post_init__ writes per_layer_config {"head_dim": global_head_dim} for every
-        # full_attention layer, plus num_key_value_heads = num_global_key_value_heads only when
-        # attention_k_eq_v is true; vLLM builds each layer from that per_layer_config
-        # (vllm/model_executor/models/gemma4.py, Gemma4DecoderLayer). With K = V vLLM still
-        # stores both (the K weights are loaded into the K and V shards), so no bytes are saved.
-        global_head_dim = view.integer("global_head_dim", ("global_head_dim",))
-        if view.flag("attention_k_eq_v", ("attention_k_eq_v",)):
-            g = view.get("num_global_key_value_heads", ("num_global_key_value_heads",), default=None)
-            if g is not None:
-                global_kv = view.check_int("num_global_key_value_heads", g)
-        elif view.raw("num_global_key_value_heads") is not None:
-            view.note(
-                "num_global_key_value_heads",
-                f"{view.where('num_global_key_value_heads')} is not used: attention_k_eq_v is false, so "
-                "Gemma4TextConfig keeps num_key_value_heads on the full layers",
-            )
-
+    global_head_dim, global_kv = _read_global_attention(view)
     plan = layer_plan(view, layers)
     indexers = indexer_layers(view, layers) if mla is not None and "index_bytes" in mla else None
     vocab = view.integer("vocab_size", required=False) or 0
-    inter = view.get("intermediate_size", default=None)
-    if isinstance(inter, list) and inter:
-        # a width per layer (Gemma 3n): it sizes weights, never the cache; the parameter
-        # estimate uses the mean width, which gives the same total MLP size
-        widths = [view.check_int("intermediate_size", w) for w in inter]
-        inter = round(sum(widths) / len(widths))
-        view.note("intermediate_size", f"{view.where('intermediate_size')}: per layer, mean {inter:,}")
-    inter = view.check_int("intermediate_size", inter) if inter is not None else None
+    inter = _read_intermediate(view)
     tied = bool(view.get("tie_word_embeddings", ("tie_word_embeddings",), default=True))
     experts = per_layer_moe(view, "num_experts", view.get("num_experts", default=None))
     experts = view.check_int("num_experts", experts) if experts else None
@@ -213,6 +116,119 @@ def read_dims(view: ConfigView) -> Dims:
         global_kv,
         indexers if indexers is not None and not all(indexers) else None,
     )
+
+
+def _read_mla(view: ConfigView, hidden: int | None, heads: int) -> dict[str, int]:
+    """An MLA config's latent widths (and q_lora_rank, and the indexer's bytes when it has one)."""
+    mla = {
+        "kv_lora_rank": view.integer("kv_lora_rank", ("kv_lora_rank",)),
+        "qk_rope_head_dim": view.integer("qk_rope_head_dim", ("qk_rope_head_dim",), minimum=0),
+        "qk_nope_head_dim": view.integer("qk_nope_head_dim", ("qk_nope_head_dim",), minimum=0),
+        "v_head_dim": view.integer("v_head_dim", ("v_head_dim",), default=mla_v_default(view, hidden, heads)),
+    }
+    # GLM-5's config.json restates the key width as qk_head_dim; vLLM computes it from the
+    # two parts (vllm/models/deepseek_v32/attention.py, DeepseekV32Attention.__init__:
+    # qk_head_dim = qk_nope_head_dim + qk_rope_head_dim) and never reads the field
+    view.settle(
+        "mla_key_width",
+        mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"],
+        "qk_nope_head_dim + qk_rope_head_dim",
+    )
+    q_lora = view.raw("q_lora_rank")
+    if q_lora is not None:
+        mla["q_lora_rank"] = view.check_int("q_lora_rank", q_lora)
+    if view.raw("index_topk") is not None:
+        mla["index_bytes"] = _read_index_bytes(view)
+    return mla
+
+
+def _read_index_bytes(view: ConfigView) -> int:
+    """Bytes a token's sparse-attention index key takes in each layer (DeepSeek-V3.2)."""
+    # vLLM takes a config with index_topk for V3.2 (vllm/model_executor/models/config.py,
+    # DeepseekV32ForCausalLM) and keeps index_head_dim FP8 keys plus a float32 scale per 128
+    # of them for every token and layer (deepseek_v2.py, Indexer: head_dim + head_dim //
+    # quant_block_size * 4, uint8)
+    dim = view.integer("index_head_dim", ("index_head_dim",), default=128)
+    # index_n_heads only shapes the indexer's queries: its cache is one key per token
+    view.raw("index_n_heads")
+    index_bytes = dim + dim // 128 * 4
+    view.note(
+        "index_bytes",
+        f"{dim} + {dim} // 128 x 4 = {index_bytes} B per token and layer: FP8 "
+        f"index keys and their float32 scale ({view.provenance['index_head_dim']}; "
+        "vLLM vllm/model_executor/models/deepseek_v2.py, Indexer)",
+    )
+    return index_bytes
+
+
+def _read_head_dim(view: ConfigView, mla: dict | None, hidden: int | None, heads: int) -> tuple[int, str]:
+    """(head_dim, the field or formula it came from): head_dim, else MLA's key width, else
+    hidden_size / num_attention_heads."""
+    head_dim = view.get("head_dim")
+    if head_dim is not None and head_dim is not MISSING:
+        return view.check_int("head_dim", head_dim), "head_dim"
+    if mla is not None:
+        # an MLA layer caches the latent, never head_dim-sized heads; the key width stands in
+        # for head_dim (Kimi-K3's 7168 / 96 does not divide, and need not)
+        head_dim = mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"]
+        view.note(
+            "head_dim", f"qk_nope_head_dim + qk_rope_head_dim = {head_dim} (MLA; no head_dim in the config)"
+        )
+        return head_dim, "qk_nope_head_dim + qk_rope_head_dim"
+    if hidden is None:
+        raise ConfigError(
+            f"{view.source}: neither head_dim nor hidden_size is given "
+            f"(tried {', '.join(NAMES['head_dim'] + NAMES['hidden_size'])}); one is needed"
+        )
+    if hidden % heads:
+        raise ConfigError(
+            f"hidden_size={hidden} is not divisible by num_attention_heads={heads} and no "
+            f"head_dim is given ({view.source}); add head_dim"
+        )
+    view.note(
+        "head_dim",
+        f"hidden_size / num_attention_heads = {hidden} / {heads} "
+        f"({view.provenance['hidden_size']}; no head_dim in the config)",
+    )
+    return hidden // heads, "hidden_size / num_attention_heads"
+
+
+def _read_global_attention(view: ConfigView) -> tuple[int | None, int | None]:
+    """Gemma 4's full-attention layers: their own head size and, with attention_k_eq_v,
+    their own KV-head count; (None, None) for other models."""
+    if "global_head_dim" not in view.cfg and view.model_type != "gemma4_text":
+        return None, None
+    # transformers configuration_gemma4.py, Gemma4TextConfig.__post_init__ writes
+    # per_layer_config {"head_dim": global_head_dim} for every full_attention layer, plus
+    # num_key_value_heads = num_global_key_value_heads only when attention_k_eq_v is true;
+    # vLLM builds each layer from that per_layer_config (vllm/model_executor/models/gemma4.py,
+    # Gemma4DecoderLayer). With K = V vLLM still stores both (the K weights are loaded into
+    # the K and V shards), so no bytes are saved.
+    global_head_dim = view.integer("global_head_dim", ("global_head_dim",))
+    global_kv = None
+    if view.flag("attention_k_eq_v", ("attention_k_eq_v",)):
+        g = view.get("num_global_key_value_heads", ("num_global_key_value_heads",), default=None)
+        if g is not None:
+            global_kv = view.check_int("num_global_key_value_heads", g)
+    elif view.raw("num_global_key_value_heads") is not None:
+        view.note(
+            "num_global_key_value_heads",
+            f"{view.where('num_global_key_value_heads')} is not used: attention_k_eq_v is false, so "
+            "Gemma4TextConfig keeps num_key_value_heads on the full layers",
+        )
+    return global_head_dim, global_kv
+
+
+def _read_intermediate(view: ConfigView) -> int | None:
+    """The MLP width, or None when the config gives none."""
+    inter = view.get("intermediate_size", default=None)
+    if isinstance(inter, list) and inter:
+        # a width per layer (Gemma 3n): it sizes weights, never the cache; the parameter
+        # estimate uses the mean width, which gives the same total MLP size
+        widths = [view.check_int("intermediate_size", w) for w in inter]
+        inter = round(sum(widths) / len(widths))
+        view.note("intermediate_size", f"{view.where('intermediate_size')}: per layer, mean {inter:,}")
+    return view.check_int("intermediate_size", inter) if inter is not None else None
 
 
 def per_layer_moe(view: ConfigView, key: str, value: Any) -> Any:
@@ -526,18 +542,8 @@ def model_from_config(
     view = ConfigView(config, source)
     model_type_from_architecture(view)
     refuse_designs_without_a_reader(view)
-    try:
-        d, groups = read_layout(view)
-    except ConfigError as e:
-        # a field the reader does not understand is the real reason more often than the
-        # symptom it caused (Kimi-K3's heads do not divide hidden_size because its KDA
-        # layers are sized by linear_attn_config)
-        unread = structural(unread_cache_fields(view))
-        if unread:
-            raise unread_error(view, unread, e) from e
-        raise
+    d, groups = _read_layout_or_unread(view)
     check_all_read(view)
-
     extra: dict[str, Any] = {
         "model_type": view.model_type,
         "hidden_size": d.hidden,
@@ -550,48 +556,20 @@ def model_from_config(
         "tie_word_embeddings": d.tied,
     }
     if d.mla is not None:
-        extra["mla_key_dim"] = d.mla["qk_nope_head_dim"] + d.mla["qk_rope_head_dim"]
-        extra["mla_value_dim"] = d.mla["v_head_dim"]
-        extra["mla_nope_dim"] = d.mla["qk_nope_head_dim"]  # the paper's d_h (Model.as_mha)
-        view.note(
-            "mla_key_dim",
-            f"qk_nope_head_dim + qk_rope_head_dim ({view.where('qk_nope_head_dim')}, "
-            f"{view.where('qk_rope_head_dim')})",
-        )
-        view.note("mla_value_dim", view.where("v_head_dim"))
+        extra.update(_mla_extra(view, d.mla))
     moe: dict[str, int] = {}
     if d.num_experts:
         extra["num_experts"] = d.num_experts  # changes the weights, never the cache
-        k = per_layer_moe(view, "experts_per_token", view.get("experts_per_token", default=None))
-        if k:
-            # Which experts a token uses sets prefill FLOPs and small-batch decode reads.
-            moe = dict(
-                num_experts=d.num_experts,
-                experts_per_token=view.check_int("experts_per_token", k),
-                routed_expert_params=routed_expert_params(view, d),
-            )
-            view.note(
-                "routed_expert_params",
-                "ESTIMATE from the config: MoE layers x experts x one expert's gate/up/down matrices",
-            )
+        moe = _moe_fields(view, d)
     if d.layer_caches is not None:
         extra["layer_caches"] = d.layer_caches  # which specs each decoder layer holds
     shared = kv_shared_layers(view, d.num_layers)
     if shared:
         extra["kv_shared_layers"] = shared  # those layers read an earlier layer's cache
-
     wdtype = weight_dtype(view)
-    max_ctx = d.max_ctx
-
     if params is None:
-        params = estimate_params(view, d)
-        rough = "; recurrent mixers only roughly (in/out projections)" if "recurrent" in d.plan else ""
-        params_source = (
-            f"ESTIMATE from {source}: embeddings, attention, MLP/experts, norms"
-            f"{'' if d.tied else ', untied lm_head'} counted from the config{rough}"
-        )
+        params, params_source = _estimated_params(view, d, source)
     view.note("params", params_source or "given")
-
     label = name or config.get("_name_or_path") or view.model_type or "model"
     notes = (*engine_notes(view), *view.warnings)
     return Model(
@@ -601,9 +579,68 @@ def model_from_config(
         params_source=params_source or "given",
         num_query_heads=d.heads if {"full", "sliding", "chunked", "cross", "hybrid"} & set(d.plan) else None,
         weight_dtype=wdtype,
-        max_context=max_ctx,
+        max_context=d.max_ctx,
         provenance=dict(view.provenance),
         extra=extra,
         engine_notes=notes,
         **moe,
+    )
+
+
+def _read_layout_or_unread(view: ConfigView):
+    """read_layout's (Dims, groups); when it fails, the fields it did not understand are
+    named instead where there are any."""
+    try:
+        return read_layout(view)
+    except ConfigError as e:
+        # a field the reader does not understand is the real reason more often than the
+        # symptom it caused (Kimi-K3's heads do not divide hidden_size because its KDA
+        # layers are sized by linear_attn_config)
+        unread = structural(unread_cache_fields(view))
+        if unread:
+            raise unread_error(view, unread, e) from e
+        raise
+
+
+def _mla_extra(view: ConfigView, mla: dict[str, int]) -> dict[str, int]:
+    """An MLA model's key, value and no-position widths, noted with where they come from."""
+    extra = {
+        "mla_key_dim": mla["qk_nope_head_dim"] + mla["qk_rope_head_dim"],
+        "mla_value_dim": mla["v_head_dim"],
+        "mla_nope_dim": mla["qk_nope_head_dim"],  # the paper's d_h (Model.as_mha)
+    }
+    view.note(
+        "mla_key_dim",
+        f"qk_nope_head_dim + qk_rope_head_dim ({view.where('qk_nope_head_dim')}, "
+        f"{view.where('qk_rope_head_dim')})",
+    )
+    view.note("mla_value_dim", view.where("v_head_dim"))
+    return extra
+
+
+def _moe_fields(view: ConfigView, d: Dims) -> dict[str, int]:
+    """Model's MoE fields when the config says how many experts a token uses, else none."""
+    k = per_layer_moe(view, "experts_per_token", view.get("experts_per_token", default=None))
+    if not k:
+        return {}
+    # Which experts a token uses sets prefill FLOPs and small-batch decode reads.
+    moe = dict(
+        num_experts=d.num_experts,
+        experts_per_token=view.check_int("experts_per_token", k),
+        routed_expert_params=routed_expert_params(view, d),
+    )
+    view.note(
+        "routed_expert_params",
+        "ESTIMATE from the config: MoE layers x experts x one expert's gate/up/down matrices",
+    )
+    return moe
+
+
+def _estimated_params(view: ConfigView, d: Dims, source: str) -> tuple[int, str]:
+    """The parameter count estimated from the config, and words saying so."""
+    params = estimate_params(view, d)
+    rough = "; recurrent mixers only roughly (in/out projections)" if "recurrent" in d.plan else ""
+    return params, (
+        f"ESTIMATE from {source}: embeddings, attention, MLP/experts, norms"
+        f"{'' if d.tied else ', untied lm_head'} counted from the config{rough}"
     )

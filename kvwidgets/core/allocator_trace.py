@@ -308,101 +308,16 @@ def _run_paged(reqs, capacity, block_size, watermark_blocks):
     happens only when a block is actually needed (vLLM's can_append_slot asks for one
     free block per running request every step).
     """
-    B = block_size
-    total_blocks = capacity // B
-    for i, (p, o) in enumerate(reqs):
-        need = -(-(p + o) // B)
-        if need > total_blocks - watermark_blocks:
-            raise InputError(
-                f"request {i} needs {need:,} blocks of {B} tokens, more than the {total_blocks - watermark_blocks:,} "
-                "a request may take: it could never finish (give more memory or shorter requests)"
-            )
-    n = len(reqs)
-    length = [
-        p for p, _ in reqs
-    ]  # tokens a waiting request brings (prompt, + output so far after a preemption)
-    final = [p + o for p, o in reqs]
-    tail = [(-(-f // B)) * B - f for f in final]  # never-written slots of the last block
-    admitted_at = [0] * n
-    start_len = [0] * n
-    blocks = [0] * n
-    epoch = [0] * n
-    tail_counted = [False] * n
-    needs: dict[int, list[tuple[int, int]]] = {}
-    ends: dict[int, list[tuple[int, int]]] = {}
-    victims: list[int] = []  # max-heap of running request ids (arrival order = id)
-    running = [False] * n
-    queue = deque(range(n))
-    free = total_blocks
-    tokens = used_blocks = never = k = 0
-    preemptions = 0
-    sums = _Sums(capacity)
-    per_step: list[
-        tuple[int, int, int, int]
-    ] = []  # (tokens, empty slots in held blocks, never written, running)
+    _check_requests_fit(reqs, capacity // block_size - watermark_blocks, block_size)
+    run = _PagedRun(reqs, capacity, block_size)
     t = 0
-    while queue or k:
-        while queue:
-            i = queue[0]
-            b = -(-length[i] // B)
-            if free - b < watermark_blocks:
-                break
-            queue.popleft()
-            free -= b
-            used_blocks += b
-            blocks[i] = b
-            L0 = start_len[i] = length[i]
-            admitted_at[i] = t
-            epoch[i] += 1
-            running[i] = True
-            k += 1
-            tokens += L0
-            heapq.heappush(victims, -i)
-            rem = final[i] - L0
-            for j in range((-L0) % B, rem, B):
-                needs.setdefault(t + j, []).append((i, epoch[i]))
-            ends.setdefault(t + rem - 1, []).append((i, epoch[i]))
-            tail_counted[i] = b == -(-final[i] // B)
-            if tail_counted[i]:
-                never += tail[i]
-        want = [i for i, e in needs.pop(t, ()) if running[i] and epoch[i] == e]
-        while len(want) > free:
-            while not running[-victims[0]]:
-                heapq.heappop(victims)
-            v = -heapq.heappop(victims)
-            have = start_len[v] + (t - admitted_at[v])
-            running[v] = False
-            k -= 1
-            tokens -= have
-            free += blocks[v]
-            used_blocks -= blocks[v]
-            if tail_counted[v]:
-                never -= tail[v]
-            length[v] = have
-            queue.appendleft(v)
-            preemptions += 1
-            if v in want:
-                want.remove(v)
-        for i in want:
-            blocks[i] += 1
-            if blocks[i] == -(-final[i] // B):
-                tail_counted[i] = True
-                never += tail[i]
-        free -= len(want)
-        used_blocks += len(want)
-        tokens += k
-        slack = used_blocks * B - tokens  # empty slots inside held blocks
-        sums.add(tokens, slack - never, never, 0, k, 1, bool(queue))
-        per_step.append((tokens, slack, never, k))
-        for i, e in ends.pop(t, ()):
-            if running[i] and epoch[i] == e:
-                running[i] = False
-                k -= 1
-                tokens -= final[i]
-                free += blocks[i]
-                used_blocks -= blocks[i]
-                never -= tail[i]
+    while run.queue or run.k:
+        run.admit_waiting(t, watermark_blocks)
+        run.grow(t, run.preempt_for(t))
+        run.record_step()
+        run.finish_ending(t)
         t += 1
+    per_step = run.per_step
 
     def sample(grid):
         for s in grid:
@@ -412,7 +327,130 @@ def _run_paged(reqs, capacity, block_size, watermark_blocks):
                 tok, slack, nev, kk = per_step[s]
                 yield (tok, slack - nev, nev, 0, kk)
 
-    return sums, sample, t, preemptions
+    return run.sums, sample, t, run.preemptions
+
+
+def _check_requests_fit(reqs, most_blocks: int, B: int) -> None:
+    """InputError for a request that needs more blocks than one request may take: it would
+    wait forever."""
+    for i, (p, o) in enumerate(reqs):
+        need = -(-(p + o) // B)
+        if need > most_blocks:
+            raise InputError(
+                f"request {i} needs {need:,} blocks of {B} tokens, more than the {most_blocks:,} "
+                "a request may take: it could never finish (give more memory or shorter requests)"
+            )
+
+
+class _PagedRun:
+    """The paged scheduler's state between steps: each request's blocks and length, the
+    waiting queue, the running count k, and the slots held, written and never written.
+
+    A request's future block needs and its end are booked by step when it is admitted
+    (needs, ends), tagged with its admission epoch so a preempted admission's bookings are
+    ignored."""
+
+    def __init__(self, reqs, capacity: int, block_size: int):
+        B = self.B = block_size
+        n = len(reqs)
+        self.total_blocks = capacity // B
+        # tokens a waiting request brings (prompt, + output so far after a preemption)
+        self.length = [p for p, _ in reqs]
+        self.final = [p + o for p, o in reqs]
+        self.tail = [(-(-f // B)) * B - f for f in self.final]  # never-written slots of the last block
+        self.admitted_at = [0] * n
+        self.start_len = [0] * n
+        self.blocks = [0] * n
+        self.epoch = [0] * n
+        self.tail_counted = [False] * n
+        self.needs: dict[int, list[tuple[int, int]]] = {}
+        self.ends: dict[int, list[tuple[int, int]]] = {}
+        self.victims: list[int] = []  # max-heap of running request ids (arrival order = id)
+        self.running = [False] * n
+        self.queue = deque(range(n))
+        self.free = self.total_blocks
+        self.tokens = self.used_blocks = self.never = self.k = 0
+        self.preemptions = 0
+        self.sums = _Sums(capacity)
+        # (tokens, empty slots in held blocks, never written, running) per step
+        self.per_step: list[tuple[int, int, int, int]] = []
+
+    def admit_waiting(self, t: int, watermark_blocks: int) -> None:
+        """Admit from the front of the queue while the prompt's blocks leave the watermark free."""
+        B = self.B
+        while self.queue:
+            i = self.queue[0]
+            b = -(-self.length[i] // B)
+            if self.free - b < watermark_blocks:
+                break
+            self.queue.popleft()
+            self.free -= b
+            self.used_blocks += b
+            self.blocks[i] = b
+            L0 = self.start_len[i] = self.length[i]
+            self.admitted_at[i] = t
+            self.epoch[i] += 1
+            self.running[i] = True
+            self.k += 1
+            self.tokens += L0
+            heapq.heappush(self.victims, -i)
+            rem = self.final[i] - L0
+            for j in range((-L0) % B, rem, B):
+                self.needs.setdefault(t + j, []).append((i, self.epoch[i]))
+            self.ends.setdefault(t + rem - 1, []).append((i, self.epoch[i]))
+            self.tail_counted[i] = b == -(-self.final[i] // B)
+            if self.tail_counted[i]:
+                self.never += self.tail[i]
+
+    def preempt_for(self, t: int) -> list[int]:
+        """The running requests that need a new block at step t, after preempting the latest
+        arrivals until the free blocks cover them."""
+        want = [i for i, e in self.needs.pop(t, ()) if self.running[i] and self.epoch[i] == e]
+        while len(want) > self.free:
+            while not self.running[-self.victims[0]]:
+                heapq.heappop(self.victims)
+            v = -heapq.heappop(self.victims)
+            have = self.start_len[v] + (t - self.admitted_at[v])
+            self.running[v] = False
+            self.k -= 1
+            self.tokens -= have
+            self.free += self.blocks[v]
+            self.used_blocks -= self.blocks[v]
+            if self.tail_counted[v]:
+                self.never -= self.tail[v]
+            self.length[v] = have
+            self.queue.appendleft(v)
+            self.preemptions += 1
+            if v in want:
+                want.remove(v)
+        return want
+
+    def grow(self, t: int, want: list[int]) -> None:
+        """One more block to each request in want; every running request writes one token."""
+        for i in want:
+            self.blocks[i] += 1
+            if self.blocks[i] == -(-self.final[i] // self.B):
+                self.tail_counted[i] = True
+                self.never += self.tail[i]
+        self.free -= len(want)
+        self.used_blocks += len(want)
+        self.tokens += self.k
+
+    def record_step(self) -> None:
+        slack = self.used_blocks * self.B - self.tokens  # empty slots inside held blocks
+        self.sums.add(self.tokens, slack - self.never, self.never, 0, self.k, 1, bool(self.queue))
+        self.per_step.append((self.tokens, slack, self.never, self.k))
+
+    def finish_ending(self, t: int) -> None:
+        """Free the blocks of the requests that wrote their last token at step t."""
+        for i, e in self.ends.pop(t, ()):
+            if self.running[i] and self.epoch[i] == e:
+                self.running[i] = False
+                self.k -= 1
+                self.tokens -= self.final[i]
+                self.free += self.blocks[i]
+                self.used_blocks -= self.blocks[i]
+                self.never -= self.tail[i]
 
 
 def _grid(total_steps: int, points: int) -> tuple[int, ...]:

@@ -469,16 +469,84 @@ def placement(
     context = check_int("context", context, minimum=1)
     working = check_int("working_bytes", working_bytes)
     u = utilization_fraction(utilization)
-    refused = NO_PIPELINE_PARALLEL.get(str(model.extra.get("model_type", "")))
-    if d.pp > 1 and refused:
-        raise InputError(f"pp={d.pp}: vLLM 0.33.0 refuses pipeline parallelism for {model.name}: {refused}")
+    _refuse_pipeline(model, d)
     # every decoder layer counts for the split, those that store no cache too
     specs = _layer_specs(model) if d.pp > 1 else []
     L = len(specs) if specs else model.num_layers
     split = _check(model, d, L)
     fmt = model.weight_format(weight_dtype)
+    w = _weight_shares(model, embedding_params, tie_word_embeddings, embedding_stages, d.pp)
+    usable = g.memory(memory) * u.numerator // u.denominator
+    starts = [sum(split[:i]) for i in range(d.pp)]
+    stage_models = [
+        _stage_model(model, specs, starts[i], n) if d.pp > 1 else model for i, n in enumerate(split)
+    ]
+    # vLLM groups a hybrid model's layers over the whole model and projects the groups onto
+    # each stage (0.33.0 v1/core/kv_cache_planning.py, get_global_kv_cache_groups and
+    # _project_kv_cache_groups_to_worker); sizing each stage's own groups would differ, so
+    # its pool is not given rather than given wrong.
+    pool_modelled = d.pp == 1 or len(model.groups) == 1
+    ranks: list[RankMemory] = []
+    for dp_rank in range(d.dp):
+        for stage in range(d.pp):
+            cache = _StageCache(stage_models[stage], context, kv_dtype, d.tp, usable, working)
+            where = _StagePlace(dp_rank, stage, starts[stage], split[stage], L)
+            ranks.extend(_stage_ranks(model, d, where, w, fmt, cache, first_rank=len(ranks)))
+    bs = block_size if block_size is not None else _default_block_size(model)
+    replica_counts, pools = _replicas(
+        ranks,
+        d,
+        pool_modelled,
+        lambda mine: _vllm_pool(vllm_kv_report, stage_models, mine, d, context, kv_dtype, bs),
+    )
+    # with requests spread evenly over the replicas, the rank holding fewest is full first
+    fewest_anywhere = min(r.conversations for r in ranks)
+    full = [r.rank for r in ranks if r.conversations == fewest_anywhere]
+    return Placement(
+        model_name=model.name,
+        gpu=g.name,
+        deployment=d,
+        context=context,
+        kv_dtype=kv_dtype,
+        weight_dtype=fmt.name,
+        ranks=tuple(ranks),
+        replica_conversations=tuple(replica_counts),
+        conversations=sum(replica_counts),
+        full_ranks=tuple(full),
+        vllm=tuple(pools),
+        notes=_placement_notes(model, d, specs, pool_modelled),
+    )
+
+
+def _refuse_pipeline(model: Model, d: Deployment) -> None:
+    """InputError when vLLM refuses pipeline parallelism for this model_type."""
+    refused = NO_PIPELINE_PARALLEL.get(str(model.extra.get("model_type", "")))
+    if d.pp > 1 and refused:
+        raise InputError(f"pp={d.pp}: vLLM 0.33.0 refuses pipeline parallelism for {model.name}: {refused}")
+
+
+@dataclass(frozen=True)
+class _WeightShares:
+    """The model's parameters by where they live: embedding table (first stage), LM head
+    (last stage; none of its own when tied), routed experts, and the rest spread over layers."""
+
+    emb: int
+    tied: bool
+    every_stage: bool
+    routed: int
+    head_params: int
+    layer_params: int
+
+
+def _weight_shares(
+    model: Model,
+    embedding_params: int | None,
+    tie_word_embeddings: bool | None,
+    embedding_stages: str | None,
+    pp: int,
+) -> _WeightShares:
     emb, tied = _embedding_params(model, embedding_params, tie_word_embeddings)
-    every_stage = _embedding_stages(model, embedding_stages, d.pp) == "every"
+    every_stage = _embedding_stages(model, embedding_stages, pp) == "every"
     routed = model.routed_expert_params if model.num_experts else 0
     head_params = 0 if tied else emb
     layer_params = model.params - emb - head_params - routed
@@ -487,19 +555,102 @@ def placement(
             f"{model.name}: params {model.params:,} is less than its embedding, LM head and routed experts "
             f"({emb + head_params + routed:,}); check params or embedding_params"
         )
-    usable = g.memory(memory) * u.numerator // u.denominator
+    return _WeightShares(emb, tied, every_stage, routed, head_params, layer_params)
+
+
+@dataclass(frozen=True)
+class _StagePlace:
+    """Which replica and stage a group of tensor-parallel ranks sits in, and its layers."""
+
+    dp_rank: int
+    stage: int
+    first_layer: int
+    layers: int
+    num_layers: int  # of the whole model, as the split counts them
+
+
+class _StageCache:
+    """One stage's cache sizes at tp, and the memory its ranks have for weights and cache."""
+
+    def __init__(self, stage_model: Model, context: int, kv_dtype: str, tp: int, usable: int, working: int):
+        self.kv_token = stage_model.kv_bytes_per_token(kv_dtype, tp=tp)
+        self.kv_conv = stage_model.kv_bytes(context, kv_dtype, tp=tp)
+        self.usable = usable
+        self.working = working
+
+
+def _stage_ranks(
+    model: Model,
+    d: Deployment,
+    where: _StagePlace,
+    w: _WeightShares,
+    fmt,
+    cache: _StageCache,
+    first_rank: int,
+) -> list[RankMemory]:
+    """The tp ranks of one stage of one replica: each one's weights, budget and conversations."""
+    first, last = where.stage == 0, where.stage == d.pp - 1
+    has_emb = first or w.every_stage or (w.tied and last and d.pp > 1)
+    has_head = last or w.every_stage
     ep_size = d.tp * d.dp
-    ranks: list[RankMemory] = []
-    starts = [sum(split[:i]) for i in range(d.pp)]
-    stage_models = [
-        _stage_model(model, specs, starts[i], n) if d.pp > 1 else model for i, n in enumerate(split)
-    ]
+    n, L = where.layers, where.num_layers
+    out = []
+    for tp_rank in range(d.tp):
+        ep_rank = where.dp_rank * d.tp + tp_rank
+        local = _experts_on_rank(model, ep_size, ep_rank) if d.ep else 0
+        share = Fraction(local, model.num_experts) if d.ep else Fraction(1, ep_size)
+        emb_p = Fraction(w.emb, d.tp) if has_emb else 0
+        head_p = Fraction(w.head_params, d.tp) if has_head else 0
+        layer_p = Fraction(w.layer_params * n, L * d.tp)
+        expert_p = Fraction(w.routed * n, L) * share if w.routed else Fraction(0)
+        # bytes of each part in the format's bits (experts may differ: mxfp4); the total is
+        # rounded once, so it can be a few bytes under the sum of the rounded parts
+        weights = math.ceil(((emb_p + head_p + layer_p) * fmt.other_bits + expert_p * fmt.routed_bits) / 8)
+        budget = cache.usable - weights - cache.working
+        out.append(
+            RankMemory(
+                rank=first_rank + tp_rank,
+                dp_rank=where.dp_rank,
+                stage=where.stage,
+                tp_rank=tp_rank,
+                first_layer=where.first_layer,
+                layers=n,
+                holds_embedding=has_emb,
+                holds_lm_head=has_head,
+                local_experts=local,
+                embedding_bytes=math.ceil(emb_p * fmt.other_bits / 8),
+                lm_head_bytes=math.ceil(head_p * fmt.other_bits / 8),
+                layer_weight_bytes=math.ceil(layer_p * fmt.other_bits / 8),
+                expert_bytes=math.ceil(expert_p * fmt.routed_bits / 8),
+                weights_bytes=weights,
+                usable_bytes=cache.usable,
+                working_bytes=cache.working,
+                cache_budget_bytes=budget,
+                kv_bytes_per_token=cache.kv_token,
+                kv_bytes_per_conversation=cache.kv_conv,
+                conversations=max(0, budget // cache.kv_conv) if cache.kv_conv else 0,
+            )
+        )
+    return out
+
+
+def _replicas(ranks: list[RankMemory], d: Deployment, pool_modelled: bool, pool) -> tuple[list[int], list]:
+    """Conversations each data-parallel replica holds (its fewest rank's, 0 when any rank's
+    weights do not fit) and, where modelled, vLLM's pool of each replica."""
+    per_replica = d.tp * d.pp
+    counts, pools = [], []
+    for dp_rank in range(d.dp):
+        mine = ranks[dp_rank * per_replica : (dp_rank + 1) * per_replica]
+        fewest = min(r.conversations for r in mine)
+        counts.append(fewest if all(r.weights_fit for r in mine) else 0)
+        if pool_modelled:
+            pools.append(pool(mine))
+    return counts, pools
+
+
+def _placement_notes(model: Model, d: Deployment, specs: list, pool_modelled: bool) -> tuple[str, ...]:
+    """Where the placement is approximate or not given, and why."""
     notes: list[str] = []
-    # vLLM groups a hybrid model's layers over the whole model and projects the groups onto
-    # each stage (0.33.0 v1/core/kv_cache_planning.py, get_global_kv_cache_groups and
-    # _project_kv_cache_groups_to_worker); sizing each stage's own groups would differ, so
-    # its pool is not given rather than given wrong.
-    pool_modelled = d.pp == 1 or len(model.groups) == 1
     if not pool_modelled:
         notes.append(
             "vLLM's pooled count is not reproduced for a model with several kinds of layer under "
@@ -517,87 +668,12 @@ def placement(
             "approximate: a model whose first layers are dense (DeepSeek-V3's first 3) holds fewer experts "
             "on its first stage than shown."
         )
-    for dp_rank in range(d.dp):
-        for stage in range(d.pp):
-            n = split[stage]
-            first, last = stage == 0, stage == d.pp - 1
-            has_emb = first or every_stage or (tied and last and d.pp > 1)
-            has_head = last or every_stage
-            kv_token = stage_models[stage].kv_bytes_per_token(kv_dtype, tp=d.tp)
-            kv_conv = stage_models[stage].kv_bytes(context, kv_dtype, tp=d.tp)
-            for tp_rank in range(d.tp):
-                ep_rank = dp_rank * d.tp + tp_rank
-                local = _experts_on_rank(model, ep_size, ep_rank) if d.ep else 0
-                share = Fraction(local, model.num_experts) if d.ep else Fraction(1, ep_size)
-                emb_p = Fraction(emb, d.tp) if has_emb else 0
-                head_p = Fraction(head_params, d.tp) if has_head else 0
-                layer_p = Fraction(layer_params * n, L * d.tp)
-                expert_p = Fraction(routed * n, L) * share if routed else Fraction(0)
-                # bytes of each part in the format's bits (experts may differ: mxfp4)
-                emb_b = math.ceil(emb_p * fmt.other_bits / 8)
-                head_b = math.ceil(head_p * fmt.other_bits / 8)
-                layer_b = math.ceil(layer_p * fmt.other_bits / 8)
-                expert_b = math.ceil(expert_p * fmt.routed_bits / 8)
-                weights = math.ceil(
-                    ((emb_p + head_p + layer_p) * fmt.other_bits + expert_p * fmt.routed_bits) / 8
-                )
-                budget = usable - weights - working
-                convs = max(0, budget // kv_conv) if kv_conv else 0
-                ranks.append(
-                    RankMemory(
-                        rank=len(ranks),
-                        dp_rank=dp_rank,
-                        stage=stage,
-                        tp_rank=tp_rank,
-                        first_layer=starts[stage],
-                        layers=n,
-                        holds_embedding=has_emb,
-                        holds_lm_head=has_head,
-                        local_experts=local,
-                        embedding_bytes=emb_b,
-                        lm_head_bytes=head_b,
-                        layer_weight_bytes=layer_b,
-                        expert_bytes=expert_b,
-                        weights_bytes=weights,
-                        usable_bytes=usable,
-                        working_bytes=working,
-                        cache_budget_bytes=budget,
-                        kv_bytes_per_token=kv_token,
-                        kv_bytes_per_conversation=kv_conv,
-                        conversations=convs,
-                    )
-                )
-    per_replica = d.tp * d.pp
-    replica_counts, pools = [], []
-    bs = block_size if block_size is not None else _default_block_size(model)
-    # with requests spread evenly over the replicas, the rank holding fewest is full first
-    fewest_anywhere = min(r.conversations for r in ranks)
-    full = [r.rank for r in ranks if r.conversations == fewest_anywhere]
-    for dp_rank in range(d.dp):
-        mine = ranks[dp_rank * per_replica : (dp_rank + 1) * per_replica]
-        fewest = min(r.conversations for r in mine)
-        replica_counts.append(fewest if all(r.weights_fit for r in mine) else 0)
-        if pool_modelled:
-            pools.append(_vllm_pool(vllm_kv_report, stage_models, mine, d, context, kv_dtype, bs))
     if any(isinstance(gr.spec, MLASpec) for gr in model.groups) and d.tp > 1:
         notes.append(
             f"MLA keeps one latent per token, whole on every tensor-parallel rank: TP {d.tp} stores each "
             f"conversation's cache {d.tp} times; data-parallel attention stores it once."
         )
-    return Placement(
-        model_name=model.name,
-        gpu=g.name,
-        deployment=d,
-        context=context,
-        kv_dtype=kv_dtype,
-        weight_dtype=fmt.name,
-        ranks=tuple(ranks),
-        replica_conversations=tuple(replica_counts),
-        conversations=sum(replica_counts),
-        full_ranks=tuple(full),
-        vllm=tuple(pools),
-        notes=tuple(notes),
-    )
+    return tuple(notes)
 
 
 def _vllm_pool(report, stage_models, mine, d: Deployment, context, kv_dtype, block_size) -> VLLMPool:

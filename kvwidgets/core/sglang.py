@@ -271,13 +271,9 @@ def sglang_kv_report(
     if max_total_tokens is not None:
         check_int("max_total_tokens", max_total_tokens, minimum=1)
     layout = model_layout(model, tp=tp, hybrid_swa=hybrid_swa)
-    mib, mib_source = (None, "")
-    if gpu is not None or gpu_memory_mib is not None:
-        try:
-            mib, mib_source = gpu_memory_mib_for(gpu, gpu_memory_mib)
-        except InputError:
-            if mem_fraction_static is None and kv_cache_memory_bytes is None:
-                raise
+    mib, mib_source = _gpu_mib(
+        gpu, gpu_memory_mib, needed=mem_fraction_static is None and kv_cache_memory_bytes is None
+    )
     if kv_cache_memory_bytes is not None:
         b = _Budget(
             check_int("kv_cache_memory_bytes", kv_cache_memory_bytes, minimum=1),
@@ -313,14 +309,8 @@ def sglang_kv_report(
             f"mem_fraction_static: not enough memory for one page of {page} token(s) of {cell:,g} B; SGLang says "
             "'Not enough memory. Please try to increase --mem-fraction-static.'"
         )
-    context = context_length if context_length is not None else model.max_context
-    if context is None:
-        raise InputError("context_length: the model does not say its context; give context_length")
-    context = check_int("context_length", context, minimum=1)
-    chunk = chunked_prefill_size
-    if chunk is None:
-        # memory_hook.py handle_gpu_memory_settings: by GPU memory, 4096 when it is unknown
-        chunk = gpu_defaults(mib, tp).chunked_prefill_size if mib is not None else 4096
+    context = _context_length(model, context_length)
+    chunk = _chunked_prefill(chunked_prefill_size, mib, tp)
     pools = tuple(_pool_size(p, t, page, nbytes) for p, t in zip(layout.pools, per_pool))
     return SGLangReport(
         max_total_num_tokens=tokens,
@@ -340,6 +330,34 @@ def sglang_kv_report(
         swa_full_tokens_ratio=swa_full_tokens_ratio if layout.kind == "hybrid_swa" else None,
         notes=(layout.words + ".", *b.notes, *layout.notes),
     )
+
+
+def _gpu_mib(gpu: str | GPU | None, gpu_memory_mib: int | None, *, needed: bool) -> tuple[int | None, str]:
+    """The GPU's memory in MiB as nvidia-smi reports it, and where that comes from; (None, "")
+    when no GPU is named, or when it is unknown but not needed (the pool size is given)."""
+    if gpu is None and gpu_memory_mib is None:
+        return None, ""
+    try:
+        return gpu_memory_mib_for(gpu, gpu_memory_mib)
+    except InputError:
+        if needed:
+            raise
+        return None, ""
+
+
+def _context_length(model: Model, context_length: int | None) -> int:
+    context = context_length if context_length is not None else model.max_context
+    if context is None:
+        raise InputError("context_length: the model does not say its context; give context_length")
+    return check_int("context_length", context, minimum=1)
+
+
+def _chunked_prefill(chunked_prefill_size: int | None, mib: int | None, tp: int) -> int:
+    """The chunk given, else SGLang's default for the GPU's memory."""
+    if chunked_prefill_size is not None:
+        return chunked_prefill_size
+    # memory_hook.py handle_gpu_memory_settings: by GPU memory, 4096 when it is unknown
+    return gpu_defaults(mib, tp).chunked_prefill_size if mib is not None else 4096
 
 
 # the rule functions under names that do not clash with sglang_kv_report's keywords

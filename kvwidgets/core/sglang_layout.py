@@ -84,6 +84,36 @@ def _shape(spec: FullAttentionSpec, tp: int) -> tuple[int, int]:
 
 def model_layout(model: Model, *, tp: int, hybrid_swa: bool | None = None) -> Layout:
     """The pools SGLang builds for this model on one of `tp` tensor-parallel GPUs."""
+    full, sliding, mla = _attention_groups(model)
+    if mla:
+        return _mla_layout(model, mla, others=full or sliding)
+    shapes = {(g.spec.num_kv_heads, g.spec.head_size, g.spec.v_size) for g in full + sliding}
+    if not shapes:
+        raise _refuse(model, "a model without attention layers")
+    if not sliding:
+        if len(shapes) > 1:
+            raise _refuse(
+                model,
+                "full-attention layers of different shapes (SGLang sizes every layer with one "
+                "num_key_value_heads and head_dim)",
+            )
+        return _mha(model, full, tp, "")
+    model_type = str(model.extra.get("model_type", ""))
+    if not _runs_hybrid_swa(model, model_type, hybrid_swa):
+        if len(shapes) > 1:
+            raise _refuse(model, "sliding and full layers of different shapes sized as one pool")
+        return _mha(
+            model,
+            full + sliding,
+            tp,
+            " (sliding layers sized as full: SGLang's hybrid SWA pool is not used)",
+        )
+    return _hybrid_swa_layout(model, model_type, full, sliding, tp)
+
+
+def _attention_groups(model: Model) -> tuple[list, list, list]:
+    """The model's layer groups as SGLang pools them: (full, sliding, MLA); layers that store
+    nothing are left out, kinds SGLang's accounting here does not model are refused."""
     full, sliding, mla = [], [], []
     for g in model.groups:
         spec = g.spec
@@ -101,55 +131,48 @@ def model_layout(model: Model, *, tp: int, hybrid_swa: bool | None = None) -> La
             continue  # a layer reading another layer's cache stores nothing
         else:
             raise _refuse(model, f"layers of kind {spec.kind!r}")
-    if mla:
-        # one row of the pool per MLA attention: LongCat-Flash's two per decoder layer are two
-        # (configs/model_config.py, num_attention_layers = num_hidden_layers x 2)
-        if full or sliding:
-            raise _refuse(model, "MLA layers mixed with other attention layers")
-        specs = {g.spec for g in mla}
-        if len(specs) > 1:
-            raise _refuse(model, "MLA layers of more than one shape")
-        s = mla[0].spec
-        layers = sum(g.count for g in mla)
-        dim = s.kv_lora_rank + s.qk_rope_head_dim
-        return Layout(
-            "mla",
-            (Pool("", layers, dim, 0),),
-            f"MLA: {layers} layers x (kv_lora_rank {s.kv_lora_rank} + qk_rope_head_dim "
-            f"{s.qk_rope_head_dim}) = {dim} numbers a token a layer, the same on every GPU",
-        )
-    shapes = {(g.spec.num_kv_heads, g.spec.head_size, g.spec.v_size) for g in full + sliding}
-    if not shapes:
-        raise _refuse(model, "a model without attention layers")
-    if not sliding:
-        if len(shapes) > 1:
-            raise _refuse(
-                model,
-                "full-attention layers of different shapes (SGLang sizes every layer with one "
-                "num_key_value_heads and head_dim)",
-            )
-        return _mha(model, full, tp, "")
-    model_type = str(model.extra.get("model_type", ""))
+    return full, sliding, mla
+
+
+def _mla_layout(model: Model, mla: list, *, others: bool) -> Layout:
+    """One pool of the latent, whole on every GPU."""
+    # one row of the pool per MLA attention: LongCat-Flash's two per decoder layer are two
+    # (configs/model_config.py, num_attention_layers = num_hidden_layers x 2)
+    if others:
+        raise _refuse(model, "MLA layers mixed with other attention layers")
+    specs = {g.spec for g in mla}
+    if len(specs) > 1:
+        raise _refuse(model, "MLA layers of more than one shape")
+    s = mla[0].spec
+    layers = sum(g.count for g in mla)
+    dim = s.kv_lora_rank + s.qk_rope_head_dim
+    return Layout(
+        "mla",
+        (Pool("", layers, dim, 0),),
+        f"MLA: {layers} layers x (kv_lora_rank {s.kv_lora_rank} + qk_rope_head_dim "
+        f"{s.qk_rope_head_dim}) = {dim} numbers a token a layer, the same on every GPU",
+    )
+
+
+def _runs_hybrid_swa(model: Model, model_type: str, hybrid_swa: bool | None) -> bool:
+    """Whether SGLang gives a model with sliding layers its separate SWA pool: as told, else
+    by model_type; an InputError when SGLang's choice for the model is not known."""
     if hybrid_swa is None and model_type in SLIDING_AS_FULL_MODEL_TYPES:
-        hybrid_swa = False
-    if hybrid_swa is None:
-        if model_type not in HYBRID_SWA_MODEL_TYPES:
-            raise InputError(
-                f"hybrid_swa: model {model.name!r} (model_type {model_type or 'unknown'!r}) has sliding-window "
-                "layers; SGLang runs a separate SWA pool only for the architectures in "
-                "configs/model_config.py is_hybrid_swa_model and sizes every layer as full otherwise. "
-                "Pass hybrid_swa=True or False to say which"
-            )
-        hybrid_swa = True
-    if not hybrid_swa:
-        if len(shapes) > 1:
-            raise _refuse(model, "sliding and full layers of different shapes sized as one pool")
-        return _mha(
-            model,
-            full + sliding,
-            tp,
-            " (sliding layers sized as full: SGLang's hybrid SWA pool is not used)",
+        return False
+    if hybrid_swa is not None:
+        return hybrid_swa
+    if model_type not in HYBRID_SWA_MODEL_TYPES:
+        raise InputError(
+            f"hybrid_swa: model {model.name!r} (model_type {model_type or 'unknown'!r}) has sliding-window "
+            "layers; SGLang runs a separate SWA pool only for the architectures in "
+            "configs/model_config.py is_hybrid_swa_model and sizes every layer as full otherwise. "
+            "Pass hybrid_swa=True or False to say which"
         )
+    return True
+
+
+def _hybrid_swa_layout(model: Model, model_type: str, full: list, sliding: list, tp: int) -> Layout:
+    """A Full pool and an SWA pool, each of one shape (and the SWA pool of one window)."""
     if not full:
         raise _refuse(model, "a model whose every layer is sliding (SGLang's all-SWA pool)")
     windows = {g.spec.window for g in sliding}

@@ -93,8 +93,15 @@ class VLLMReport:
 
     def explain(self) -> str:
         """The result in words: groups, page, blocks, and why the numbers are what they are."""
-        n = len(self.groups)
-        out = [
+        out = [*self._explain_setting(), *self.notes, self._explain_layout()]
+        out += self._explain_groups()
+        out += self._explain_sizes()
+        out += self._explain_flat_and_refusal()
+        return "\n".join(out)
+
+    def _explain_setting(self) -> list[str]:
+        """The version, model and flags, and the memory the cache gets."""
+        return [
             f"vLLM {self.vllm_version} accounting for {self.model_name or 'the model'}: "
             f"{self.kv_dtype} cache, max_model_len {self.max_model_len:,}"
             + (f", tensor parallel {self.num_gpus} (figures per GPU)" if self.num_gpus > 1 else "")
@@ -107,24 +114,30 @@ class VLLMReport:
             f"Memory for the cache: {self.available_bytes:,} B = {gib(self.available_bytes):.2f} GiB "
             f"({self.memory_source}).",
         ]
-        out += self.notes
+
+    def _explain_layout(self) -> str:
+        """How the layers were grouped: hybrid groups, one group of one type, or one spec."""
         if self.layout == "hybrid":
-            out.append(
-                f"Hybrid allocator: {n} KV cache groups of {self.group_size} layers each "
+            return (
+                f"Hybrid allocator: {len(self.groups)} KV cache groups of {self.group_size} layers each "
                 f"({self.padding_layers} padding layer{'s' if self.padding_layers != 1 else ''}); "
                 f"every group uses one page size, {self.page_size_bytes:,} B per layer per block."
             )
-        elif self.layout == "one type":
-            out.append(
+        if self.layout == "one type":
+            return (
                 f"One KV cache group holding every layer; a block is {self.page_size_bytes:,} B across them."
             )
-        else:
-            out.append(
-                f"One KV cache group of {self.groups[0].layers} identical layers; "
-                f"a page is {self.page_size_bytes:,} B per layer per block of {self.block_size} tokens."
-            )
+        return (
+            f"One KV cache group of {self.groups[0].layers} identical layers; "
+            f"a page is {self.page_size_bytes:,} B per layer per block of {self.block_size} tokens."
+        )
+
+    def _explain_groups(self) -> list[str]:
+        """A line per run of consecutive groups of one kind: layers, block, blocks a request needs."""
+        out = []
+        n = len(self.groups)
         i = 0
-        while i < n:  # consecutive groups of one kind in one line
+        while i < n:
             g = self.groups[i]
             j = i
             while j + 1 < n and (self.groups[j + 1].what, self.groups[j + 1].rule) == (g.what, g.rule):
@@ -141,14 +154,17 @@ class VLLMReport:
                 f"a max-length request needs {blocks}{each}: {g.rule}"
             )
             i = j + 1
-        out.append(
+        return out
+
+    def _explain_sizes(self) -> list[str]:
+        """num_blocks, maximum concurrency and the logged GPU KV cache size, by the version's rule."""
+        n = len(self.groups)
+        out = [
             f"One block id takes {self.bytes_per_block:,} B (group size x page), so "
-            f"num_blocks = {self.available_bytes:,} // {self.bytes_per_block:,} = {self.num_blocks:,}."
-        )
-        out.append(
+            f"num_blocks = {self.available_bytes:,} // {self.bytes_per_block:,} = {self.num_blocks:,}.",
             f"Maximum concurrency = {self.num_blocks:,} / {self.blocks_per_request:,} blocks per request "
-            f"= {self.max_concurrency:.2f}x."
-        )
+            f"= {self.max_concurrency:.2f}x.",
+        ]
         if self.vllm_version == "0.11":
             dcp = self.decode_context_parallel_size
             out.append(
@@ -162,6 +178,11 @@ class VLLMReport:
                 f"GPU KV cache size = int(concurrency x {self.max_model_len:,}) = "
                 f"{self.gpu_kv_cache_tokens:,} tokens (0.33 rule)."
             )
+        return out
+
+    def _explain_flat_and_refusal(self) -> list[str]:
+        """What bytes-per-token arithmetic would say, and why vLLM would refuse to start."""
+        out = []
         if self.flat_tokens:
             ratio = self.gpu_kv_cache_tokens / self.flat_tokens
             out.append(
@@ -179,7 +200,7 @@ class VLLMReport:
                 f"vLLM would refuse to start: one request at max_model_len needs {self.needed_bytes:,} B "
                 f"({gib(self.needed_bytes):.2f} GiB), more than the cache memory."
             )
-        return "\n".join(out)
+        return out
 
     @property
     def summary(self) -> str:

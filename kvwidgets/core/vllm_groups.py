@@ -224,7 +224,47 @@ def plan_kv_cache(
     dcp: int = 1,
     speculative_blocks: int = 0,
 ) -> Plan:
+    """The layers' specs grouped as the vLLM version groups them: mamba pages aligned, the
+    hybrid allocator's switch applied, equal specs merged, then one spec, one type or hybrid
+    groups; needed_bytes is the version's start-up check for one max-length request."""
+    _refuse_dcp_011(specs, rules, dcp)
+    demand = _request_demand(
+        rules,
+        max_model_len,
+        max_num_batched_tokens,
+        async_scheduling,
+        mamba_cache_mode,
+        dcp,
+        speculative_blocks,
+    )
     notes: list[str] = []
+    specs, block_size, mamba_notes = _align_mamba(
+        specs, rules, block_size, max_model_len, mamba_cache_mode, checkpoint_grid
+    )
+    notes += mamba_notes
+    # 0.11 checks one request fits against each worker's own specs before grouping (and before
+    # the hybrid allocator's switch-off resizes sliding layers): get_kv_cache_configs
+    layer_specs = specs
+    specs, hybrid = _hybrid_switch(specs, hybrid, notes)
+    specs = _merge_equal(specs)
+    if len(specs) == 1:
+        plan = _one_spec_plan(specs[0], demand, hybrid, block_size, notes)
+    elif _one_type(specs, rules):
+        plan = _one_type_plan(specs, demand, hybrid, block_size, notes)
+    elif not hybrid:
+        raise InputError(
+            f"vLLM {rules.version} cannot run this model with the hybrid KV cache manager off: its layers "
+            f"({', '.join(s.label() for s, _ in specs)}) cannot be made one kind (unify_hybrid_kv_cache_specs)"
+        )
+    else:
+        plan = _hybrid_plan(specs, rules, demand, block_size, notes)
+    if rules.version == "0.11":
+        return replace(plan, needed_bytes=_needed_011(layer_specs, demand))
+    return plan
+
+
+def _refuse_dcp_011(specs: list[tuple[CacheSpec, int]], rules: VersionRules, dcp: int) -> None:
+    """InputError for the layer kinds vLLM 0.11 does not run under decode context parallelism."""
     if dcp > 1 and rules.version == "0.11":
         # 0.11.0 v1/core/single_type_kv_cache_manager.py: "DCP not support chunked local attn now",
         # "DCP not support mamba now" (asserts in ChunkedLocalAttentionManager / MambaManager)
@@ -234,22 +274,44 @@ def plan_kv_cache(
                     f"decode_context_parallel_size={dcp}: vLLM 0.11 does not run {s.kind} layers under decode "
                     "context parallelism (single_type_kv_cache_manager.py)"
                 )
-    in_flight = max_num_batched_tokens * (2 if async_scheduling and rules.version != "0.11" else 1)
-    in_flight_words = (
-        f"2 x {max_num_batched_tokens:,} in flight"
-        if in_flight != max_num_batched_tokens
-        else f"{max_num_batched_tokens:,} batched"
-    )
-    specs, block_size, mamba_notes = _align_mamba(
-        specs, rules, block_size, max_model_len, mamba_cache_mode, checkpoint_grid
-    )
-    notes += mamba_notes
-    # 0.11 checks one request fits against each worker's own specs before grouping (and before
-    # the hybrid allocator's switch-off resizes sliding layers): get_kv_cache_configs
-    layer_specs = specs
 
-    # Hybrid allocator switch: chunked local attention turns it off by default in both versions
-    # (0.11.0 config/__init__.py VllmConfig.__post_init__; 0.33.0 config/vllm.py, "latency regression
+
+def _request_demand(
+    rules: VersionRules,
+    max_model_len: int,
+    batched: int,
+    async_scheduling: bool,
+    mamba_cache_mode: str,
+    dcp: int,
+    speculative_blocks: int,
+) -> RequestDemand:
+    """What one max-length request asks of each spec; async scheduling (0.33) keeps a second
+    batch in flight."""
+    in_flight = batched * (2 if async_scheduling and rules.version != "0.11" else 1)
+    in_flight_words = f"2 x {batched:,} in flight" if in_flight != batched else f"{batched:,} batched"
+    return RequestDemand(
+        max_model_len=max_model_len,
+        in_flight=in_flight,
+        in_flight_words=in_flight_words,
+        batched=batched,
+        mamba_mode=mamba_cache_mode,
+        dcp=dcp,
+        speculative_blocks=speculative_blocks,
+    )
+
+
+def _needed_011(layer_specs: list[tuple[CacheSpec, int]], demand: RequestDemand) -> int:
+    """check_enough_kv_cache_memory (0.11.0): every layer's own max usage, no padding layers."""
+    return sum(n * s.blocks_per_request(demand)[0] * s.page for s, n in layer_specs)
+
+
+def _hybrid_switch(
+    specs: list[tuple[CacheSpec, int]], hybrid: bool | None, notes: list[str]
+) -> tuple[list[tuple[CacheSpec, int]], bool]:
+    """Whether the hybrid allocator runs, and the specs it leaves (local layers promoted to full
+    attention when it is off); what it decides is added to notes."""
+    # Chunked local attention turns it off by default in both versions (0.11.0
+    # config/__init__.py VllmConfig.__post_init__; 0.33.0 config/vllm.py, "latency regression
     # when using chunked local attention with the hybrid KV cache manager").
     if hybrid is None:
         hybrid = not any(isinstance(s, ChunkedLocalCache) for s, _ in specs)
@@ -265,75 +327,56 @@ def plan_kv_cache(
                 "Hybrid KV cache manager is disabled: sliding-window and chunked layers keep every "
                 "token in the cache, as full attention does (their compute still skips the rest)."
             )
+    return specs, hybrid
 
-    specs = _merge_equal(specs)
+
+def _one_spec_plan(
+    spec: tuple[CacheSpec, int],
+    demand: RequestDemand,
+    hybrid: bool,
+    block_size: int,
+    notes: list[str],
+) -> Plan:
+    """Every layer the same spec: one group, a block spans all layers. needed_bytes as 0.33
+    checks it (plan_kv_cache puts 0.11's own check in its place)."""
+    s, n = spec
+    b, rule = s.blocks_per_request(demand)
+    group = KVCacheGroup(s.kind, n, 0, s.page, s.block_size, b, s.label(), rule)
+    bpb = n * s.page
+    return Plan((group,), bpb, "one spec", hybrid, block_size, s.page, n, 0, bpb * b, tuple(notes))
+
+
+def _one_type_plan(
+    specs: list[tuple[CacheSpec, int]],
+    demand: RequestDemand,
+    hybrid: bool,
+    block_size: int,
+    notes: list[str],
+) -> Plan:
+    """One kind of layer with different page sizes: one group whose block spans all of them."""
     total_layers = sum(n for _, n in specs)
-
-    demand = RequestDemand(
-        max_model_len=max_model_len,
-        in_flight=in_flight,
-        in_flight_words=in_flight_words,
-        batched=max_num_batched_tokens,
-        mamba_mode=mamba_cache_mode,
-        dcp=dcp,
-        speculative_blocks=speculative_blocks,
+    page = sum(n * s.page for s, n in specs)
+    per = [(s.blocks_per_request(demand), s) for s, _ in specs]
+    (b, rule), _ = max(per, key=lambda x: x[0][0])
+    kinds = "+".join(dict.fromkeys(s.kind for s, _ in specs))
+    what = "; ".join(f"{n} x {s.label()}" for s, n in specs)
+    group = KVCacheGroup(kinds, total_layers, 0, page, specs[0][0].block_size, b, what, rule)
+    notes.append(
+        f"One group of every layer: the layers are one kind with different page sizes, so a "
+        f"block spans all of them ({page:,} B)."
     )
+    return Plan((group,), page, "one type", hybrid, block_size, page, total_layers, 0, page * b, tuple(notes))
 
-    def blocks(s: CacheSpec) -> tuple[int, str]:
-        return s.blocks_per_request(demand)
 
-    def needed_011() -> int:
-        # check_enough_kv_cache_memory (0.11.0): every layer's own max usage, no padding layers
-        return sum(n * blocks(s)[0] * s.page for s, n in layer_specs)
-
-    if len(specs) == 1:
-        s, n = specs[0]
-        b, rule = blocks(s)
-        group = KVCacheGroup(s.kind, n, 0, s.page, s.block_size, b, s.label(), rule)
-        bpb = n * s.page
-        return Plan(
-            (group,),
-            bpb,
-            "one spec",
-            hybrid,
-            block_size,
-            s.page,
-            n,
-            0,
-            needed_011() if rules.version == "0.11" else bpb * b,
-            tuple(notes),
-        )
-
-    if _one_type(specs, rules):
-        page = sum(n * s.page for s, n in specs)
-        per = [(blocks(s), s) for s, _ in specs]
-        (b, rule), _ = max(per, key=lambda x: x[0][0])
-        kinds = "+".join(dict.fromkeys(s.kind for s, _ in specs))
-        what = "; ".join(f"{n} x {s.label()}" for s, n in specs)
-        group = KVCacheGroup(kinds, total_layers, 0, page, specs[0][0].block_size, b, what, rule)
-        notes.append(
-            f"One group of every layer: the layers are one kind with different page sizes, so a "
-            f"block spans all of them ({page:,} B)."
-        )
-        return Plan(
-            (group,),
-            page,
-            "one type",
-            hybrid,
-            block_size,
-            page,
-            total_layers,
-            0,
-            needed_011() if rules.version == "0.11" else page * b,
-            tuple(notes),
-        )
-
-    if not hybrid:
-        raise InputError(
-            f"vLLM {rules.version} cannot run this model with the hybrid KV cache manager off: its layers "
-            f"({', '.join(s.label() for s, _ in specs)}) cannot be made one kind (unify_hybrid_kv_cache_specs)"
-        )
-
+def _hybrid_plan(
+    specs: list[tuple[CacheSpec, int]],
+    rules: VersionRules,
+    demand: RequestDemand,
+    block_size: int,
+    notes: list[str],
+) -> Plan:
+    """Several kinds: pages unified, then each kind's layers cut into groups of one size, the
+    short ones padded; a block id spans one layer of every group."""
     specs, unify_notes = _unify_pages(specs, rules)
     notes += unify_notes
     page = specs[0][0].page
@@ -351,7 +394,7 @@ def plan_kv_cache(
                 f"Add {pad} padding layers, may waste at most {pad / n * 100:.2f}% KV cache memory "
                 f"({s.label()}: {n} layers in {parts} groups of {group_size})."
             )
-        b, rule = blocks(s)
+        b, rule = s.blocks_per_request(demand)
         for i in range(parts):
             layers = len(range(i, n, parts))
             padding_total += group_size - layers
@@ -359,10 +402,7 @@ def plan_kv_cache(
                 KVCacheGroup(s.kind, layers, group_size - layers, s.page, s.block_size, b, s.label(), rule)
             )
     bpb = group_size * page
-    if rules.version == "0.11":
-        needed = needed_011()
-    else:
-        needed = bpb * sum(g.blocks_per_request for g in groups)
+    needed = bpb * sum(g.blocks_per_request for g in groups)
     return Plan(
         tuple(groups), bpb, "hybrid", True, block_size, page, group_size, padding_total, needed, tuple(notes)
     )

@@ -35,149 +35,187 @@ class State:
 def _states() -> dict[str, list[State]]:
     """Per widget class name, the states worth looking at (the first is the default)."""
     return {
-        "PerTokenBytes": [
-            State("default"),
-            State("MLA (DeepSeek-V3)", {"model": "deepseek-v3"}),
-            State("sliding and full layers (gpt-oss-120b)", {"model": "gpt-oss-120b", "context": 131_072}),
-            State(
-                "five sliding layers to one full (Gemma 3 27B)", {"model": "gemma-3-27b", "context": 32_768}
-            ),
-            State("recurrent state (Qwen3-Next)", {"model": "qwen3-next-80b-a3b"}),
-            State("FP8 cache at 131K", {"model": "llama-3.1-8b", "kv_dtype": "fp8", "context": 131_072}),
-        ],
-        "UsersThatFit": [
-            State("default"),
-            State("long context (131K)", {"model": "llama-3.1-8b", "context": 131_072}),
-            State(
-                "MLA on an H200",
-                {"model": "deepseek-v3", "gpu": "H200", "num_gpus": 8, "weight_dtype": "fp8"},
-            ),
-            State("does not load (70B in BF16 on one H100)", {"model": "llama-3.1-70b"}),
-            State(
-                "loads but cannot serve one (8B at 1M tokens)",
-                {"model": "llama-3.1-8b", "context": 1_048_576},
-            ),
-            State(
-                "gpt-oss-120b, MXFP4 experts (its checkpoint's format)",
-                {"model": "gpt-oss-120b", "weight_dtype": "mxfp4", "context": 131_072},
-            ),
-        ],
-        "ContextVsUsers": [
-            State("default"),
-            State("FP8 cache", {"kv_dtype": "fp8", "model": "llama-3.1-8b"}),
-            State("does not load", {"model": "llama-3.1-70b"}),
-            State(
-                "70B on two H100s: long conversations do not fit",
-                {"model": "llama-3.1-70b", "num_gpus": 2, "context": 131_072},
-            ),
-            State("sliding layers (Gemma 3 27B)", {"model": "gemma-3-27b", "gpu": "H200"}),
-        ],
-        "DecodeSpeed": [
-            State("default"),
-            State("long context (131K, 8B)", {"model": "llama-3.1-8b", "context": 131_072}),
-            State("does not load", {"model": "llama-3.1-70b", "gpu": "H100"}),
-            State(
-                "batch 48 at 32K: the caches do not fit",
-                {"model": "llama-3.1-8b", "context": 32_768, "batch": 48},
-            ),
-            State(
-                "MLA (DeepSeek-V3 on 8 GPUs)", {"model": "deepseek-v3", "num_gpus": 8, "weight_dtype": "fp8"}
-            ),
-        ],
-        "AttentionDesigns": [
-            State("default"),
-            State("short context", {"context": 8192}),
-            State("FP8 cache", {"kv_dtype": "fp8"}),
-        ],
-        "DecodeStep": [
-            State("default"),
-            State("after 5 steps: the window drops its first row", {"generated": 5}),
-            State("after 40 steps: the axis has doubled its room", {"generated": 40}),
-            State("a full layer's attention", {"generated": 40, "attention_layer": "full"}),
-            State("MLA (DeepSeek-V3)", {"model": "deepseek-v3", "generated": 3}),
-            State("recurrent layers (Qwen3-Next)", {"model": "qwen3-next-80b-a3b", "generated": 3}),
-            State(
-                "a long prompt (4,096 tokens, Llama 3 8B)",
-                {"model": "llama-3-8b", "prompt_tokens": 4096, "generated": 20},
-            ),
-        ],
-        "PagedBlocks": [
-            State("default"),
-            State(
-                "a long prefix shared by 50 users",
-                {"users": 50, "prefix_tokens": 4000, "used_tokens": 8000},
-            ),
-            State("1,000 of 131,072 tokens", {"context": 131_072}),
-            State("conflicting inputs (prefix longer than the tokens used)", {"prefix_tokens": 4000}),
-            State(
-                "no request fits (500K tokens of Llama 3 8B)", {"context": 1_048_576, "used_tokens": 500_000}
-            ),
-            State("does not load (70B in BF16 on one H100)", {"model": "llama-3.1-70b"}),
-        ],
-        "OffloadOrRecompute": [
-            State("default"),
-            State("70B", {"model": "llama-3.1-70b", "params": 0}),
-            State("typical copy speeds", {"speed": "typical"}),
-            State("each tier's range shaded", {"speed": "typical", "bands": True}),
-            State(
-                "two crossings 54 tokens apart (Gemma 3 27B, typical speeds)",
-                {"model": "gemma-3-27b", "speed": "typical"},
-            ),
-        ],
-        "CacheTransfer": [
-            State("default: Llama 3.1 8B at 8K over NVLink 4, with the measured H200 prefill"),
-            State(
-                "Llama 3.1 70B at 32K on 8 GPUs a side over NVLink 4",
-                {"model": "llama-3.1-70b", "context": 32_768, "tp": 8},
-            ),
-            State(
-                "the same over 400G RDMA (RoCE)",
-                {"model": "llama-3.1-70b", "context": 32_768, "tp": 8, "link": "roce-400g"},
-            ),
-            State(
-                "DeepSeek-V3 (MLA latent whole on every GPU) at 32K, 8 GPUs a side, InfiniBand 400G",
-                {
-                    "model": "deepseek-v3",
-                    "context": 32_768,
-                    "tp": 8,
-                    "weight_dtype": "fp8",
-                    "link": "ib-ndr-400g",
-                },
-            ),
-            State("KV heads do not split 3 ways (Llama 3.1 8B, TP 3)", {"tp": 3}),
-        ],
-        "MemoryOverTrace": [
-            State("default: the paper's OPT-13B memory, ShareGPT"),
-            State("Alpaca (short requests)", {"dataset": "alpaca"}),
-            State("Llama 3 8B on an H100, 3,000 requests", {"model": "llama-3-8b", "num_requests": 3000}),
-            State(
-                "the cache never fills (Llama 3 8B on an H100, 1,000 requests)",
-                {"model": "llama-3-8b", "num_requests": 1000},
-            ),
-            State("one panel: vLLM (paged)", {"view": "paged"}),
-            State("does not load (70B in BF16 on one H100)", {"model": "llama-3.1-70b", "gpu": "H100"}),
-        ],
-        "DeploymentRanks": [
-            State("default: Llama 3.1 70B, PP 3 on H100s (the first stage fills first)"),
-            State(
-                "DeepSeek-V3 on 8 H200s, TP 8 (the latent whole on every GPU)",
-                {"model": "deepseek-v3", "gpu": "H200", "tp": 8, "pp": 1, "weight_dtype": "fp8"},
-            ),
-            State(
-                "DeepSeek-V3 on 8 H200s, DP attention with EP 8",
-                {
-                    "model": "deepseek-v3",
-                    "gpu": "H200",
-                    "tp": 1,
-                    "pp": 1,
-                    "dp": 8,
-                    "ep": True,
-                    "weight_dtype": "fp8",
-                },
-            ),
-            State("does not load: DP 3 (every H100 holds the whole 70B)", {"pp": 1, "dp": 3}),
-        ],
+        "PerTokenBytes": _per_token_bytes_states(),
+        "UsersThatFit": _users_that_fit_states(),
+        "ContextVsUsers": _context_vs_users_states(),
+        "DecodeSpeed": _decode_speed_states(),
+        "AttentionDesigns": _attention_designs_states(),
+        "DecodeStep": _decode_step_states(),
+        "PagedBlocks": _paged_blocks_states(),
+        "OffloadOrRecompute": _offload_or_recompute_states(),
+        "CacheTransfer": _cache_transfer_states(),
+        "MemoryOverTrace": _memory_over_trace_states(),
+        "DeploymentRanks": _deployment_ranks_states(),
     }
+
+
+def _per_token_bytes_states() -> list[State]:
+    return [
+        State("default"),
+        State("MLA (DeepSeek-V3)", {"model": "deepseek-v3"}),
+        State("sliding and full layers (gpt-oss-120b)", {"model": "gpt-oss-120b", "context": 131_072}),
+        State("five sliding layers to one full (Gemma 3 27B)", {"model": "gemma-3-27b", "context": 32_768}),
+        State("recurrent state (Qwen3-Next)", {"model": "qwen3-next-80b-a3b"}),
+        State("FP8 cache at 131K", {"model": "llama-3.1-8b", "kv_dtype": "fp8", "context": 131_072}),
+    ]
+
+
+def _users_that_fit_states() -> list[State]:
+    return [
+        State("default"),
+        State("long context (131K)", {"model": "llama-3.1-8b", "context": 131_072}),
+        State(
+            "MLA on an H200",
+            {"model": "deepseek-v3", "gpu": "H200", "num_gpus": 8, "weight_dtype": "fp8"},
+        ),
+        State("does not load (70B in BF16 on one H100)", {"model": "llama-3.1-70b"}),
+        State(
+            "loads but cannot serve one (8B at 1M tokens)",
+            {"model": "llama-3.1-8b", "context": 1_048_576},
+        ),
+        State(
+            "gpt-oss-120b, MXFP4 experts (its checkpoint's format)",
+            {"model": "gpt-oss-120b", "weight_dtype": "mxfp4", "context": 131_072},
+        ),
+    ]
+
+
+def _context_vs_users_states() -> list[State]:
+    return [
+        State("default"),
+        State("FP8 cache", {"kv_dtype": "fp8", "model": "llama-3.1-8b"}),
+        State("does not load", {"model": "llama-3.1-70b"}),
+        State(
+            "70B on two H100s: long conversations do not fit",
+            {"model": "llama-3.1-70b", "num_gpus": 2, "context": 131_072},
+        ),
+        State("sliding layers (Gemma 3 27B)", {"model": "gemma-3-27b", "gpu": "H200"}),
+    ]
+
+
+def _decode_speed_states() -> list[State]:
+    return [
+        State("default"),
+        State("long context (131K, 8B)", {"model": "llama-3.1-8b", "context": 131_072}),
+        State("does not load", {"model": "llama-3.1-70b", "gpu": "H100"}),
+        State(
+            "batch 48 at 32K: the caches do not fit",
+            {"model": "llama-3.1-8b", "context": 32_768, "batch": 48},
+        ),
+        State("MLA (DeepSeek-V3 on 8 GPUs)", {"model": "deepseek-v3", "num_gpus": 8, "weight_dtype": "fp8"}),
+    ]
+
+
+def _attention_designs_states() -> list[State]:
+    return [
+        State("default"),
+        State("short context", {"context": 8192}),
+        State("FP8 cache", {"kv_dtype": "fp8"}),
+    ]
+
+
+def _decode_step_states() -> list[State]:
+    return [
+        State("default"),
+        State("after 5 steps: the window drops its first row", {"generated": 5}),
+        State("after 40 steps: the axis has doubled its room", {"generated": 40}),
+        State("a full layer's attention", {"generated": 40, "attention_layer": "full"}),
+        State("MLA (DeepSeek-V3)", {"model": "deepseek-v3", "generated": 3}),
+        State("recurrent layers (Qwen3-Next)", {"model": "qwen3-next-80b-a3b", "generated": 3}),
+        State(
+            "a long prompt (4,096 tokens, Llama 3 8B)",
+            {"model": "llama-3-8b", "prompt_tokens": 4096, "generated": 20},
+        ),
+    ]
+
+
+def _paged_blocks_states() -> list[State]:
+    return [
+        State("default"),
+        State(
+            "a long prefix shared by 50 users",
+            {"users": 50, "prefix_tokens": 4000, "used_tokens": 8000},
+        ),
+        State("1,000 of 131,072 tokens", {"context": 131_072}),
+        State("conflicting inputs (prefix longer than the tokens used)", {"prefix_tokens": 4000}),
+        State("no request fits (500K tokens of Llama 3 8B)", {"context": 1_048_576, "used_tokens": 500_000}),
+        State("does not load (70B in BF16 on one H100)", {"model": "llama-3.1-70b"}),
+    ]
+
+
+def _offload_or_recompute_states() -> list[State]:
+    return [
+        State("default"),
+        State("70B", {"model": "llama-3.1-70b", "params": 0}),
+        State("typical copy speeds", {"speed": "typical"}),
+        State("each tier's range shaded", {"speed": "typical", "bands": True}),
+        State(
+            "two crossings 54 tokens apart (Gemma 3 27B, typical speeds)",
+            {"model": "gemma-3-27b", "speed": "typical"},
+        ),
+    ]
+
+
+def _cache_transfer_states() -> list[State]:
+    return [
+        State("default: Llama 3.1 8B at 8K over NVLink 4, with the measured H200 prefill"),
+        State(
+            "Llama 3.1 70B at 32K on 8 GPUs a side over NVLink 4",
+            {"model": "llama-3.1-70b", "context": 32_768, "tp": 8},
+        ),
+        State(
+            "the same over 400G RDMA (RoCE)",
+            {"model": "llama-3.1-70b", "context": 32_768, "tp": 8, "link": "roce-400g"},
+        ),
+        State(
+            "DeepSeek-V3 (MLA latent whole on every GPU) at 32K, 8 GPUs a side, InfiniBand 400G",
+            {
+                "model": "deepseek-v3",
+                "context": 32_768,
+                "tp": 8,
+                "weight_dtype": "fp8",
+                "link": "ib-ndr-400g",
+            },
+        ),
+        State("KV heads do not split 3 ways (Llama 3.1 8B, TP 3)", {"tp": 3}),
+    ]
+
+
+def _memory_over_trace_states() -> list[State]:
+    return [
+        State("default: the paper's OPT-13B memory, ShareGPT"),
+        State("Alpaca (short requests)", {"dataset": "alpaca"}),
+        State("Llama 3 8B on an H100, 3,000 requests", {"model": "llama-3-8b", "num_requests": 3000}),
+        State(
+            "the cache never fills (Llama 3 8B on an H100, 1,000 requests)",
+            {"model": "llama-3-8b", "num_requests": 1000},
+        ),
+        State("one panel: vLLM (paged)", {"view": "paged"}),
+        State("does not load (70B in BF16 on one H100)", {"model": "llama-3.1-70b", "gpu": "H100"}),
+    ]
+
+
+def _deployment_ranks_states() -> list[State]:
+    return [
+        State("default: Llama 3.1 70B, PP 3 on H100s (the first stage fills first)"),
+        State(
+            "DeepSeek-V3 on 8 H200s, TP 8 (the latent whole on every GPU)",
+            {"model": "deepseek-v3", "gpu": "H200", "tp": 8, "pp": 1, "weight_dtype": "fp8"},
+        ),
+        State(
+            "DeepSeek-V3 on 8 H200s, DP attention with EP 8",
+            {
+                "model": "deepseek-v3",
+                "gpu": "H200",
+                "tp": 1,
+                "pp": 1,
+                "dp": 8,
+                "ep": True,
+                "weight_dtype": "fp8",
+            },
+        ),
+        State("does not load: DP 3 (every H100 holds the whole 70B)", {"pp": 1, "dp": 3}),
+    ]
 
 
 # JupyterLab 4's own values of the variables the widgets read (theme-light-extension and
