@@ -1386,6 +1386,7 @@ function createApp({ model, el }, title) {
       const value = element("span", { class: "kv-value", "data-kv-out": name });
       const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
       readouts.append(element("span", { class: "kv-readout", "aria-atomic": "true" }, [element("span", { class: "kv-label", text: label + " " }), value, unavailable]));
+      readouts.style.setProperty("--kv-readout-count", String(readouts.children.length));
       return value;
     },
     lookup() {

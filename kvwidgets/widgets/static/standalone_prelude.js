@@ -1515,6 +1515,7 @@
         const value = element("span", { class: "kv-value", "data-kv-out": name });
         const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
         readouts.append(element("span", { class: "kv-readout", "aria-atomic": "true" }, [element("span", { class: "kv-label", text: label + " " }), value, unavailable]));
+        readouts.style.setProperty("--kv-readout-count", String(readouts.children.length));
         return value;
       },
       lookup() {
@@ -2066,7 +2067,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "99f17e36d6826327";
+  var LIBRARY_HASH = "b23c54da588fcb6c";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -253,6 +253,8 @@ export function createApp({ model, el }, title) {
       const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
       // aria-atomic: a changed value is announced with its label ("Conversations that fit: 52")
       readouts.append(element("span", { class: "kv-readout", "aria-atomic": "true" }, [element("span", { class: "kv-label", text: label + " " }), value, unavailable]));
+      // how many lines the readouts take at least (widget.css reserves one more on a narrow page)
+      readouts.style.setProperty("--kv-readout-count", String(readouts.children.length));
       return value;
     },
     lookup() {
