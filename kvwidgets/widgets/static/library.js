@@ -1366,6 +1366,12 @@ function createApp({ model, el }, title) {
     theme() {
       return app.drawTheme || readTheme(root);
     },
+    /** Whether a diagram keeps room for what its inputs may add (a row, a label), so the
+     *  page under it does not move as a slider moves. Not on a slide (compact): its frame
+     *  is fixed and has no room to spare. */
+    keepsHeight() {
+      return !model.get("compact");
+    },
     scale() {
       const s = Number(model.get("scale"));
       return s > 0 ? s : 1;

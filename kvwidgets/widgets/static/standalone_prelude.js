@@ -1495,6 +1495,12 @@
       theme() {
         return app.drawTheme || readTheme(root);
       },
+      /** Whether a diagram keeps room for what its inputs may add (a row, a label), so the
+       *  page under it does not move as a slider moves. Not on a slide (compact): its frame
+       *  is fixed and has no room to spare. */
+      keepsHeight() {
+        return !model.get("compact");
+      },
       scale() {
         const s = Number(model.get("scale"));
         return s > 0 ? s : 1;
@@ -2067,7 +2073,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "b23c54da588fcb6c";
+  var LIBRARY_HASH = "c5bf13418a467bfa";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

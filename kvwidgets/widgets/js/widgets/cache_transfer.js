@@ -154,7 +154,7 @@ function timeRows(app, x, rows, refs, W, top) {
   // the reference lines' names, one line each above the rows so none covers another
   // room for every name the chart can have (the measured prefill comes and goes with the
   // context), so the chart keeps its height while the context slider moves
-  const headH = Math.max(refs.length, REFERENCE_KINDS) * fs * 1.35 + 4 * s;
+  const headH = Math.max(refs.length, app.keepsHeight() ? REFERENCE_KINDS : 0) * fs * 1.35 + 4 * s;
   const y0 = top + headH;
   const y1 = y0 + rows.length * rowH;
   for (let p = lo; p <= hi; p++) {

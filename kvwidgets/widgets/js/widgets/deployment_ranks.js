@@ -291,7 +291,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   }
   // a narrow page wraps the legend onto a second row for some inputs only: the row is kept
   // for all, so the widget holds its height while the context slider moves
-  const keptRows = W < 760 * s ? 2 : 1;
+  const keptRows = app.keepsHeight() && W < 760 * s ? 2 : 1;
   const H = ly + 20 * s + Math.max(0, keptRows - legendRows) * 18 * s;
   const summary = entry.weights_fit ? `${conversations(row.conversations)}; GPU ${row.full_ranks[0]} fills first` : "the weights do not fit";
   return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,

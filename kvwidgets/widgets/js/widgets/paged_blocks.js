@@ -314,7 +314,7 @@ function render({ model, el }) {
     const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
     // the section keeps the height of its most drawn conversations (and the "+ more" line)
     // whatever their number, so the page under the widget stays put as the count changes
-    const sharingBottom = y + h + 6 * s + USERS_DRAWN * (h + 4 * s) + fs * 1.4;
+    const sharingBottom = app.keepsHeight() ? y + h + 6 * s + USERS_DRAWN * (h + 4 * s) + fs * 1.4 : 0;
     if (!sharing) {
       // nothing to share: no request of this length fits
       const none = `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;

@@ -160,8 +160,9 @@ function memoryBar(app, fit, gpu, W) {
   // One height whatever the inputs, so the widget does not grow under a dragged slider:
   // room below for the overflow's two named marks when there are none, and for the
   // legend's most rows at this width (its labels are longest when the bar overflows).
-  const spareRows = Math.max(0, LEGEND_ROWS(W, s) - legendRows);
-  const H = ly + 20 * s + (L.over ? 0 : fs * 2.4) + spareRows * 18 * s;
+  const keep = app.keepsHeight();
+  const spareRows = keep ? Math.max(0, LEGEND_ROWS(W, s) - legendRows) : 0;
+  const H = ly + 20 * s + (keep && !L.over ? fs * 2.4 : 0) + spareRows * 18 * s;
   return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
     "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${fitPoint(fit, gpu)}` }, [paint.defs(), ...parts]);
 }
