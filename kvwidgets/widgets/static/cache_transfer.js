@@ -121,7 +121,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "febdbfd9904a2c1c";
+var LIBRARY_HASH = "257ff11348cb99a3";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -401,6 +401,7 @@ function gpusPicture(app, x, W, gpu) {
   }
   return { H, parts: [side(0, "Prefill", share), arrow, side(W - gw, "Decode", share)] };
 }
+var REFERENCE_KINDS = 3;
 function timeRows(app, x, rows, refs, W, top) {
   const t = app.theme();
   const s = app.scale();
@@ -418,7 +419,7 @@ function timeRows(app, x, rows, refs, W, top) {
   const span = Math.max(1, hi - lo);
   const px = (v) => x0 + (Math.log10(v) - lo) / span * (x1 - x0);
   const parts = [];
-  const headH = refs.length * fs * 1.35 + 4 * s;
+  const headH = Math.max(refs.length, app.keepsHeight() ? REFERENCE_KINDS : 0) * fs * 1.35 + 4 * s;
   const y0 = top + headH;
   const y1 = y0 + rows.length * rowH;
   for (let p = lo; p <= hi; p++) {

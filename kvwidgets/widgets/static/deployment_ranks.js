@@ -121,7 +121,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "febdbfd9904a2c1c";
+var LIBRARY_HASH = "257ff11348cb99a3";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -558,11 +558,13 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     ...memory > usable && entry.ranks.some((r) => r.weights_bytes < memory) ? [["reserve", "reserve (1 - utilization)"]] : []
   ];
   let lx = 0;
+  let legendRows = 1;
   for (const [concept, text] of labels) {
     const w = 18 * s + text.length * fs * 0.52;
     if (lx > 0 && lx + w > W) {
       lx = 0;
       ly += 18 * s;
+      legendRows += 1;
     }
     parts.push(
       svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
@@ -570,7 +572,8 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     );
     lx += w + 14 * s;
   }
-  const H = ly + 20 * s;
+  const keptRows = app.keepsHeight() && W < 760 * s ? 2 : 1;
+  const H = ly + 20 * s + Math.max(0, keptRows - legendRows) * 18 * s;
   const summary = entry.weights_fit ? `${fmtConversations(row.conversations)}; GPU ${row.full_ranks[0]} fills first` : "the weights do not fit";
   return svgElement("svg", {
     width: W,

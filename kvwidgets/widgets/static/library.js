@@ -1306,7 +1306,7 @@ function createApp({ model, el }, title) {
   const failurePanel = element("div", { class: "kv-failure", role: "status" });
   const figure = element("div", { class: "kv-figure" }, [plot, failurePanel]);
   const readouts = element("div", { class: "kv-readouts", "aria-live": "polite" });
-  const warnings = element("div", { class: "kv-warnings" });
+  const warnings = element("div", { class: "kv-warnings", "aria-live": "polite" });
   const text = element("div", { class: "kv-text" });
   const how = element("details", { class: "kv-how" }, [
     element("summary", { text: "How this is computed", tabindex: "0", "data-lm-suppress-shortcuts": "true" }),
@@ -1357,6 +1357,8 @@ function createApp({ model, el }, title) {
     diagram: null,
     drawnWidth: 0,
     // the width the diagram was last laid out in
+    figureHeight: 0,
+    // the figure's height at the last draw that showed it (a failure keeps it)
     contentWidth: 0,
     // the root's content width at the last resize observation (0: not yet)
     /** @type {Record<string, string> | null} PerTokenBytes: the formula's factors last drawn */
@@ -1464,9 +1466,16 @@ function createApp({ model, el }, title) {
       const isWarn = (l) => typeof l === "object" && l.cls === "kv-warn";
       setTextLines(warnings, lines.filter(isWarn));
       setTextLines(text, lines.filter((l) => !isWarn(l)));
+      reachScrolledWarnings(warnings);
     },
     theme() {
       return app.drawTheme || readTheme(root);
+    },
+    /** Whether a diagram keeps room for what its inputs may add (a row, a label), so the
+     *  page under it does not move as a slider moves. Not on a slide (compact): its frame
+     *  is fixed and has no room to spare. */
+    keepsHeight() {
+      return !model.get("compact");
     },
     scale() {
       const s = Number(model.get("scale"));
@@ -1492,6 +1501,7 @@ function createApp({ model, el }, title) {
       const value = element("span", { class: "kv-value", "data-kv-out": name });
       const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
       readouts.append(element("span", { class: "kv-readout", "aria-atomic": "true" }, [element("span", { class: "kv-label", text: label + " " }), value, unavailable]));
+      readouts.style.setProperty("--kv-readout-count", String(readouts.children.length));
       return value;
     },
     lookup() {
@@ -1500,6 +1510,27 @@ function createApp({ model, el }, title) {
   };
   return app;
 }
+function reachScrolledWarnings(warnings) {
+  const scrolls = warnings.scrollHeight > warnings.clientHeight + 1;
+  if (scrolls === warnings.hasAttribute("tabindex")) return;
+  if (scrolls) {
+    warnings.setAttribute("tabindex", "0");
+    warnings.setAttribute("role", "region");
+    warnings.setAttribute("aria-label", "Warnings");
+  } else {
+    for (const a of ["tabindex", "role", "aria-label"]) warnings.removeAttribute(a);
+  }
+}
+function holdFigureHeight(app) {
+  const fig = app.figure;
+  const held = Boolean(app.failed) && app.figureHeight > 0;
+  fig.classList.toggle("kv-figure-held", held);
+  fig.style.height = held ? `${app.figureHeight}px` : "";
+  if (!app.failed) {
+    const drawn = fig.getBoundingClientRect().height;
+    if (drawn > 0) app.figureHeight = drawn;
+  }
+}
 function showFailure(app) {
   const panel = (
     /** @type {HTMLElement} */
@@ -1507,6 +1538,7 @@ function showFailure(app) {
   );
   panel.textContent = app.failed;
   app.root.classList.toggle("kv-failed", Boolean(app.failed));
+  holdFigureHeight(app);
   for (const value of app.readouts.querySelectorAll(".kv-value")) {
     if (app.failed && !value.hasAttribute("data-kv-holds")) value.setAttribute("aria-hidden", "true");
     else value.removeAttribute("aria-hidden");

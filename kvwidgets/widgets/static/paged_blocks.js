@@ -121,7 +121,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "febdbfd9904a2c1c";
+var LIBRARY_HASH = "257ff11348cb99a3";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -626,6 +626,7 @@ function render({ model, el }) {
     memRow("kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * bs));
     heading(`${plural(p.users, "conversation")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
     const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
+    const sharingBottom = app.keepsHeight() ? y + h + 6 * s + USERS_DRAWN * (h + 4 * s) + fs * 1.4 : 0;
     if (!sharing) {
       const none = `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
       const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
@@ -680,7 +681,7 @@ function render({ model, el }) {
       }
       parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
     }
-    y += 4 * s;
+    y = Math.max(y, sharingBottom) + 4 * s;
     const legendY = y + 4 * s;
     const legend = svgElement("g", { class: "kv-pb-legend" });
     let lx = 0;

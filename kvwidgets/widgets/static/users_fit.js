@@ -121,7 +121,7 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "febdbfd9904a2c1c";
+var LIBRARY_HASH = "257ff11348cb99a3";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
   ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
@@ -329,6 +329,7 @@ function layout(fit) {
   const over = end > fit.usable_bytes ? end - fit.usable_bytes : 0n;
   return { weights, working, conv, end, over, n };
 }
+var LEGEND_ROWS = (W, s) => W < 760 * s ? 3 : 2;
 function memoryBar(app, fit, gpu, W) {
   const t = app.theme();
   const s = app.scale();
@@ -417,11 +418,13 @@ function memoryBar(app, fit, gpu, W) {
     ...fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
   ];
   let lx = 0;
+  let legendRows = 1;
   for (const [concept, text] of labels) {
     const w = 18 * s + text.length * fs * 0.55;
     if (lx > 0 && lx + w > W) {
       lx = 0;
       ly += 18 * s;
+      legendRows += 1;
     }
     parts.push(
       svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
@@ -445,7 +448,9 @@ function memoryBar(app, fit, gpu, W) {
       text: inBar
     }));
   }
-  const H = ly + 20 * s;
+  const keep = app.keepsHeight();
+  const spareRows = keep ? Math.max(0, LEGEND_ROWS(W, s) - legendRows) : 0;
+  const H = ly + 20 * s + (keep && !L.over ? fs * 2.4 : 0) + spareRows * 18 * s;
   return svgElement("svg", {
     width: W,
     height: H,

@@ -90,7 +90,10 @@ export function createApp({ model, el }, title) {
   // A polite live region: moving a slider announces the new answer ("52 conversations"),
   // not only the slider's own value.
   const readouts = element("div", { class: "kv-readouts", "aria-live": "polite" });
-  const warnings = element("div", { class: "kv-warnings" });
+  // Warnings take a place of fixed height (widget.css: four lines, then it scrolls) so a
+  // slider that brings one in or out never moves the text under the widget. Polite: a
+  // warning a drag brings in is announced after the answer, not over it.
+  const warnings = element("div", { class: "kv-warnings", "aria-live": "polite" });
   const text = element("div", { class: "kv-text" });
   const how = element("details", { class: "kv-how" }, [
     element("summary", { text: "How this is computed", tabindex: "0", "data-lm-suppress-shortcuts": "true" }),
@@ -126,6 +129,7 @@ export function createApp({ model, el }, title) {
     /** @type {HTMLElement | null} a diagram's place instead of the plot (diagram.js) */
     diagram: null,
     drawnWidth: 0, // the width the diagram was last laid out in
+    figureHeight: 0, // the figure's height at the last draw that showed it (a failure keeps it)
     contentWidth: 0, // the root's content width at the last resize observation (0: not yet)
     /** @type {Record<string, string> | null} PerTokenBytes: the formula's factors last drawn */
     formulaValues: null,
@@ -234,9 +238,16 @@ export function createApp({ model, el }, title) {
       const isWarn = (/** @type {TextLine} */ l) => typeof l === "object" && l.cls === "kv-warn";
       setTextLines(warnings, lines.filter(isWarn));
       setTextLines(text, lines.filter((l) => !isWarn(l)));
+      reachScrolledWarnings(warnings);
     },
     theme() {
       return app.drawTheme || readTheme(root);
+    },
+    /** Whether a diagram keeps room for what its inputs may add (a row, a label), so the
+     *  page under it does not move as a slider moves. Not on a slide (compact): its frame
+     *  is fixed and has no room to spare. */
+    keepsHeight() {
+      return !model.get("compact");
     },
     scale() {
       const s = Number(model.get("scale"));
@@ -264,6 +275,8 @@ export function createApp({ model, el }, title) {
       const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
       // aria-atomic: a changed value is announced with its label ("Conversations that fit: 52")
       readouts.append(element("span", { class: "kv-readout", "aria-atomic": "true" }, [element("span", { class: "kv-label", text: label + " " }), value, unavailable]));
+      // how many lines the readouts take at least (widget.css reserves one more on a narrow page)
+      readouts.style.setProperty("--kv-readout-count", String(readouts.children.length));
       return value;
     },
     lookup() {
@@ -274,6 +287,41 @@ export function createApp({ model, el }, title) {
 }
 
 /**
+ * Warnings that overflow their fixed place scroll: the place then takes keyboard focus and
+ * a name, so that a reader without a pointer can scroll it; with nothing hidden it is no
+ * tab stop.
+ * @param {HTMLElement} warnings
+ */
+function reachScrolledWarnings(warnings) {
+  const scrolls = warnings.scrollHeight > warnings.clientHeight + 1;
+  if (scrolls === warnings.hasAttribute("tabindex")) return;
+  if (scrolls) {
+    warnings.setAttribute("tabindex", "0");
+    warnings.setAttribute("role", "region");
+    warnings.setAttribute("aria-label", "Warnings");
+  } else {
+    for (const a of ["tabindex", "role", "aria-label"]) warnings.removeAttribute(a);
+  }
+}
+
+/**
+ * The failure takes the figure's place at the figure's last drawn height, so a slider that
+ * crosses into a failure and back never moves what is under the widget. A widget whose
+ * first draw fails has no height to keep: the panel takes its own.
+ * @param {App} app
+ */
+function holdFigureHeight(app) {
+  const fig = app.figure;
+  const held = Boolean(app.failed) && app.figureHeight > 0;
+  fig.classList.toggle("kv-figure-held", held);
+  fig.style.height = held ? `${app.figureHeight}px` : "";
+  if (!app.failed) {
+    const drawn = fig.getBoundingClientRect().height;
+    if (drawn > 0) app.figureHeight = drawn;
+  }
+}
+
+/**
  * Show or clear the failure panel for the draw that just ran (app.failed).
  * @param {App} app
  */
@@ -281,6 +329,7 @@ function showFailure(app) {
   const panel = /** @type {HTMLElement} */ (app.figure.querySelector(".kv-failure"));
   panel.textContent = app.failed;
   app.root.classList.toggle("kv-failed", Boolean(app.failed));
+  holdFigureHeight(app);
   // The struck-through readouts (widget.css) are drawn for inputs that do not hold: hidden
   // from assistive technology, which reads the "not available" beside each instead.
   // A value the draw marked as still true (data-kv-holds) is neither struck nor hidden.

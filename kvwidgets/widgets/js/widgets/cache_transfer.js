@@ -159,6 +159,9 @@ function gpusPicture(app, x, W, gpu) {
   return { H, parts: [side(0, "Prefill", share), arrow, side(W - gw, "Decode", share)] };
 }
 
+/** The reference times a chart can name: one decode step, the ideal prefill, the measured prefill. */
+const REFERENCE_KINDS = 3;
+
 /**
  * Every link's move time as a row on a log time axis, the chosen link's row marked, and
  * across the rows the times it is measured against, each named above the rows.
@@ -188,7 +191,9 @@ function timeRows(app, x, rows, refs, W, top) {
   const px = (/** @type {number} */ v) => x0 + ((Math.log10(v) - lo) / span) * (x1 - x0);
   const parts = [];
   // the reference lines' names, one line each above the rows so none covers another
-  const headH = refs.length * fs * 1.35 + 4 * s;
+  // room for every name the chart can have (the measured prefill comes and goes with the
+  // context), so the chart keeps its height while the context slider moves
+  const headH = Math.max(refs.length, app.keepsHeight() ? REFERENCE_KINDS : 0) * fs * 1.35 + 4 * s;
   const y0 = top + headH;
   const y1 = y0 + rows.length * rowH;
   for (let p = lo; p <= hi; p++) {

@@ -317,14 +317,18 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     ...(memory > usable && entry.ranks.some((/** @type {DeploymentRank} */ r) => r.weights_bytes < memory) ? [["reserve", "reserve (1 - utilization)"]] : []),
   ];
   let lx = 0;
+  let legendRows = 1;
   for (const [concept, text] of labels) {
     const w = 18 * s + text.length * fs * 0.52;
-    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; }
+    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; legendRows += 1; }
     parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
       svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
     lx += w + 14 * s;
   }
-  const H = ly + 20 * s;
+  // a narrow page wraps the legend onto a second row for some inputs only: the row is kept
+  // for all, so the widget holds its height while the context slider moves
+  const keptRows = app.keepsHeight() && W < 760 * s ? 2 : 1;
+  const H = ly + 20 * s + Math.max(0, keptRows - legendRows) * 18 * s;
   const summary = entry.weights_fit ? `${conversations(row.conversations)}; GPU ${row.full_ranks[0]} fills first` : "the weights do not fit";
   return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
     "aria-label": `memory of each of ${entry.ranks.length} ${gpuName} GPUs under ${layoutName(entry)}: ${summary}` }, [paint.defs(), ...parts]);

@@ -326,6 +326,9 @@ function render({ model, el }) {
     // -- 4. users sharing a prefix ----------------------------------------------------------
     heading(`${plural(p.users, "conversation")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
     const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
+    // the section keeps the height of its most drawn conversations (and the "+ more" line)
+    // whatever their number, so the page under the widget stays put as the count changes
+    const sharingBottom = app.keepsHeight() ? y + h + 6 * s + USERS_DRAWN * (h + 4 * s) + fs * 1.4 : 0;
     if (!sharing) {
       // nothing to share: no request of this length fits
       const none = `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
@@ -377,7 +380,7 @@ function render({ model, el }) {
       }
       parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
     }
-    y += 4 * s;
+    y = Math.max(y, sharingBottom) + 4 * s;
     // legend
     const legendY = y + 4 * s;
     const legend = svgElement("g", { class: "kv-pb-legend" });

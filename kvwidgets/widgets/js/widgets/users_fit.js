@@ -60,6 +60,13 @@ function layout(fit) {
 }
 
 /**
+ * The legend rows the memory bar keeps room for at width W (scale s): three on a narrow page.
+ * @param {number} W
+ * @param {number} s
+ */
+const LEGEND_ROWS = (W, s) => (W < 760 * s ? 3 : 2);
+
+/**
  * One deployment's memory as a bar: weights, working area, each conversation's cache as a
  * segment you can count (grouped into equal runs when there are too many to count), what
  * is left, and the reserve utilization keeps free. Widths are bytes; values from usersThatFit.
@@ -151,9 +158,10 @@ function memoryBar(app, fit, gpu, W) {
     ...(fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []),
   ];
   let lx = 0;
+  let legendRows = 1;
   for (const [concept, text] of labels) {
     const w = 18 * s + text.length * fs * 0.55;
-    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; }
+    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; legendRows += 1; }
     parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
       svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
     lx += w + 14 * s;
@@ -168,7 +176,12 @@ function memoryBar(app, fit, gpu, W) {
       stroke: under, "stroke-width": 4 * s, "stroke-linejoin": "round", "paint-order": "stroke",
       "text-anchor": "middle", "font-weight": 600, text: inBar }));
   }
-  const H = ly + 20 * s;
+  // One height whatever the inputs, so the widget does not grow under a dragged slider:
+  // room below for the overflow's two named marks when there are none, and for the
+  // legend's most rows at this width (its labels are longest when the bar overflows).
+  const keep = app.keepsHeight();
+  const spareRows = keep ? Math.max(0, LEGEND_ROWS(W, s) - legendRows) : 0;
+  const H = ly + 20 * s + (keep && !L.over ? fs * 2.4 : 0) + spareRows * 18 * s;
   return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
     "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${fitPoint(fit, gpu)}` }, [paint.defs(), ...parts]);
 }
