@@ -117,7 +117,8 @@ def test_the_docs_example_loads_and_shows_its_trade_off(tmp_path, monkeypatch):
     assert w.error == "" and w.result["users"] == 13
     body = json.loads(files.directive.splitlines()[2])
     assert body["model"] == "llama-3.1-8b" and body["context"] == 32768
-    assert f'"gpu": "{body["gpu"]}", "model": "llama-3.1-8b"' in doc  # the page's sample body
+    sample = f'"gpu": "{body["gpu"]}", "kvwidget": "{body["kvwidget"]}", "model": "llama-3.1-8b"'
+    assert sample in doc  # the page's sample body
     users = {
         c: kw.UsersThatFit(model="llama-3.1-8b", gpu="H100", context=c).result["users"]
         for c in (8192, 131072)
