@@ -29,8 +29,10 @@ the speaker notes are on the slides.
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import time
+from pathlib import Path
 
 import pytest
 
@@ -121,12 +123,24 @@ def close_slideshow(page):
     )
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    server = LabServer(tmp_path_factory.mktemp("lecture"), settings=NO_AUTOSAVE)
+def lecture_server(workdir) -> LabServer:
+    server = LabServer(workdir, settings=NO_AUTOSAVE)
     shutil.copy(REPO_ROOT / "notebooks" / NOTEBOOK, server.root / NOTEBOOK)
     shutil.copy(REPO_ROOT / "notebooks" / "lecture.css", server.root / "lecture.css")  # the slides' CSS
-    with server:
+    return server
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    with lecture_server(tmp_path_factory.mktemp("lecture")) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def fresh_lab(tmp_path_factory):
+    """A server of its own for the fresh-page test, whose eleven runs of the lecture leave
+    the kernel holding every run's widget models: the other tests start from one run."""
+    with lecture_server(tmp_path_factory.mktemp("fresh")) as server:
         yield server
 
 
@@ -140,6 +154,14 @@ def open_as_instructor(lab, context) -> PageWatch:
         timeout=180_000,
     )
     return watch
+
+
+def keep_screenshot(page, name: str) -> None:
+    """Into the folder KVW_SCREENSHOTS names, when it is set (for whoever reviews the run)."""
+    folder = os.environ.get("KVW_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / name))
 
 
 def opened_before_the_run_shows_no_widget(lab, page) -> None:
@@ -158,13 +180,14 @@ def opened_before_the_run_shows_no_widget(lab, page) -> None:
     close_slideshow(page)
 
 
-def test_the_menu_opens_the_slideshow_from_a_fresh_page_ten_times(browser, lab, capsys):
+def test_the_menu_opens_the_slideshow_from_a_fresh_page_ten_times(browser, fresh_lab, capsys):
     """The instructor's route, ten times in a row, each in a page not used before (one
     server, its kernel kept): open the lecture, Run All, wait for the pre-flight line,
     select the first widget slide, View > Render as Reveal Slideshow; a slide with a live
     widget appears each time. The first time, the slideshow is also opened too early
     (before Run All), which shows it empty, and closed, as an instructor who clicked too
     soon would do before opening it again."""
+    lab = fresh_lab
     times = []
     for attempt in range(OPENINGS):
         context = browser.new_context(viewport={"width": 1280, "height": 720})
@@ -188,6 +211,7 @@ def test_the_menu_opens_the_slideshow_from_a_fresh_page_ten_times(browser, lab, 
             frame.wait_for_function(USERS_ARE.format("'52'"))
             if attempt == 0:
                 check_the_live_slide(frame)
+                keep_screenshot(watch.page, "rise-menu-slideshow.png")
             times.append((ran_at - start, time.monotonic() - ran_at))
             watch.blocked[:] = [u for u in watch.blocked if "fonts.googleapis.com" not in u]
             watch.assert_clean(allow_errors=RISE_NOISE)
