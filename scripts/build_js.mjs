@@ -14,6 +14,8 @@
 //                          import of the library is resolved to a shim whose names are bound,
 //                          at the first render, to the page's one library instance
 //   shared_assets.js       the SharedAssets model's own ESM (starts the page's loads early)
+//   all_widgets.js         every widget in one module whose model's "kvwidget" names the one to draw
+//                          (js/loader/one_module.js): what MyST pages load, plotly.js in front
 //   standalone_prelude.js  a classic script a standalone ESM runs after the vendored plotly.js:
 //                          the library, put in the page's slots (js/loader/standalone_prelude.js)
 
@@ -111,8 +113,27 @@ async function buildLibrary() {
   return { text, names, hash: createHash("sha256").update(text).digest("hex").slice(0, 16) };
 }
 
+/** The entry of all_widgets.js: each widget's module under its file's stem. */
+function allWidgetsEntry() {
+  const stem = (w) => w.replace(/\.js$/, "");
+  const lines = widgets.map((w, i) => `import w${i} from "./widgets/${w}";`);
+  const table = widgets.map((w, i) => `  ${JSON.stringify(stem(w))}: w${i},`);
+  return {
+    contents: [
+      'import { widgetsByName } from "./loader/one_module.js";',
+      ...lines,
+      `export default widgetsByName({\n${table.join("\n")}\n});`,
+      "",
+    ].join("\n"),
+    resolveDir: SRC,
+    sourcefile: "all_widgets.js",
+    loader: "js",
+  };
+}
+
 async function buildOne(entry, outName, options) {
-  const result = await esbuild.build({ ...common, entryPoints: [entry], write: false, outfile: path.join(outDir, outName), ...options });
+  const entryPoints = entry ? { entryPoints: [entry] } : {};
+  const result = await esbuild.build({ ...common, ...entryPoints, write: false, outfile: path.join(outDir, outName), ...options });
   return outputText(result);
 }
 
@@ -121,6 +142,7 @@ async function production() {
   const shared = [libraryPlugin({ hash: library.hash, names: library.names })];
   const files = { "library.js": library.text };
   for (const w of widgets) files[w] = await buildOne(path.join(SRC, "widgets", w), w, { plugins: shared });
+  files["all_widgets.js"] = await buildOne(null, "all_widgets.js", { plugins: shared, stdin: allWidgetsEntry() });
   files["shared_assets.js"] = await buildOne(path.join(SRC, "loader", "shared_assets_model.js"), "shared_assets.js", { plugins: shared });
   files["standalone_prelude.js"] = await buildOne(path.join(SRC, "loader", "standalone_prelude.js"), "standalone_prelude.js", {
     format: "iife",

@@ -130,6 +130,6 @@ def standalone_esm(render_file: str) -> str:
 
 def standalone_runtime() -> str:
     """The start of every standalone ESM: plotly.js, then the library put in the page's
-    slots. kvwidgets.export.to_myst writes it as one file that each widget's module
-    imports, so a page's browser fetches and runs it once."""
+    slots. kvwidgets.export.to_myst puts it in front of every widget's render code
+    (static/all_widgets.js) in the one module its directives name."""
     return plotly_prelude() + read_built("standalone_prelude.js") + ";\n"

@@ -65,15 +65,18 @@ def host_page(
     html_attrs: str = "",
     body_attrs: str = "",
     setup_js: str = "",
+    esm: str | None = None,
 ) -> str:
-    """Write `page` (an .html file name) into `folder`, hosting the widget files `name`.*;
-    copy the host fixtures beside it. Returns the page's file name."""
+    """Write `page` (an .html file name) into `folder`, hosting the widget files `name`.*
+    (the module `esm`, default `name`.mjs); copy the host fixtures beside it. Returns the
+    page's file name."""
     if model not in ("myst", "full"):
         raise ValueError(f"model must be 'myst' or 'full', got {model!r}")
     for fixture in HOSTS.iterdir():
         if fixture.suffix in (".js", ".css"):
             shutil.copy(fixture, folder / fixture.name)
     model_class = "MystAnyModel" if model == "myst" else "FullModel"
+    esm = esm or f"{name}.mjs"
     text = f"""<!DOCTYPE html>
 <html lang="en" {html_attrs}>
 <head><meta charset="utf-8"><title>{html.escape(name)} hosted</title>{head}</head>
@@ -85,7 +88,7 @@ import {{ applyVsCodeTheme }} from "./vscode_theme.js";
 window.applyVsCodeTheme = applyVsCodeTheme;
 {setup_js}
 const state = await (await fetch("./{name}.json")).json();
-const mod = await import("./{name}.mjs");
+const mod = await import("./{esm}");
 const widget = mod.default;
 const model = new {model_class}(state);
 const initial = JSON.parse(JSON.stringify(state));
@@ -145,13 +148,15 @@ def build_myst_renderer(folder: Path) -> None:
     )
 
 
-def myst_page(folder: Path, names: list[str], page: str) -> str:
-    """Write `page` showing the widget files of every name in `names` through MyST's real
-    {anywidget} renderer (build_myst_renderer), one directive node each: the ESM's and the
-    stylesheet's URLs and the JSON body as the model. window.kvHosts[i].root() is the i-th
-    widget's root inside the shadow root the renderer made."""
+def myst_page(folder: Path, widgets: list, page: str) -> str:
+    """Write `page` showing every widget of `widgets` (what to_myst returned for each, its
+    files in `folder`) through MyST's real {anywidget} renderer (build_myst_renderer), one
+    directive node each: the ESM's and the stylesheet's URLs and the JSON body as the
+    model. window.kvHosts[i].root() is the i-th widget's root inside the shadow root the
+    renderer made."""
     build_myst_renderer(folder)
-    divs = "\n".join(f'<div id="host-{i}"></div>' for i in range(len(names)))
+    nodes = [{"esm": f.esm.name, "css": f.css.name, "json": f.json.name} for f in widgets]
+    divs = "\n".join(f'<div id="host-{i}"></div>' for i in range(len(nodes)))
     text = f"""<!DOCTYPE html>
 <html lang="en">
 <head><meta charset="utf-8"><title>MyST page</title></head>
@@ -159,16 +164,60 @@ def myst_page(folder: Path, names: list[str], page: str) -> str:
 {divs}
 <script type="module">
 import {{ mount }} from "./myst_renderer.js";
-const names = {json.dumps(names)};
-window.kvHosts = names.map((name, i) => ({{
+const nodes = {json.dumps(nodes)};
+window.kvHosts = nodes.map((node, i) => ({{
   root: () => document.querySelector(`#host-${{i}} > div`)?.shadowRoot?.querySelector(".kv-widget") ?? null,
 }}));
-for (const [i, name] of names.entries()) {{
-  const model = await (await fetch(`./${{name}}.json`)).json();
-  const esm = new URL(`./${{name}}.mjs`, location.href).href;
-  const css = new URL(`./${{name}}.css`, location.href).href;
+for (const [i, node] of nodes.entries()) {{
+  const model = await (await fetch(`./${{node.json}}`)).json();
+  const esm = new URL(`./${{node.esm}}`, location.href).href;
+  const css = new URL(`./${{node.css}}`, location.href).href;
   mount(document.getElementById(`host-${{i}}`), {{ type: "anywidget", esm, css, model }});
 }}
+document.documentElement.dataset.hostReady = "1";
+</script>
+</body>
+</html>
+"""
+    (folder / page).write_text(text, encoding="utf-8")
+    return page
+
+
+def built_myst_page(folder: Path, page: str) -> str:
+    """Write `page` into `folder`, the root of a site that `myst build --site` built (its
+    public folder at the root, as MyST's themes serve it, and its content folder as
+    content/). Opened as `page?content=SLUG`, it reads content/SLUG.json, the page as
+    MyST's theme receives it, and mounts every {anywidget} node of its tree, unchanged,
+    with MyST's real renderer (build_myst_renderer), in the order of the page.
+    window.kvHosts[i].root() is the i-th widget's root inside its shadow root; the
+    nodes are in window.kvNodes."""
+    build_myst_renderer(folder)
+    text = """<!DOCTYPE html>
+<html lang="en">
+<head><meta charset="utf-8"><title>MyST built page</title></head>
+<body>
+<main id="page"></main>
+<script type="module">
+import { mount } from "./myst_renderer.js";
+const slug = new URLSearchParams(location.search).get("content");
+const content = await (await fetch(`./content/${slug}.json`)).json();
+const nodes = [];
+(function walk(node) {
+  if (node.type === "anywidget") nodes.push(node);
+  for (const child of node.children ?? []) walk(child);
+})(content.mdast);
+window.kvNodes = nodes;
+const main = document.getElementById("page");
+const title = document.createElement("h1");
+title.textContent = content.frontmatter?.title ?? slug;
+main.append(title);
+window.kvHosts = nodes.map((node, i) => {
+  const host = document.createElement("div");
+  host.id = `host-${i}`;
+  main.append(host);
+  mount(host, node);
+  return { root: () => host.querySelector(":scope > div")?.shadowRoot?.querySelector(".kv-widget") ?? null };
+});
 document.documentElement.dataset.hostReady = "1";
 </script>
 </body>

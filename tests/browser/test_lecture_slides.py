@@ -13,6 +13,13 @@ lecture, one save finished before opening), and the lab here runs with those set
 opened ten times in a row, the slideshow opens every time, on the slide asked for, with its
 widget drawn and live.
 
+Why a slideshow opened from a fresh page could show empty widget slides: the command
+opens the notebook as it saved it at the click, and jupyterlab-rise's "Render on Save"
+starts unticked, so clicked before Run All had put the widgets in, the slides hold no
+widget and never get one. test_the_menu_opens_the_slideshow_from_a_fresh_page_ten_times
+shows that, then takes the instructor's route ten times, each in a fresh page of one
+server: open the lecture, Run All, wait for the pre-flight line, click the menu.
+
 Also checked: each of the 13 slides fits a 1280x720 screen whole (the slideshow page
 itself, as the full-screen button shows it), the slider redraws the widget in the
 browser, a scene button goes through the kernel and back, one Reset per widget slide, and
@@ -22,7 +29,10 @@ the speaker notes are on the slides.
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import time
+from pathlib import Path
 
 import pytest
 
@@ -113,13 +123,109 @@ def close_slideshow(page):
     )
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    server = LabServer(tmp_path_factory.mktemp("lecture"), settings=NO_AUTOSAVE)
+def lecture_server(workdir) -> LabServer:
+    server = LabServer(workdir, settings=NO_AUTOSAVE)
     shutil.copy(REPO_ROOT / "notebooks" / NOTEBOOK, server.root / NOTEBOOK)
     shutil.copy(REPO_ROOT / "notebooks" / "lecture.css", server.root / "lecture.css")  # the slides' CSS
-    with server:
+    return server
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    with lecture_server(tmp_path_factory.mktemp("lecture")) as server:
         yield server
+
+
+@pytest.fixture(scope="module")
+def fresh_lab(tmp_path_factory):
+    """A server of its own for the fresh-page test, whose eleven runs of the lecture leave
+    the kernel holding every run's widget models: the other tests start from one run."""
+    with lecture_server(tmp_path_factory.mktemp("fresh")) as server:
+        yield server
+
+
+def open_as_instructor(lab, context) -> PageWatch:
+    """A fresh JupyterLab page on the lecture, the instructor's first steps: wait for the
+    kernel, Run All, wait for the pre-flight line."""
+    watch = PageWatch(context.new_page())
+    lab.open_and_run_all(watch.page, NOTEBOOK)
+    watch.page.wait_for_function(
+        "[...document.querySelectorAll('.jp-OutputArea-output')].some(o => o.textContent.includes('ready: 10 widgets, no errors'))",
+        timeout=180_000,
+    )
+    return watch
+
+
+def keep_screenshot(page, name: str) -> None:
+    """Into the folder KVW_SCREENSHOTS names, when it is set (for whoever reviews the run)."""
+    folder = os.environ.get("KVW_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / name))
+
+
+def opened_before_the_run_shows_no_widget(lab, page) -> None:
+    """The slideshow draws the notebook as saved when the menu is clicked (RISE:preview saves
+    the notebook, then opens the saved file; its Render on Save box starts unticked), so
+    opened before Run All has put the widgets into the notebook, its widget slides stay
+    empty: a slideshow with no widget, not a failure to open."""
+    page.goto(lab.lab_url(NOTEBOOK))
+    page.wait_for_selector(".jp-Notebook .jp-Cell")
+    frame = open_slideshow(page, "How many conversations fit")
+    assert frame is not None, "opened before Run All: no slideshow panel"
+    frame.wait_for_function(
+        "() => document.querySelector('section.present')?.innerText.includes('How many conversations fit')"
+    )
+    assert frame.locator(f"{PRESENT} .jp-OutputArea-output").count() == 0
+    close_slideshow(page)
+
+
+def test_the_menu_opens_the_slideshow_from_a_fresh_page_ten_times(browser, fresh_lab, capsys):
+    """The instructor's route, ten times in a row, each in a page not used before (one
+    server, its kernel kept): open the lecture, Run All, wait for the pre-flight line,
+    select the first widget slide, View > Render as Reveal Slideshow; a slide with a live
+    widget appears each time. The first time, the slideshow is also opened too early
+    (before Run All), which shows it empty, and closed, as an instructor who clicked too
+    soon would do before opening it again."""
+    lab = fresh_lab
+    times = []
+    for attempt in range(OPENINGS):
+        context = browser.new_context(viewport={"width": 1280, "height": 720})
+        watch = None
+        try:
+            if attempt == 0:
+                early = PageWatch(context.new_page())
+                early.page.set_default_timeout(60_000)
+                opened_before_the_run_shows_no_widget(lab, early.page)
+                early.page.close()
+            start = time.monotonic()
+            watch = open_as_instructor(lab, context)
+            ran_at = time.monotonic()
+            frame = open_slideshow(watch.page, "How many conversations fit")
+            dialog = watch.page.evaluate("document.querySelector('.jp-Dialog')?.innerText || ''")
+            assert frame is not None, f"opening {attempt + 1}: no slideshow panel; dialog: {dialog!r}"
+            frame.wait_for_function(
+                "() => document.querySelector('section.present')?.innerText.includes('How many conversations fit')"
+            )
+            frame.wait_for_selector(f"{PRESENT} .kv-plot svg.main-svg", timeout=120_000)
+            frame.wait_for_function(USERS_ARE.format("'52'"))
+            if attempt == 0:
+                check_the_live_slide(frame)
+                keep_screenshot(watch.page, "rise-menu-slideshow.png")
+            times.append((ran_at - start, time.monotonic() - ran_at))
+            watch.blocked[:] = [u for u in watch.blocked if "fonts.googleapis.com" not in u]
+            watch.assert_clean(allow_errors=RISE_NOISE)
+        except Exception:
+            lab.show_failure(watch.page if watch else None)
+            raise
+        finally:
+            context.close()
+    with capsys.disabled():
+        print(
+            "\nslideshow from a fresh page, seconds (open and run all, then the menu to a drawn widget): "
+            + ", ".join(f"{a:.0f}+{b:.0f}" for a, b in times)
+        )
+    assert lab.log_errors() == [], "\n".join(lab.log_errors())
 
 
 @pytest.fixture(scope="module")

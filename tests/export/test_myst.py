@@ -15,7 +15,8 @@ import pytest
 import kvwidgets as kw
 from kvwidgets.core.errors import InputError
 from kvwidgets.export import ExportError, NotAWidgetError, to_myst
-from kvwidgets.widgets.front_end import plotly_version, standalone_runtime
+from kvwidgets.export.myst import all_widgets_module
+from kvwidgets.widgets.front_end import standalone_runtime
 
 from .toy import Toy
 
@@ -23,25 +24,22 @@ from .toy import Toy
 def test_writes_esm_css_and_state_and_the_directive(tmp_path):
     w = kw.ContextVsUsers(context=32768)
     files = to_myst(w, tmp_path / "widgets", page_dir=tmp_path)
-    assert files.esm == tmp_path / "widgets" / "ContextVsUsers.mjs"
-    # MyST has no kernel to hand over the shared plotly.js model: the ESM imports plotly.js
-    # and the library from one file beside it, and the two make the standalone ESM
-    runtime = standalone_runtime()
-    assert (
-        files.runtime == tmp_path / "widgets" / f"kvwidgets-{sha256(runtime.encode()).hexdigest()[:16]}.mjs"
-    )
-    assert files.runtime.read_text(encoding="utf-8") == runtime
-    esm = files.esm.read_text(encoding="utf-8")
-    assert esm.startswith(f'import "./{files.runtime.name}";\n') and plotly_version() not in esm
-    assert runtime + esm.split("\n", 1)[1] == w.standalone_esm()
+    # one module for every widget, named by the hash of its text: plotly.js and the library,
+    # then every widget's render code; the model's "kvwidget" picks this one
+    module = all_widgets_module()
+    assert files.shared
+    assert files.esm == tmp_path / "widgets" / f"kvwidgets-{sha256(module.encode()).hexdigest()[:16]}.mjs"
+    assert files.esm.read_text(encoding="utf-8") == module and module.startswith(standalone_runtime())
+    assert module.count('"context_users": context_users_default') == 1
     assert files.css.read_text(encoding="utf-8") == w._css
     state = json.loads(files.json.read_text(encoding="utf-8"))
     assert state["context"] == 32768 and state["kind"] == "ContextVsUsers"
+    assert state["kvwidget"] == "context_users"
     assert state["shapes"] == w.shapes and state["initial"] == w.initial
     assert not [k for k in state if k.startswith("_")]  # Jupyter's class names stay out
     # the directive: ESM as argument, :css: option, the same JSON as body
     lines = files.directive.splitlines()
-    assert lines[0] == "```{anywidget} ./widgets/ContextVsUsers.mjs"
+    assert lines[0] == f"```{{anywidget}} ./widgets/{files.esm.name}"
     assert lines[1] == ":css: ./widgets/ContextVsUsers.css"
     assert json.loads(lines[2]) == state
     assert lines[3] == "```" and len(lines) == 4
@@ -51,10 +49,11 @@ def test_writes_esm_css_and_state_and_the_directive(tmp_path):
 def test_paths_relative_to_the_page_or_under_a_url(tmp_path):
     w = kw.UsersThatFit()
     files = to_myst(w, tmp_path / "static", name="users", page_dir=tmp_path / "chapters")
-    assert files.directive.startswith("```{anywidget} ../static/users.mjs\n:css: ../static/users.css\n")
+    module = files.esm.name
+    assert files.directive.startswith(f"```{{anywidget}} ../static/{module}\n:css: ../static/users.css\n")
     files = to_myst(w, tmp_path / "static", name="users", url_prefix="https://example.org/w/")
     assert files.directive.startswith(
-        "```{anywidget} https://example.org/w/users.mjs\n:css: https://example.org/w/users.css\n"
+        f"```{{anywidget}} https://example.org/w/{module}\n:css: https://example.org/w/users.css\n"
     )
 
 
@@ -80,20 +79,30 @@ def test_binary_traits_cannot_go_in_the_json(tmp_path):
         to_myst(Toy(), tmp_path)  # its `blob` trait is bytes
 
 
-def test_widgets_of_a_page_share_one_runtime_file(tmp_path):
+def test_every_directive_names_one_module(tmp_path):
+    """myst build copies only the files a directive names (kvwidgets/export/myst.py), so
+    every widget's directive names the same module, which imports nothing."""
     a = to_myst(kw.ContextVsUsers(), tmp_path, page_dir=tmp_path)
     b = to_myst(kw.UsersThatFit(), tmp_path, page_dir=tmp_path)
-    assert a.runtime == b.runtime
-    assert sorted(p.name for p in tmp_path.glob("*.mjs")) == sorted(
-        [a.runtime.name, "ContextVsUsers.mjs", "UsersThatFit.mjs"]
-    )
-    # served elsewhere, the import stays relative to the module's own URL
-    c = to_myst(kw.ContextVsUsers(), tmp_path, url_prefix="https://example.org/w/")
-    assert c.esm.read_text(encoding="utf-8").startswith(f'import "./{a.runtime.name}";\n')
-    # shared=False: the whole standalone ESM, no runtime file
+    assert a.esm == b.esm
+    assert [p.name for p in tmp_path.glob("*.mjs")] == [a.esm.name]
+    assert not re.search(r"^\s*import\s", a.esm.read_text(encoding="utf-8"), re.M)
+    assert json.loads(b.json.read_text(encoding="utf-8"))["kvwidget"] == "users_fit"
+    # shared=False: the widget's whole standalone ESM under its own name, no kvwidget entry
     d = to_myst(kw.ContextVsUsers(), tmp_path / "whole", shared=False)
-    assert d.runtime is None and d.esm.read_text(encoding="utf-8") == kw.ContextVsUsers().standalone_esm()
+    assert not d.shared and d.esm.read_text(encoding="utf-8") == kw.ContextVsUsers().standalone_esm()
     assert [p.name for p in (tmp_path / "whole").glob("*.mjs")] == ["ContextVsUsers.mjs"]
+    assert "kvwidget" not in json.loads(d.json.read_text(encoding="utf-8"))
+
+
+def test_the_module_knows_every_widget():
+    """The shared module's table holds every widget's render file, so any widget's
+    kvwidget entry finds its code."""
+    module = all_widgets_module()
+    for cls in (getattr(kw, n) for n in kw.__all__):
+        stem = getattr(cls, "_render_file", "").removesuffix(".js")
+        if stem:
+            assert f'"{stem}": ' in module, f"{cls.__name__} ({stem}) is not in the shared module"
 
 
 def test_the_docs_example_loads_and_shows_its_trade_off(tmp_path, monkeypatch):
@@ -104,11 +113,12 @@ def test_the_docs_example_loads_and_shows_its_trade_off(tmp_path, monkeypatch):
     scope = {}
     exec(code, scope)  # the page's own example
     w, files = scope["w"], scope["files"]
-    assert files.esm == Path("book/widgets/ContextVsUsers.mjs") and files.runtime.exists()
+    assert files.esm.parent == Path("book/widgets") and files.esm.exists() and files.shared
     assert w.error == "" and w.result["users"] == 13
     body = json.loads(files.directive.splitlines()[2])
     assert body["model"] == "llama-3.1-8b" and body["context"] == 32768
-    assert f'"gpu": "{body["gpu"]}", "model": "llama-3.1-8b"' in doc  # the page's sample body
+    sample = f'"gpu": "{body["gpu"]}", "kvwidget": "{body["kvwidget"]}", "model": "llama-3.1-8b"'
+    assert sample in doc  # the page's sample body
     users = {
         c: kw.UsersThatFit(model="llama-3.1-8b", gpu="H100", context=c).result["users"]
         for c in (8192, 131072)
