@@ -86,7 +86,9 @@ def read_dims(view: ConfigView) -> Dims:
     max_ctx = view.get("max_position_embeddings", default=None)
     max_ctx = view.check_int("max_position_embeddings", max_ctx) if max_ctx else None
     head_dim_v = None
-    if mla is None and view.raw("v_head_dim") is not None:
+    if mla is None and _deepseek_without_latent(view):
+        pass  # plain attention at hidden_size / heads: the zero widths are not used
+    elif mla is None and view.raw("v_head_dim") is not None:
         # a non-MLA attention whose values are narrower than its keys (vLLM 0.33.0,
         # vllm/model_executor/models/mimo_v2.py: Attention(..., head_size_v=v_head_dim))
         head_dim_v = view.integer("v_head_dim", ("v_head_dim",))
@@ -116,6 +118,20 @@ def read_dims(view: ConfigView) -> Dims:
         global_kv,
         indexers if indexers is not None and not all(indexers) else None,
     )
+
+
+def _deepseek_without_latent(view: ConfigView) -> bool:
+    """A DeepSeek-V2-style config whose MLA widths are all 0 (DeepSeek-OCR-2's language
+    model): vLLM 0.33.0 then builds plain multi-head attention, head size hidden_size /
+    heads (models/deepseek_v2.py, DeepseekV2DecoderLayer.__init__: use_mha when
+    qk_nope_head_dim and qk_rope_head_dim are both 0; DeepseekAttention)."""
+    widths = [view.raw(k) for k in ("qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim")]
+    if widths != [0, 0, 0]:
+        return False
+    view.note(
+        "head_dim", f"{view.where('qk_nope_head_dim')} and qk_rope_head_dim are 0: plain attention, no latent"
+    )
+    return True
 
 
 def _read_mla(view: ConfigView, hidden: int | None, heads: int) -> dict[str, int]:
@@ -413,6 +429,9 @@ ENCODER_ONLY_MODEL_TYPES = frozenset(
 ENCODER_DECODER_READERS = frozenset({"whisper"})
 # fields by which a config names its language model instead of giving its sizes
 LANGUAGE_MODEL_ID_FIELDS = ("hf_llm_id", "llm_backbone_id", "text_model_id")
+# fields where a wrapper nests its language model's whole config under a name other than
+# text_config (the one name the reader looks in)
+NESTED_LANGUAGE_FIELDS = ("language", "language_config", "llm_config")
 
 
 def refuse_designs_without_a_reader(view: ConfigView) -> None:
@@ -436,6 +455,12 @@ def refuse_designs_without_a_reader(view: ConfigView) -> None:
             )
     named = [f for f in LANGUAGE_MODEL_ID_FIELDS if isinstance(view.top.get(f), str)]
     has_layers = any(n in view.cfg for n in NAMES["num_hidden_layers"])
+    nested = [f for f in NESTED_LANGUAGE_FIELDS if isinstance(view.top.get(f), Mapping)]
+    if nested and not has_layers:
+        raise ConfigError(
+            f"{view.source}: {nested[0]} holds the language model's config, nested where kvwidgets "
+            "does not read it (only text_config is read): load the language model's own config.json"
+        )
     if named and not has_layers:
         field = named[0]
         raise ConfigError(

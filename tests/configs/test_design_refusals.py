@@ -51,3 +51,16 @@ def test_params_json_names_dim_and_n_kv_heads():
 def test_whisper_small_reads_its_decoder_and_cross_attention():
     m = corpus_model("NbAiLab--nb-whisper-small-beta")
     assert m.kv_bytes_per_token("bf16") == 12 * 2 * 12 * 64 * 2
+
+
+def test_deepseek_attention_without_latent_is_plain_attention():
+    # DeepSeek-OCR-2: MLA widths all 0, so vLLM builds DeepseekAttention (heads of hidden / heads)
+    m = corpus_model("deepseek-ai--DeepSeek-OCR-2")
+    assert m.extra["head_dim"] == 1280 // 10
+    assert m.kv_bytes_per_token("bf16") == 12 * 2 * 10 * 128 * 2
+
+
+def test_a_language_model_nested_under_another_name_is_refused_naming_it():
+    with pytest.raises(ConfigError) as e:
+        corpus_model("Infi-MM--infimm-zephyr")
+    assert "language holds the language model's config" in str(e.value)
