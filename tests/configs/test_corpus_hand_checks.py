@@ -215,6 +215,56 @@ HAND_CHECKS = [
         {"recurrent": 69, "mla": 24},
         state_per_sequence=69 * ((4 - 1) * (96 * 128 + 2 * 96 * 128) * BF16 + 96 * 128 * 128 * FP32),
     ),
+    # ---- configs that restate a field or give a count another way ----
+    # Qwen3.5: full_attention_interval 4 restates layer_types (16 full, 48 Gated DeltaNet)
+    HandCheck(
+        "Qwen--Qwen3.5-27B",
+        16 * 4 * (256 + 256) * BF16,
+        "ATTN models/qwen3_5.py (full attention every 4th layer)",
+        {"full": 16, "recurrent": 48},
+    ),
+    # Nemotron-3-Ultra: num_hidden_layers null, the layers are layers_block_type's entries
+    HandCheck(
+        "nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16",
+        12 * 2 * (128 + 128) * BF16,
+        "ATTN models/nemotron_h.py (NemotronHModel: one layer per pattern entry)",
+        {"full": 12, "recurrent": 48},
+    ),
+    # Nemotron-H-56B: attention_head_dim 128 restates hidden_size / heads = 8192 / 64
+    HandCheck(
+        "nvidia--Nemotron-H-56B-Base-8K",
+        10 * 8 * (8192 // 64 + 8192 // 64) * BF16,
+        "ATTN models/nemotron_h.py",
+        {"full": 10, "recurrent": 54},
+    ),
+    # GLM-5.2: the DSA indexer only where deepseek_v2.py DeepseekV2MLAAttention.__init__
+    # does not skip it: max(layer - index_skip_topk_offset + 1, 0) % index_topk_freq == 0
+    HandCheck(
+        "zai-org--GLM-5.2",
+        78 * (512 + 64) * BF16
+        + sum(1 for layer in range(78) if max(layer - 3 + 1, 0) % 4 == 0) * (128 + 128 // 128 * 4),
+        "MLA + DSA models/deepseek_v2.py (index_topk_freq 4, index_skip_topk_offset 3)",
+        {"mla": 78},
+    ),
+    # DeepSeek-OCR-2: MLA widths all 0, so DeepseekAttention at hidden_size / heads
+    HandCheck(
+        "deepseek-ai--DeepSeek-OCR-2",
+        12 * 10 * (1280 // 10 + 1280 // 10) * BF16,
+        "ATTN models/deepseek_v2.py (DeepseekV2DecoderLayer: use_mha)",
+        {"full": 12},
+    ),
+    # BLOOM: n_embed 14336 over n_head 112
+    HandCheck(
+        "bigscience--bloom", 70 * 112 * (14336 // 112 * 2) * BF16, "ATTN models/bloom.py", {"full": 70}
+    ),
+    # Whisper small: decoder self-attention grows with the text; the cross-attention
+    # layers hold 1,500 encoder tokens whatever the context (CrossAttentionSpec)
+    HandCheck(
+        "NbAiLab--nb-whisper-small-beta",
+        12 * 12 * (64 + 64) * BF16,
+        "ATTN models/whisper.py (decoder self-attention)",
+        {"full": 12, "cross": 12},
+    ),
 ]
 
 
@@ -280,6 +330,12 @@ def test_hand_counted_mamba_and_attention_layers_are_the_configs():
     assert (nano.count("M"), nano.count("*")) == (23, 6)
     lightning = _config("nvidia--NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4")["layers_block_type"]
     assert (lightning.count("mamba"), lightning.count("attention")) == (23, 6)
+    ultra = _config("nvidia--NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16")["layers_block_type"]
+    assert (ultra.count("mamba"), ultra.count("attention")) == (48, 12)
+    h56 = _config("nvidia--Nemotron-H-56B-Base-8K")["hybrid_override_pattern"]
+    assert (h56.count("M"), h56.count("*")) == (54, 10)
+    qwen35 = _config("Qwen--Qwen3.5-27B")["layer_types"]
+    assert (qwen35.count("linear_attention"), qwen35.count("full_attention")) == (48, 16)
     kimi = _config("moonshotai--Kimi-K3")["linear_attn_config"]
     assert (len(kimi["kda_layers"]), len(kimi["full_attn_layers"])) == (69, 24)
     nas = _config("nvidia--Llama-3_3-Nemotron-Super-49B-v1")["block_configs"]
