@@ -30,7 +30,9 @@ CONTEXT = 32_768
 KV_DTYPE = "bf16"
 COLUMNS = ("model", "model_type", "architecture", "outcome")
 # The loader's messages begin "config.json at PATH: "; the path differs between checkouts.
-PATH_PREFIX = re.compile(r"^config\.json at \S+: ")
+# wherever the loader names the file (first, or inside a quoted field's provenance), the
+# path is this checkout's: the tables name the model instead
+FILE_PATH = re.compile(r"config\.json at \S+?/config\.json(: )?")
 SENTENCE_END = re.compile(r"\.(\s|$)")
 
 
@@ -62,7 +64,7 @@ def model_type_and_architecture(config: dict) -> tuple[str, str]:
 
 
 def first_sentence(message: str) -> str:
-    message = PATH_PREFIX.sub("", message.strip())
+    message = FILE_PATH.sub(lambda m: "" if m.start() == 0 else "config.json" + (m.group(1) or ""), message.strip())
     end = SENTENCE_END.search(message)
     sentence = message[: end.start() + 1] if end else message
     return " ".join(sentence.split())

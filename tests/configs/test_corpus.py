@@ -100,6 +100,9 @@ def test_outcomes_and_models_page_are_current():
 def test_first_sentence_drops_the_path_and_stops_at_the_first_full_stop():
     message = "config.json at /x/config.json: model_type 'a' reads text_config.b (why). Refusing rather."
     assert corpus_table.first_sentence(message) == "model_type 'a' reads text_config.b (why)."
+    # a path inside the message (a field's provenance) is this checkout's too: dropped
+    inner = "config.json at /x/config.json: b must be >= 1, got 0 (config.json at /x/config.json: b)"
+    assert corpus_table.first_sentence(inner) == "b must be >= 1, got 0 (config.json: b)"
 
 
 def _compare_corpus():
