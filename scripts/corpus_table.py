@@ -64,7 +64,9 @@ def model_type_and_architecture(config: dict) -> tuple[str, str]:
 
 
 def first_sentence(message: str) -> str:
-    message = FILE_PATH.sub(lambda m: "" if m.start() == 0 else "config.json" + (m.group(1) or ""), message.strip())
+    message = FILE_PATH.sub(
+        lambda m: "" if m.start() == 0 else "config.json" + (m.group(1) or ""), message.strip()
+    )
     end = SENTENCE_END.search(message)
     sentence = message[: end.start() + 1] if end else message
     return " ".join(sentence.split())
