@@ -56,7 +56,20 @@ LIBRARY_DEFAULTS: dict[str, tuple[str, dict[str, Any]]] = {
         {"tie_word_embeddings": False, "use_sliding_window": False, "max_window_layers": 28},
     ),
     "qwen3_moe": ("Qwen3MoeConfig", {"tie_word_embeddings": False, "use_sliding_window": False}),
-    "phi3": ("Phi3Config", {"tie_word_embeddings": False}),
+    # configuration_phi3.py: a text_config that names only model_type "phi3" (xgen-mm)
+    # is Phi-3-mini's shape
+    "phi3": (
+        "Phi3Config",
+        {
+            "vocab_size": 32064,
+            "hidden_size": 3072,
+            "intermediate_size": 8192,
+            "num_hidden_layers": 32,
+            "num_attention_heads": 32,
+            "max_position_embeddings": 4096,
+            "tie_word_embeddings": False,
+        },
+    ),
     "deepseek_v2": ("DeepseekV2Config", {"tie_word_embeddings": False, "first_k_dense_replace": 0}),
     "deepseek_v3": ("DeepseekV3Config", {"tie_word_embeddings": False, "first_k_dense_replace": 3}),
     "gpt_oss": ("GptOssConfig", {"tie_word_embeddings": False, "sliding_window": 128}),

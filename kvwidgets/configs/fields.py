@@ -25,7 +25,8 @@ MISSING = object()
 # The names each quantity goes by across model families, in the order engines try them.
 NAMES: dict[str, tuple[str, ...]] = {
     "num_hidden_layers": ("num_hidden_layers", "n_layer", "num_layers", "n_layers"),
-    "num_attention_heads": ("num_attention_heads", "n_head", "num_heads", "n_heads"),
+    # XGLM's attention_heads (transformers XGLMConfig.attribute_map)
+    "num_attention_heads": ("num_attention_heads", "n_head", "num_heads", "n_heads", "attention_heads"),
     # vLLM 0.33.0 vllm/transformers_utils/config.py, CONFIG_FIELD_ALIASES["total_num_kv_heads"]
     # adds ChatGLM's multi_query_group_num and Step3p5's num_attention_groups
     "num_key_value_heads": (

@@ -118,16 +118,16 @@ def estimate_params(view: ConfigView, d: Dims) -> int:
 
 
 def expert_width(view: ConfigView, d: Dims) -> int:
-    return (
-        # LongCat-Flash names its expert width expert_ffn_hidden_size (LongcatFlashConfig)
-        view.get(
-            "moe_intermediate_size",
-            ("moe_intermediate_size", "expert_intermediate_size", "expert_ffn_hidden_size"),
-            default=None,
-        )
-        or d.intermediate
-        or 4 * d.hidden
+    # LongCat-Flash names its expert width expert_ffn_hidden_size (LongcatFlashConfig)
+    width = view.get(
+        "moe_intermediate_size",
+        ("moe_intermediate_size", "expert_intermediate_size", "expert_ffn_hidden_size"),
+        default=None,
     )
+    if isinstance(width, list) and width:
+        # one width per layer (Hunyuan-A13B): the estimate takes their mean
+        width = round(sum(width) / len(width))
+    return width or d.intermediate or 4 * d.hidden
 
 
 def moe_shape(view: ConfigView, d: Dims) -> tuple[int, int]:

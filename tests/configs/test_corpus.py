@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / "tests" / "configs" / "corpus"
-MINIMUM_MODELS = 145
+MINIMUM_MODELS = 225
 SOURCE_LINE = re.compile(
     r"^(?P<repo>[\w.-]+/[\w.-]+) (?P<path>\S+) (?P<commit>[0-9a-f]{40}) (?P<model>[\w.-]+/[\w.-]+)\n$"
 )
