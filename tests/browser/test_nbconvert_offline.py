@@ -37,6 +37,7 @@ CELLS = [
     "kw.ContextVsUsers()",
     "kw.PerTokenBytes(model='qwen3-8b')",
 ]
+WIDGETS_ON_PAGE = (kw.UsersThatFit, kw.ContextVsUsers, kw.PerTokenBytes)  # the cells above
 MATHJAX = "cdnjs.cloudflare.com/ajax/libs/mathjax/"
 PLOTS = "() => [...document.querySelectorAll('.kv-plot')].map(p => p.data ? JSON.stringify(p.data) : null)"
 
@@ -96,11 +97,13 @@ def test_the_page_holds_plotly_js_and_the_library_once(site):
     assert "application/vnd.jupyter.widget-state+json" in page
     assert page.count("window.Plotly = Plotly") == 1 and page.count("function createApp(") == 1
     # nbconvert's template (its CSS) is about 280 KB; each widget's own state is its ESM and
-    # CSS (under 35 KB) and one shape per bundled preset (about 1 KB each), so the bound grows
-    # with the presets, never with a second copy of the 1.2 MB bundle or the library
+    # CSS and one shape per bundled preset (about 1 KB each), so the bound grows with the
+    # widgets' own code and the presets, never with a second copy of the 1.2 MB bundle or
+    # the library
     shared = len(plotly_source().encode()) + len(library_source().encode())
-    per_widget = 35_000 + 1_000 * len(kw.list_presets())
-    assert len(page.encode()) < shared + 300_000 + 3 * per_widget
+    shapes = 1_000 * len(kw.list_presets())
+    own = sum(len(w._esm.encode()) + len(w._css.encode()) + shapes for w in WIDGETS_ON_PAGE)
+    assert len(page.encode()) < shared + 300_000 + own
     assert 'src="require.js"' in page and "'embed-amd.js'" in page
 
 
