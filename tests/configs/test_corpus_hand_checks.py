@@ -253,6 +253,24 @@ HAND_CHECKS = [
         "ATTN models/deepseek_v2.py (DeepseekV2DecoderLayer: use_mha)",
         {"full": 12},
     ),
+    # Hunyuan-A13B: attention_head_dim 128 restates hidden_size / heads = 4096 / 32
+    gqa("tencent--Hunyuan-A13B-Instruct", 32, 8, 4096 // 32, "registry.py: the Transformers backend"),
+    # SmolLM3: max_window_layers beside layer_types, every layer full (use_sliding_window false)
+    gqa("HuggingFaceTB--SmolLM3-3B", 36, 4, 2048 // 16, "registry.py: the Transformers backend"),
+    # Gemma 3 1B: sliding_window_pattern 6, five sliding layers then one full (22 + 4)
+    HandCheck(
+        "google--gemma-3-1b-it",
+        26 * 1 * (256 + 256) * BF16,
+        "ATTN models/gemma3.py (sliding_window_pattern 6)",
+        {"sliding": 26 - 26 // 6, "full": 26 // 6},
+    ),
+    # Gemma 2 2B: every other layer slides (Gemma2Config's default pattern)
+    HandCheck(
+        "google--gemma-2-2b-it",
+        26 * 4 * (256 + 256) * BF16,
+        "ATTN models/gemma2.py (sliding on even layers)",
+        {"sliding": 13, "full": 13},
+    ),
     # BLOOM: n_embed 14336 over n_head 112
     HandCheck(
         "bigscience--bloom", 70 * 112 * (14336 // 112 * 2) * BF16, "ATTN models/bloom.py", {"full": 70}
