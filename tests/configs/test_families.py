@@ -5,9 +5,6 @@ numbers come from. Expected figures are worked by hand from the rules cited in
 kvwidgets/configs/families.py, not read back from the code.
 """
 
-import json
-from pathlib import Path
-
 import pytest
 
 import kvwidgets as kw
@@ -15,20 +12,7 @@ from kvwidgets.configs.presets import get_preset
 from kvwidgets.core.errors import ConfigError
 from kvwidgets.core.layers import FullAttentionSpec, RecurrentStateSpec, SlidingWindowSpec
 
-LAYOUTS = Path(__file__).parent / "layouts"
-
-
-def config(name):
-    data = json.loads((LAYOUTS / f"{name}.json").read_text())
-    assert data.pop("_source")
-    return data
-
-
-def kinds(model):
-    out = {}
-    for g in model.groups:
-        out[g.spec.kind] = out.get(g.spec.kind, 0) + g.count
-    return out
+from .layout_files import config, kinds
 
 
 def test_kimi_linear_is_seven_mla_layers_and_twenty_kda_states():

@@ -7,9 +7,6 @@ are written as arithmetic from the config's numbers; the rule each follows is ci
 it and in kvwidgets/configs/families.py and dsa_indexer.py.
 """
 
-import json
-from pathlib import Path
-
 import pytest
 
 import kvwidgets as kw
@@ -20,21 +17,9 @@ from kvwidgets.core.sglang import sglang_kv_report
 from kvwidgets.core.sglang_layout import Pool, model_layout
 from kvwidgets.core.vllm import mtp_draft
 
-LAYOUTS = Path(__file__).parent / "layouts"
+from .layout_files import config, kinds
+
 GIB_40 = 40 * 2**30  # the cache budget the engine tests below hand vLLM and SGLang
-
-
-def config(name):
-    data = json.loads((LAYOUTS / f"{name}.json").read_text())
-    assert data.pop("_source")
-    return data
-
-
-def kinds(model):
-    out = {}
-    for g in model.groups:
-        out[g.spec.kind] = out.get(g.spec.kind, 0) + g.count
-    return out
 
 
 def vllm_tokens(model, kv_dtype="bf16"):

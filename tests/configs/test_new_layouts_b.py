@@ -34,15 +34,10 @@ from kvwidgets.core.layers import CompressedMLASpec, CrossAttentionSpec, FullAtt
 from kvwidgets.core.sglang_layout import model_layout
 from kvwidgets.core.vllm_specs import layer_cache_specs
 
-LAYOUTS = Path(__file__).parent / "layouts"
+from .layout_files import config
+
 CALC = Path(kvwidgets.widgets.__file__).parent / "js" / "calc" / "index.js"
 TOKENS = [1, 3, 4, 7, 8, 9, 127, 128, 129, 1000, 131_072, 1_048_576]
-
-
-def config(name):
-    data = json.loads((LAYOUTS / f"{name}.json").read_text())
-    assert data.pop("_source")
-    return data
 
 
 # ---- DeepSeek-V4-Flash -----------------------------------------------------------------------

@@ -4,29 +4,13 @@ that name their true cause first, each on a real config from tests/configs/layou
 Expected figures are worked by hand: per layer K and V, KV heads x head size x 2 bytes (bf16).
 """
 
-import json
-from pathlib import Path
-
 import pytest
 
 import kvwidgets as kw
 from kvwidgets.configs.presets import get_preset
 from kvwidgets.core.errors import ConfigError, MissingFieldError
 
-LAYOUTS = Path(__file__).parent / "layouts"
-
-
-def config(name):
-    data = json.loads((LAYOUTS / f"{name}.json").read_text())
-    assert data.pop("_source")
-    return data
-
-
-def kinds(model):
-    out = {}
-    for g in model.groups:
-        out[g.spec.kind] = out.get(g.spec.kind, 0) + g.count
-    return out
+from .layout_files import config, kinds
 
 
 def test_gemma2_sliding_window_size_restates_sliding_window_and_passes():
