@@ -13,25 +13,21 @@ from __future__ import annotations
 import pytest
 
 import kvwidgets as kw
+from kvwidgets import widgets
 from kvwidgets.export import iframe_snippet, to_html
 
 from .conftest import open_exported
 
 pytestmark = pytest.mark.browser
 
-WIDGETS = [
-    "AttentionDesigns",
-    "CacheTransfer",
-    "ContextVsUsers",
-    "DecodeSpeed",
-    "DecodeStep",
-    "DeploymentRanks",
-    "MemoryOverTrace",
-    "OffloadOrRecompute",
-    "PagedBlocks",
-    "PerTokenBytes",
-    "UsersThatFit",
-]
+# every widget the package exports, so a new one is covered without editing this list
+WIDGETS = sorted(
+    name
+    for name in widgets.__all__
+    if isinstance(cls := getattr(widgets, name), type)
+    and issubclass(cls, widgets.KVWidget)
+    and cls is not widgets.KVWidget
+)
 
 # Steps every control of widget `index` that a reader drags or steps through and returns
 # per control the lowest and highest outer height of the widget, and whether a warning or
