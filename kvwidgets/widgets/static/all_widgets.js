@@ -30,6 +30,7 @@ var CONCEPT_COLORS;
 var CONTEXT_STEPS;
 var HATCHED;
 var KEYED_TAGS;
+var KIND_NAMES;
 var KVInputError;
 var PAGE_DARK;
 var PAGE_LIGHT;
@@ -145,10 +146,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "257ff11348cb99a3";
+var LIBRARY_HASH = "de0101168332eab6";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KIND_NAMES, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -510,7 +511,7 @@ function render({ model, el }) {
   gpuSelect(app);
   contextControl(app);
   selectControl(app, "link", "Link", () => Object.entries(model.get("links") || {}).sort((a, b) => b[1].gbps - a[1].gbps).map(([name, l]) => [name, `${shortName({ name, label: l.label })}: ${fmtGbps(l.gbps)}`]), ["links"]);
-  selectControl(app, "tp", "GPUs a side (TP)", () => axisValues(app, "tp_sizes").map((n2) => [n2, String(n2)]), ["axes"]);
+  selectControl(app, "tp", "GPUs a side (TP)", () => axisValues(app, "tp_sizes").map((n3) => [n3, String(n3)]), ["axes"]);
   dtypeSelect(app, "kv_dtype", "KV cache");
   moreFold(app, () => {
     dtypeSelect(app, "weight_dtype", "Weights");
@@ -563,12 +564,12 @@ function render({ model, el }) {
       },
       [...pic.parts, ...chart.parts]
     );
-    const n2 = (v) => Number(v).toLocaleString("en-US");
+    const n3 = (v) => Number(v).toLocaleString("en-US");
     const lines = [
-      { text: tp > 1 ? `Bytes to move = one GPU's share of the cache of ${n2(context)} tokens, split ${tp} ways = ${n2(x.bytes_per_rank)} B (${n2(x.bytes_all_ranks)} B over all ${tp} GPUs, heads or latents held on several GPUs counted on each; one unsplit copy is ${n2(x.bytes_one_copy)} B).` : `Bytes to move = the cache of ${n2(context)} tokens = ${n2(x.bytes_per_rank)} B.`, cls: "kv-note" },
-      { text: `Move = ${n2(x.bytes_per_rank)} B / ${x.link.gbps} GB/s = ${fmtSeconds(x.seconds)}.${tp > 1 ? " Each GPU sends its own share to its pair over its own link, all at once, so the time is one GPU's share over one link." : ""}`, cls: "kv-note" },
-      { text: `Prefill (ideal floor) = 2 x ${n2(activeParams(shape, params))} active params x ${n2(context)} tokens / ${tp > 1 ? `(${n2(gpu.bf16_tflops)} TFLOPS x ${tp} GPUs)` : `${n2(gpu.bf16_tflops)} TFLOPS`} = ${fmtSeconds(x.prefill_seconds)}; it leaves attention's own work out, so a real prefill takes longer.`, cls: "kv-note" },
-      { text: `One decode step (batch 1) = (weights a GPU + its cache) / ${n2(gpu.bandwidth_gbps)} GB/s = ${fmtSeconds(x.decode_step_seconds)}, a bandwidth ceiling.`, cls: "kv-note" },
+      { text: tp > 1 ? `Bytes to move = one GPU's share of the cache of ${n3(context)} tokens, split ${tp} ways = ${n3(x.bytes_per_rank)} B (${n3(x.bytes_all_ranks)} B over all ${tp} GPUs, heads or latents held on several GPUs counted on each; one unsplit copy is ${n3(x.bytes_one_copy)} B).` : `Bytes to move = the cache of ${n3(context)} tokens = ${n3(x.bytes_per_rank)} B.`, cls: "kv-note" },
+      { text: `Move = ${n3(x.bytes_per_rank)} B / ${x.link.gbps} GB/s = ${fmtSeconds(x.seconds)}.${tp > 1 ? " Each GPU sends its own share to its pair over its own link, all at once, so the time is one GPU's share over one link." : ""}`, cls: "kv-note" },
+      { text: `Prefill (ideal floor) = 2 x ${n3(activeParams(shape, params))} active params x ${n3(context)} tokens / ${tp > 1 ? `(${n3(gpu.bf16_tflops)} TFLOPS x ${tp} GPUs)` : `${n3(gpu.bf16_tflops)} TFLOPS`} = ${fmtSeconds(x.prefill_seconds)}; it leaves attention's own work out, so a real prefill takes longer.`, cls: "kv-note" },
+      { text: `One decode step (batch 1) = (weights a GPU + its cache) / ${n3(gpu.bandwidth_gbps)} GB/s = ${fmtSeconds(x.decode_step_seconds)}, a bandwidth ceiling.`, cls: "kv-note" },
       { text: `${x.link.label}: ${x.link.gbps} GB/s one way. Source: ${x.link.source}.${x.link.name === MEASURED_LINK ? "" : " A published figure is a line rate: a real transfer reaches less."}`, cls: "kv-note" },
       { text: "Each row of the figure is the same bytes over that link's bandwidth; pick a link in the menu to see its source here.", cls: "kv-note" }
     ];
@@ -879,12 +880,12 @@ function render2({ model, el }) {
     const ticks = plotPx >= 440 * s ? TICKS_ALL : TICKS_HALF;
     if (!TICK_TEXT.has(ticks)) TICK_TEXT.set(ticks, ticks.map(fmtTokens));
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
-    const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
+    const textLines2 = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
     if (isLog && !failed && stairs.some((st) => st.users.some((u) => u === 0n))) {
-      textLines.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
+      textLines2.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
-    textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
-    app.say(textLines);
+    textLines2.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
+    app.say(textLines2);
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${String(model.get("kv_dtype")).toUpperCase()} cache)`;
     const pastModel = longest !== null && shape.max_context && longest > shape.max_context ? `, past the model's ${shape.max_context.toLocaleString("en-US")}-token limit` : "";
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens${pastModel}`;
@@ -967,10 +968,10 @@ function batchEndLabels(app, batches, chosen, xEnd, at, colorOf, yRange, marked)
   );
 }
 function fitsText(batch2, context, fit, loads) {
-  const n2 = (x) => Number(x).toLocaleString("en-US");
+  const n3 = (x) => Number(x).toLocaleString("en-US");
   if (!loads) return "the weights do not fit: the model does not load";
-  const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n2(fit.max_batch)} fit`;
-  return fit.fits ? `batch ${n2(batch2)} at ${fmtTokens(context)} tokens fits (up to ${n2(fit.max_batch)})` : `batch ${n2(batch2)} at ${fmtTokens(context)} tokens does not fit (${most}): the ceiling assumes caches that cannot be held`;
+  const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n3(fit.max_batch)} fit`;
+  return fit.fits ? `batch ${n3(batch2)} at ${fmtTokens(context)} tokens fits (up to ${n3(fit.max_batch)})` : `batch ${n3(batch2)} at ${fmtTokens(context)} tokens does not fit (${most}): the ceiling assumes caches that cannot be held`;
 }
 function render3({ model, el }) {
   const app = createApp({ model, el }, "Decode speed ceiling");
@@ -1190,11 +1191,11 @@ function render3({ model, el }) {
 var decode_speed_default = widgetModule(render3);
 
 // kvwidgets/widgets/js/widgets/decode_step.js
-var KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 var MIN_CELL = 3;
 var HORIZON = 32;
 var MAX_TOKENS = 2 ** 20;
 var TICK_MS = 50;
+var n = (x) => Number(x).toLocaleString("en-US");
 function kindName(kind) {
   return KIND_NAMES[kind] || `${kind} layer`;
 }
@@ -1241,9 +1242,9 @@ function jitter(i) {
   return x - Math.floor(x);
 }
 function illustrativeWeights(first, T, per) {
-  const n2 = T - first;
-  const stride = Math.max(1, Math.ceil(n2 / 65536));
-  const bins = new Float64Array(Math.ceil(n2 / per));
+  const keys = T - first;
+  const stride = Math.max(1, Math.ceil(keys / 65536));
+  const bins = new Float64Array(Math.ceil(keys / per));
   let sum = 0;
   let max = 0;
   for (let i = first; i < T; i += stride) {
@@ -1263,19 +1264,17 @@ function textWidth(text, size) {
   return text.length * size * 0.56;
 }
 function groupLine(g, step, bits, T) {
-  const n2 = (x) => Number(x).toLocaleString("en-US");
   const name = kindName(g.kind);
-  const layers = `${n2(g.count)} layer${g.count === 1 ? "" : "s"}`;
+  const layers = `${n(g.count)} layer${g.count === 1 ? "" : "s"}`;
   if (g.kv_heads === void 0 && g.latent === void 0) {
     const fixed2 = Number(g.fixed_bytes || 0);
     return fixed2 ? `${name} x ${layers}: a fixed state of ${fmtBytes(fixed2)} each, whatever the length; ${fmtBytes(step.bytes)} in all` : `${name} x ${layers}: nothing stored per token`;
   }
-  const held = step.cap === null ? `every one of the ${n2(T)} tokens` : `${n2(step.held_tokens)} of ${n2(T)} tokens (window ${n2(step.cap)})`;
-  const dropped = step.dropped_tokens ? `, ${n2(step.dropped_tokens)} dropped` : "";
+  const held = step.cap === null ? `every one of the ${n(T)} tokens` : `${n(step.held_tokens)} of ${n(T)} tokens (window ${n(step.cap)})`;
+  const dropped = step.dropped_tokens ? `, ${n(step.dropped_tokens)} dropped` : "";
   return `${name} x ${layers}: each holds ${held}${dropped}; ${fmtBytes(step.bytes)} in all (${fmtBytes(groupBytesPerToken(g, bits))} per token)`;
 }
-function render4({ model, el }) {
-  const app = createApp({ model, el }, "One decode step at a time: the cache of one conversation");
+function buildControls(app, model) {
   modelSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   intBox(app, "prompt_tokens", "Prompt (tokens)", { min: 1, max: MAX_TOKENS });
@@ -1296,12 +1295,17 @@ function render4({ model, el }) {
     if (held !== want) app.set("attention_layer", held);
   });
   const reset = resetButton(app);
-  const outTokens = app.readout("tokens", "Tokens so far:");
-  const outStored = app.readout("stored_bytes", "Stored:");
-  const outRead = app.readout("read_bytes", "Read by this step:");
-  const outWritten = app.readout("written_bytes", "Written by this step:");
-  const outScored = app.readout("scored", "Keys the query scores:");
+  const outs = {
+    tokens: app.readout("tokens", "Tokens so far:"),
+    stored: app.readout("stored_bytes", "Stored:"),
+    read: app.readout("read_bytes", "Read by this step:"),
+    written: app.readout("written_bytes", "Written by this step:"),
+    scored: app.readout("scored", "Keys the query scores:")
+  };
   diagramBox(app);
+  return { play, stepBtn, reset, outs };
+}
+function wirePlayback(app, model, { play, stepBtn, reset }) {
   let timer = null;
   const advance = (by) => {
     const g = checkInt("generated", model.get("generated"), 0);
@@ -1351,393 +1355,468 @@ function render4({ model, el }) {
     if (timer !== null) start();
   });
   app.root.dataset.playing = "false";
+  return pause;
+}
+function layout(app, P, G, T, decoding) {
+  const t = app.theme();
+  const s = app.scale();
+  const W = diagramWidth(app);
+  const fs = 12 * s;
+  const small = fs * 0.85;
+  const stacked = W < 700 * s;
+  const labelW = stacked ? 0 : 190 * s;
+  const gutter = 22 * s;
+  const qW = 64 * s;
+  const x0 = labelW + gutter;
+  const x1 = W - qW;
+  const stripW = Math.max(40, x1 - x0);
+  const span = tokenSpan(P, T);
+  const cellW = stripW / span;
+  const xOf = (i) => x0 + i * cellW;
+  const xT = xOf(T);
+  const accent = accentColor(app);
+  const cQuery = conceptColor("query");
+  const text = (x, yy, str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
+  return { t, s, W, fs, small, stacked, qW, x0, x1, stripW, span, cellW, xOf, xT, accent, cQuery, P, G, T, decoding, text };
+}
+function drawRows(f, g, first, y, h, color) {
+  const { t, s, cellW, xOf, xT, P, T, decoding } = f;
+  const promptEnd = Math.max(first, Math.min(P, T));
+  if (promptEnd > first) {
+    g.append(svgElement("rect", {
+      class: "kv-dst-row kv-dst-prompt",
+      "data-cell-width": cellW,
+      x: xOf(first),
+      y,
+      width: xOf(promptEnd) - xOf(first),
+      height: h,
+      fill: color
+    }));
+  }
+  const last = decoding ? T - 1 : T;
+  if (last > promptEnd) {
+    const attrs = { class: "kv-dst-row kv-dst-generated", "data-cell-width": cellW, fill: color };
+    const generated = cellW >= MIN_CELL ? svgElement("path", {
+      ...attrs,
+      d: boxesPath(Array.from({ length: last - promptEnd }, (_, k) => [xOf(promptEnd + k), y, cellW, h])),
+      stroke: t.bg,
+      "stroke-width": 1
+    }) : svgElement("rect", { ...attrs, x: xOf(promptEnd), y, width: xOf(last) - xOf(promptEnd), height: h });
+    g.append(generated);
+  }
+  if (decoding) {
+    const w = cellW >= MIN_CELL ? cellW : Math.max(3 * s, cellW);
+    g.append(svgElement("rect", {
+      class: "kv-dst-new",
+      x: xT - w,
+      y,
+      width: w,
+      height: h,
+      fill: color,
+      stroke: cellW >= MIN_CELL ? t.bg : "none",
+      "stroke-width": 1
+    }));
+    g.append(svgElement("rect", { x: xT - Math.max(3 * s, cellW), y, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
+  }
+  if (T > P && P > first) {
+    g.append(svgElement("line", { class: "kv-dst-prompt-end", x1: xOf(P), x2: xOf(P), y1: y - 2 * s, y2: y + h + 2 * s, stroke: t.fg2, "stroke-width": 1.5 * s }));
+  }
+}
+function drawHeader(f) {
+  const { t, s, fs, small, qW, x0, x1, W, span, xOf, xT, accent, P, G, T, decoding, text } = f;
+  const header = svgElement("g", { class: "kv-dst-header", "data-span": span });
+  const axisY = fs;
+  const barY = axisY + 6 * s;
+  const firstLabel = "token 1";
+  const newLabel = `token ${n(T)}${decoding ? " (new)" : ""}`;
+  const gap = 10 * s;
+  const newX = Math.min(W - qW, Math.max(xT, x0 + textWidth(firstLabel, small) + gap + textWidth(newLabel, small)));
+  header.append(text(x0, axisY, firstLabel), text(newX, axisY, newLabel, { "text-anchor": "end", fill: t.fg }));
+  const endLabel = n(span);
+  if (x1 - textWidth(endLabel, small) > newX + gap) header.append(text(x1, axisY, endLabel, { "text-anchor": "end" }));
+  header.append(
+    svgElement("line", { x1: x0, x2: xOf(P), y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 3 * s }),
+    svgElement("line", { x1: xT, x2: x1, y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${3 * s}` }),
+    text(x0, barY + fs * 1.2, `prompt: ${n(P)} tokens (prefill)${G > 0 ? `, then ${n(G)} generated` : ""}`, { fill: t.fg }),
+    text(x1 + 8 * s, axisY, "query")
+  );
+  if (G > 0) header.append(svgElement("line", { x1: xOf(P), x2: xT, y1: barY, y2: barY, stroke: accent, "stroke-width": 3 * s }));
+  return { header, y: barY + fs * 2 };
+}
+function drawStrips(f, row, g, gs, y) {
+  const { t, s, small, x0, x1, stripW, xOf, xT, accent, cQuery, T, decoding, text } = f;
+  const color = conceptColor(g.kind);
+  const stripsTop = y;
+  const first = T - gs.held_tokens;
+  for (const strip of stripsOf(g)) {
+    const h = stripHeight(strip.numbers, s);
+    row.append(
+      svgElement("rect", { x: x0, y, width: stripW, height: h, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+      text(x0 - 6 * s, y + h / 2 + small * 0.35, strip.name, { "text-anchor": "end", "font-weight": 600, class: "kv-dst-strip-label" })
+    );
+    if (first > 0) {
+      row.append(svgElement("rect", {
+        class: "kv-dst-dropped",
+        x: x0,
+        y,
+        width: Math.max(1, xOf(first) - x0),
+        height: h,
+        fill: "none",
+        stroke: t.fg2,
+        "stroke-dasharray": `${3 * s} ${3 * s}`,
+        "stroke-width": 1
+      }));
+    }
+    drawRows(f, row, first, y, h, color);
+    y += h + 3 * s;
+  }
+  const rowH = y - stripsTop - 3 * s;
+  if (decoding) {
+    row.append(svgElement("rect", {
+      class: "kv-dst-read",
+      x: xOf(first) - 2,
+      y: stripsTop - 2,
+      width: xT - xOf(first) + 4,
+      height: rowH + 4,
+      fill: "none",
+      stroke: accent,
+      "stroke-width": 1.5 * s,
+      rx: 2
+    }));
+  }
+  row.append(svgElement("rect", {
+    class: "kv-dst-query",
+    x: x1 + 8 * s,
+    y: stripsTop,
+    width: 22 * s,
+    height: Math.max(8 * s, rowH),
+    fill: "none",
+    stroke: cQuery,
+    "stroke-dasharray": `${3 * s} ${2 * s}`,
+    "stroke-width": 1.5 * s
+  }));
+  row.append(text(x1 + 34 * s, stripsTop + Math.max(8 * s, rowH) / 2 + small * 0.35, "q"));
+  if (first > 0 && xOf(first) - x0 > textWidth("dropped", small) + 12 * s) {
+    row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", {
+      "text-anchor": "middle",
+      stroke: t.bg,
+      "stroke-width": 3 * s,
+      "paint-order": "stroke",
+      "stroke-linejoin": "round"
+    }));
+  }
+  return y;
+}
+function drawLayer(f, g, gs, li, y) {
+  const { t, s, fs, small, stacked, x0, stripW, accent, decoding, text } = f;
+  const strips = stripsOf(g);
+  const row = svgElement("g", { class: "kv-dst-layer", "data-kind": g.kind, "data-held": gs.held_tokens, "data-dropped": gs.dropped_tokens });
+  const rowTop = y;
+  row.append(
+    svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600, text: `${kindName(g.kind)} ${li + 1} of ${n(g.count)}` }),
+    text(0, y + 2.15 * fs, rowLabel(g))
+  );
+  const labelH = 2.5 * fs;
+  if (stacked) y += labelH;
+  if (strips.length) {
+    const stripsH = strips.reduce((a, st2) => a + stripHeight(st2.numbers, s) + 3 * s, 0);
+    if (!stacked) y += Math.max(0, (labelH - stripsH) / 2);
+    y = drawStrips(f, row, g, gs, y);
+    if (!stacked) y = Math.max(y, rowTop + labelH);
+  } else if (Number(g.fixed_bytes || 0) > 0) {
+    const h = 22 * s;
+    const boxW = Math.min(stripW, 90 * s);
+    row.append(svgElement("rect", {
+      class: "kv-dst-state",
+      x: x0,
+      y,
+      width: boxW,
+      height: h,
+      fill: conceptColor(g.kind),
+      stroke: decoding ? accent : "none",
+      "stroke-width": 1.5 * s
+    }));
+    row.append(text(
+      x0 + boxW + 8 * s,
+      y + h / 2 + small * 0.35,
+      `fixed state, ${fmtBytes(Number(g.fixed_bytes))}: ${decoding ? "read and rewritten" : "written"} every step, never grows`
+    ));
+    y += (stacked ? h : Math.max(h, labelH)) + 3 * s;
+  } else {
+    row.append(text(x0, y + fs, "stores nothing per token"));
+    y += stacked ? fs * 1.4 : labelH;
+  }
+  return { row, y };
+}
+function drawCache(f, shape, st, perGroup, parts, y) {
+  const { s, fs, text } = f;
+  shape.groups.forEach((g, gi) => {
+    const gs = st.groups[gi];
+    const drawn = Math.min(g.count, perGroup);
+    for (let li = 0; li < drawn; li++) {
+      const layer = drawLayer(f, g, gs, li, y);
+      parts.push(layer.row);
+      y = layer.y + 8 * s;
+    }
+    if (g.count > drawn) {
+      parts.push(text(0, y + fs * 0.2, `+ ${n(g.count - drawn)} more ${kindName(g.kind)} layers like these (counted in every total)`, { class: "kv-dst-more" }));
+      y += fs * 1.4;
+    }
+    y += 6 * s;
+  });
+  return y;
+}
+function pickAttentionLayer(shape, st, want) {
+  const keyed = shape.groups.map((g, gi) => ({ g, gs: st.groups[gi] })).filter(({ g }) => stripsOf(g).length > 0);
+  const isWindowed = ({ g }) => Number(g.cap) > 0;
+  const windowed2 = keyed.filter(isWindowed);
+  const full = keyed.filter((k) => !isWindowed(k));
+  const pick = want === "windowed" ? windowed2[0] || full[0] : full[0] || windowed2[0];
+  const missing = want === "windowed" && !windowed2.length ? `${shape.name} has no windowed layer: a full one is shown` : want === "full" && !full.length ? `every layer of ${shape.name} has a window: a windowed one is shown` : "";
+  return { pick, missing };
+}
+function drawScoring(f, p, y) {
+  const { t, s, small, W, x0, stripW, xOf, xT, cQuery, T, text } = f;
+  const { el, first, held, qX, qBox } = p;
+  const latent = stripsOf(p.g).length === 1;
+  const kStrip = stripsOf(p.g)[0];
+  const scoreText = held < T ? `q · k for each of the ${n(held)} keys in the window; the ${n(T - held)} older ones are not scored` : `q · k for every one of the ${n(held)} keys held`;
+  el.append(text(W, y + small, scoreText, { "text-anchor": "end" }));
+  y += small * 1.5;
+  el.append(svgElement("path", {
+    class: "kv-dst-scoring",
+    fill: "none",
+    stroke: cQuery,
+    "stroke-width": 1.5 * s,
+    d: `M ${xOf(first)} ${y + 6 * s} V ${y} H ${qX + qBox / 2} V ${y + 6 * s} M ${xT} ${y} V ${y + 6 * s}`
+  }));
+  y += 8 * s;
+  y = p.stackedLabel(latent ? "latent c, as the keys" : "the keys held (K)", y);
+  const hK = stripHeight(kStrip.numbers, s);
+  p.rowLabels(y - small * 0.3, latent ? "latent c, as the keys" : "the keys held (K)");
+  el.append(
+    svgElement("rect", { x: x0, y, width: stripW, height: hK, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+    text(x0 - 6 * s, y + hK / 2 + small * 0.35, kStrip.name, { "text-anchor": "end", "font-weight": 600 })
+  );
+  if (first > 0) {
+    el.append(svgElement("rect", { x: x0, y, width: Math.max(1, xOf(first) - x0), height: hK, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
+  }
+  drawRows(f, el, first, y, hK, p.color);
+  el.append(
+    svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
+    text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q")
+  );
+  return y + hK + 6 * s;
+}
+function drawWeights(f, p, { bins, max, per }, y) {
+  const { t, s, small, x0, x1, cellW, xOf, cQuery, T, text } = f;
+  const { first } = p;
+  const barH = 34 * s;
+  y = p.stackedLabel("weights: softmax of the scores", y);
+  p.rowLabels(y + barH / 2 - small, "weights", "softmax of the scores");
+  const base = y + barH;
+  let d = "";
+  for (let b = 0; b < bins.length; b++) {
+    const h = Math.max(0.5, bins[b] / max * barH);
+    const bx = xOf(first + b * per);
+    const bw = Math.max(0.5, Math.min(per, T - first - b * per) * cellW - (cellW * per >= 3 ? 1 : 0));
+    d += `M ${bx} ${base} v ${-h} h ${bw} v ${h} z `;
+  }
+  p.el.append(
+    svgElement("line", { x1: x0, x2: x1, y1: base, y2: base, stroke: t.grid, "stroke-width": 1 }),
+    svgElement("path", { class: "kv-dst-weights", d, fill: cQuery, "data-bins": bins.length })
+  );
+  if (first > 0 && xOf(first) - x0 > textWidth("not scored", small) + 12 * s) {
+    p.el.append(text((x0 + xOf(first)) / 2, base - small * 0.4, "not scored", { "text-anchor": "middle" }));
+  }
+  return base + 6 * s;
+}
+function drawValues(f, p, { bins, max, per }, y) {
+  const { t, s, small, x0, stripW, cellW, xOf, xT, T, text } = f;
+  const { first, color } = p;
+  const strips = stripsOf(p.g);
+  const vStrip = strips[strips.length - 1];
+  const latent = strips.length === 1;
+  const hV = stripHeight(vStrip.numbers, s);
+  y = p.stackedLabel(latent ? "latent c, as the values, x weights" : "the values (V) x weights", y);
+  p.rowLabels(y - small * 0.3, latent ? "latent c, as the values," : "the values (V)", "each times its weight");
+  p.el.append(
+    svgElement("rect", { x: x0, y, width: stripW, height: hV, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+    text(x0 - 6 * s, y + hV / 2 + small * 0.35, vStrip.name, { "text-anchor": "end", "font-weight": 600 })
+  );
+  const weighted = svgElement("g", { class: "kv-dst-weighted" });
+  const byLevel = Array.from({ length: 16 }, () => []);
+  for (let b = 0; b < bins.length; b++) {
+    const bw = Math.min(per, T - first - b * per) * cellW;
+    byLevel[Math.round(15 * Math.sqrt(bins[b] / max))].push([xOf(first + b * per), y, bw, hV]);
+  }
+  byLevel.forEach((boxes, level) => {
+    if (boxes.length) weighted.append(svgElement("path", { d: boxesPath(boxes), fill: color, "fill-opacity": (0.12 + 0.88 * level / 15).toFixed(3) }));
+  });
+  p.el.append(weighted, svgElement("rect", { x: xOf(first), y, width: xT - xOf(first), height: hV, fill: "none", stroke: color, "stroke-width": 1 }));
+  return { hV, vBottom: y + hV };
+}
+function drawSum(f, p, hV, vBottom) {
+  const { t, s, small, W, xOf, xT, text } = f;
+  const { qX, qBox, color } = p;
+  let y = vBottom + 22 * s;
+  y = p.stackedLabel("their sum: one row, the output", y);
+  p.rowLabels(y - small * 0.3, "their sum: one row,", "this layer's output");
+  const outY = y;
+  p.el.append(
+    svgElement("path", {
+      class: "kv-dst-sum",
+      d: `M ${xOf(p.first)} ${vBottom} L ${xT} ${vBottom} L ${qX + qBox} ${outY} L ${qX} ${outY + hV} Z`,
+      fill: color,
+      "fill-opacity": 0.18,
+      stroke: "none"
+    }),
+    svgElement("rect", { class: "kv-dst-out", x: qX, y: outY, width: qBox, height: hV, fill: color, stroke: t.fg, "stroke-width": 1 }),
+    svgElement("path", {
+      class: "kv-dst-next",
+      d: `M ${qX + qBox + 2 * s} ${outY + hV / 2} H ${W - 3 * s} m ${-5 * s} ${-4 * s} l ${5 * s} ${4 * s} l ${-5 * s} ${4 * s}`,
+      fill: "none",
+      stroke: t.fg,
+      "stroke-width": 1.5 * s
+    }),
+    text(W, outY + hV + small * 1.3, "layer n+1", { "text-anchor": "end", fill: t.fg })
+  );
+  return outY + hV + small * 1.8;
+}
+function drawAttention(f, { g, gs }, missing, y) {
+  const { t, s, fs, small, stacked, x1, cellW, T, text } = f;
+  const el = svgElement("g", { class: "kv-dst-attention", "data-kind": g.kind, "data-scored": gs.held_tokens });
+  y += 4 * s;
+  el.append(svgElement("text", {
+    x: 0,
+    y: y + fs,
+    "font-size": fs,
+    fill: t.fg,
+    "font-weight": 600,
+    text: `Attention in ${kindName(g.kind)} 1, for token ${n(T)}`
+  }));
+  y += fs * 1.5;
+  if (missing) {
+    el.append(text(0, y + small, missing, { fill: t.fg, class: "kv-dst-instead" }));
+    y += small * 1.4;
+  }
+  el.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
+  y += small * 1.6;
+  const p = {
+    el,
+    g,
+    color: conceptColor(g.kind),
+    first: T - gs.held_tokens,
+    held: gs.held_tokens,
+    qX: x1 + 8 * s,
+    qBox: 22 * s,
+    rowLabels: (yy, a, b = void 0) => {
+      if (stacked) return;
+      el.append(text(0, yy + small, a, { fill: t.fg }));
+      if (b) el.append(text(0, yy + small * 2.2, b));
+    },
+    stackedLabel: (a, yy) => {
+      if (!stacked) return yy;
+      el.append(text(0, yy + small, a, { fill: t.fg }));
+      return yy + small * 1.4;
+    }
+  };
+  y = drawScoring(f, p, y);
+  const per = Math.max(1, Math.ceil(2 * s / cellW));
+  const w = { ...illustrativeWeights(p.first, T, per), per };
+  y = drawWeights(f, p, w, y);
+  const { hV, vBottom } = drawValues(f, p, w, y);
+  return { panel: el, y: drawSum(f, p, hV, vBottom) };
+}
+function drawLegend(f, groups, y) {
+  const { t, s, small, W, accent, cQuery, text } = f;
+  let legendY = y + 8 * s;
+  const legend = svgElement("g", { class: "kv-dst-legend" });
+  let lx = 0;
+  const item = (mark, str) => {
+    const w = 18 * s + textWidth(str, small);
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      legendY += 20 * s;
+    }
+    legend.append(mark(lx), text(lx + 18 * s, legendY + 10 * s, str));
+    lx += w + 16 * s;
+  };
+  const sw = 12 * s;
+  for (const kind of new Set(groups.map((g) => g.kind))) {
+    item((x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
+  }
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
+  item(
+    (x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + k * sw / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
+    "generated: a row per step"
+  );
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
+  return { legend, H: legendY + 22 * s };
+}
+function textLines(f, shape, st, bits) {
+  const { P, T, span, decoding } = f;
+  const lines = shape.groups.map((g, gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
+  const hasLatent = shape.groups.some((g) => g.latent !== void 0);
+  lines.push({ text: decoding ? `This step: every layer computes the new token's query, key and value${hasLatent ? " (MLA: one latent in place of the key and value)" : ""}; the new rows are kept, the query is scored against every row held, then dropped.` : `Prefill: the keys and values of all ${n(P)} prompt tokens are computed and stored at once. Play or Step to decode.`, cls: "kv-note" });
+  lines.push({ text: `The token axis runs to token ${n(span)}: the prompt and room for ${n(span - P)} decode steps, doubled whenever the conversation passes it.`, cls: "kv-note" });
+  lines.push({ text: "Attention (under the cache): the new token's query is scored against each key the layer holds (a sliding layer: only the keys in its window), the softmax turns the scores into weights that sum to 1, and the weighted sum of the values is one row, the layer's output, which the next layer takes as its input. The weights drawn are a fixed made-up pattern: the widget knows the cache's sizes, not the model's numbers.", cls: "kv-note" });
+  if (shape.max_context && T > shape.max_context) {
+    lines.push({ text: `${n(T)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(shape.max_context)}).`, cls: "kv-warn" });
+  }
+  return lines;
+}
+function readInputs(model) {
+  const P = checkInt("prompt_tokens", model.get("prompt_tokens"), 1);
+  const G = checkInt("generated", model.get("generated"), 0);
+  if (P > MAX_TOKENS) throw new KVInputError(`prompt_tokens must be at most ${MAX_TOKENS.toLocaleString("en-US")}, got ${P.toLocaleString("en-US")}`);
+  const want = String(model.get("attention_layer"));
+  if (want !== "windowed" && want !== "full") throw new KVInputError(`attention_layer must be 'windowed' or 'full', got '${want}'`);
+  return { P, G, want };
+}
+function render4({ model, el }) {
+  const app = createApp({ model, el }, "One decode step at a time: the cache of one conversation");
+  const { play, stepBtn, reset, outs } = buildControls(app, model);
+  const pause = wirePlayback(app, model, { play, stepBtn, reset });
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
     const bits = L.bits("kv_dtype");
-    const P = checkInt("prompt_tokens", model.get("prompt_tokens"), 1);
-    const G = checkInt("generated", model.get("generated"), 0);
-    if (P > MAX_TOKENS) throw new KVInputError(`prompt_tokens must be at most ${MAX_TOKENS.toLocaleString("en-US")}, got ${P.toLocaleString("en-US")}`);
-    const want = String(model.get("attention_layer"));
-    if (want !== "windowed" && want !== "full") throw new KVInputError(`attention_layer must be 'windowed' or 'full', got '${want}'`);
+    const { P, G, want } = readInputs(model);
     const st = decodeStepBytes(shape, P, G, bits);
     const T = st.tokens;
     const decoding = st.phase === "decode";
     const perGroup = Number(axisValues(app, "layers_per_group")[0]) || 2;
-    const n2 = (x) => Number(x).toLocaleString("en-US");
-    const t = app.theme();
-    const s = app.scale();
-    const W = diagramWidth(app);
-    const fs = 12 * s;
-    const small = fs * 0.85;
-    const stacked = W < 700 * s;
-    const labelW = stacked ? 0 : 190 * s;
-    const gutter = 22 * s;
-    const qW = 64 * s;
-    const x0 = labelW + gutter;
-    const x1 = W - qW;
-    const stripW = Math.max(40, x1 - x0);
-    const span = tokenSpan(P, T);
-    const cellW = stripW / span;
-    const xOf = (i) => x0 + i * cellW;
-    const xT = xOf(T);
-    const accent = accentColor(app);
-    const cQuery = conceptColor("query");
-    const text = (x, yy, str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
-    const drawRows = (g, first, y2, h, color) => {
-      const promptEnd = Math.max(first, Math.min(P, T));
-      if (promptEnd > first) {
-        g.append(svgElement("rect", {
-          class: "kv-dst-row kv-dst-prompt",
-          "data-cell-width": cellW,
-          x: xOf(first),
-          y: y2,
-          width: xOf(promptEnd) - xOf(first),
-          height: h,
-          fill: color
-        }));
-      }
-      const last = decoding ? T - 1 : T;
-      if (last > promptEnd) {
-        const attrs = { class: "kv-dst-row kv-dst-generated", "data-cell-width": cellW, fill: color };
-        const generated = cellW >= MIN_CELL ? svgElement("path", {
-          ...attrs,
-          d: boxesPath(Array.from({ length: last - promptEnd }, (_, k) => [xOf(promptEnd + k), y2, cellW, h])),
-          stroke: t.bg,
-          "stroke-width": 1
-        }) : svgElement("rect", { ...attrs, x: xOf(promptEnd), y: y2, width: xOf(last) - xOf(promptEnd), height: h });
-        g.append(generated);
-      }
-      if (decoding) {
-        const w = cellW >= MIN_CELL ? cellW : Math.max(3 * s, cellW);
-        g.append(svgElement("rect", {
-          class: "kv-dst-new",
-          x: xT - w,
-          y: y2,
-          width: w,
-          height: h,
-          fill: color,
-          stroke: cellW >= MIN_CELL ? t.bg : "none",
-          "stroke-width": 1
-        }));
-        g.append(svgElement("rect", { x: xT - Math.max(3 * s, cellW), y: y2, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
-      }
-      if (T > P && P > first) {
-        g.append(svgElement("line", { class: "kv-dst-prompt-end", x1: xOf(P), x2: xOf(P), y1: y2 - 2 * s, y2: y2 + h + 2 * s, stroke: t.fg2, "stroke-width": 1.5 * s }));
-      }
-    };
-    const parts = [];
-    const header = svgElement("g", { class: "kv-dst-header", "data-span": span });
-    const axisY = fs;
-    const barY = axisY + 6 * s;
-    const firstLabel = "token 1";
-    const newLabel = `token ${n2(T)}${decoding ? " (new)" : ""}`;
-    const gap = 10 * s;
-    const newX = Math.min(W - qW, Math.max(xT, x0 + textWidth(firstLabel, small) + gap + textWidth(newLabel, small)));
-    header.append(text(x0, axisY, firstLabel), text(newX, axisY, newLabel, { "text-anchor": "end", fill: t.fg }));
-    const endLabel = n2(span);
-    if (x1 - textWidth(endLabel, small) > newX + gap) header.append(text(x1, axisY, endLabel, { "text-anchor": "end" }));
-    header.append(
-      svgElement("line", { x1: x0, x2: xOf(P), y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 3 * s }),
-      svgElement("line", { x1: xT, x2: x1, y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${3 * s}` }),
-      text(x0, barY + fs * 1.2, `prompt: ${n2(P)} tokens (prefill)${G > 0 ? `, then ${n2(G)} generated` : ""}`, { fill: t.fg }),
-      text(x1 + 8 * s, axisY, "query")
-    );
-    if (G > 0) header.append(svgElement("line", { x1: xOf(P), x2: xT, y1: barY, y2: barY, stroke: accent, "stroke-width": 3 * s }));
-    parts.push(header);
-    let y = barY + fs * 2;
-    shape.groups.forEach((g, gi) => {
-      const gs = st.groups[gi];
-      const color = conceptColor(g.kind);
-      const strips = stripsOf(g);
-      const drawn = Math.min(g.count, perGroup);
-      for (let li = 0; li < drawn; li++) {
-        const row = svgElement("g", { class: "kv-dst-layer", "data-kind": g.kind, "data-held": gs.held_tokens, "data-dropped": gs.dropped_tokens });
-        const rowTop = y;
-        row.append(
-          svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600, text: `${kindName(g.kind)} ${li + 1} of ${n2(g.count)}` }),
-          text(0, y + 2.15 * fs, rowLabel(g))
-        );
-        const labelH = 2.5 * fs;
-        if (stacked) y += labelH;
-        if (strips.length) {
-          const stripsH = strips.reduce((a, st2) => a + stripHeight(st2.numbers, s) + 3 * s, 0);
-          if (!stacked) y += Math.max(0, (labelH - stripsH) / 2);
-          const stripsTop = y;
-          const first = T - gs.held_tokens;
-          for (const strip of strips) {
-            const h = stripHeight(strip.numbers, s);
-            row.append(
-              svgElement("rect", { x: x0, y, width: stripW, height: h, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-              text(x0 - 6 * s, y + h / 2 + small * 0.35, strip.name, { "text-anchor": "end", "font-weight": 600, class: "kv-dst-strip-label" })
-            );
-            if (first > 0) {
-              row.append(svgElement("rect", {
-                class: "kv-dst-dropped",
-                x: x0,
-                y,
-                width: Math.max(1, xOf(first) - x0),
-                height: h,
-                fill: "none",
-                stroke: t.fg2,
-                "stroke-dasharray": `${3 * s} ${3 * s}`,
-                "stroke-width": 1
-              }));
-            }
-            drawRows(row, first, y, h, color);
-            y += h + 3 * s;
-          }
-          const rowH = y - stripsTop - 3 * s;
-          if (decoding) {
-            row.append(svgElement("rect", {
-              class: "kv-dst-read",
-              x: xOf(first) - 2,
-              y: stripsTop - 2,
-              width: xT - xOf(first) + 4,
-              height: rowH + 4,
-              fill: "none",
-              stroke: accent,
-              "stroke-width": 1.5 * s,
-              rx: 2
-            }));
-          }
-          row.append(svgElement("rect", {
-            class: "kv-dst-query",
-            x: x1 + 8 * s,
-            y: stripsTop,
-            width: 22 * s,
-            height: Math.max(8 * s, rowH),
-            fill: "none",
-            stroke: cQuery,
-            "stroke-dasharray": `${3 * s} ${2 * s}`,
-            "stroke-width": 1.5 * s
-          }));
-          row.append(text(x1 + 34 * s, stripsTop + Math.max(8 * s, rowH) / 2 + small * 0.35, "q"));
-          if (first > 0 && xOf(first) - x0 > textWidth("dropped", small) + 12 * s) {
-            row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", {
-              "text-anchor": "middle",
-              stroke: t.bg,
-              "stroke-width": 3 * s,
-              "paint-order": "stroke",
-              "stroke-linejoin": "round"
-            }));
-          }
-          if (!stacked) y = Math.max(y, rowTop + labelH);
-        } else if (Number(g.fixed_bytes || 0) > 0) {
-          const h = 22 * s;
-          const boxW = Math.min(stripW, 90 * s);
-          row.append(svgElement("rect", {
-            class: "kv-dst-state",
-            x: x0,
-            y,
-            width: boxW,
-            height: h,
-            fill: color,
-            stroke: decoding ? accent : "none",
-            "stroke-width": 1.5 * s
-          }));
-          row.append(text(
-            x0 + boxW + 8 * s,
-            y + h / 2 + small * 0.35,
-            `fixed state, ${fmtBytes(Number(g.fixed_bytes))}: ${decoding ? "read and rewritten" : "written"} every step, never grows`
-          ));
-          y += (stacked ? h : Math.max(h, labelH)) + 3 * s;
-        } else {
-          row.append(text(x0, y + fs, "stores nothing per token"));
-          y += stacked ? fs * 1.4 : labelH;
-        }
-        parts.push(row);
-        y += 8 * s;
-      }
-      if (g.count > drawn) {
-        parts.push(text(0, y + fs * 0.2, `+ ${n2(g.count - drawn)} more ${kindName(g.kind)} layers like these (counted in every total)`, { class: "kv-dst-more" }));
-        y += fs * 1.4;
-      }
-      y += 6 * s;
-    });
-    const keyed = shape.groups.map((g, gi) => ({ g, gs: st.groups[gi] })).filter(({ g }) => stripsOf(g).length > 0);
-    const isWindowed = ({ g }) => Number(g.cap) > 0;
-    const windowed2 = keyed.filter(isWindowed);
-    const full = keyed.filter((k) => !isWindowed(k));
-    const pick = want === "windowed" ? windowed2[0] || full[0] : full[0] || windowed2[0];
+    const f = layout(app, P, G, T, decoding);
+    const { header, y: cacheY } = drawHeader(f);
+    const parts = [header];
+    let y = drawCache(f, shape, st, perGroup, parts, cacheY);
+    const { pick, missing } = pickAttentionLayer(shape, st, want);
     if (pick) {
-      const { g, gs } = pick;
-      const color = conceptColor(g.kind);
-      const strips = stripsOf(g);
-      const kStrip = strips[0];
-      const vStrip = strips[strips.length - 1];
-      const latent = strips.length === 1;
-      const first = T - gs.held_tokens;
-      const held = gs.held_tokens;
-      const panel = svgElement("g", { class: "kv-dst-attention", "data-kind": g.kind, "data-scored": held });
-      const missing = want === "windowed" && !windowed2.length ? `${shape.name} has no windowed layer: a full one is shown` : want === "full" && !full.length ? `every layer of ${shape.name} has a window: a windowed one is shown` : "";
-      y += 4 * s;
-      panel.append(svgElement("text", {
-        x: 0,
-        y: y + fs,
-        "font-size": fs,
-        fill: t.fg,
-        "font-weight": 600,
-        text: `Attention in ${kindName(g.kind)} 1, for token ${n2(T)}`
-      }));
-      y += fs * 1.5;
-      if (missing) {
-        panel.append(text(0, y + small, missing, { fill: t.fg, class: "kv-dst-instead" }));
-        y += small * 1.4;
-      }
-      panel.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
-      y += small * 1.6;
-      const rowLabels = (yy, a, b = void 0) => {
-        if (stacked) return;
-        panel.append(text(0, yy + small, a, { fill: t.fg }));
-        if (b) panel.append(text(0, yy + small * 2.2, b));
-      };
-      const stackedLabel = (a) => {
-        if (!stacked) return;
-        panel.append(text(0, y + small, a, { fill: t.fg }));
-        y += small * 1.4;
-      };
-      const scoreText = held < T ? `q · k for each of the ${n2(held)} keys in the window; the ${n2(T - held)} older ones are not scored` : `q · k for every one of the ${n2(held)} keys held`;
-      panel.append(text(W, y + small, scoreText, { "text-anchor": "end" }));
-      y += small * 1.5;
-      const qX = x1 + 8 * s;
-      const qBox = 22 * s;
-      panel.append(svgElement("path", {
-        class: "kv-dst-scoring",
-        fill: "none",
-        stroke: cQuery,
-        "stroke-width": 1.5 * s,
-        d: `M ${xOf(first)} ${y + 6 * s} V ${y} H ${qX + qBox / 2} V ${y + 6 * s} M ${xT} ${y} V ${y + 6 * s}`
-      }));
-      y += 8 * s;
-      stackedLabel(latent ? "latent c, as the keys" : "the keys held (K)");
-      const hK = stripHeight(kStrip.numbers, s);
-      rowLabels(y - small * 0.3, latent ? "latent c, as the keys" : "the keys held (K)");
-      panel.append(
-        svgElement("rect", { x: x0, y, width: stripW, height: hK, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-        text(x0 - 6 * s, y + hK / 2 + small * 0.35, kStrip.name, { "text-anchor": "end", "font-weight": 600 })
-      );
-      if (first > 0) {
-        panel.append(svgElement("rect", { x: x0, y, width: Math.max(1, xOf(first) - x0), height: hK, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
-      }
-      drawRows(panel, first, y, hK, color);
-      panel.append(
-        svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
-        text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q")
-      );
-      y += hK + 6 * s;
-      const per = Math.max(1, Math.ceil(2 * s / cellW));
-      const { bins, max } = illustrativeWeights(first, T, per);
-      const barH = 34 * s;
-      stackedLabel("weights: softmax of the scores");
-      rowLabels(y + barH / 2 - small, "weights", "softmax of the scores");
-      const base = y + barH;
-      let d = "";
-      for (let b = 0; b < bins.length; b++) {
-        const h = Math.max(0.5, bins[b] / max * barH);
-        const bx = xOf(first + b * per);
-        const bw = Math.max(0.5, Math.min(per, T - first - b * per) * cellW - (cellW * per >= 3 ? 1 : 0));
-        d += `M ${bx} ${base} v ${-h} h ${bw} v ${h} z `;
-      }
-      panel.append(
-        svgElement("line", { x1: x0, x2: x1, y1: base, y2: base, stroke: t.grid, "stroke-width": 1 }),
-        svgElement("path", { class: "kv-dst-weights", d, fill: cQuery, "data-bins": bins.length })
-      );
-      if (first > 0 && xOf(first) - x0 > textWidth("not scored", small) + 12 * s) {
-        panel.append(text((x0 + xOf(first)) / 2, base - small * 0.4, "not scored", { "text-anchor": "middle" }));
-      }
-      y = base + 6 * s;
-      const hV = stripHeight(vStrip.numbers, s);
-      stackedLabel(latent ? "latent c, as the values, x weights" : "the values (V) x weights");
-      rowLabels(y - small * 0.3, latent ? "latent c, as the values," : "the values (V)", "each times its weight");
-      panel.append(
-        svgElement("rect", { x: x0, y, width: stripW, height: hV, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-        text(x0 - 6 * s, y + hV / 2 + small * 0.35, vStrip.name, { "text-anchor": "end", "font-weight": 600 })
-      );
-      const weighted = svgElement("g", { class: "kv-dst-weighted" });
-      const byLevel = Array.from({ length: 16 }, () => []);
-      for (let b = 0; b < bins.length; b++) {
-        const bw = Math.min(per, T - first - b * per) * cellW;
-        byLevel[Math.round(15 * Math.sqrt(bins[b] / max))].push([xOf(first + b * per), y, bw, hV]);
-      }
-      byLevel.forEach((boxes, level) => {
-        if (boxes.length) weighted.append(svgElement("path", { d: boxesPath(boxes), fill: color, "fill-opacity": (0.12 + 0.88 * level / 15).toFixed(3) }));
-      });
-      panel.append(weighted, svgElement("rect", { x: xOf(first), y, width: xT - xOf(first), height: hV, fill: "none", stroke: color, "stroke-width": 1 }));
-      const vBottom = y + hV;
-      y = vBottom + 22 * s;
-      stackedLabel("their sum: one row, the output");
-      rowLabels(y - small * 0.3, "their sum: one row,", "this layer's output");
-      const outY = y;
-      panel.append(
-        svgElement("path", {
-          class: "kv-dst-sum",
-          d: `M ${xOf(first)} ${vBottom} L ${xT} ${vBottom} L ${qX + qBox} ${outY} L ${qX} ${outY + hV} Z`,
-          fill: color,
-          "fill-opacity": 0.18,
-          stroke: "none"
-        }),
-        svgElement("rect", { class: "kv-dst-out", x: qX, y: outY, width: qBox, height: hV, fill: color, stroke: t.fg, "stroke-width": 1 }),
-        svgElement("path", {
-          class: "kv-dst-next",
-          d: `M ${qX + qBox + 2 * s} ${outY + hV / 2} H ${W - 3 * s} m ${-5 * s} ${-4 * s} l ${5 * s} ${4 * s} l ${-5 * s} ${4 * s}`,
-          fill: "none",
-          stroke: t.fg,
-          "stroke-width": 1.5 * s
-        }),
-        text(W, outY + hV + small * 1.3, "layer n+1", { "text-anchor": "end", fill: t.fg })
-      );
-      y = outY + hV + small * 1.8;
-      parts.push(panel);
+      const attention = drawAttention(f, pick, missing, y);
+      parts.push(attention.panel);
+      y = attention.y;
     }
-    let legendY = y + 8 * s;
-    const legend = svgElement("g", { class: "kv-dst-legend" });
-    let lx = 0;
-    const item = (mark, str) => {
-      const w = 18 * s + textWidth(str, small);
-      if (lx > 0 && lx + w > W) {
-        lx = 0;
-        legendY += 20 * s;
-      }
-      legend.append(mark(lx), text(lx + 18 * s, legendY + 10 * s, str));
-      lx += w + 16 * s;
-    };
-    const sw = 12 * s;
-    for (const kind of new Set(shape.groups.map((g) => g.kind))) {
-      item((x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
-    }
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
-    item(
-      (x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + k * sw / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
-      "generated: a row per step"
-    );
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
-    const H = legendY + 22 * s;
+    const { legend, H } = drawLegend(f, shape.groups, y);
+    const W = f.W;
     const svg = svgElement("svg", {
       width: W,
       height: H,
       viewBox: `0 0 ${W} ${H}`,
       role: "img",
-      "font-family": t.font,
+      "font-family": f.t.font,
       // the point in words: each kind of layer's rows held and dropped
-      "aria-label": `${shape.name}, ${decoding ? `decode step ${n2(G)}` : "after the prefill"}: ${n2(T)} tokens, ${fmtBytes(st.stored_bytes)} stored. ${shape.groups.map((g, gi) => groupLine(g, st.groups[gi], bits, T)).join(". ")}.`
+      "aria-label": `${shape.name}, ${decoding ? `decode step ${n(G)}` : "after the prefill"}: ${n(T)} tokens, ${fmtBytes(st.stored_bytes)} stored. ${shape.groups.map((g, gi) => groupLine(g, st.groups[gi], bits, T)).join(". ")}.`
     }, [...parts, legend]);
-    const lines = shape.groups.map((g, gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
-    const hasLatent = shape.groups.some((g) => g.latent !== void 0);
-    lines.push({ text: decoding ? `This step: every layer computes the new token's query, key and value${hasLatent ? " (MLA: one latent in place of the key and value)" : ""}; the new rows are kept, the query is scored against every row held, then dropped.` : `Prefill: the keys and values of all ${n2(P)} prompt tokens are computed and stored at once. Play or Step to decode.`, cls: "kv-note" });
-    lines.push({ text: `The token axis runs to token ${n2(span)}: the prompt and room for ${n2(span - P)} decode steps, doubled whenever the conversation passes it.`, cls: "kv-note" });
-    lines.push({ text: "Attention (under the cache): the new token's query is scored against each key the layer holds (a sliding layer: only the keys in its window), the softmax turns the scores into weights that sum to 1, and the weighted sum of the values is one row, the layer's output, which the next layer takes as its input. The weights drawn are a fixed made-up pattern: the widget knows the cache's sizes, not the model's numbers.", cls: "kv-note" });
-    if (shape.max_context && T > shape.max_context) {
-      lines.push({ text: `${n2(T)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n2(shape.max_context)}).`, cls: "kv-warn" });
-    }
+    const lines = textLines(f, shape, st, bits);
     app.say(lines);
-    outTokens.textContent = `${n2(T)} (${n2(P)} prompt + ${n2(G)} generated)`;
-    outStored.textContent = fmtBytes(st.stored_bytes);
-    outRead.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
-    outWritten.textContent = fmtBytes(st.written_bytes);
-    outScored.textContent = pick ? `${n2(pick.gs.held_tokens)} of ${n2(T)} in ${article(kindName(pick.g.kind))} ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
+    outs.tokens.textContent = `${n(T)} (${n(P)} prompt + ${n(G)} generated)`;
+    outs.stored.textContent = fmtBytes(st.stored_bytes);
+    outs.read.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
+    outs.written.textContent = fmtBytes(st.written_bytes);
+    outs.scored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in ${article(kindName(pick.g.kind))} ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };
@@ -1756,8 +1835,8 @@ function layoutKey(tp, pp, dp, ep) {
   return `tp${tp}-pp${pp}-dp${dp}-ep${ep ? 1 : 0}`;
 }
 function layoutName(entry) {
-  const n2 = entry.tp * entry.pp * entry.dp;
-  if (n2 === 1) return "1 GPU";
+  const n3 = entry.tp * entry.pp * entry.dp;
+  if (n3 === 1) return "1 GPU";
   const parts = [];
   if (entry.tp > 1) parts.push(`TP ${entry.tp}`);
   if (entry.pp > 1) parts.push(`PP ${entry.pp}`);
@@ -1778,9 +1857,9 @@ function setMany(app, values) {
 }
 function staleFields(model) {
   const made = model.get("layouts_for") || {};
-  const n2 = model.get("tp") * model.get("pp") * model.get("dp");
+  const n3 = model.get("tp") * model.get("pp") * model.get("dp");
   const differ = ["model", "gpu", "kv_dtype", "weight_dtype", "utilization"].filter((f) => made[f] !== model.get(f));
-  if (made.num_gpus !== n2) differ.push("number of GPUs");
+  if (made.num_gpus !== n3) differ.push("number of GPUs");
   return differ;
 }
 function layoutRadios(app) {
@@ -1818,17 +1897,17 @@ function layoutRadios(app) {
 function gpuCountSelect(app) {
   const sel = element("select", { "data-kv": "num_gpus", "aria-label": "number of GPUs" });
   const fill = () => {
-    const n2 = app.model.get("tp") * app.model.get("pp") * app.model.get("dp");
-    const counts = [.../* @__PURE__ */ new Set([...axisValues(app, "gpu_counts"), n2])].sort((a, b) => a - b);
+    const n3 = app.model.get("tp") * app.model.get("pp") * app.model.get("dp");
+    const counts = [.../* @__PURE__ */ new Set([...axisValues(app, "gpu_counts"), n3])].sort((a, b) => a - b);
     sel.replaceChildren(...counts.map((c) => element("option", { value: String(c), text: String(c) })));
-    sel.value = String(n2);
+    sel.value = String(n3);
   };
   sel.addEventListener("change", () => {
-    const n2 = Number(sel.value);
+    const n3 = Number(sel.value);
     const m = app.model;
-    if (m.get("pp") > 1 && m.get("tp") === 1 && m.get("dp") === 1) setMany(app, { tp: 1, pp: n2, dp: 1, ep: false });
-    else if (m.get("dp") > 1 && m.get("tp") === 1 && m.get("pp") === 1) setMany(app, { tp: 1, pp: 1, dp: n2, ep: n2 > 1 && m.get("ep") });
-    else setMany(app, { tp: n2, pp: 1, dp: 1, ep: false });
+    if (m.get("pp") > 1 && m.get("tp") === 1 && m.get("dp") === 1) setMany(app, { tp: 1, pp: n3, dp: 1, ep: false });
+    else if (m.get("dp") > 1 && m.get("tp") === 1 && m.get("pp") === 1) setMany(app, { tp: 1, pp: 1, dp: n3, ep: n3 > 1 && m.get("ep") });
+    else setMany(app, { tp: n3, pp: 1, dp: 1, ep: false });
   });
   fill();
   app.syncers.push(fill);
@@ -1924,19 +2003,19 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     if (held > 0) {
       const group = held <= COUNTABLE ? 1 : Math.ceil(held / 24);
       for (let k = 0; k < held; k += group) {
-        const n2 = Math.min(group, held - k);
+        const n3 = Math.min(group, held - k);
         g.push(svgElement("rect", {
           class: "kv-rk-conv",
           x: x(at),
           y,
-          width: x(at + perConv * n2) - x(at),
+          width: x(at + perConv * n3) - x(at),
           height: barH,
           fill: paint.fill("kv"),
           stroke: t.bg,
           "stroke-width": 1,
-          "data-conversations": n2
+          "data-conversations": n3
         }));
-        at += perConv * n2;
+        at += perConv * n3;
       }
     }
     if (r.weights_bytes <= usable && usable > at) {
@@ -2159,8 +2238,8 @@ function headSharing(app, L, labels, perToken, W) {
     for (const [bx, bw] of boxes) {
       panel.append(svgElement("rect", { class: "kv-heads-kv", x: bx, y: ky, width: bw, height: 10 * s, fill: kvColor, rx: 1.5 }));
     }
-    const n2 = (v) => Number(v).toLocaleString("en-US");
-    const numbers = latent ? `${n2(g0.latent)} numbers/layer` : `2 x ${kv} x ${g0.head_k} = ${n2(2 * kv * g0.head_k)} numbers/layer`;
+    const n3 = (v) => Number(v).toLocaleString("en-US");
+    const numbers = latent ? `${n3(g0.latent)} numbers/layer` : `2 x ${kv} x ${g0.head_k} = ${n3(2 * kv * g0.head_k)} numbers/layer`;
     const sharing = !q ? "" : latent ? `all ${q} heads read it; nothing rebuilt` : kv === q ? "one per query head" : kv === 1 ? `all ${q} query heads share it` : `${q / kv} query heads per KV head`;
     panel.append(
       svgElement("text", { x, y: ky + 10 * s + fs * 1.1, "font-size": fs * 0.9, fill: t.fg2, text: sharing }),
@@ -2188,7 +2267,7 @@ function headSharing(app, L, labels, perToken, W) {
   }, parts);
 }
 function pastTrainedLength(real, long) {
-  const n2 = (x) => Number(x).toLocaleString("en-US");
+  const n3 = (x) => Number(x).toLocaleString("en-US");
   const byMax = /* @__PURE__ */ new Map();
   for (const [name, s] of real) {
     if (s.max_context && long > s.max_context) byMax.set(s.max_context, [...byMax.get(s.max_context) || [], name]);
@@ -2196,8 +2275,8 @@ function pastTrainedLength(real, long) {
   if (!byMax.size) return [];
   const and = (xs) => xs.length < 2 ? xs[0] : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
   const count = [...byMax.values()].flat().length;
-  const clauses = [...byMax].map(([max, names]) => `${and(names)} ${names.length === 1 ? "was" : "were"} trained for ${n2(max)} tokens (max_position_embeddings)`);
-  return [{ text: `${clauses.join("; ")}, not ${n2(long)}: ${count === 1 ? "its bar holds for the memory, not for the model's" : "their bars hold for the memory, not for the models'"} quality.`, cls: "kv-warn" }];
+  const clauses = [...byMax].map(([max, names]) => `${and(names)} ${names.length === 1 ? "was" : "were"} trained for ${n3(max)} tokens (max_position_embeddings)`);
+  return [{ text: `${clauses.join("; ")}, not ${n3(long)}: ${count === 1 ? "its bar holds for the memory, not for the model's" : "their bars hold for the memory, not for the models'"} quality.`, cls: "kv-warn" }];
 }
 function render6({ model, el }) {
   const app = createApp({ model, el }, "Attention designs and their cache");
@@ -2221,13 +2300,13 @@ function render6({ model, el }) {
     if (xScale !== "log" && xScale !== "linear") throw new KVInputError(`x_scale must be 'log' or 'linear', got '${xScale}'`);
     const labels = axisValues(app, "designs").map((l) => l.replace("{window}", win));
     const shapes = labels.map((l) => L.shape(l));
-    const real = (model.get("real") || []).map((n2) => [n2, L.shape(n2)]);
+    const real = (model.get("real") || []).map((n3) => [n3, L.shape(n3)]);
     const perToken = shapes.map((s) => kvBytesPerToken(s, bits));
     const t = app.theme();
     const sc = app.scale();
     const gb = (shape, tokens) => Number(kvBytes(shape, tokens, bits)) / 1e9;
     const GAP = " ";
-    const realNames = real.map(([n2]) => n2);
+    const realNames = real.map(([n3]) => n3);
     const rows = [...labels, GAP, ...realNames];
     const rowShapes = [...shapes, null, ...real.map(([, s]) => s)];
     const top = Math.max(...rowShapes.filter((s) => s).map((s) => gb(s, Math.max(short, long))));
@@ -2246,9 +2325,9 @@ function render6({ model, el }) {
       };
     });
     const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
-    for (const [n2, s] of real) {
+    for (const [n3, s] of real) {
       const capped = s.groups.some((g) => g.cap !== null && g.cap !== void 0);
-      lines.push({ text: `${n2.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
+      lines.push({ text: `${n3.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
     }
     lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
     lines.push(...pastTrainedLength(real, long));
@@ -2261,13 +2340,13 @@ function render6({ model, el }) {
       drawnHeads = headsKey;
     }
     outDesign.textContent = labels.map((l, i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
-    const longest = Math.max(...rows.map((n2) => String(n2).length));
+    const longest = Math.max(...rows.map((n3) => String(n3).length));
     const range = xScale === "log" ? void 0 : [0, top * 1.04];
     const gbText = (v) => `${v.toLocaleString("en-US", { maximumFractionDigits: 2 })} GB`;
     outLong.textContent = `${fmtTokens(long)} tokens: ${labels.map((l, i) => `${l.split(" ")[0]} ${gbText(gb(shapes[i], long))}`).join(" · ")}`;
     app.describeFigure(
       `KV cache of one conversation at ${fmtTokens(short)} and ${fmtTokens(long)} tokens, per attention design and real model`,
-      `At ${fmtTokens(long)} tokens one conversation's cache is ${rows.flatMap((n2, i) => rowShapes[i] ? [`${n2} ${gbText(gb(rowShapes[i], long))}`] : []).join(", ")}.`
+      `At ${fmtTokens(long)} tokens one conversation's cache is ${rows.flatMap((n3, i) => rowShapes[i] ? [`${n3} ${gbText(gb(rowShapes[i], long))}`] : []).join(", ")}.`
     );
     const heading = (text, yref, y, yanchor) => ({
       text,
@@ -2310,7 +2389,7 @@ var USES = [
 var DATASET_LABELS = { sharegpt: "ShareGPT", alpaca: "Alpaca" };
 var FINISHED_LABEL = "finished: every request done";
 var patternCount = 0;
-var n = (x) => Number(x).toLocaleString("en-US");
+var n2 = (x) => Number(x).toLocaleString("en-US");
 var pct = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: 0 })}%`;
 var pct1 = (x) => `${(x * 100).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
 var batch = (x) => x.toLocaleString("en-US", { maximumFractionDigits: x < 10 ? 1 : 0 });
@@ -2320,19 +2399,19 @@ function neverFillsMessage(trace, neverFull, count, ref, counts) {
   const more = counts.filter((c) => c > count);
   const paper = ref.paper_kv_slots;
   const less = [
-    ...paper && paper < trace.kv_slots ? [`the paper's ${n(paper)} token slots`] : [],
+    ...paper && paper < trace.kv_slots ? [`the paper's ${n2(paper)} token slots`] : [],
     "a bigger model",
     "fewer or smaller GPUs"
   ];
-  return `At ${n(trace.kv_slots)} token slots the cache never fills under ${who}: all ${n(count)} requests run at once, no request waits for memory, and the shares would measure memory nobody asked for. The four allocators cannot be compared here. To fill the cache, give ${more.length ? `more requests (${n(more[more.length - 1])}) or ` : ""}less KV memory (${less.join(", ")}).`;
+  return `At ${n2(trace.kv_slots)} token slots the cache never fills under ${who}: all ${n2(count)} requests run at once, no request waits for memory, and the shares would measure memory nobody asked for. The four allocators cannot be compared here. To fill the cache, give ${more.length ? `more requests (${n2(more[more.length - 1])}) or ` : ""}less KV memory (${less.join(", ")}).`;
 }
 function render7({ model, el }) {
   const app = createApp({ model, el }, "Where does KV memory go when each request reserves its own, and when it is paged?");
   selectControl(app, "dataset", "Requests like", () => Object.keys(model.get("lengths") || DATASET_LABELS).map((d) => [d, DATASET_LABELS[d] || d]), ["lengths"]);
-  selectControl(app, "num_requests", "How many", () => axisValues(app, "request_counts").map((c) => [c, n(c)]), ["axes"]);
+  selectControl(app, "num_requests", "How many", () => axisValues(app, "request_counts").map((c) => [c, n2(c)]), ["axes"]);
   selectControl(app, "kv_slots", "KV memory", () => {
     const paper = (model.get("reference") || {}).paper_kv_slots || 15728;
-    return [[paper, `the paper's: ${n(paper)} token slots`], [0, "what the model leaves on the GPU"]];
+    return [[paper, `the paper's: ${n2(paper)} token slots`], [0, "what the model leaves on the GPU"]];
   }, ["reference"]);
   selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((b) => [b, `${b} tokens`]), ["axes"]);
   selectControl(app, "view", "Show", () => axisValues(app, "views").map((v) => [v, v === "all" ? "all four" : POLICY_LABELS[v] || v]), ["axes"]);
@@ -2356,7 +2435,7 @@ function render7({ model, el }) {
     if (!flat) throw new KVInputError(`unknown dataset '${dataset}'. Known datasets: ${Object.keys(lengths).sort().join(", ")}.`);
     const count = Number(model.get("num_requests"));
     if (!Number.isInteger(count) || count < 1) throw new KVInputError(`num_requests must be a whole number >= 1, got ${count}`);
-    if (2 * count > flat.length) throw new KVInputError(`num_requests: the page holds the lengths of ${n(flat.length / 2)} requests; more need the kernel to draw them`);
+    if (2 * count > flat.length) throw new KVInputError(`num_requests: the page holds the lengths of ${n2(flat.length / 2)} requests; more need the kernel to draw them`);
     const blockSize = model.get("block_size");
     if (!axisValues(app, "block_sizes").includes(blockSize)) throw new KVInputError(`block_size must be one of ${axisValues(app, "block_sizes").join(", ")}, got ${blockSize}`);
     let kvSlots = Number(model.get("kv_slots"));
@@ -2408,7 +2487,7 @@ function render7({ model, el }) {
       table.replaceChildren();
       for (const p of POLICIES) {
         const r = trace.runs[p];
-        outs[p].textContent = neverFull.includes(p) ? `not applicable: never full (all ${n(count)} requests at once)` : `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
+        outs[p].textContent = neverFull.includes(p) ? `not applicable: never full (all ${n2(count)} requests at once)` : `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
       }
       outWasted.textContent = "not applicable: the cache never fills";
       markHolds(values, true);
@@ -2510,7 +2589,7 @@ function render7({ model, el }) {
       }
       const done = X(Math.min(run.total_steps, lastStep));
       g.append(svgElement("line", { x1: done, x2: done, y1: py, y2: py + ph, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${3 * s} ${2 * s}` }));
-      const doneText = `all done at step ${n(run.total_steps)}`;
+      const doneText = `all done at step ${n2(run.total_steps)}`;
       const doneW = doneText.length * fs * 0.8 * 0.55;
       const leftOfLine = done - px > doneW + 6 * s;
       g.append(svgElement("text", { x: leftOfLine ? done - 4 * s : Math.min(done + 4 * s, px + plotW - doneW), y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": leftOfLine ? "end" : "start", text: doneText }));
@@ -2525,13 +2604,13 @@ function render7({ model, el }) {
     const fit = (ref.fits || {})[dataset] || {};
     const paperSetting = trace.kv_slots === ref.paper_kv_slots && trace.block_size === 16 && trace.max_len === ref.paper_max_len;
     const lines = [];
-    const memory = budget ? `${n(trace.kv_slots)} token slots: what ${budget.shape.name} leaves on ${budget.numGpus} x ${budget.gpu.name} at 90% utilization, divided by its KV bytes per token (a slot is one token in every layer)` : `${n(trace.kv_slots)} token slots${trace.kv_slots === ref.paper_kv_slots ? " (the paper's Table 1: OPT-13B on an A100-40GB leaves 12 GiB for the cache, at 800 KiB a token)" : ""}`;
+    const memory = budget ? `${n2(trace.kv_slots)} token slots: what ${budget.shape.name} leaves on ${budget.numGpus} x ${budget.gpu.name} at 90% utilization, divided by its KV bytes per token (a slot is one token in every layer)` : `${n2(trace.kv_slots)} token slots${trace.kv_slots === ref.paper_kv_slots ? " (the paper's Table 1: OPT-13B on an A100-40GB leaves 12 GiB for the cache, at 800 KiB a token)" : ""}`;
     lines.push(
-      { text: `${n(count)} requests like ${fit.label || dataset}'s (seed ${model.get("seed")}) on ${memory}; the longest sequence is ${n(trace.max_len)} tokens (OPT's), blocks of ${trace.block_size}.` },
+      { text: `${n2(count)} requests like ${fit.label || dataset}'s (seed ${model.get("seed")}) on ${memory}; the longest sequence is ${n2(trace.max_len)} tokens (OPT's), blocks of ${trace.block_size}.` },
       { text: "Every request waits at step 0 and is admitted first come, first served when its memory fits; one decode step writes one token per running request. The shares are averages over the steps at which a request is still waiting: a full server." },
       { text: "Orca (Max) reserves the maximum length, Orca (Pow2) the prompt plus the output rounded up to a power of two, Orca (Oracle) exactly prompt + output; each reservation is placed by a buddy allocator (the paper's assumption), which rounds it up to a power of two and can split free space too finely for the next request. vLLM hands out blocks as a sequence grows, keeps 1% of the blocks free when admitting (vLLM 0.2.0) and preempts the latest request when blocks run out." },
       { text: "Reserved, not yet written: slots held for tokens the request will still write. Never written: slots held past a request's end (or the empty tail of its last block). Allocator rounding + free: what the paper calls external fragmentation and others." },
-      { text: `Request lengths: lognormal draws with the paper's mean lengths (Figure 11: ${fit.label || dataset} prompts ${fit.input_mean} tokens, outputs ${fit.output_mean}); the spread is ours: output sigma ${fit.output_sigma} fitted to Figure 2's Orca (Max) bar, prompt sigma ${fit.input_sigma} assumed; prompts at most ${n(fit.max_input || 0)} tokens.` }
+      { text: `Request lengths: lognormal draws with the paper's mean lengths (Figure 11: ${fit.label || dataset} prompts ${fit.input_mean} tokens, outputs ${fit.output_mean}); the spread is ours: output sigma ${fit.output_sigma} fitted to Figure 2's Orca (Max) bar, prompt sigma ${fit.input_sigma} assumed; prompts at most ${n2(fit.max_input || 0)} tokens.` }
     );
     const paperUse = (p) => paperSetting && dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {};
     const paperBatch = (p) => paperSetting ? ((ref.paper_batch || {})[dataset] || {})[p] : void 0;
@@ -2552,8 +2631,8 @@ function render7({ model, el }) {
         cell(pct1(r.mean_internal), opt(u.internal)),
         cell(pct1(r.mean_rounding + r.mean_free), opt(u.external_and_others)),
         cell(r.mean_running.toFixed(2), b === void 0 ? void 0 : b.toFixed(2)),
-        cell(n(r.total_steps), void 0),
-        cell(p === "paged" ? n(r.preemptions) : "", void 0)
+        cell(n2(r.total_steps), void 0),
+        cell(p === "paged" ? n2(r.preemptions) : "", void 0)
       ]);
     });
     const caption = paperSetting ? `Averages over the saturated steps; in brackets the paper's (Figure 2${dataset === "sharegpt" ? "" : ": ShareGPT only"}; Figure 13's mean batch).` : "Averages over the saturated steps (the paper's figures are shown in its setting: its memory, blocks of 16).";
@@ -2867,7 +2946,7 @@ function render8({ model, el }) {
       });
     }
     const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
-    const options = names.map((n2) => [`reload from ${TIER_NAMES[n2] || n2}`, at[n2]]);
+    const options = names.map((n3) => [`reload from ${TIER_NAMES[n3] || n3}`, at[n3]]);
     options.push(["recompute (ideal)", recomputeAt]);
     const fastest = options.reduce((a, b) => b[1] < a[1] ? b : a);
     const kvb = kvBytes(shape, context, bits);
@@ -2888,21 +2967,21 @@ function render8({ model, el }) {
     const drawnHeight = app.root.classList.contains("kv-compact") ? Math.round(0.7 * height) : height;
     const pxPerDecade = (drawnHeight - margin.t - margin.b) / (yRange[1] - yRange[0]);
     traces.push(endLabels(
-      ends.map(([n2, y, color]) => ({ text: SHORT_NAMES2[n2] || n2, y, color })),
+      ends.map(([n3, y, color]) => ({ text: SHORT_NAMES2[n3] || n3, y, color })),
       { x: 12e5, pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }
     ));
-    const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n2) => ({ name: n2, gbps: tierGbps(tiers[n2], speed), seconds: at[n2] }));
+    const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n3) => ({ name: n3, gbps: tierGbps(tiers[n3], speed), seconds: at[n3] }));
     const pictureWidth = diagramWidth(app);
     const cacheText = `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`;
     const pictureKey = JSON.stringify([pictureTiers.map((p) => [p.name, p.gbps]), pictureWidth, gpu.name, sc, t]);
     const pictureSvg = pictureKey === drawnPicture ? null : tierPicture(app, pictureTiers, pictureWidth, gpu, cacheText);
-    const gbpsText = (n2) => `${tierGbps(tiers[n2], speed).toLocaleString("en-US")} GB/s`;
-    const dashText = (n2) => `${SHORT_NAMES2[n2] || n2} ${DASH_WORDS[TIER_DASH[n2] || "solid"]}`;
+    const gbpsText = (n3) => `${tierGbps(tiers[n3], speed).toLocaleString("en-US")} GB/s`;
+    const dashText = (n3) => `${SHORT_NAMES2[n3] || n3} ${DASH_WORDS[TIER_DASH[n3] || "solid"]}`;
     const lines = [
       // first, so a slide (compact: the first line shows) says why one line seems missing
       ...coincidentTiers(tiers, speed).map(([a, b]) => ({ text: `${TIER_NAMES[a] || a} (${gbpsText(a)}) and ${TIER_NAMES[b] || b} (${gbpsText(b)}) copy at nearly the same speed here: their lines lie on each other (${dashText(a)}, ${dashText(b)}).` })),
       { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} of each tier; Ranges shades each tier from its slow to its fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
-      { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n2) => `${TIER_NAMES[n2] || n2} ${tiers[n2].low_gbps} / ${tiers[n2].typical_gbps} / ${tiers[n2].high_gbps}`).join("; ")}.`, cls: "kv-note" }
+      { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n3) => `${TIER_NAMES[n3] || n3} ${tiers[n3].low_gbps} / ${tiers[n3].typical_gbps} / ${tiers[n3].high_gbps}`).join("; ")}.`, cls: "kv-note" }
     ];
     if (showMeasured) lines.push({ text: `Measured: ${meas.provenance}. It grows faster than the ideal because attention's work grows with the square of the tokens.`, cls: "kv-note" });
     else lines.push({ text: `Measured prefill is drawn for ${meas.model || "llama-3-8b"} on the ${meas.gpu || "H200"} only (the shape that was measured).`, cls: "kv-note" });
@@ -2920,8 +2999,8 @@ function render8({ model, el }) {
       picture.querySelector(".kv-tier-cache").textContent = cacheText;
       picture.querySelector("svg").setAttribute("aria-label", tierPictureLabel(pictureTiers, gpu, cacheText));
     }
-    const range = (n2) => bands ? ` (${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n2].high_gbps))} to ${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n2].low_gbps))})` : "";
-    outReload.textContent = names.map((n2) => `${TIER_NAMES[n2] || n2} ${fmtSeconds2(at[n2])}${range(n2)}`).join(" · ");
+    const range = (n3) => bands ? ` (${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n3].high_gbps))} to ${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n3].low_gbps))})` : "";
+    outReload.textContent = names.map((n3) => `${TIER_NAMES[n3] || n3} ${fmtSeconds2(at[n3])}${range(n3)}`).join(" · ");
     outRecompute.textContent = `ideal ${fmtSeconds2(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds2(measuredAt)}` : "");
     outFastest.textContent = fastest[0];
     const searched = `reload against the ideal recompute (a model) checked from ${fmtInt(1024)} to ${fmtInt(1048576)} tokens` + (showMeasured ? `, against the measured prefill from ${fmtInt(rows[0].tokens)} to ${fmtInt(rows[rows.length - 1].tokens)}` : "");
@@ -3001,17 +3080,17 @@ function render9({ model, el }) {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
-    const n2 = (x) => Number(x).toLocaleString("en-US");
+    const n3 = (x) => Number(x).toLocaleString("en-US");
     const used = model.get("used_tokens");
     const prefix = model.get("prefix_tokens");
     const maxLen = model.get("context");
     const conflicts = [];
     const whole = (v) => Number.isInteger(v) && v >= 0;
     if (whole(used) && whole(prefix) && prefix >= used) {
-      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n2(prefix)}) must be shorter than the tokens used (used_tokens, ${n2(used)}): each conversation adds tokens of its own after it.`]);
+      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n3(prefix)}) must be shorter than the tokens used (used_tokens, ${n3(used)}): each conversation adds tokens of its own after it.`]);
     }
     if (whole(used) && whole(maxLen) && used > maxLen) {
-      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (used_tokens, ${n2(used)}) must fit in the maximum length a reservation holds (context, ${n2(maxLen)}).`]);
+      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (used_tokens, ${n3(used)}) must fit in the maximum length a reservation holds (context, ${n3(maxLen)}).`]);
     }
     flag(conflicts.flatMap((c) => c[0]));
     if (conflicts.length) {
@@ -3033,7 +3112,7 @@ function render9({ model, el }) {
     };
     const p = blockPlan(shape, gpu, o);
     const pct2 = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
-    const plural = (k, word) => `${n2(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
+    const plural = (k, word) => `${n3(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
     const t = app.theme();
     const s = app.scale();
     const W = diagramWidth(app);
@@ -3058,7 +3137,7 @@ function render9({ model, el }) {
     const x0 = labelW;
     const barW = Math.max(120, W - x0 - 4);
     const h = 20 * s;
-    heading(`One request: ${n2(p.used_tokens)} tokens used, up to ${n2(p.reserved_tokens)} allowed`);
+    heading(`One request: ${n3(p.used_tokens)} tokens used, up to ${n3(p.reserved_tokens)} allowed`);
     const scale = barW / (p.reserved_blocks * bs);
     const resRow = svgElement("g", { class: "kv-pb-reserved", "data-blocks": p.reserved_blocks });
     resRow.append(
@@ -3129,7 +3208,7 @@ function render9({ model, el }) {
     y = zTop + h + 8 * s;
     const slotW = Math.min(22 * s, (barW - 10) / bs);
     const lastRow = svgElement("g", { class: "kv-pb-last", "data-filled": p.last_block_tokens });
-    lastRow.append(label(0, y + h * 0.7, `last block (no. ${n2(p.paged_blocks)})`));
+    lastRow.append(label(0, y + h * 0.7, `last block (no. ${n3(p.paged_blocks)})`));
     for (let i = 0; i < bs; i++) {
       const filled = i < p.last_block_tokens;
       lastRow.append(svgElement("rect", {
@@ -3262,11 +3341,11 @@ function render9({ model, el }) {
     };
     memRow("kv-pb-mem-reserved", "reserving", p.users_reserved, p.reserved_blocks, p.used_tokens / (p.reserved_blocks * bs));
     memRow("kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * bs));
-    heading(`${plural(p.users, "conversation")} whose requests start with the same ${n2(p.prefix_tokens)} tokens`);
+    heading(`${plural(p.users, "conversation")} whose requests start with the same ${n3(p.prefix_tokens)} tokens`);
     const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
     const sharingBottom = app.keepsHeight() ? y + h + 6 * s + USERS_DRAWN * (h + 4 * s) + fs * 1.4 : 0;
     if (!sharing) {
-      const none = `No request of ${n2(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
+      const none = `No request of ${n3(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
       const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
       noneLines.forEach((line, i) => {
         parts.push(label(0, y + fs + i * small * 1.3, line, { fill: t.fg, class: "kv-pb-none" }));
@@ -3305,7 +3384,7 @@ function render9({ model, el }) {
       for (let u = 0; u < drawnUsers; u++) {
         const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
         g.append(
-          label(0, y + h * 0.7, `conversation ${u + 1}: ${n2(p.own_blocks)} own`),
+          label(0, y + h * 0.7, `conversation ${u + 1}: ${n3(p.own_blocks)} own`),
           // a thin line back to the shared blocks: the user's request reads them, it does not copy them
           svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` })
         );
@@ -3348,12 +3427,12 @@ function render9({ model, el }) {
       viewBox: `0 0 ${W} ${H}`,
       role: "img",
       "font-family": t.font,
-      "aria-label": `${n2(p.users_reserved)} requests fit reserving ${n2(p.reserved_blocks)} blocks each (${pct2(p.reserved_waste)} empty), ${n2(p.users_paged)} paging ${n2(p.paged_blocks)} blocks each (${pct2(p.paged_waste)} empty); a shared prefix stores ${n2(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} in place of ${n2(p.blocks_unshared)}.${tableWords}`
+      "aria-label": `${n3(p.users_reserved)} requests fit reserving ${n3(p.reserved_blocks)} blocks each (${pct2(p.reserved_waste)} empty), ${n3(p.users_paged)} paging ${n3(p.paged_blocks)} blocks each (${pct2(p.paged_waste)} empty); a shared prefix stores ${n3(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} in place of ${n3(p.blocks_unshared)}.${tableWords}`
     }, parts);
     const lines = [
-      { text: `reserving: ${n2(p.reserved_blocks)} blocks per request, ${pct2(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
-      { text: `paging: ${n2(p.paged_blocks)} blocks per request, ${pct2(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
-      { text: `sharing: ${n2(p.shared_blocks)} shared + ${n2(p.users)} x ${n2(p.own_blocks)} own = ${n2(p.blocks_shared)} blocks instead of ${n2(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
+      { text: `reserving: ${n3(p.reserved_blocks)} blocks per request, ${pct2(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
+      { text: `paging: ${n3(p.paged_blocks)} blocks per request, ${pct2(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
+      { text: `sharing: ${n3(p.shared_blocks)} shared + ${n3(p.users)} x ${n3(p.own_blocks)} own = ${n3(p.blocks_shared)} blocks instead of ${n3(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
       { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${model.get("kv_dtype").toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each conversation's own.`, cls: "kv-note" },
       { text: "The block table: each request keeps a list of its blocks' numbers in memory, so its blocks need not lie together. vLLM's block pool hands a request the blocks at the head of its queue of free blocks, and a finished request's blocks rejoin that queue, so once the engine has run a while a request's blocks are scattered. The numbers drawn are an illustration of that, not a trace.", cls: "kv-note" }
     ];
@@ -3361,21 +3440,21 @@ function render9({ model, el }) {
       lines.push({ text: `${shape.name} has windowed layers: blocks are counted as if every layer kept every token, the most paging can need; an engine frees a window's blocks once they slide out.`, cls: "kv-note" });
     }
     if (shape.max_context && p.reserved_tokens > shape.max_context) {
-      lines.push({ text: `A maximum length of ${n2(p.reserved_tokens)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n2(shape.max_context)}).`, cls: "kv-warn" });
+      lines.push({ text: `A maximum length of ${n3(p.reserved_tokens)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n3(shape.max_context)}).`, cls: "kv-warn" });
     }
     if (p.kv_budget_bytes < 0n) {
       app.failure(`The weights of ${shape.name} do not fit in one ${gpu.name} at 90% utilization: no memory is left for the cache, so no request fits. Try FP8 weights or a larger GPU.`);
     } else if (p.users_paged === 0n) {
-      lines.push({ text: `Not even one request of ${n2(p.used_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
+      lines.push({ text: `Not even one request of ${n3(p.used_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
     } else if (p.users_reserved === 0n) {
-      lines.push({ text: `Not even one reservation of ${n2(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
+      lines.push({ text: `Not even one reservation of ${n3(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
     }
     app.say(lines);
-    outBlocks.textContent = `${n2(p.paged_blocks)} paged, ${n2(p.reserved_blocks)} reserved`;
+    outBlocks.textContent = `${n3(p.paged_blocks)} paged, ${n3(p.reserved_blocks)} reserved`;
     outWaste.textContent = `paged ${pct2(p.paged_waste)}, reserved ${pct2(p.reserved_waste)}`;
-    outUsers.textContent = p.kv_budget_bytes < 0n ? "none (the model does not load)" : `paging ${n2(p.users_paged)}, reserving ${n2(p.users_reserved)}`;
+    outUsers.textContent = p.kv_budget_bytes < 0n ? "none (the model does not load)" : `paging ${n3(p.users_paged)}, reserving ${n3(p.users_reserved)}`;
     markHolds(values, p.kv_budget_bytes < 0n);
-    outShare.textContent = `${n2(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n2(p.blocks_unshared)} unshared)`;
+    outShare.textContent = `${n3(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n3(p.blocks_unshared)} unshared)`;
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };
@@ -3385,32 +3464,31 @@ var paged_blocks_default = widgetModule(render9);
 
 // kvwidgets/widgets/js/widgets/per_token.js
 var MIN_SHARE = 0.02;
-var KIND_NAMES2 = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 function compressedLine(g, per) {
-  const n2 = (x) => Number(x).toLocaleString("en-US");
-  const window2 = `window of ${n2(g.window)} tokens x ${g.entry_bytes} B`;
-  if (g.ratio === 1) return `${KIND_NAMES2.compressed}: ${g.count} layers, ${window2} only`;
+  const n3 = (x) => Number(x).toLocaleString("en-US");
+  const window2 = `window of ${n3(g.window)} tokens x ${g.entry_bytes} B`;
+  if (g.ratio === 1) return `${KIND_NAMES.compressed}: ${g.count} layers, ${window2} only`;
   const index = g.index_bytes ? ` + ${g.index_bytes} B indexer key` : "";
-  return `${KIND_NAMES2.compressed}: ${g.count} layers x (${g.entry_bytes} B entry${index}) / ${g.ratio} tokens = ${n2(per)} B, plus a ${window2} and a compressor state of ${n2(g.state_window)} x ${n2(g.state_token_bytes)} B`;
+  return `${KIND_NAMES.compressed}: ${g.count} layers x (${g.entry_bytes} B entry${index}) / ${g.ratio} tokens = ${n3(per)} B, plus a ${window2} and a compressor state of ${n3(g.state_window)} x ${n3(g.state_token_bytes)} B`;
 }
 function formulaLine(g, bits) {
   const bytes = bits / 8;
   const per = groupBytesPerToken(g, bits);
-  const n2 = (x) => Number(x).toLocaleString("en-US");
+  const n3 = (x) => Number(x).toLocaleString("en-US");
   if (g.ratio !== void 0) return compressedLine(g, per);
   if (g.latent !== void 0) {
     const index = g.index_bytes ? ` + ${g.count} x ${g.index_bytes} B indexer (FP8 keys + scale)` : "";
-    return `${KIND_NAMES2.mla}: ${g.count} layers x ${g.latent} (latent + rope) x ${bytes} B${index} = ${n2(per)} B`;
+    return `${KIND_NAMES.mla}: ${g.count} layers x ${g.latent} (latent + rope) x ${bytes} B${index} = ${n3(per)} B`;
   }
   if (g.kv_heads !== void 0) {
     const dims = g.head_k === g.head_v ? `2 x ${g.count} layers x ${g.kv_heads} KV heads x ${g.head_k} head dim` : `${g.count} layers x ${g.kv_heads} KV heads x (${g.head_k} + ${g.head_v})`;
     if (g.fixed_tokens !== void 0) {
-      return `${KIND_NAMES2.cross}: ${dims} x ${bytes} B = ${n2(per)} B per encoder token, ${n2(g.fixed_tokens)} encoder tokens (image or audio) per sequence, never the text`;
+      return `${KIND_NAMES.cross}: ${dims} x ${bytes} B = ${n3(per)} B per encoder token, ${n3(g.fixed_tokens)} encoder tokens (image or audio) per sequence, never the text`;
     }
-    const cap = g.cap === null || g.cap === void 0 ? "" : `, held for the last ${n2(g.cap)} tokens only`;
-    return `${KIND_NAMES2[g.kind] || g.kind}: ${dims} x ${bytes} B = ${n2(per)} B${cap}`;
+    const cap = g.cap === null || g.cap === void 0 ? "" : `, held for the last ${n3(g.cap)} tokens only`;
+    return `${KIND_NAMES[g.kind] || g.kind}: ${dims} x ${bytes} B = ${n3(per)} B${cap}`;
   }
-  return `${KIND_NAMES2[g.kind] || g.kind}: ${g.count} layers x ${n2(g.fixed_bytes || 0)} B = ${n2(g.count * (g.fixed_bytes || 0))} B per sequence, whatever its length`;
+  return `${KIND_NAMES[g.kind] || g.kind}: ${g.count} layers x ${n3(g.fixed_bytes || 0)} B = ${n3(g.count * (g.fixed_bytes || 0))} B per sequence, whatever its length`;
 }
 function formulaFactors(g, bits) {
   const per = groupBytesPerToken(g, bits);
@@ -3447,7 +3525,7 @@ function formulaBox(app, box, shape, bits) {
   const now = {};
   const lines = rows.map((r, i) => {
     const line = element("div", { class: "kv-formula-row", "data-kind": r.kind });
-    line.append(element("span", { class: "kv-formula-kind", text: `${KIND_NAMES2[r.kind] || r.kind}:` }));
+    line.append(element("span", { class: "kv-formula-kind", text: `${KIND_NAMES[r.kind] || r.kind}:` }));
     r.factors.forEach(([key, value, source], j) => {
       const id = `${i}.${key}`;
       now[id] = String(value);
@@ -3538,7 +3616,7 @@ function render10({ model, el }) {
     });
     const t = app.theme();
     const s = app.scale();
-    const names = Object.fromEntries(kinds.map((k) => [k, KIND_NAMES2[k] || k]));
+    const names = Object.fromEntries(kinds.map((k) => [k, KIND_NAMES[k] || k]));
     const traces = kinds.map((k) => ({
       type: "bar",
       // a part drawn taller than it is says so, with its true size at the chosen length
@@ -3637,27 +3715,27 @@ var per_token_default = widgetModule(render10);
 // kvwidgets/widgets/js/widgets/users_fit.js
 var COUNTABLE2 = 64;
 function fitPoint(fit, gpu) {
-  const n2 = Number(fit.users);
+  const n3 = Number(fit.users);
   const where = `${fit.num_gpus} ${gpu.name}`;
   if (!fit.weights_fit) return `on ${where} the weights (${fmtBytes(fit.weights_bytes)}) do not fit in the usable ${fmtBytes(fit.usable_bytes)}`;
-  if (!n2) return `on ${where} no conversation of ${fit.context.toLocaleString("en-US")} tokens fits: it needs ${fmtBytes(fit.kv_per_user_bytes)} and ${fmtBytes(fit.kv_budget_bytes)} is left after the weights`;
-  return `${fmtConversations(n2)} of ${fit.context.toLocaleString("en-US")} tokens fit on ${where}; their cache fills ${fmtBytes(fit.kv_used_bytes)} of ${fmtBytes(fit.usable_bytes)} usable, beside ${fmtBytes(fit.weights_bytes)} of weights`;
+  if (!n3) return `on ${where} no conversation of ${fit.context.toLocaleString("en-US")} tokens fits: it needs ${fmtBytes(fit.kv_per_user_bytes)} and ${fmtBytes(fit.kv_budget_bytes)} is left after the weights`;
+  return `${fmtConversations(n3)} of ${fit.context.toLocaleString("en-US")} tokens fit on ${where}; their cache fills ${fmtBytes(fit.kv_used_bytes)} of ${fmtBytes(fit.usable_bytes)} usable, beside ${fmtBytes(fit.weights_bytes)} of weights`;
 }
-function layout(fit) {
+function layout2(fit) {
   const weights = fit.weights_bytes;
   const working = fit.weights_fit ? fit.working_bytes : 0n;
-  const n2 = Number(fit.users);
-  const conv = n2 > 0 || !fit.weights_fit ? fit.kv_used_bytes : fit.kv_per_user_bytes;
+  const n3 = Number(fit.users);
+  const conv = n3 > 0 || !fit.weights_fit ? fit.kv_used_bytes : fit.kv_per_user_bytes;
   const end = weights + working + conv;
   const over = end > fit.usable_bytes ? end - fit.usable_bytes : 0n;
-  return { weights, working, conv, end, over, n: n2 };
+  return { weights, working, conv, end, over, n: n3 };
 }
 var LEGEND_ROWS = (W, s) => W < 760 * s ? 3 : 2;
 function memoryBar(app, fit, gpu, W) {
   const t = app.theme();
   const s = app.scale();
   const fs = 12 * s;
-  const L = layout(fit);
+  const L = layout2(fit);
   const memory = fit.memory_bytes;
   const span = Number(L.end > memory ? L.end : memory);
   const x = (b) => Number(b) / span * W;
@@ -3665,7 +3743,7 @@ function memoryBar(app, fit, gpu, W) {
   const top = fs * 1.6;
   const parts = [];
   const paint = svgPaint(app, s);
-  const n2 = L.n;
+  const n3 = L.n;
   parts.push(svgElement("text", {
     x: 0,
     y: fs * 1.1,
@@ -3699,11 +3777,11 @@ function memoryBar(app, fit, gpu, W) {
   };
   seg("kv-mem-weights", L.weights, "weights");
   seg("kv-mem-working", L.working, "working");
-  const group = n2 <= COUNTABLE2 ? 1 : Math.ceil(n2 / 40);
+  const group = n3 <= COUNTABLE2 ? 1 : Math.ceil(n3 / 40);
   const convFrom = x(at);
-  if (n2 > 0) {
-    for (let i = 0; i < n2; i += group) {
-      const k = Math.min(group, n2 - i);
+  if (n3 > 0) {
+    for (let i = 0; i < n3; i += group) {
+      const k = Math.min(group, n3 - i);
       seg("kv-mem-conv", fit.kv_per_user_bytes * BigInt(k), "kv", { stroke: t.bg, "stroke-width": 1, "data-conversations": k });
     }
   } else if (fit.weights_fit) {
@@ -3735,7 +3813,7 @@ function memoryBar(app, fit, gpu, W) {
   const labels = [
     ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
     ...L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : [],
-    ...n2 > 0 ? [["kv", `${fmtConversations(n2)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
+    ...n3 > 0 ? [["kv", `${fmtConversations(n3)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
     ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : [],
     // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
     ...fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
@@ -3755,7 +3833,7 @@ function memoryBar(app, fit, gpu, W) {
     );
     lx += w + 14 * s;
   }
-  const [inBar, from, to, under] = n2 ? [fmtConversations(n2), convFrom, convTo, conceptColor("kv")] : [fit.weights_fit ? "one conversation does not fit" : "the weights do not fit", x(memory) + 2 * s, x(L.end), conceptColor("warning")];
+  const [inBar, from, to, under] = n3 ? [fmtConversations(n3), convFrom, convTo, conceptColor("kv")] : [fit.weights_fit ? "one conversation does not fit" : "the weights do not fit", x(memory) + 2 * s, x(L.end), conceptColor("warning")];
   if (to - from > inBar.length * fs * 0.6 + 8 * s) {
     parts.push(svgElement("text", {
       x: (from + to) / 2,
@@ -3837,17 +3915,17 @@ function render11({ model, el }) {
     const counts = [...axisValues(app, "gpu_counts")];
     if (!counts.includes(fit.num_gpus)) counts.push(fit.num_gpus);
     counts.sort((a, b) => a - b);
-    const fits = counts.map((n2) => {
+    const fits = counts.map((n3) => {
       try {
-        return usersThatFit(shape, gpu, context, { ...o, numGpus: n2 });
+        return usersThatFit(shape, gpu, context, { ...o, numGpus: n3 });
       } catch (e) {
         return { error: (
           /** @type {Error} */
           e.message
-        ), num_gpus: n2 };
+        ), num_gpus: n3 };
       }
     });
-    const labels = counts.map((n2) => `${n2} GPU${n2 > 1 ? "s" : ""}${n2 === fit.num_gpus ? " (chosen)" : ""}`);
+    const labels = counts.map((n3) => `${n3} GPU${n3 > 1 ? "s" : ""}${n3 === fit.num_gpus ? " (chosen)" : ""}`);
     const gb = (f, key) => f.error ? 0 : Number(f[key]) / 1e9;
     const none = (f) => !f.error && f.weights_fit && f.users === 0n;
     const convOver = (f) => none(f) ? gb(f, "kv_per_user_bytes") - gb(f, "kv_budget_bytes") : 0;

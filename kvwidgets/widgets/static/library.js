@@ -1665,6 +1665,7 @@ var CONCEPT_COLORS = {
   paper: "#ffffff"
   // text on one of the darker fills
 };
+var KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 var HATCHED = { free: 45, reserved: -45 };
 function dtypeColor(dtype) {
   return ["bf16", "fp16", "fp32", "fp8", "int8", "int4"].includes(dtype) ? CONCEPT_COLORS.kv : null;
@@ -2076,6 +2077,7 @@ export {
   CONTEXT_STEPS,
   HATCHED,
   KEYED_TAGS,
+  KIND_NAMES,
   KVInputError,
   PAGE_DARK,
   PAGE_LIGHT,

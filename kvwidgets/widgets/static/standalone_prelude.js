@@ -14,6 +14,7 @@
     CONTEXT_STEPS: () => CONTEXT_STEPS,
     HATCHED: () => HATCHED,
     KEYED_TAGS: () => KEYED_TAGS,
+    KIND_NAMES: () => KIND_NAMES,
     KVInputError: () => KVInputError,
     PAGE_DARK: () => PAGE_DARK,
     PAGE_LIGHT: () => PAGE_LIGHT,
@@ -1796,6 +1797,7 @@
     paper: "#ffffff"
     // text on one of the darker fills
   };
+  var KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
   var HATCHED = { free: 45, reserved: -45 };
   function dtypeColor(dtype) {
     return ["bf16", "fp16", "fp32", "fp8", "int8", "int4"].includes(dtype) ? CONCEPT_COLORS.kv : null;
@@ -2203,7 +2205,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "257ff11348cb99a3";
+  var LIBRARY_HASH = "de0101168332eab6";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

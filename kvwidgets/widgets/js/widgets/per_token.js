@@ -6,7 +6,7 @@ import { groupBytesPerToken, grows } from "../calc/layers.js";
 import { bytesByKind, kvBytes, kvBytesPerToken, limitLines, perTokenReadouts } from "../calc/model.js";
 import { fmtBytes, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { conceptColor, inkOn } from "../ui/colours.js";
+import { KIND_NAMES, conceptColor, inkOn } from "../ui/colours.js";
 import { contextControl, dtypeSelect, modelSelect, resetButton } from "../ui/controls.js";
 import { element } from "../ui/dom.js";
 import { drawPlot } from "../ui/plot.js";
@@ -25,9 +25,6 @@ import { widgetModule } from "../loader/widget_module.js";
 // A part of a bar thinner than this share of the tallest bar is drawn this tall (its true
 // size in its label and hover), so gpt-oss's 128-token window does not vanish beside 5 GB.
 const MIN_SHARE = 0.02;
-
-/** @type {Record<string, string>} */
-const KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 
 /** A DeepSeek-V4 layer's parts in their packed formats (core.layers.CompressedMLASpec). */
 /**
