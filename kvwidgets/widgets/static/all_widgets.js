@@ -374,8 +374,8 @@ function decadeLabel(p) {
 }
 function against(ratio, what) {
   if (ratio >= 1) return `${ratio.toLocaleString("en-US", { maximumFractionDigits: ratio >= 10 ? 0 : 1 })} times ${what}`;
-  const pct2 = ratio * 100;
-  return `${pct2.toLocaleString("en-US", { maximumFractionDigits: pct2 >= 10 ? 0 : pct2 >= 1 ? 1 : 2 })}% of ${what}`;
+  const pct3 = ratio * 100;
+  return `${pct3.toLocaleString("en-US", { maximumFractionDigits: pct3 >= 10 ? 0 : pct3 >= 1 ? 1 : 2 })}% of ${what}`;
 }
 function gpusPicture(app, x, W, gpu) {
   const t = app.theme();
@@ -511,7 +511,7 @@ function render({ model, el }) {
   gpuSelect(app);
   contextControl(app);
   selectControl(app, "link", "Link", () => Object.entries(model.get("links") || {}).sort((a, b) => b[1].gbps - a[1].gbps).map(([name, l]) => [name, `${shortName({ name, label: l.label })}: ${fmtGbps(l.gbps)}`]), ["links"]);
-  selectControl(app, "tp", "GPUs a side (TP)", () => axisValues(app, "tp_sizes").map((n3) => [n3, String(n3)]), ["axes"]);
+  selectControl(app, "tp", "GPUs a side (TP)", () => axisValues(app, "tp_sizes").map((n4) => [n4, String(n4)]), ["axes"]);
   dtypeSelect(app, "kv_dtype", "KV cache");
   moreFold(app, () => {
     dtypeSelect(app, "weight_dtype", "Weights");
@@ -564,12 +564,12 @@ function render({ model, el }) {
       },
       [...pic.parts, ...chart.parts]
     );
-    const n3 = (v) => Number(v).toLocaleString("en-US");
+    const n4 = (v) => Number(v).toLocaleString("en-US");
     const lines = [
-      { text: tp > 1 ? `Bytes to move = one GPU's share of the cache of ${n3(context)} tokens, split ${tp} ways = ${n3(x.bytes_per_rank)} B (${n3(x.bytes_all_ranks)} B over all ${tp} GPUs, heads or latents held on several GPUs counted on each; one unsplit copy is ${n3(x.bytes_one_copy)} B).` : `Bytes to move = the cache of ${n3(context)} tokens = ${n3(x.bytes_per_rank)} B.`, cls: "kv-note" },
-      { text: `Move = ${n3(x.bytes_per_rank)} B / ${x.link.gbps} GB/s = ${fmtSeconds(x.seconds)}.${tp > 1 ? " Each GPU sends its own share to its pair over its own link, all at once, so the time is one GPU's share over one link." : ""}`, cls: "kv-note" },
-      { text: `Prefill (ideal floor) = 2 x ${n3(activeParams(shape, params))} active params x ${n3(context)} tokens / ${tp > 1 ? `(${n3(gpu.bf16_tflops)} TFLOPS x ${tp} GPUs)` : `${n3(gpu.bf16_tflops)} TFLOPS`} = ${fmtSeconds(x.prefill_seconds)}; it leaves attention's own work out, so a real prefill takes longer.`, cls: "kv-note" },
-      { text: `One decode step (batch 1) = (weights a GPU + its cache) / ${n3(gpu.bandwidth_gbps)} GB/s = ${fmtSeconds(x.decode_step_seconds)}, a bandwidth ceiling.`, cls: "kv-note" },
+      { text: tp > 1 ? `Bytes to move = one GPU's share of the cache of ${n4(context)} tokens, split ${tp} ways = ${n4(x.bytes_per_rank)} B (${n4(x.bytes_all_ranks)} B over all ${tp} GPUs, heads or latents held on several GPUs counted on each; one unsplit copy is ${n4(x.bytes_one_copy)} B).` : `Bytes to move = the cache of ${n4(context)} tokens = ${n4(x.bytes_per_rank)} B.`, cls: "kv-note" },
+      { text: `Move = ${n4(x.bytes_per_rank)} B / ${x.link.gbps} GB/s = ${fmtSeconds(x.seconds)}.${tp > 1 ? " Each GPU sends its own share to its pair over its own link, all at once, so the time is one GPU's share over one link." : ""}`, cls: "kv-note" },
+      { text: `Prefill (ideal floor) = 2 x ${n4(activeParams(shape, params))} active params x ${n4(context)} tokens / ${tp > 1 ? `(${n4(gpu.bf16_tflops)} TFLOPS x ${tp} GPUs)` : `${n4(gpu.bf16_tflops)} TFLOPS`} = ${fmtSeconds(x.prefill_seconds)}; it leaves attention's own work out, so a real prefill takes longer.`, cls: "kv-note" },
+      { text: `One decode step (batch 1) = (weights a GPU + its cache) / ${n4(gpu.bandwidth_gbps)} GB/s = ${fmtSeconds(x.decode_step_seconds)}, a bandwidth ceiling.`, cls: "kv-note" },
       { text: `${x.link.label}: ${x.link.gbps} GB/s one way. Source: ${x.link.source}.${x.link.name === MEASURED_LINK ? "" : " A published figure is a line rate: a real transfer reaches less."}`, cls: "kv-note" },
       { text: "Each row of the figure is the same bytes over that link's bandwidth; pick a link in the menu to see its source here.", cls: "kv-note" }
     ];
@@ -880,12 +880,12 @@ function render2({ model, el }) {
     const ticks = plotPx >= 440 * s ? TICKS_ALL : TICKS_HALF;
     if (!TICK_TEXT.has(ticks)) TICK_TEXT.set(ticks, ticks.map(fmtTokens));
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
-    const textLines2 = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
+    const textLines3 = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
     if (isLog && !failed && stairs.some((st) => st.users.some((u) => u === 0n))) {
-      textLines2.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
+      textLines3.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
-    textLines2.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
-    app.say(textLines2);
+    textLines3.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
+    app.say(textLines3);
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${String(model.get("kv_dtype")).toUpperCase()} cache)`;
     const pastModel = longest !== null && shape.max_context && longest > shape.max_context ? `, past the model's ${shape.max_context.toLocaleString("en-US")}-token limit` : "";
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens${pastModel}`;
@@ -968,10 +968,10 @@ function batchEndLabels(app, batches, chosen, xEnd, at, colorOf, yRange, marked)
   );
 }
 function fitsText(batch2, context, fit, loads) {
-  const n3 = (x) => Number(x).toLocaleString("en-US");
+  const n4 = (x) => Number(x).toLocaleString("en-US");
   if (!loads) return "the weights do not fit: the model does not load";
-  const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n3(fit.max_batch)} fit`;
-  return fit.fits ? `batch ${n3(batch2)} at ${fmtTokens(context)} tokens fits (up to ${n3(fit.max_batch)})` : `batch ${n3(batch2)} at ${fmtTokens(context)} tokens does not fit (${most}): the ceiling assumes caches that cannot be held`;
+  const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n4(fit.max_batch)} fit`;
+  return fit.fits ? `batch ${n4(batch2)} at ${fmtTokens(context)} tokens fits (up to ${n4(fit.max_batch)})` : `batch ${n4(batch2)} at ${fmtTokens(context)} tokens does not fit (${most}): the ceiling assumes caches that cannot be held`;
 }
 function render3({ model, el }) {
   const app = createApp({ model, el }, "Decode speed ceiling");
@@ -1606,7 +1606,8 @@ function drawScoring(f, p, y) {
     svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
     text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q")
   );
-  return y + hK + 6 * s;
+  y += hK + 6 * s;
+  return y;
 }
 function drawWeights(f, p, { bins, max, per }, y) {
   const { t, s, small, x0, x1, cellW, xOf, cQuery, T, text } = f;
@@ -1835,8 +1836,8 @@ function layoutKey(tp, pp, dp, ep) {
   return `tp${tp}-pp${pp}-dp${dp}-ep${ep ? 1 : 0}`;
 }
 function layoutName(entry) {
-  const n3 = entry.tp * entry.pp * entry.dp;
-  if (n3 === 1) return "1 GPU";
+  const n4 = entry.tp * entry.pp * entry.dp;
+  if (n4 === 1) return "1 GPU";
   const parts = [];
   if (entry.tp > 1) parts.push(`TP ${entry.tp}`);
   if (entry.pp > 1) parts.push(`PP ${entry.pp}`);
@@ -1857,9 +1858,9 @@ function setMany(app, values) {
 }
 function staleFields(model) {
   const made = model.get("layouts_for") || {};
-  const n3 = model.get("tp") * model.get("pp") * model.get("dp");
+  const n4 = model.get("tp") * model.get("pp") * model.get("dp");
   const differ = ["model", "gpu", "kv_dtype", "weight_dtype", "utilization"].filter((f) => made[f] !== model.get(f));
-  if (made.num_gpus !== n3) differ.push("number of GPUs");
+  if (made.num_gpus !== n4) differ.push("number of GPUs");
   return differ;
 }
 function layoutRadios(app) {
@@ -1897,17 +1898,17 @@ function layoutRadios(app) {
 function gpuCountSelect(app) {
   const sel = element("select", { "data-kv": "num_gpus", "aria-label": "number of GPUs" });
   const fill = () => {
-    const n3 = app.model.get("tp") * app.model.get("pp") * app.model.get("dp");
-    const counts = [.../* @__PURE__ */ new Set([...axisValues(app, "gpu_counts"), n3])].sort((a, b) => a - b);
+    const n4 = app.model.get("tp") * app.model.get("pp") * app.model.get("dp");
+    const counts = [.../* @__PURE__ */ new Set([...axisValues(app, "gpu_counts"), n4])].sort((a, b) => a - b);
     sel.replaceChildren(...counts.map((c) => element("option", { value: String(c), text: String(c) })));
-    sel.value = String(n3);
+    sel.value = String(n4);
   };
   sel.addEventListener("change", () => {
-    const n3 = Number(sel.value);
+    const n4 = Number(sel.value);
     const m = app.model;
-    if (m.get("pp") > 1 && m.get("tp") === 1 && m.get("dp") === 1) setMany(app, { tp: 1, pp: n3, dp: 1, ep: false });
-    else if (m.get("dp") > 1 && m.get("tp") === 1 && m.get("pp") === 1) setMany(app, { tp: 1, pp: 1, dp: n3, ep: n3 > 1 && m.get("ep") });
-    else setMany(app, { tp: n3, pp: 1, dp: 1, ep: false });
+    if (m.get("pp") > 1 && m.get("tp") === 1 && m.get("dp") === 1) setMany(app, { tp: 1, pp: n4, dp: 1, ep: false });
+    else if (m.get("dp") > 1 && m.get("tp") === 1 && m.get("pp") === 1) setMany(app, { tp: 1, pp: 1, dp: n4, ep: n4 > 1 && m.get("ep") });
+    else setMany(app, { tp: n4, pp: 1, dp: 1, ep: false });
   });
   fill();
   app.syncers.push(fill);
@@ -2003,19 +2004,19 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     if (held > 0) {
       const group = held <= COUNTABLE ? 1 : Math.ceil(held / 24);
       for (let k = 0; k < held; k += group) {
-        const n3 = Math.min(group, held - k);
+        const n4 = Math.min(group, held - k);
         g.push(svgElement("rect", {
           class: "kv-rk-conv",
           x: x(at),
           y,
-          width: x(at + perConv * n3) - x(at),
+          width: x(at + perConv * n4) - x(at),
           height: barH,
           fill: paint.fill("kv"),
           stroke: t.bg,
           "stroke-width": 1,
-          "data-conversations": n3
+          "data-conversations": n4
         }));
-        at += perConv * n3;
+        at += perConv * n4;
       }
     }
     if (r.weights_bytes <= usable && usable > at) {
@@ -2238,8 +2239,8 @@ function headSharing(app, L, labels, perToken, W) {
     for (const [bx, bw] of boxes) {
       panel.append(svgElement("rect", { class: "kv-heads-kv", x: bx, y: ky, width: bw, height: 10 * s, fill: kvColor, rx: 1.5 }));
     }
-    const n3 = (v) => Number(v).toLocaleString("en-US");
-    const numbers = latent ? `${n3(g0.latent)} numbers/layer` : `2 x ${kv} x ${g0.head_k} = ${n3(2 * kv * g0.head_k)} numbers/layer`;
+    const n4 = (v) => Number(v).toLocaleString("en-US");
+    const numbers = latent ? `${n4(g0.latent)} numbers/layer` : `2 x ${kv} x ${g0.head_k} = ${n4(2 * kv * g0.head_k)} numbers/layer`;
     const sharing = !q ? "" : latent ? `all ${q} heads read it; nothing rebuilt` : kv === q ? "one per query head" : kv === 1 ? `all ${q} query heads share it` : `${q / kv} query heads per KV head`;
     panel.append(
       svgElement("text", { x, y: ky + 10 * s + fs * 1.1, "font-size": fs * 0.9, fill: t.fg2, text: sharing }),
@@ -2267,7 +2268,7 @@ function headSharing(app, L, labels, perToken, W) {
   }, parts);
 }
 function pastTrainedLength(real, long) {
-  const n3 = (x) => Number(x).toLocaleString("en-US");
+  const n4 = (x) => Number(x).toLocaleString("en-US");
   const byMax = /* @__PURE__ */ new Map();
   for (const [name, s] of real) {
     if (s.max_context && long > s.max_context) byMax.set(s.max_context, [...byMax.get(s.max_context) || [], name]);
@@ -2275,8 +2276,8 @@ function pastTrainedLength(real, long) {
   if (!byMax.size) return [];
   const and = (xs) => xs.length < 2 ? xs[0] : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
   const count = [...byMax.values()].flat().length;
-  const clauses = [...byMax].map(([max, names]) => `${and(names)} ${names.length === 1 ? "was" : "were"} trained for ${n3(max)} tokens (max_position_embeddings)`);
-  return [{ text: `${clauses.join("; ")}, not ${n3(long)}: ${count === 1 ? "its bar holds for the memory, not for the model's" : "their bars hold for the memory, not for the models'"} quality.`, cls: "kv-warn" }];
+  const clauses = [...byMax].map(([max, names]) => `${and(names)} ${names.length === 1 ? "was" : "were"} trained for ${n4(max)} tokens (max_position_embeddings)`);
+  return [{ text: `${clauses.join("; ")}, not ${n4(long)}: ${count === 1 ? "its bar holds for the memory, not for the model's" : "their bars hold for the memory, not for the models'"} quality.`, cls: "kv-warn" }];
 }
 function render6({ model, el }) {
   const app = createApp({ model, el }, "Attention designs and their cache");
@@ -2300,13 +2301,13 @@ function render6({ model, el }) {
     if (xScale !== "log" && xScale !== "linear") throw new KVInputError(`x_scale must be 'log' or 'linear', got '${xScale}'`);
     const labels = axisValues(app, "designs").map((l) => l.replace("{window}", win));
     const shapes = labels.map((l) => L.shape(l));
-    const real = (model.get("real") || []).map((n3) => [n3, L.shape(n3)]);
+    const real = (model.get("real") || []).map((n4) => [n4, L.shape(n4)]);
     const perToken = shapes.map((s) => kvBytesPerToken(s, bits));
     const t = app.theme();
     const sc = app.scale();
     const gb = (shape, tokens) => Number(kvBytes(shape, tokens, bits)) / 1e9;
     const GAP = " ";
-    const realNames = real.map(([n3]) => n3);
+    const realNames = real.map(([n4]) => n4);
     const rows = [...labels, GAP, ...realNames];
     const rowShapes = [...shapes, null, ...real.map(([, s]) => s)];
     const top = Math.max(...rowShapes.filter((s) => s).map((s) => gb(s, Math.max(short, long))));
@@ -2325,9 +2326,9 @@ function render6({ model, el }) {
       };
     });
     const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
-    for (const [n3, s] of real) {
+    for (const [n4, s] of real) {
       const capped = s.groups.some((g) => g.cap !== null && g.cap !== void 0);
-      lines.push({ text: `${n3.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
+      lines.push({ text: `${n4.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
     }
     lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
     lines.push(...pastTrainedLength(real, long));
@@ -2340,15 +2341,15 @@ function render6({ model, el }) {
       drawnHeads = headsKey;
     }
     outDesign.textContent = labels.map((l, i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
-    const longest = Math.max(...rows.map((n3) => String(n3).length));
+    const longest = Math.max(...rows.map((n4) => String(n4).length));
     const range = xScale === "log" ? void 0 : [0, top * 1.04];
     const gbText = (v) => `${v.toLocaleString("en-US", { maximumFractionDigits: 2 })} GB`;
     outLong.textContent = `${fmtTokens(long)} tokens: ${labels.map((l, i) => `${l.split(" ")[0]} ${gbText(gb(shapes[i], long))}`).join(" · ")}`;
     app.describeFigure(
       `KV cache of one conversation at ${fmtTokens(short)} and ${fmtTokens(long)} tokens, per attention design and real model`,
-      `At ${fmtTokens(long)} tokens one conversation's cache is ${rows.flatMap((n3, i) => rowShapes[i] ? [`${n3} ${gbText(gb(rowShapes[i], long))}`] : []).join(", ")}.`
+      `At ${fmtTokens(long)} tokens one conversation's cache is ${rows.flatMap((n4, i) => rowShapes[i] ? [`${n4} ${gbText(gb(rowShapes[i], long))}`] : []).join(", ")}.`
     );
-    const heading = (text, yref, y, yanchor) => ({
+    const heading2 = (text, yref, y, yanchor) => ({
       text,
       xref: "paper",
       x: 0,
@@ -2365,8 +2366,8 @@ function render6({ model, el }) {
       margin: { l: Math.round((longest * 0.62 * 12 + 16) * sc), r: 20 * sc, t: 30 * sc, b: 56 * sc },
       height: Math.round(455 * sc),
       annotations: [
-        heading("Designs, all on Llama 3 8B's shape", "paper", 1, "bottom"),
-        heading("Real models", "y", labels.length, "middle")
+        heading2("Designs, all on Llama 3 8B's shape", "paper", 1, "bottom"),
+        heading2("Real models", "y", labels.length, "middle")
         // in the empty row (category index)
       ],
       xaxis: { type: xScale, range, title: { text: `KV cache per conversation (GB, ${xScale} scale)` } },
@@ -2946,7 +2947,7 @@ function render8({ model, el }) {
       });
     }
     const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
-    const options = names.map((n3) => [`reload from ${TIER_NAMES[n3] || n3}`, at[n3]]);
+    const options = names.map((n4) => [`reload from ${TIER_NAMES[n4] || n4}`, at[n4]]);
     options.push(["recompute (ideal)", recomputeAt]);
     const fastest = options.reduce((a, b) => b[1] < a[1] ? b : a);
     const kvb = kvBytes(shape, context, bits);
@@ -2967,21 +2968,21 @@ function render8({ model, el }) {
     const drawnHeight = app.root.classList.contains("kv-compact") ? Math.round(0.7 * height) : height;
     const pxPerDecade = (drawnHeight - margin.t - margin.b) / (yRange[1] - yRange[0]);
     traces.push(endLabels(
-      ends.map(([n3, y, color]) => ({ text: SHORT_NAMES2[n3] || n3, y, color })),
+      ends.map(([n4, y, color]) => ({ text: SHORT_NAMES2[n4] || n4, y, color })),
       { x: 12e5, pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }
     ));
-    const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n3) => ({ name: n3, gbps: tierGbps(tiers[n3], speed), seconds: at[n3] }));
+    const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n4) => ({ name: n4, gbps: tierGbps(tiers[n4], speed), seconds: at[n4] }));
     const pictureWidth = diagramWidth(app);
     const cacheText = `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`;
     const pictureKey = JSON.stringify([pictureTiers.map((p) => [p.name, p.gbps]), pictureWidth, gpu.name, sc, t]);
     const pictureSvg = pictureKey === drawnPicture ? null : tierPicture(app, pictureTiers, pictureWidth, gpu, cacheText);
-    const gbpsText = (n3) => `${tierGbps(tiers[n3], speed).toLocaleString("en-US")} GB/s`;
-    const dashText = (n3) => `${SHORT_NAMES2[n3] || n3} ${DASH_WORDS[TIER_DASH[n3] || "solid"]}`;
+    const gbpsText = (n4) => `${tierGbps(tiers[n4], speed).toLocaleString("en-US")} GB/s`;
+    const dashText = (n4) => `${SHORT_NAMES2[n4] || n4} ${DASH_WORDS[TIER_DASH[n4] || "solid"]}`;
     const lines = [
       // first, so a slide (compact: the first line shows) says why one line seems missing
       ...coincidentTiers(tiers, speed).map(([a, b]) => ({ text: `${TIER_NAMES[a] || a} (${gbpsText(a)}) and ${TIER_NAMES[b] || b} (${gbpsText(b)}) copy at nearly the same speed here: their lines lie on each other (${dashText(a)}, ${dashText(b)}).` })),
       { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} of each tier; Ranges shades each tier from its slow to its fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
-      { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n3) => `${TIER_NAMES[n3] || n3} ${tiers[n3].low_gbps} / ${tiers[n3].typical_gbps} / ${tiers[n3].high_gbps}`).join("; ")}.`, cls: "kv-note" }
+      { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n4) => `${TIER_NAMES[n4] || n4} ${tiers[n4].low_gbps} / ${tiers[n4].typical_gbps} / ${tiers[n4].high_gbps}`).join("; ")}.`, cls: "kv-note" }
     ];
     if (showMeasured) lines.push({ text: `Measured: ${meas.provenance}. It grows faster than the ideal because attention's work grows with the square of the tokens.`, cls: "kv-note" });
     else lines.push({ text: `Measured prefill is drawn for ${meas.model || "llama-3-8b"} on the ${meas.gpu || "H200"} only (the shape that was measured).`, cls: "kv-note" });
@@ -2999,8 +3000,8 @@ function render8({ model, el }) {
       picture.querySelector(".kv-tier-cache").textContent = cacheText;
       picture.querySelector("svg").setAttribute("aria-label", tierPictureLabel(pictureTiers, gpu, cacheText));
     }
-    const range = (n3) => bands ? ` (${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n3].high_gbps))} to ${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n3].low_gbps))})` : "";
-    outReload.textContent = names.map((n3) => `${TIER_NAMES[n3] || n3} ${fmtSeconds2(at[n3])}${range(n3)}`).join(" · ");
+    const range = (n4) => bands ? ` (${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n4].high_gbps))} to ${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n4].low_gbps))})` : "";
+    outReload.textContent = names.map((n4) => `${TIER_NAMES[n4] || n4} ${fmtSeconds2(at[n4])}${range(n4)}`).join(" · ");
     outRecompute.textContent = `ideal ${fmtSeconds2(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds2(measuredAt)}` : "");
     outFastest.textContent = fastest[0];
     const searched = `reload against the ideal recompute (a model) checked from ${fmtInt(1024)} to ${fmtInt(1048576)} tokens` + (showMeasured ? `, against the measured prefill from ${fmtInt(rows[0].tokens)} to ${fmtInt(rows[rows.length - 1].tokens)}` : "");
@@ -3043,8 +3044,10 @@ function jitter2(j) {
   const x = Math.sin((j + 1) * 78.233) * 43758.5453;
   return x - Math.floor(x);
 }
-function render9({ model, el }) {
-  const app = createApp({ model, el }, "Memory in blocks: reserving vs paging, and a shared prefix");
+var n3 = (x) => Number(x).toLocaleString("en-US");
+var pct2 = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
+var plural = (k, word) => `${n3(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
+function buildControls2(app) {
   modelSelect(app);
   gpuSelect(app);
   dtypeSelect(app, "weight_dtype", "Weights");
@@ -3055,22 +3058,436 @@ function render9({ model, el }) {
   intBox(app, "prefix_tokens", "Shared prefix (tokens)", { min: 0, max: 2 ** 40 });
   selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((b) => [b, `${b} tokens`]), ["axes"]);
   resetButton(app);
-  const outBlocks = app.readout("blocks_used", "Blocks per request:");
-  const outWaste = app.readout("waste", "Empty slots:");
-  const outUsers = app.readout("users_fit", "Requests that fit:");
-  const outShare = app.readout("sharing", "Shared prefix:");
-  diagramBox(app);
-  const flag = (names) => {
-    for (const c of app.root.querySelectorAll(".kv-controls [data-kv]")) {
-      const kv = (
-        /** @type {HTMLElement} */
-        c.dataset.kv || ""
-      );
-      if (names.includes(kv)) c.setAttribute("aria-invalid", "true");
-      else c.removeAttribute("aria-invalid");
-    }
+  const outs = {
+    blocks: app.readout("blocks_used", "Blocks per request:"),
+    waste: app.readout("waste", "Empty slots:"),
+    users: app.readout("users_fit", "Requests that fit:"),
+    share: app.readout("sharing", "Shared prefix:")
   };
-  const values = [outBlocks, outWaste, outUsers, outShare];
+  diagramBox(app);
+  return outs;
+}
+function flag(app, names) {
+  for (const c of app.root.querySelectorAll(".kv-controls [data-kv]")) {
+    const kv = (
+      /** @type {HTMLElement} */
+      c.dataset.kv || ""
+    );
+    if (names.includes(kv)) c.setAttribute("aria-invalid", "true");
+    else c.removeAttribute("aria-invalid");
+  }
+}
+function inputConflicts(used, prefix, maxLen) {
+  const conflicts = [];
+  const whole = (v) => Number.isInteger(v) && v >= 0;
+  if (whole(used) && whole(prefix) && prefix >= used) {
+    conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n3(prefix)}) must be shorter than the tokens used (used_tokens, ${n3(used)}): each conversation adds tokens of its own after it.`]);
+  }
+  if (whole(used) && whole(maxLen) && used > maxLen) {
+    conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (used_tokens, ${n3(used)}) must fit in the maximum length a reservation holds (context, ${n3(maxLen)}).`]);
+  }
+  return conflicts;
+}
+function layout2(app, p) {
+  const t = app.theme();
+  const s = app.scale();
+  const W = diagramWidth(app);
+  const fs = 12 * s;
+  const small = fs * 0.9;
+  const label = (x, yy, text, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text });
+  const labelW = 150 * s;
+  const x0 = labelW;
+  return {
+    p,
+    t,
+    s,
+    W,
+    fs,
+    small,
+    label,
+    x0,
+    cKV: conceptColor("kv"),
+    cShared: conceptColor("shared"),
+    cEmpty: conceptColor("waste"),
+    cOther: conceptColor("other"),
+    bs: p.block_size,
+    barW: Math.max(120, W - x0 - 4),
+    h: 20 * s,
+    parts: []
+  };
+}
+function heading(f, text, y) {
+  const { t, W, fs } = f;
+  wrap(text, Math.floor(W / (fs * 1.05 * 0.6))).forEach((line, i) => {
+    y += i ? fs * 1.25 : fs * 1.3;
+    f.parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, class: "kv-pb-heading", text: line }));
+  });
+  y += fs * 0.6;
+  return y;
+}
+function drawReservedAndPaged(f, y) {
+  const { p, t, s, bs, x0, barW, h, cKV, cEmpty, label } = f;
+  const scale = barW / (p.reserved_blocks * bs);
+  const resRow = svgElement("g", { class: "kv-pb-reserved", "data-blocks": p.reserved_blocks });
+  resRow.append(
+    label(0, y + h * 0.7, "reserved"),
+    svgElement("rect", { x: x0, y, width: barW, height: h, fill: cEmpty, "fill-opacity": 0.25, stroke: cEmpty }),
+    svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
+  );
+  if (barW - p.used_tokens * scale > 150 * s) {
+    resRow.append(label(x0 + p.used_tokens * scale + 6 * s, y + h * 0.7, `taken but empty: ${pct2(p.reserved_waste)}`, { fill: t.fg }));
+  }
+  f.parts.push(resRow);
+  y += h + 8 * s;
+  const pageRow = svgElement("g", { class: "kv-pb-paged", "data-blocks": p.paged_blocks });
+  const blockW = bs * scale;
+  pageRow.append(
+    label(0, y + h * 0.7, "paged"),
+    svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
+  );
+  if (blockW >= 4 * s) {
+    const edges = Array.from({ length: p.paged_blocks }, (_, i) => (
+      /** @type {[number, number, number, number]} */
+      [x0 + i * blockW, y, blockW, h]
+    ));
+    pageRow.append(svgElement("path", { d: boxesPath(edges), fill: "none", stroke: t.bg, "stroke-width": 1 }));
+  }
+  const endX = x0 + Math.max(1, p.paged_blocks * blockW);
+  pageRow.append(svgElement("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
+  if (x0 + barW - endX > 150 * s) pageRow.append(label(endX + 6 * s, y + h * 0.7, "free for other requests", { fill: t.fg }));
+  f.parts.push(pageRow);
+  y += h;
+  return { y, endX };
+}
+function drawZoom(f, y, endX) {
+  const { p, t, s, bs, x0, barW, h, cKV, cEmpty, label } = f;
+  const zoom = svgElement("g", { class: "kv-pb-zoom", "data-blocks": p.paged_blocks });
+  const minCell = 5 * s;
+  const cellZ = Math.min(24 * s, barW / p.paged_blocks);
+  const fits = cellZ >= minCell;
+  const cz = fits ? cellZ : minCell;
+  const tail = 2;
+  const head = fits ? p.paged_blocks : Math.max(1, Math.floor((barW - 3 * minCell) / minCell) - tail);
+  const zoomW = fits ? p.paged_blocks * cz : (head + 3 + tail) * cz;
+  const zTop = y + 12 * s;
+  zoom.append(
+    svgElement("path", { d: `M ${x0} ${y} L ${x0} ${zTop} M ${endX} ${y} L ${x0 + zoomW} ${zTop}`, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}`, fill: "none" }),
+    label(0, zTop + h * 0.7, `magnified: ${plural(p.paged_blocks, "block")}`)
+  );
+  const lastShare = p.last_block_tokens / bs;
+  const drawnBlocks = Array.from({ length: head }, (_, i) => [i, x0 + i * cz]);
+  if (!fits) {
+    zoom.append(label(x0 + (head + 1.5) * cz, zTop + h * 0.7, "…", { "text-anchor": "middle", fill: t.fg }));
+    for (let k = 0; k < tail; k++) drawnBlocks.push([p.paged_blocks - tail + k, x0 + (head + 3 + k) * cz]);
+  }
+  zoom.append(
+    svgElement("path", {
+      class: "kv-pb-block",
+      "data-cell-width": cz,
+      d: boxesPath(drawnBlocks.map(([, x]) => [x, zTop, cz, h])),
+      fill: cEmpty,
+      "fill-opacity": 0.5,
+      stroke: t.bg,
+      "stroke-width": 1
+    }),
+    svgElement("path", {
+      d: boxesPath(drawnBlocks.map(([i, x]) => [x, zTop, cz * (i === p.paged_blocks - 1 ? lastShare : 1), h])),
+      fill: cKV,
+      stroke: t.bg,
+      "stroke-width": 1
+    })
+  );
+  f.parts.push(zoom);
+  return zTop + h + 8 * s;
+}
+function drawLastBlock(f, y) {
+  const { p, t, s, W, fs, small, bs, x0, barW, h, cKV, label } = f;
+  const slotW = Math.min(22 * s, (barW - 10) / bs);
+  const lastRow = svgElement("g", { class: "kv-pb-last", "data-filled": p.last_block_tokens });
+  lastRow.append(label(0, y + h * 0.7, `last block (no. ${n3(p.paged_blocks)})`));
+  for (let i = 0; i < bs; i++) {
+    const filled = i < p.last_block_tokens;
+    lastRow.append(svgElement("rect", {
+      x: x0 + i * slotW,
+      y,
+      width: slotW - 2,
+      height: h,
+      fill: filled ? cKV : "none",
+      stroke: filled ? cKV : t.fg2,
+      "stroke-dasharray": filled ? null : `${2 * s} ${2 * s}`
+    }));
+  }
+  const lastText = `${p.last_block_tokens} of ${bs} slots used: paging wastes ${pct2(p.paged_waste)}`;
+  const besides = x0 + bs * slotW + 8 * s + lastText.length * small * 0.56 < W;
+  if (besides) lastRow.append(label(x0 + bs * slotW + 8 * s, y + h * 0.7, lastText, { fill: t.fg }));
+  else lastRow.append(label(x0, y + h + fs * 1.1, lastText, { fill: t.fg }));
+  f.parts.push(lastRow);
+  y += h + (besides ? 6 * s : fs * 1.6);
+  return y;
+}
+function blockScatter(f) {
+  const { p, s, barW } = f;
+  const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
+  const k = Math.max(1, Math.min(p.paged_blocks, Math.floor((M - 2) / 3), 4));
+  const perm = Array.from({ length: M }, (_, j) => j).sort((a, b) => jitter2(a) - jitter2(b));
+  const owner = new Array(M).fill("");
+  const physA = perm.slice(0, k);
+  const physB = perm.slice(k, 2 * k);
+  physA.forEach((q, i) => {
+    owner[q] = `A${i}`;
+  });
+  physB.forEach((q, i) => {
+    owner[q] = `B${i}`;
+  });
+  for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
+  return { M, cw: barW / M, k, owner, physA, physB };
+}
+function blockPaint(f, name) {
+  return name === "A" ? { fill: f.cKV, stroke: "none" } : { fill: "none", stroke: f.cKV, "stroke-width": 2 * f.s };
+}
+function drawRequestRow(f, table, { cw, k }, name, phys, yy) {
+  const { p, t, s, x0, h, cKV, label } = f;
+  table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
+  phys.forEach((_, i) => {
+    table.append(
+      svgElement("rect", {
+        x: x0 + i * cw + 1 + (name === "A" ? 0 : s),
+        y: yy + (name === "A" ? 0 : s),
+        width: cw - 2 - (name === "A" ? 0 : 2 * s),
+        height: h - (name === "A" ? 0 : 2 * s),
+        ...blockPaint(f, name)
+      }),
+      label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg })
+    );
+  });
+  const more = p.paged_blocks > k ? " …" : "";
+  table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((q, i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
+}
+function drawMemoryBlocks(f, table, { M, cw, owner }, memY) {
+  const { t, s, small, x0, h, cKV, cOther, label } = f;
+  table.append(label(0, memY + h * 0.7, "GPU memory"));
+  for (let q = 0; q < M; q++) {
+    const who = owner[q];
+    const mine = who === "" || who === "other" ? null : who[0];
+    const inset = mine === "B" ? s : 0;
+    const paint = mine ? blockPaint(f, mine) : who === "" ? { fill: "none", stroke: t.fg2, "stroke-dasharray": `${2 * s} ${2 * s}` } : { fill: cOther, "fill-opacity": 0.35, stroke: "none" };
+    table.append(svgElement("rect", {
+      class: "kv-pb-phys",
+      "data-owner": who,
+      x: x0 + q * cw + 1 + inset,
+      y: memY + inset,
+      width: cw - 2 - 2 * inset,
+      height: h - 2 * inset,
+      ...paint
+    }));
+    table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : who === "other" || mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
+  }
+}
+function drawBlockTable(f, y) {
+  const { p, t, s, W, small, x0, h, label } = f;
+  y = heading(f, "The block table: each request's blocks lie wherever a block was free", y);
+  const sc = blockScatter(f);
+  const { M, cw, k, physA, physB } = sc;
+  const blockMap = (phys) => `${phys.map((q, i) => `${i} to ${q}`).join(", ")}${p.paged_blocks > k ? " and on" : ""}`;
+  const words = ` The block table maps request A's blocks ${blockMap(physA)}, and request B's ${blockMap(physB)}: each request's blocks lie wherever a block was free.`;
+  const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
+  const aY = y;
+  const memY = aY + h + 26 * s;
+  const bY = memY + h + 26 * s;
+  drawRequestRow(f, table, sc, "A", physA, aY);
+  drawMemoryBlocks(f, table, sc, memY);
+  const link = (i, q, fromY, toY, dash) => table.append(svgElement("line", {
+    x1: x0 + (i + 0.5) * cw,
+    y1: fromY,
+    x2: x0 + (q + 0.5) * cw,
+    y2: toY,
+    stroke: t.fg,
+    "stroke-width": 1.2 * s,
+    "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null
+  }));
+  physA.forEach((q, i) => link(i, q, aY + h, memY, false));
+  drawRequestRow(f, table, sc, "B", physB, bY);
+  physB.forEach((q, i) => link(i, q, bY, memY + h, true));
+  f.parts.push(table);
+  y = bY + h + 4 * s;
+  for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; request A's blocks filled, request B's outlined, other requests' grey, free ones dashed. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
+    f.parts.push(label(0, y + small, line));
+    y += small * 1.3;
+  }
+  y += small * 0.3;
+  return { y, words };
+}
+function drawMemoryRow(f, y, cls, name, users, blocks, usedShare) {
+  const { p, t, s, fs, x0, barW, h, cKV, cEmpty, label } = f;
+  const g = svgElement("g", { class: cls, "data-users": String(users) });
+  g.append(
+    label(0, y + h * 0.7, name),
+    svgElement("rect", { x: x0, y, width: barW, height: h, fill: "none", stroke: t.fg2, "stroke-width": 1 })
+  );
+  const total = Number(p.total_blocks);
+  const u = Number(users);
+  if (total > 0 && u > 0) {
+    const segW = blocks / total * barW;
+    if (segW >= 4 * s && u <= 400) {
+      const each = (fn) => boxesPath(Array.from({ length: u }, (_, i) => fn(x0 + i * segW)));
+      g.append(
+        svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((x) => [x, y, segW * usedShare, h]), fill: cKV }),
+        svgElement("path", { d: each((x) => [x + segW * usedShare, y, segW * (1 - usedShare), h]), fill: cEmpty, "fill-opacity": 0.35 }),
+        svgElement("path", { d: Array.from({ length: u }, (_, i) => `M${x0 + (i + 1) * segW} ${y}v${h}`).join(""), stroke: t.bg, "stroke-width": 1 })
+      );
+    } else {
+      const all = segW * u;
+      g.append(
+        svgElement("rect", { x: x0, y, width: all * usedShare, height: h, fill: cKV }),
+        svgElement("rect", { x: x0 + all * usedShare, y, width: all * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 })
+      );
+    }
+  }
+  g.append(label(x0 + 6 * s, y + h + fs * 1.1, `${plural(users, "request")} fit`, { fill: t.fg, "font-weight": 600 }));
+  f.parts.push(g);
+  y += h + fs * 1.6;
+  return y;
+}
+function drawBlocks(f, g, cell, x, yy, count, color, lastFill = void 0) {
+  const { h } = f;
+  if (count <= 0) return;
+  if (cell >= 3) {
+    const each = (fn) => boxesPath(Array.from({ length: count }, (_, i) => fn(i, x + i * cell)));
+    g.append(
+      svgElement("path", { d: each((i, bx) => [bx, yy, cell - 1, h]), fill: "none", stroke: color, "stroke-width": 1 }),
+      svgElement("path", { d: each((i, bx) => [bx, yy, (cell - 1) * (i === count - 1 && lastFill !== void 0 ? lastFill : 1), h]), fill: color })
+    );
+  } else {
+    g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
+  }
+}
+function drawSharedBlocks(f, y) {
+  const { p, t, s, fs, bs, x0, barW, h, cKV, cShared, label } = f;
+  const cell = Math.min(14 * s, barW / (p.shared_blocks + p.own_blocks));
+  const shared = svgElement("g", { class: "kv-pb-shared", "data-blocks": p.shared_blocks });
+  shared.append(label(0, y + h * 0.7, `shared: ${plural(p.shared_blocks, "block")}`));
+  drawBlocks(f, shared, cell, x0, y, p.shared_blocks, cShared);
+  if (p.shared_blocks === 0) shared.append(label(x0, y + h * 0.7, `no full block to share (the prefix is shorter than ${bs} tokens)`, { fill: t.fg }));
+  f.parts.push(shared);
+  const sharedBottom = y + h;
+  y += h + 6 * s;
+  const ownStart = x0 + p.shared_blocks * cell;
+  const ownTokens = p.used_tokens - p.shared_blocks * bs;
+  const lastOwn = (ownTokens - (p.own_blocks - 1) * bs) / bs;
+  const drawnUsers = Math.min(p.users, USERS_DRAWN);
+  for (let u = 0; u < drawnUsers; u++) {
+    const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
+    g.append(
+      label(0, y + h * 0.7, `conversation ${u + 1}: ${n3(p.own_blocks)} own`),
+      // a thin line back to the shared blocks: the user's request reads them, it does not copy them
+      svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` })
+    );
+    drawBlocks(f, g, cell, ownStart, y, p.own_blocks, cKV, lastOwn);
+    f.parts.push(g);
+    y += h + 4 * s;
+  }
+  if (p.users > drawnUsers) {
+    f.parts.push(label(0, y + fs * 0.8, `+ ${plural(p.users - drawnUsers, "more conversation")} like these`));
+    y += fs * 1.4;
+  }
+  f.parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
+  return y;
+}
+function drawSharing(f, y, keepsHeight) {
+  const { p, t, s, W, fs, small, h, label } = f;
+  y = heading(f, `${plural(p.users, "conversation")} whose requests start with the same ${n3(p.prefix_tokens)} tokens`, y);
+  const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
+  const sharingBottom = keepsHeight ? y + h + 6 * s + USERS_DRAWN * (h + 4 * s) + fs * 1.4 : 0;
+  if (!sharing) {
+    const none = `No request of ${n3(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
+    const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
+    noneLines.forEach((line, i) => {
+      f.parts.push(label(0, y + fs + i * small * 1.3, line, { fill: t.fg, class: "kv-pb-none" }));
+    });
+    y += fs * 0.6 + noneLines.length * small * 1.3;
+  } else {
+    y = drawSharedBlocks(f, y);
+  }
+  y = Math.max(y, sharingBottom) + 4 * s;
+  return { y, sharing };
+}
+function drawLegend2(f, y, sharing) {
+  const { p, t, s, W, fs, cKV, cShared, cEmpty } = f;
+  const legendY = y + 4 * s;
+  const legend = svgElement("g", { class: "kv-pb-legend" });
+  let lx = 0;
+  let ly = legendY;
+  const keys = [[cKV, "KV cache (a request's own)", 1], ...sharing && p.shared_blocks > 0 ? [
+    /** @type {[string, string, number]} */
+    [cShared, "shared prefix, stored once", 1]
+  ] : [], [cEmpty, "taken, empty", 0.35]];
+  for (const [color, text, op] of keys) {
+    const w = 18 * s + text.length * fs * 0.5;
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      ly += 20 * s;
+    }
+    legend.append(
+      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: color, "fill-opacity": op }),
+      svgElement("text", { x: lx + 18 * s, y: ly + 10 * s, "font-size": fs * 0.85, fill: t.fg2, text })
+    );
+    lx += w + 16 * s;
+  }
+  f.parts.push(legend);
+  return ly + 22 * s;
+}
+function drawFigure(app, f, gpuName) {
+  const { p, t, W } = f;
+  let y = heading(f, `One request: ${n3(p.used_tokens)} tokens used, up to ${n3(p.reserved_tokens)} allowed`, 0);
+  const bars = drawReservedAndPaged(f, y);
+  y = drawZoom(f, bars.y, bars.endX);
+  y = drawLastBlock(f, y);
+  let tableWords = "";
+  if (!app.root.classList.contains("kv-compact")) {
+    const table = drawBlockTable(f, y);
+    y = table.y;
+    tableWords = table.words;
+  }
+  y = heading(f, `Cache memory of one ${gpuName}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`, y);
+  y = drawMemoryRow(f, y, "kv-pb-mem-reserved", "reserving", p.users_reserved, p.reserved_blocks, p.used_tokens / (p.reserved_blocks * f.bs));
+  y = drawMemoryRow(f, y, "kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * f.bs));
+  const shared = drawSharing(f, y, app.keepsHeight());
+  const H = drawLegend2(f, shared.y, shared.sharing);
+  return svgElement("svg", {
+    width: W,
+    height: H,
+    viewBox: `0 0 ${W} ${H}`,
+    role: "img",
+    "font-family": t.font,
+    "aria-label": `${n3(p.users_reserved)} requests fit reserving ${n3(p.reserved_blocks)} blocks each (${pct2(p.reserved_waste)} empty), ${n3(p.users_paged)} paging ${n3(p.paged_blocks)} blocks each (${pct2(p.paged_waste)} empty); a shared prefix stores ${n3(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} in place of ${n3(p.blocks_unshared)}.${tableWords}`
+  }, f.parts);
+}
+function textLines2(p, shape, kvDtype) {
+  const bs = p.block_size;
+  const lines = [
+    { text: `reserving: ${n3(p.reserved_blocks)} blocks per request, ${pct2(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
+    { text: `paging: ${n3(p.paged_blocks)} blocks per request, ${pct2(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
+    { text: `sharing: ${n3(p.shared_blocks)} shared + ${n3(p.users)} x ${n3(p.own_blocks)} own = ${n3(p.blocks_shared)} blocks instead of ${n3(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
+    { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${kvDtype.toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each conversation's own.`, cls: "kv-note" },
+    { text: "The block table: each request keeps a list of its blocks' numbers in memory, so its blocks need not lie together. vLLM's block pool hands a request the blocks at the head of its queue of free blocks, and a finished request's blocks rejoin that queue, so once the engine has run a while a request's blocks are scattered. The numbers drawn are an illustration of that, not a trace.", cls: "kv-note" }
+  ];
+  if (shape.groups.some((g) => g.cap !== null && g.cap !== void 0)) {
+    lines.push({ text: `${shape.name} has windowed layers: blocks are counted as if every layer kept every token, the most paging can need; an engine frees a window's blocks once they slide out.`, cls: "kv-note" });
+  }
+  if (shape.max_context && p.reserved_tokens > shape.max_context) {
+    lines.push({ text: `A maximum length of ${n3(p.reserved_tokens)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n3(shape.max_context)}).`, cls: "kv-warn" });
+  }
+  if (p.kv_budget_bytes >= 0n && p.users_paged === 0n) {
+    lines.push({ text: `Not even one request of ${n3(p.used_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
+  } else if (p.kv_budget_bytes >= 0n && p.users_reserved === 0n) {
+    lines.push({ text: `Not even one reservation of ${n3(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
+  }
+  return lines;
+}
+function render9({ model, el }) {
+  const app = createApp({ model, el }, "Memory in blocks: reserving vs paging, and a shared prefix");
+  const outs = buildControls2(app);
+  const values = [outs.blocks, outs.waste, outs.users, outs.share];
   const notApplicable = () => {
     for (const o of values) o.textContent = "not applicable";
     markHolds(values, true);
@@ -3080,19 +3497,11 @@ function render9({ model, el }) {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
-    const n3 = (x) => Number(x).toLocaleString("en-US");
     const used = model.get("used_tokens");
     const prefix = model.get("prefix_tokens");
     const maxLen = model.get("context");
-    const conflicts = [];
-    const whole = (v) => Number.isInteger(v) && v >= 0;
-    if (whole(used) && whole(prefix) && prefix >= used) {
-      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n3(prefix)}) must be shorter than the tokens used (used_tokens, ${n3(used)}): each conversation adds tokens of its own after it.`]);
-    }
-    if (whole(used) && whole(maxLen) && used > maxLen) {
-      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (used_tokens, ${n3(used)}) must fit in the maximum length a reservation holds (context, ${n3(maxLen)}).`]);
-    }
-    flag(conflicts.flatMap((c) => c[0]));
+    const conflicts = inputConflicts(used, prefix, maxLen);
+    flag(app, conflicts.flatMap((c) => c[0]));
     if (conflicts.length) {
       app.failure(conflicts.map((c) => c[1]).join(" "));
       app.say([]);
@@ -3111,352 +3520,20 @@ function render9({ model, el }) {
       prefixTokens: prefix
     };
     const p = blockPlan(shape, gpu, o);
-    const pct2 = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
-    const plural = (k, word) => `${n3(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
-    const t = app.theme();
-    const s = app.scale();
-    const W = diagramWidth(app);
-    const fs = 12 * s;
-    const small = fs * 0.9;
-    const cKV = conceptColor("kv");
-    const cShared = conceptColor("shared");
-    const cEmpty = conceptColor("waste");
-    const cOther = conceptColor("other");
-    const bs = p.block_size;
-    const parts = [];
-    let y = 0;
-    const heading = (text) => {
-      wrap(text, Math.floor(W / (fs * 1.05 * 0.6))).forEach((line, i) => {
-        y += i ? fs * 1.25 : fs * 1.3;
-        parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, class: "kv-pb-heading", text: line }));
-      });
-      y += fs * 0.6;
-    };
-    const label = (x, yy, text, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text });
-    const labelW = 150 * s;
-    const x0 = labelW;
-    const barW = Math.max(120, W - x0 - 4);
-    const h = 20 * s;
-    heading(`One request: ${n3(p.used_tokens)} tokens used, up to ${n3(p.reserved_tokens)} allowed`);
-    const scale = barW / (p.reserved_blocks * bs);
-    const resRow = svgElement("g", { class: "kv-pb-reserved", "data-blocks": p.reserved_blocks });
-    resRow.append(
-      label(0, y + h * 0.7, "reserved"),
-      svgElement("rect", { x: x0, y, width: barW, height: h, fill: cEmpty, "fill-opacity": 0.25, stroke: cEmpty }),
-      svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
-    );
-    if (barW - p.used_tokens * scale > 150 * s) {
-      resRow.append(label(x0 + p.used_tokens * scale + 6 * s, y + h * 0.7, `taken but empty: ${pct2(p.reserved_waste)}`, { fill: t.fg }));
-    }
-    parts.push(resRow);
-    y += h + 8 * s;
-    const pageRow = svgElement("g", { class: "kv-pb-paged", "data-blocks": p.paged_blocks });
-    const blockW = bs * scale;
-    pageRow.append(
-      label(0, y + h * 0.7, "paged"),
-      svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
-    );
-    if (blockW >= 4 * s) {
-      const edges = Array.from({ length: p.paged_blocks }, (_, i) => (
-        /** @type {[number, number, number, number]} */
-        [x0 + i * blockW, y, blockW, h]
-      ));
-      pageRow.append(svgElement("path", { d: boxesPath(edges), fill: "none", stroke: t.bg, "stroke-width": 1 }));
-    }
-    const endX = x0 + Math.max(1, p.paged_blocks * blockW);
-    pageRow.append(svgElement("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
-    if (x0 + barW - endX > 150 * s) pageRow.append(label(endX + 6 * s, y + h * 0.7, "free for other requests", { fill: t.fg }));
-    parts.push(pageRow);
-    y += h;
-    const zoom = svgElement("g", { class: "kv-pb-zoom", "data-blocks": p.paged_blocks });
-    const minCell = 5 * s;
-    const cellZ = Math.min(24 * s, barW / p.paged_blocks);
-    const fits = cellZ >= minCell;
-    const cz = fits ? cellZ : minCell;
-    const tail = 2;
-    const head = fits ? p.paged_blocks : Math.max(1, Math.floor((barW - 3 * minCell) / minCell) - tail);
-    const zoomW = fits ? p.paged_blocks * cz : (head + 3 + tail) * cz;
-    const zTop = y + 12 * s;
-    zoom.append(
-      svgElement("path", { d: `M ${x0} ${y} L ${x0} ${zTop} M ${endX} ${y} L ${x0 + zoomW} ${zTop}`, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}`, fill: "none" }),
-      label(0, zTop + h * 0.7, `magnified: ${plural(p.paged_blocks, "block")}`)
-    );
-    const lastShare = p.last_block_tokens / bs;
-    const drawnBlocks = Array.from({ length: head }, (_, i) => [i, x0 + i * cz]);
-    if (!fits) {
-      zoom.append(label(x0 + (head + 1.5) * cz, zTop + h * 0.7, "…", { "text-anchor": "middle", fill: t.fg }));
-      for (let k = 0; k < tail; k++) drawnBlocks.push([p.paged_blocks - tail + k, x0 + (head + 3 + k) * cz]);
-    }
-    zoom.append(
-      svgElement("path", {
-        class: "kv-pb-block",
-        "data-cell-width": cz,
-        d: boxesPath(drawnBlocks.map(([, x]) => [x, zTop, cz, h])),
-        fill: cEmpty,
-        "fill-opacity": 0.5,
-        stroke: t.bg,
-        "stroke-width": 1
-      }),
-      svgElement("path", {
-        d: boxesPath(drawnBlocks.map(([i, x]) => [x, zTop, cz * (i === p.paged_blocks - 1 ? lastShare : 1), h])),
-        fill: cKV,
-        stroke: t.bg,
-        "stroke-width": 1
-      })
-    );
-    parts.push(zoom);
-    y = zTop + h + 8 * s;
-    const slotW = Math.min(22 * s, (barW - 10) / bs);
-    const lastRow = svgElement("g", { class: "kv-pb-last", "data-filled": p.last_block_tokens });
-    lastRow.append(label(0, y + h * 0.7, `last block (no. ${n3(p.paged_blocks)})`));
-    for (let i = 0; i < bs; i++) {
-      const filled = i < p.last_block_tokens;
-      lastRow.append(svgElement("rect", {
-        x: x0 + i * slotW,
-        y,
-        width: slotW - 2,
-        height: h,
-        fill: filled ? cKV : "none",
-        stroke: filled ? cKV : t.fg2,
-        "stroke-dasharray": filled ? null : `${2 * s} ${2 * s}`
-      }));
-    }
-    const lastText = `${p.last_block_tokens} of ${bs} slots used: paging wastes ${pct2(p.paged_waste)}`;
-    const besides = x0 + bs * slotW + 8 * s + lastText.length * small * 0.56 < W;
-    if (besides) lastRow.append(label(x0 + bs * slotW + 8 * s, y + h * 0.7, lastText, { fill: t.fg }));
-    else lastRow.append(label(x0, y + h + fs * 1.1, lastText, { fill: t.fg }));
-    parts.push(lastRow);
-    y += h + (besides ? 6 * s : fs * 1.6);
-    let tableWords = "";
-    if (!app.root.classList.contains("kv-compact")) {
-      heading("The block table: each request's blocks lie wherever a block was free");
-      const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
-      const cw = barW / M;
-      const k = Math.max(1, Math.min(p.paged_blocks, Math.floor((M - 2) / 3), 4));
-      const perm = Array.from({ length: M }, (_, j) => j).sort((a, b) => jitter2(a) - jitter2(b));
-      const owner = new Array(M).fill("");
-      const physA = perm.slice(0, k);
-      const physB = perm.slice(k, 2 * k);
-      physA.forEach((q, i) => {
-        owner[q] = `A${i}`;
-      });
-      physB.forEach((q, i) => {
-        owner[q] = `B${i}`;
-      });
-      for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
-      const blockMap = (phys) => `${phys.map((q, i) => `${i} to ${q}`).join(", ")}${p.paged_blocks > k ? " and on" : ""}`;
-      tableWords = ` The block table maps request A's blocks ${blockMap(physA)}, and request B's ${blockMap(physB)}: each request's blocks lie wherever a block was free.`;
-      const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
-      const blockPaint = (name) => name === "A" ? { fill: cKV, stroke: "none" } : { fill: "none", stroke: cKV, "stroke-width": 2 * s };
-      const reqRow = (name, phys, yy) => {
-        table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
-        phys.forEach((_, i) => {
-          table.append(
-            svgElement("rect", {
-              x: x0 + i * cw + 1 + (name === "A" ? 0 : s),
-              y: yy + (name === "A" ? 0 : s),
-              width: cw - 2 - (name === "A" ? 0 : 2 * s),
-              height: h - (name === "A" ? 0 : 2 * s),
-              ...blockPaint(name)
-            }),
-            label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg })
-          );
-        });
-        const more = p.paged_blocks > k ? " …" : "";
-        table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((q, i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
-      };
-      const aY = y;
-      const memY = aY + h + 26 * s;
-      const bY = memY + h + 26 * s;
-      reqRow("A", physA, aY);
-      table.append(label(0, memY + h * 0.7, "GPU memory"));
-      for (let q = 0; q < M; q++) {
-        const who = owner[q];
-        const mine = who === "" || who === "other" ? null : who[0];
-        const inset = mine === "B" ? s : 0;
-        const paint = mine ? blockPaint(mine) : who === "" ? { fill: "none", stroke: t.fg2, "stroke-dasharray": `${2 * s} ${2 * s}` } : { fill: cOther, "fill-opacity": 0.35, stroke: "none" };
-        table.append(svgElement("rect", {
-          class: "kv-pb-phys",
-          "data-owner": who,
-          x: x0 + q * cw + 1 + inset,
-          y: memY + inset,
-          width: cw - 2 - 2 * inset,
-          height: h - 2 * inset,
-          ...paint
-        }));
-        table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : who === "other" || mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
-      }
-      const link = (i, q, fromY, toY, dash) => table.append(svgElement("line", {
-        x1: x0 + (i + 0.5) * cw,
-        y1: fromY,
-        x2: x0 + (q + 0.5) * cw,
-        y2: toY,
-        stroke: t.fg,
-        "stroke-width": 1.2 * s,
-        "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null
-      }));
-      physA.forEach((q, i) => link(i, q, aY + h, memY, false));
-      reqRow("B", physB, bY);
-      physB.forEach((q, i) => link(i, q, bY, memY + h, true));
-      parts.push(table);
-      y = bY + h + 4 * s;
-      for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; request A's blocks filled, request B's outlined, other requests' grey, free ones dashed. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
-        parts.push(label(0, y + small, line));
-        y += small * 1.3;
-      }
-      y += small * 0.3;
-    }
-    heading(`Cache memory of one ${gpu.name}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`);
-    const memRow = (cls, name, users, blocks, usedShare) => {
-      const g = svgElement("g", { class: cls, "data-users": String(users) });
-      g.append(
-        label(0, y + h * 0.7, name),
-        svgElement("rect", { x: x0, y, width: barW, height: h, fill: "none", stroke: t.fg2, "stroke-width": 1 })
-      );
-      const total = Number(p.total_blocks);
-      const u = Number(users);
-      if (total > 0 && u > 0) {
-        const segW = blocks / total * barW;
-        if (segW >= 4 * s && u <= 400) {
-          const each = (f) => boxesPath(Array.from({ length: u }, (_, i) => f(x0 + i * segW)));
-          g.append(
-            svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((x) => [x, y, segW * usedShare, h]), fill: cKV }),
-            /**
-             * @param {number} x
-             */
-            svgElement("path", { d: each((x) => [x + segW * usedShare, y, segW * (1 - usedShare), h]), fill: cEmpty, "fill-opacity": 0.35 }),
-            svgElement("path", { d: Array.from({ length: u }, (_, i) => `M${x0 + (i + 1) * segW} ${y}v${h}`).join(""), stroke: t.bg, "stroke-width": 1 })
-          );
-        } else {
-          const all = segW * u;
-          g.append(
-            svgElement("rect", { x: x0, y, width: all * usedShare, height: h, fill: cKV }),
-            svgElement("rect", { x: x0 + all * usedShare, y, width: all * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 })
-          );
-        }
-      }
-      g.append(label(x0 + 6 * s, y + h + fs * 1.1, `${plural(users, "request")} fit`, { fill: t.fg, "font-weight": 600 }));
-      parts.push(g);
-      y += h + fs * 1.6;
-    };
-    memRow("kv-pb-mem-reserved", "reserving", p.users_reserved, p.reserved_blocks, p.used_tokens / (p.reserved_blocks * bs));
-    memRow("kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * bs));
-    heading(`${plural(p.users, "conversation")} whose requests start with the same ${n3(p.prefix_tokens)} tokens`);
-    const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
-    const sharingBottom = app.keepsHeight() ? y + h + 6 * s + USERS_DRAWN * (h + 4 * s) + fs * 1.4 : 0;
-    if (!sharing) {
-      const none = `No request of ${n3(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
-      const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
-      noneLines.forEach((line, i) => {
-        parts.push(label(0, y + fs + i * small * 1.3, line, { fill: t.fg, class: "kv-pb-none" }));
-      });
-      y += fs * 0.6 + noneLines.length * small * 1.3;
-    } else {
-      const rowBlocks = p.shared_blocks + p.own_blocks;
-      const cell = Math.min(14 * s, barW / rowBlocks);
-      const drawBlocks = (g, x, yy, count, color, lastFill = void 0) => {
-        if (count <= 0) return;
-        if (cell >= 3) {
-          const each = (f) => boxesPath(Array.from({ length: count }, (_, i) => f(i, x + i * cell)));
-          g.append(
-            svgElement("path", { d: each((i, bx) => [bx, yy, cell - 1, h]), fill: "none", stroke: color, "stroke-width": 1 }),
-            /**
-             * @param {number} i
-             * @param {number} bx
-             */
-            svgElement("path", { d: each((i, bx) => [bx, yy, (cell - 1) * (i === count - 1 && lastFill !== void 0 ? lastFill : 1), h]), fill: color })
-          );
-        } else {
-          g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
-        }
-      };
-      const shared = svgElement("g", { class: "kv-pb-shared", "data-blocks": p.shared_blocks });
-      shared.append(label(0, y + h * 0.7, `shared: ${plural(p.shared_blocks, "block")}`));
-      drawBlocks(shared, x0, y, p.shared_blocks, cShared);
-      if (p.shared_blocks === 0) shared.append(label(x0, y + h * 0.7, `no full block to share (the prefix is shorter than ${bs} tokens)`, { fill: t.fg }));
-      parts.push(shared);
-      const sharedBottom = y + h;
-      y += h + 6 * s;
-      const ownStart = x0 + p.shared_blocks * cell;
-      const ownTokens = p.used_tokens - p.shared_blocks * bs;
-      const lastOwn = (ownTokens - (p.own_blocks - 1) * bs) / bs;
-      const drawnUsers = Math.min(p.users, USERS_DRAWN);
-      for (let u = 0; u < drawnUsers; u++) {
-        const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
-        g.append(
-          label(0, y + h * 0.7, `conversation ${u + 1}: ${n3(p.own_blocks)} own`),
-          // a thin line back to the shared blocks: the user's request reads them, it does not copy them
-          svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` })
-        );
-        drawBlocks(g, ownStart, y, p.own_blocks, cKV, lastOwn);
-        parts.push(g);
-        y += h + 4 * s;
-      }
-      if (p.users > drawnUsers) {
-        parts.push(label(0, y + fs * 0.8, `+ ${plural(p.users - drawnUsers, "more conversation")} like these`));
-        y += fs * 1.4;
-      }
-      parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
-    }
-    y = Math.max(y, sharingBottom) + 4 * s;
-    const legendY = y + 4 * s;
-    const legend = svgElement("g", { class: "kv-pb-legend" });
-    let lx = 0;
-    let ly = legendY;
-    const keys = [[cKV, "KV cache (a request's own)", 1], ...sharing && p.shared_blocks > 0 ? [
-      /** @type {[string, string, number]} */
-      [cShared, "shared prefix, stored once", 1]
-    ] : [], [cEmpty, "taken, empty", 0.35]];
-    for (const [color, text, op] of keys) {
-      const w = 18 * s + text.length * fs * 0.5;
-      if (lx > 0 && lx + w > W) {
-        lx = 0;
-        ly += 20 * s;
-      }
-      legend.append(
-        svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: color, "fill-opacity": op }),
-        svgElement("text", { x: lx + 18 * s, y: ly + 10 * s, "font-size": fs * 0.85, fill: t.fg2, text })
-      );
-      lx += w + 16 * s;
-    }
-    parts.push(legend);
-    const H = ly + 22 * s;
-    const svg = svgElement("svg", {
-      width: W,
-      height: H,
-      viewBox: `0 0 ${W} ${H}`,
-      role: "img",
-      "font-family": t.font,
-      "aria-label": `${n3(p.users_reserved)} requests fit reserving ${n3(p.reserved_blocks)} blocks each (${pct2(p.reserved_waste)} empty), ${n3(p.users_paged)} paging ${n3(p.paged_blocks)} blocks each (${pct2(p.paged_waste)} empty); a shared prefix stores ${n3(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} in place of ${n3(p.blocks_unshared)}.${tableWords}`
-    }, parts);
-    const lines = [
-      { text: `reserving: ${n3(p.reserved_blocks)} blocks per request, ${pct2(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
-      { text: `paging: ${n3(p.paged_blocks)} blocks per request, ${pct2(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
-      { text: `sharing: ${n3(p.shared_blocks)} shared + ${n3(p.users)} x ${n3(p.own_blocks)} own = ${n3(p.blocks_shared)} blocks instead of ${n3(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
-      { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${model.get("kv_dtype").toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each conversation's own.`, cls: "kv-note" },
-      { text: "The block table: each request keeps a list of its blocks' numbers in memory, so its blocks need not lie together. vLLM's block pool hands a request the blocks at the head of its queue of free blocks, and a finished request's blocks rejoin that queue, so once the engine has run a while a request's blocks are scattered. The numbers drawn are an illustration of that, not a trace.", cls: "kv-note" }
-    ];
-    if (shape.groups.some((g) => g.cap !== null && g.cap !== void 0)) {
-      lines.push({ text: `${shape.name} has windowed layers: blocks are counted as if every layer kept every token, the most paging can need; an engine frees a window's blocks once they slide out.`, cls: "kv-note" });
-    }
-    if (shape.max_context && p.reserved_tokens > shape.max_context) {
-      lines.push({ text: `A maximum length of ${n3(p.reserved_tokens)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n3(shape.max_context)}).`, cls: "kv-warn" });
-    }
+    const f = layout2(app, p);
+    const svg = drawFigure(app, f, gpu.name);
+    const lines = textLines2(p, shape, model.get("kv_dtype"));
     if (p.kv_budget_bytes < 0n) {
       app.failure(`The weights of ${shape.name} do not fit in one ${gpu.name} at 90% utilization: no memory is left for the cache, so no request fits. Try FP8 weights or a larger GPU.`);
-    } else if (p.users_paged === 0n) {
-      lines.push({ text: `Not even one request of ${n3(p.used_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
-    } else if (p.users_reserved === 0n) {
-      lines.push({ text: `Not even one reservation of ${n3(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
     }
     app.say(lines);
-    outBlocks.textContent = `${n3(p.paged_blocks)} paged, ${n3(p.reserved_blocks)} reserved`;
-    outWaste.textContent = `paged ${pct2(p.paged_waste)}, reserved ${pct2(p.reserved_waste)}`;
-    outUsers.textContent = p.kv_budget_bytes < 0n ? "none (the model does not load)" : `paging ${n3(p.users_paged)}, reserving ${n3(p.users_reserved)}`;
+    outs.blocks.textContent = `${n3(p.paged_blocks)} paged, ${n3(p.reserved_blocks)} reserved`;
+    outs.waste.textContent = `paged ${pct2(p.paged_waste)}, reserved ${pct2(p.reserved_waste)}`;
+    outs.users.textContent = p.kv_budget_bytes < 0n ? "none (the model does not load)" : `paging ${n3(p.users_paged)}, reserving ${n3(p.users_reserved)}`;
     markHolds(values, p.kv_budget_bytes < 0n);
-    outShare.textContent = `${n3(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n3(p.blocks_unshared)} unshared)`;
+    outs.share.textContent = `${n3(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n3(p.blocks_unshared)} unshared)`;
     app.diagram.replaceChildren(svg);
-    app.drawnWidth = W;
+    app.drawnWidth = f.W;
   };
   return startApp(app);
 }
@@ -3465,30 +3542,30 @@ var paged_blocks_default = widgetModule(render9);
 // kvwidgets/widgets/js/widgets/per_token.js
 var MIN_SHARE = 0.02;
 function compressedLine(g, per) {
-  const n3 = (x) => Number(x).toLocaleString("en-US");
-  const window2 = `window of ${n3(g.window)} tokens x ${g.entry_bytes} B`;
+  const n4 = (x) => Number(x).toLocaleString("en-US");
+  const window2 = `window of ${n4(g.window)} tokens x ${g.entry_bytes} B`;
   if (g.ratio === 1) return `${KIND_NAMES.compressed}: ${g.count} layers, ${window2} only`;
   const index = g.index_bytes ? ` + ${g.index_bytes} B indexer key` : "";
-  return `${KIND_NAMES.compressed}: ${g.count} layers x (${g.entry_bytes} B entry${index}) / ${g.ratio} tokens = ${n3(per)} B, plus a ${window2} and a compressor state of ${n3(g.state_window)} x ${n3(g.state_token_bytes)} B`;
+  return `${KIND_NAMES.compressed}: ${g.count} layers x (${g.entry_bytes} B entry${index}) / ${g.ratio} tokens = ${n4(per)} B, plus a ${window2} and a compressor state of ${n4(g.state_window)} x ${n4(g.state_token_bytes)} B`;
 }
 function formulaLine(g, bits) {
   const bytes = bits / 8;
   const per = groupBytesPerToken(g, bits);
-  const n3 = (x) => Number(x).toLocaleString("en-US");
+  const n4 = (x) => Number(x).toLocaleString("en-US");
   if (g.ratio !== void 0) return compressedLine(g, per);
   if (g.latent !== void 0) {
     const index = g.index_bytes ? ` + ${g.count} x ${g.index_bytes} B indexer (FP8 keys + scale)` : "";
-    return `${KIND_NAMES.mla}: ${g.count} layers x ${g.latent} (latent + rope) x ${bytes} B${index} = ${n3(per)} B`;
+    return `${KIND_NAMES.mla}: ${g.count} layers x ${g.latent} (latent + rope) x ${bytes} B${index} = ${n4(per)} B`;
   }
   if (g.kv_heads !== void 0) {
     const dims = g.head_k === g.head_v ? `2 x ${g.count} layers x ${g.kv_heads} KV heads x ${g.head_k} head dim` : `${g.count} layers x ${g.kv_heads} KV heads x (${g.head_k} + ${g.head_v})`;
     if (g.fixed_tokens !== void 0) {
-      return `${KIND_NAMES.cross}: ${dims} x ${bytes} B = ${n3(per)} B per encoder token, ${n3(g.fixed_tokens)} encoder tokens (image or audio) per sequence, never the text`;
+      return `${KIND_NAMES.cross}: ${dims} x ${bytes} B = ${n4(per)} B per encoder token, ${n4(g.fixed_tokens)} encoder tokens (image or audio) per sequence, never the text`;
     }
-    const cap = g.cap === null || g.cap === void 0 ? "" : `, held for the last ${n3(g.cap)} tokens only`;
-    return `${KIND_NAMES[g.kind] || g.kind}: ${dims} x ${bytes} B = ${n3(per)} B${cap}`;
+    const cap = g.cap === null || g.cap === void 0 ? "" : `, held for the last ${n4(g.cap)} tokens only`;
+    return `${KIND_NAMES[g.kind] || g.kind}: ${dims} x ${bytes} B = ${n4(per)} B${cap}`;
   }
-  return `${KIND_NAMES[g.kind] || g.kind}: ${g.count} layers x ${n3(g.fixed_bytes || 0)} B = ${n3(g.count * (g.fixed_bytes || 0))} B per sequence, whatever its length`;
+  return `${KIND_NAMES[g.kind] || g.kind}: ${g.count} layers x ${n4(g.fixed_bytes || 0)} B = ${n4(g.count * (g.fixed_bytes || 0))} B per sequence, whatever its length`;
 }
 function formulaFactors(g, bits) {
   const per = groupBytesPerToken(g, bits);
@@ -3715,27 +3792,27 @@ var per_token_default = widgetModule(render10);
 // kvwidgets/widgets/js/widgets/users_fit.js
 var COUNTABLE2 = 64;
 function fitPoint(fit, gpu) {
-  const n3 = Number(fit.users);
+  const n4 = Number(fit.users);
   const where = `${fit.num_gpus} ${gpu.name}`;
   if (!fit.weights_fit) return `on ${where} the weights (${fmtBytes(fit.weights_bytes)}) do not fit in the usable ${fmtBytes(fit.usable_bytes)}`;
-  if (!n3) return `on ${where} no conversation of ${fit.context.toLocaleString("en-US")} tokens fits: it needs ${fmtBytes(fit.kv_per_user_bytes)} and ${fmtBytes(fit.kv_budget_bytes)} is left after the weights`;
-  return `${fmtConversations(n3)} of ${fit.context.toLocaleString("en-US")} tokens fit on ${where}; their cache fills ${fmtBytes(fit.kv_used_bytes)} of ${fmtBytes(fit.usable_bytes)} usable, beside ${fmtBytes(fit.weights_bytes)} of weights`;
+  if (!n4) return `on ${where} no conversation of ${fit.context.toLocaleString("en-US")} tokens fits: it needs ${fmtBytes(fit.kv_per_user_bytes)} and ${fmtBytes(fit.kv_budget_bytes)} is left after the weights`;
+  return `${fmtConversations(n4)} of ${fit.context.toLocaleString("en-US")} tokens fit on ${where}; their cache fills ${fmtBytes(fit.kv_used_bytes)} of ${fmtBytes(fit.usable_bytes)} usable, beside ${fmtBytes(fit.weights_bytes)} of weights`;
 }
-function layout2(fit) {
+function layout3(fit) {
   const weights = fit.weights_bytes;
   const working = fit.weights_fit ? fit.working_bytes : 0n;
-  const n3 = Number(fit.users);
-  const conv = n3 > 0 || !fit.weights_fit ? fit.kv_used_bytes : fit.kv_per_user_bytes;
+  const n4 = Number(fit.users);
+  const conv = n4 > 0 || !fit.weights_fit ? fit.kv_used_bytes : fit.kv_per_user_bytes;
   const end = weights + working + conv;
   const over = end > fit.usable_bytes ? end - fit.usable_bytes : 0n;
-  return { weights, working, conv, end, over, n: n3 };
+  return { weights, working, conv, end, over, n: n4 };
 }
 var LEGEND_ROWS = (W, s) => W < 760 * s ? 3 : 2;
 function memoryBar(app, fit, gpu, W) {
   const t = app.theme();
   const s = app.scale();
   const fs = 12 * s;
-  const L = layout2(fit);
+  const L = layout3(fit);
   const memory = fit.memory_bytes;
   const span = Number(L.end > memory ? L.end : memory);
   const x = (b) => Number(b) / span * W;
@@ -3743,7 +3820,7 @@ function memoryBar(app, fit, gpu, W) {
   const top = fs * 1.6;
   const parts = [];
   const paint = svgPaint(app, s);
-  const n3 = L.n;
+  const n4 = L.n;
   parts.push(svgElement("text", {
     x: 0,
     y: fs * 1.1,
@@ -3777,11 +3854,11 @@ function memoryBar(app, fit, gpu, W) {
   };
   seg("kv-mem-weights", L.weights, "weights");
   seg("kv-mem-working", L.working, "working");
-  const group = n3 <= COUNTABLE2 ? 1 : Math.ceil(n3 / 40);
+  const group = n4 <= COUNTABLE2 ? 1 : Math.ceil(n4 / 40);
   const convFrom = x(at);
-  if (n3 > 0) {
-    for (let i = 0; i < n3; i += group) {
-      const k = Math.min(group, n3 - i);
+  if (n4 > 0) {
+    for (let i = 0; i < n4; i += group) {
+      const k = Math.min(group, n4 - i);
       seg("kv-mem-conv", fit.kv_per_user_bytes * BigInt(k), "kv", { stroke: t.bg, "stroke-width": 1, "data-conversations": k });
     }
   } else if (fit.weights_fit) {
@@ -3813,7 +3890,7 @@ function memoryBar(app, fit, gpu, W) {
   const labels = [
     ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
     ...L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : [],
-    ...n3 > 0 ? [["kv", `${fmtConversations(n3)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
+    ...n4 > 0 ? [["kv", `${fmtConversations(n4)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
     ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : [],
     // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
     ...fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
@@ -3833,7 +3910,7 @@ function memoryBar(app, fit, gpu, W) {
     );
     lx += w + 14 * s;
   }
-  const [inBar, from, to, under] = n3 ? [fmtConversations(n3), convFrom, convTo, conceptColor("kv")] : [fit.weights_fit ? "one conversation does not fit" : "the weights do not fit", x(memory) + 2 * s, x(L.end), conceptColor("warning")];
+  const [inBar, from, to, under] = n4 ? [fmtConversations(n4), convFrom, convTo, conceptColor("kv")] : [fit.weights_fit ? "one conversation does not fit" : "the weights do not fit", x(memory) + 2 * s, x(L.end), conceptColor("warning")];
   if (to - from > inBar.length * fs * 0.6 + 8 * s) {
     parts.push(svgElement("text", {
       x: (from + to) / 2,
@@ -3915,17 +3992,17 @@ function render11({ model, el }) {
     const counts = [...axisValues(app, "gpu_counts")];
     if (!counts.includes(fit.num_gpus)) counts.push(fit.num_gpus);
     counts.sort((a, b) => a - b);
-    const fits = counts.map((n3) => {
+    const fits = counts.map((n4) => {
       try {
-        return usersThatFit(shape, gpu, context, { ...o, numGpus: n3 });
+        return usersThatFit(shape, gpu, context, { ...o, numGpus: n4 });
       } catch (e) {
         return { error: (
           /** @type {Error} */
           e.message
-        ), num_gpus: n3 };
+        ), num_gpus: n4 };
       }
     });
-    const labels = counts.map((n3) => `${n3} GPU${n3 > 1 ? "s" : ""}${n3 === fit.num_gpus ? " (chosen)" : ""}`);
+    const labels = counts.map((n4) => `${n4} GPU${n4 > 1 ? "s" : ""}${n4 === fit.num_gpus ? " (chosen)" : ""}`);
     const gb = (f, key) => f.error ? 0 : Number(f[key]) / 1e9;
     const none = (f) => !f.error && f.weights_fit && f.users === 0n;
     const convOver = (f) => none(f) ? gb(f, "kv_per_user_bytes") - gb(f, "kv_budget_bytes") : 0;

@@ -728,7 +728,8 @@ function drawScoring(f, p, y) {
     svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
     text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q")
   );
-  return y + hK + 6 * s;
+  y += hK + 6 * s;
+  return y;
 }
 function drawWeights(f, p, { bins, max, per }, y) {
   const { t, s, small, x0, x1, cellW, xOf, cQuery, T, text } = f;

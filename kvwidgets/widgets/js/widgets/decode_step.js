@@ -605,7 +605,8 @@ function drawScoring(f, p, y) {
   drawRows(f, el, first, y, hK, p.color);
   el.append(svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
     text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q"));
-  return y + hK + 6 * s;
+  y += hK + 6 * s;
+  return y;
 }
 
 /**
