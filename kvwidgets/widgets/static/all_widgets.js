@@ -880,12 +880,12 @@ function render2({ model, el }) {
     const ticks = plotPx >= 440 * s ? TICKS_ALL : TICKS_HALF;
     if (!TICK_TEXT.has(ticks)) TICK_TEXT.set(ticks, ticks.map(fmtTokens));
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
-    const textLines5 = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
+    const textLines6 = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
     if (isLog && !failed && stairs.some((st) => st.users.some((u) => u === 0n))) {
-      textLines5.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
+      textLines6.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
-    textLines5.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
-    app.say(textLines5);
+    textLines6.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
+    app.say(textLines6);
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${String(model.get("kv_dtype")).toUpperCase()} cache)`;
     const pastModel = longest !== null && shape.max_context && longest > shape.max_context ? `, past the model's ${shape.max_context.toLocaleString("en-US")}-token limit` : "";
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens${pastModel}`;
@@ -2279,6 +2279,16 @@ function pastTrainedLength(real, long) {
   const clauses = [...byMax].map(([max, names]) => `${and(names)} ${names.length === 1 ? "was" : "were"} trained for ${n4(max)} tokens (max_position_embeddings)`);
   return [{ text: `${clauses.join("; ")}, not ${n4(long)}: ${count === 1 ? "its bar holds for the memory, not for the model's" : "their bars hold for the memory, not for the models'"} quality.`, cls: "kv-warn" }];
 }
+function textLines2(labels, perToken, real, bits, win, long) {
+  const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
+  for (const [n4, s] of real) {
+    const capped = s.groups.some((g) => g.cap !== null && g.cap !== void 0);
+    lines.push({ text: `${n4.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
+  }
+  lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
+  lines.push(...pastTrainedLength(real, long));
+  return lines;
+}
 function render6({ model, el }) {
   const app = createApp({ model, el }, "Attention designs and their cache");
   dtypeSelect(app, "kv_dtype", "KV cache");
@@ -2325,13 +2335,7 @@ function render6({ model, el }) {
         hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>"
       };
     });
-    const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
-    for (const [n4, s] of real) {
-      const capped = s.groups.some((g) => g.cap !== null && g.cap !== void 0);
-      lines.push({ text: `${n4.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
-    }
-    lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
-    lines.push(...pastTrainedLength(real, long));
+    const lines = textLines2(labels, perToken, real, bits, win, long);
     const headsWidth = diagramWidth(app);
     const headsKey = JSON.stringify([labels, perToken.map(String), headsWidth, sc, t]);
     const headsSvg = headsKey === drawnHeads ? null : headSharing(app, L, labels, perToken, headsWidth);
@@ -2579,7 +2583,7 @@ function drawFigure(app, trace, shown, hatchId) {
   const aria = shown.map((p) => `${POLICY_LABELS[p]}: ${pct(trace.runs[p].mean_token_states)} of the cache holds tokens, batch ${batch(trace.runs[p].mean_running)}`).join("; ");
   return { W, svg: svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font, "aria-label": aria }, [paint.defs(), ...parts]) };
 }
-function textLines2(model, { trace, dataset, count, budget }, paperSetting) {
+function textLines3(model, { trace, dataset, count, budget }, paperSetting) {
   const ref = model.get("reference") || {};
   const fit = (ref.fits || {})[dataset] || {};
   const lines = [];
@@ -2678,7 +2682,7 @@ function render7({ model, el }) {
     const { svg, W } = drawFigure(app, trace, shown, hatchId);
     const ref = model.get("reference") || {};
     const paperSetting = trace.kv_slots === ref.paper_kv_slots && trace.block_size === 16 && trace.max_len === ref.paper_max_len;
-    const lines = textLines2(model, traced, paperSetting);
+    const lines = textLines3(model, traced, paperSetting);
     const newTable = howTable(trace, dataset, ref, paperSetting);
     app.say(lines);
     table.replaceChildren(...newTable);
@@ -3011,7 +3015,7 @@ function chartFrame(app, { t, sc }, drawn, ends) {
   );
   return { height, margin, yRange, labels };
 }
-function textLines3({ shape, gpu, context, speed, params, tiers, names, meas, showMeasured }) {
+function textLines4({ shape, gpu, context, speed, params, tiers, names, meas, showMeasured }) {
   const gbpsText = (n4) => `${tierGbps(tiers[n4], speed).toLocaleString("en-US")} GB/s`;
   const dashText = (n4) => `${SHORT_NAMES2[n4] || n4} ${DASH_WORDS[TIER_DASH[n4] || "solid"]}`;
   const lines = [
@@ -3096,7 +3100,7 @@ function render8({ model, el }) {
     const { height, margin, yRange, labels } = chartFrame(app, I, [...reload.drawn, ...recompute.drawn], reload.ends);
     traces.push(labels);
     const showPicture = preparePicture(I, reload.at, `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`);
-    const lines = textLines3(I);
+    const lines = textLines4(I);
     app.say(lines);
     showPicture();
     fillReadouts(app, outs, I, { at: reload.at, recomputeAt, fastest, crossText, kvb });
@@ -3552,7 +3556,7 @@ function drawFigure2(app, f, gpuName) {
     "aria-label": `${n3(p.users_reserved)} requests fit reserving ${n3(p.reserved_blocks)} blocks each (${pct2(p.reserved_waste)} empty), ${n3(p.users_paged)} paging ${n3(p.paged_blocks)} blocks each (${pct2(p.paged_waste)} empty); a shared prefix stores ${n3(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} in place of ${n3(p.blocks_unshared)}.${tableWords}`
   }, f.parts);
 }
-function textLines4(p, shape, kvDtype) {
+function textLines5(p, shape, kvDtype) {
   const bs = p.block_size;
   const lines = [
     { text: `reserving: ${n3(p.reserved_blocks)} blocks per request, ${pct2(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
@@ -3612,7 +3616,7 @@ function render9({ model, el }) {
     const p = blockPlan(shape, gpu, o);
     const f = layout2(app, p);
     const svg = drawFigure2(app, f, gpu.name);
-    const lines = textLines4(p, shape, model.get("kv_dtype"));
+    const lines = textLines5(p, shape, model.get("kv_dtype"));
     if (p.kv_budget_bytes < 0n) {
       app.failure(`The weights of ${shape.name} do not fit in one ${gpu.name} at 90% utilization: no memory is left for the cache, so no request fits. Try FP8 weights or a larger GPU.`);
     }
