@@ -3925,6 +3925,18 @@ function layout3(fit) {
   return { weights, working, conv, end, over, n: n4 };
 }
 var LEGEND_ROWS = (W, s) => W < 760 * s ? 3 : 2;
+function memoryLegendLabels(fit, L, group) {
+  const n4 = L.n;
+  const memory = fit.memory_bytes;
+  return [
+    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
+    ...L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : [],
+    ...n4 > 0 ? [["kv", `${fmtConversations(n4)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
+    ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : [],
+    // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
+    ...fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
+  ];
+}
 function memoryBar(app, fit, gpu, W) {
   const t = app.theme();
   const s = app.scale();
@@ -4004,14 +4016,7 @@ function memoryBar(app, fit, gpu, W) {
     endMark("kv-mem-end", x(memory), `the GPU ends: ${fmtBytes(memory)}`, 1, { "stroke-width": 2 * s });
     ly += fs * 2.4;
   }
-  const labels = [
-    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
-    ...L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : [],
-    ...n4 > 0 ? [["kv", `${fmtConversations(n4)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
-    ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : [],
-    // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
-    ...fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
-  ];
+  const labels = memoryLegendLabels(fit, L, group);
   let lx = 0;
   let legendRows = 1;
   for (const [concept, text] of labels) {

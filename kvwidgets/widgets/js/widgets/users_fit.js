@@ -67,6 +67,32 @@ function layout(fit) {
 const LEGEND_ROWS = (W, s) => (W < 760 * s ? 3 : 2);
 
 /**
+ * The memory bar's legend, concept and name, in reading order: the cache as the
+ * conversations held (or the one that does not fit), the overflow or what is unused, and
+ * the reserve only where some of it shows.
+ * @param {Fit} fit
+ * @param {ReturnType<typeof layout>} L
+ * @param {number} group conversations a drawn segment holds
+ * @returns {Array<Array<string>>}
+ */
+function memoryLegendLabels(fit, L, group) {
+  const n = L.n;
+  const memory = fit.memory_bytes;
+  return [
+    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
+    ...(L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : []),
+    ...(n > 0 ? [["kv", `${conversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]]
+      : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : []),
+    ...(L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]]
+      // "unused", not "left": the readout's "Left after weights" is the whole cache budget,
+      // this is what the whole conversations leave of it (less than one more needs)
+      : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : []),
+    // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
+    ...(fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []),
+  ];
+}
+
+/**
  * One deployment's memory as a bar: weights, working area, each conversation's cache as a
  * segment you can count (grouped into equal runs when there are too many to count), what
  * is left, and the reserve utilization keeps free. Widths are bytes; values from usersThatFit.
@@ -145,18 +171,7 @@ function memoryBar(app, fit, gpu, W) {
     endMark("kv-mem-end", x(memory), `the GPU ends: ${fmtBytes(memory)}`, 1, { "stroke-width": 2 * s });
     ly += fs * 2.4;
   }
-  const labels = [
-    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
-    ...(L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : []),
-    ...(n > 0 ? [["kv", `${conversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]]
-      : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : []),
-    ...(L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]]
-      // "unused", not "left": the readout's "Left after weights" is the whole cache budget,
-      // this is what the whole conversations leave of it (less than one more needs)
-      : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : []),
-    // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
-    ...(fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []),
-  ];
+  const labels = memoryLegendLabels(fit, L, group);
   let lx = 0;
   let legendRows = 1;
   for (const [concept, text] of labels) {
