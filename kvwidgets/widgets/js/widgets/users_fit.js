@@ -93,6 +93,32 @@ function memoryLegendLabels(fit, L, group) {
 }
 
 /**
+ * The memory bar's legend from y = ly, wrapped to the width W: a swatch and a name per
+ * label, appended to parts. Returns the y of its last row and how many rows it took.
+ * @param {App} app
+ * @param {Array<Array<string>>} labels concept and name
+ * @param {ReturnType<typeof svgPaint>} paint
+ * @param {Element[]} parts
+ * @param {number} ly
+ * @param {number} W
+ */
+function drawMemoryLegend(app, labels, paint, parts, ly, W) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 12 * s;
+  let lx = 0;
+  let rows = 1;
+  for (const [concept, text] of labels) {
+    const w = 18 * s + text.length * fs * 0.55;
+    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; rows += 1; }
+    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
+      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
+    lx += w + 14 * s;
+  }
+  return { ly, rows };
+}
+
+/**
  * One deployment's memory as a bar: weights, working area, each conversation's cache as a
  * segment you can count (grouped into equal runs when there are too many to count), what
  * is left, and the reserve utilization keeps free. Widths are bytes; values from usersThatFit.
@@ -113,6 +139,7 @@ function memoryBar(app, fit, gpu, W) {
   const x = (/** @type {bigint} */ b) => (Number(b) / span) * W;
   const h = 30 * s;
   const top = fs * 1.6;
+  /** @type {Element[]} */
   const parts = [];
   const paint = svgPaint(app, s);  // free memory hatched: apart from the warning without colour
   const n = L.n;
@@ -171,16 +198,9 @@ function memoryBar(app, fit, gpu, W) {
     endMark("kv-mem-end", x(memory), `the GPU ends: ${fmtBytes(memory)}`, 1, { "stroke-width": 2 * s });
     ly += fs * 2.4;
   }
-  const labels = memoryLegendLabels(fit, L, group);
-  let lx = 0;
-  let legendRows = 1;
-  for (const [concept, text] of labels) {
-    const w = 18 * s + text.length * fs * 0.55;
-    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; legendRows += 1; }
-    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
-      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
-    lx += w + 14 * s;
-  }
+  const legend = drawMemoryLegend(app, memoryLegendLabels(fit, L, group), paint, parts, ly, W);
+  ly = legend.ly;
+  const legendRows = legend.rows;
   // the headline inside the bar where it has room: the conversations, or what overflows
   const [inBar, from, to, under] = n ? [conversations(n), convFrom, convTo, conceptColor("kv")]
     // past the GPU's end, clear of its mark
