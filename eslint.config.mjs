@@ -40,7 +40,6 @@ export default [
       "kvwidgets/widgets/js/ui/app.js",
       "kvwidgets/widgets/js/widgets/context_users.js",
       "kvwidgets/widgets/js/widgets/decode_speed.js",
-      "kvwidgets/widgets/js/widgets/users_fit.js",
     ],
     rules: { "max-lines-per-function": "off" },
   },

@@ -474,8 +474,7 @@ function memoryBar(app, fit, gpu, W) {
     "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${fitPoint(fit, gpu)}`
   }, [paint.defs(), ...parts]);
 }
-function render({ model, el }) {
-  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
+function buildControls(app) {
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -497,7 +496,34 @@ function render({ model, el }) {
   const outPer = app.readout("kv_per_user", "KV per conversation:");
   const outBudget = app.readout("kv_budget", "Left after weights:");
   const outPerToken = app.readout("kv_per_token", "KV per token:");
-  const values = [outUsers, outPer, outBudget, outPerToken];
+  return { outUsers, outPer, outBudget, outPerToken };
+}
+var gbOf = (f, key) => f.error ? 0 : Number(f[key]) / 1e9;
+var holdsNone = (f) => !f.error && f.weights_fit && f.users === 0n;
+var convOver = (f) => holdsNone(f) ? gbOf(f, "kv_per_user_bytes") - gbOf(f, "kv_budget_bytes") : 0;
+var COUNT_BAR_PARTS = [
+  ["weights", "weights", (f) => Math.min(gbOf(f, "weights_bytes"), gbOf(f, "usable_bytes"))],
+  ["warning", "weights past the usable memory", (f) => f.error || f.weights_fit ? 0 : gbOf(f, "weights_bytes") - gbOf(f, "usable_bytes")],
+  ["working", "working area", (f) => f.error || !f.weights_fit ? 0 : gbOf(f, "working_bytes")],
+  ["kv", "conversations' KV", (f) => gbOf(f, "kv_used_bytes")],
+  ["kv", "one conversation: the part that fits", (f) => holdsNone(f) ? gbOf(f, "kv_budget_bytes") : 0],
+  ["warning", "one conversation: past the usable memory", convOver],
+  ["free", "unused (less than one more conversation)", (f) => holdsNone(f) ? 0 : gbOf(f, "left_over_bytes")],
+  ["reserve", "reserve (1 - utilization)", (f) => f.error || !f.weights_fit ? 0 : Math.max(0, gbOf(f, "reserve_bytes") - convOver(f))]
+];
+function fitsByCount(shape, gpu, context, o, counts) {
+  return counts.map((n) => {
+    try {
+      return usersThatFit(shape, gpu, context, { ...o, numGpus: n });
+    } catch (e) {
+      return { error: (
+        /** @type {Error} */
+        e.message
+      ), num_gpus: n };
+    }
+  });
+}
+function figureParts(app) {
   const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
   const keep = (yes) => {
@@ -508,6 +534,13 @@ function render({ model, el }) {
     app.figure.querySelector(".kv-failure")
   );
   panel.after(app.plot);
+  return { bar, keep };
+}
+function render({ model, el }) {
+  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
+  const { outUsers, outPer, outBudget, outPerToken } = buildControls(app);
+  const values = [outUsers, outPer, outBudget, outPerToken];
+  const { bar, keep } = figureParts(app);
   app.draw = () => {
     markHolds(values, false);
     keep(false);
@@ -528,33 +561,11 @@ function render({ model, el }) {
     const counts = [...axisValues(app, "gpu_counts")];
     if (!counts.includes(fit.num_gpus)) counts.push(fit.num_gpus);
     counts.sort((a, b) => a - b);
-    const fits = counts.map((n) => {
-      try {
-        return usersThatFit(shape, gpu, context, { ...o, numGpus: n });
-      } catch (e) {
-        return { error: (
-          /** @type {Error} */
-          e.message
-        ), num_gpus: n };
-      }
-    });
+    const fits = fitsByCount(shape, gpu, context, o, counts);
     const labels = counts.map((n) => `${n} GPU${n > 1 ? "s" : ""}${n === fit.num_gpus ? " (chosen)" : ""}`);
-    const gb = (f, key) => f.error ? 0 : Number(f[key]) / 1e9;
-    const none = (f) => !f.error && f.weights_fit && f.users === 0n;
-    const convOver = (f) => none(f) ? gb(f, "kv_per_user_bytes") - gb(f, "kv_budget_bytes") : 0;
-    const parts = [
-      ["weights", "weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
-      ["warning", "weights past the usable memory", (f) => f.error || f.weights_fit ? 0 : gb(f, "weights_bytes") - gb(f, "usable_bytes")],
-      ["working", "working area", (f) => f.error || !f.weights_fit ? 0 : gb(f, "working_bytes")],
-      ["kv", "conversations' KV", (f) => gb(f, "kv_used_bytes")],
-      ["kv", "one conversation: the part that fits", (f) => none(f) ? gb(f, "kv_budget_bytes") : 0],
-      ["warning", "one conversation: past the usable memory", convOver],
-      ["free", "unused (less than one more conversation)", (f) => none(f) ? 0 : gb(f, "left_over_bytes")],
-      ["reserve", "reserve (1 - utilization)", (f) => f.error || !f.weights_fit ? 0 : Math.max(0, gb(f, "reserve_bytes") - convOver(f))]
-    ];
     const t = app.theme();
     const s = app.scale();
-    const traces = parts.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
+    const traces = COUNT_BAR_PARTS.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
       type: "bar",
       orientation: "h",
       name,
@@ -563,7 +574,7 @@ function render({ model, el }) {
       marker: barMarker(concept, s),
       hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>"
     }));
-    const ends = fits.map((f) => f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes"), gb(f, "usable_bytes") + convOver(f)));
+    const ends = fits.map((f) => f.error ? 0 : Math.max(gbOf(f, "memory_bytes"), gbOf(f, "weights_bytes"), gbOf(f, "usable_bytes") + convOver(f)));
     const countText = (f) => f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : fmtConversations(Number(f.users));
     const plotPx = Math.max(1, (app.plot.clientWidth || diagramWidth(app)) - 134 * s);
     const labelPx = Math.max(...fits.map((f) => countText(f).length)) * 12 * s * 0.6 + 8 * s;

@@ -222,10 +222,10 @@ function memoryBar(app, fit, gpu, W) {
 }
 
 /**
- * @param {UsersThatFitContext} ctx
+ * The controls and the readouts.
+ * @param {App} app
  */
-function render({ model, el }) {
-  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
+function buildControls(app) {
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -247,11 +247,69 @@ function render({ model, el }) {
   const outPer = app.readout("kv_per_user", "KV per conversation:");
   const outBudget = app.readout("kv_budget", "Left after weights:");
   const outPerToken = app.readout("kv_per_token", "KV per token:");
-  const values = [outUsers, outPer, outBudget, outPerToken];
-  // the deployment's memory bar leads; the 1/2/4/8-GPU bars follow, smaller, as the
-  // second view. Both stay when the model does not load (kv-figure-keeps): the bar is the
-  // picture of why, the GPU-count chart shows how many GPUs would load it. Only then: a
-  // draw that throws leaves them drawn for other inputs, and the frame hides them.
+  return { outUsers, outPer, outBudget, outPerToken };
+}
+
+/**
+ * @param {FitOrRefusal} f
+ * @param {keyof Fit} key
+ */
+const gbOf = (f, key) => (f.error ? 0 : Number(f[key]) / 1e9);
+
+/**
+ * A count that loads but holds no conversation is drawn as the deployment bar draws it:
+ * the one conversation it was asked for fills what is left and runs past the usable end
+ * in the warning colour, over the reserve (not a green "left over" that reads as room).
+ * @param {FitOrRefusal} f
+ */
+const holdsNone = (f) => !f.error && f.weights_fit && f.users === 0n;
+
+/**
+ * GB of the one conversation past the usable end, where a count holds none.
+ * @param {FitOrRefusal} f
+ */
+const convOver = (f) => (holdsNone(f) ? gbOf(f, "kv_per_user_bytes") - gbOf(f, "kv_budget_bytes") : 0);
+
+/** @type {Array<[string, string, (f: FitOrRefusal) => number]>} the parts of each GPU count's bar, in order */
+const COUNT_BAR_PARTS = [
+  ["weights", "weights", (f) => Math.min(gbOf(f, "weights_bytes"), gbOf(f, "usable_bytes"))],
+  ["warning", "weights past the usable memory", (f) => (f.error || f.weights_fit ? 0 : gbOf(f, "weights_bytes") - gbOf(f, "usable_bytes"))],
+  ["working", "working area", (f) => (f.error || !f.weights_fit ? 0 : gbOf(f, "working_bytes"))],
+  ["kv", "conversations' KV", (f) => gbOf(f, "kv_used_bytes")],
+  ["kv", "one conversation: the part that fits", (f) => (holdsNone(f) ? gbOf(f, "kv_budget_bytes") : 0)],
+  ["warning", "one conversation: past the usable memory", convOver],
+  ["free", "unused (less than one more conversation)", (f) => (holdsNone(f) ? 0 : gbOf(f, "left_over_bytes"))],
+  ["reserve", "reserve (1 - utilization)", (f) => (f.error || !f.weights_fit ? 0 : Math.max(0, gbOf(f, "reserve_bytes") - convOver(f)))],
+];
+
+/**
+ * The fit for each GPU count, or why that count is refused.
+ * @param {any} shape
+ * @param {GpuRow} gpu
+ * @param {number} context
+ * @param {Parameters<typeof usersThatFit>[3]} o
+ * @param {number[]} counts
+ * @returns {FitOrRefusal[]}
+ */
+function fitsByCount(shape, gpu, context, o, counts) {
+  return counts.map((n) => {
+    try {
+      return usersThatFit(shape, gpu, context, { ...o, numGpus: n });
+    } catch (e) {
+      return { error: /** @type {Error} */ (e).message, num_gpus: n };
+    }
+  });
+}
+
+/**
+ * The deployment's memory bar leads; the 1/2/4/8-GPU bars follow, smaller, as the second
+ * view. Both stay when the model does not load (kv-figure-keeps): the bar is the picture
+ * of why, the GPU-count chart shows how many GPUs would load it. Only then: a draw that
+ * throws leaves them drawn for other inputs, and the frame hides them. Returns the bar's
+ * box and the function that keeps both or not.
+ * @param {App} app
+ */
+function figureParts(app) {
   const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
   const keep = (/** @type {boolean} */ yes) => {
@@ -261,6 +319,17 @@ function render({ model, el }) {
   // the failure's words under the bar they explain, before the chart of what would load
   const panel = /** @type {HTMLElement} */ (app.figure.querySelector(".kv-failure"));
   panel.after(app.plot);
+  return { bar, keep };
+}
+
+/**
+ * @param {UsersThatFitContext} ctx
+ */
+function render({ model, el }) {
+  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
+  const { outUsers, outPer, outBudget, outPerToken } = buildControls(app);
+  const values = [outUsers, outPer, outBudget, outPerToken];
+  const { bar, keep } = figureParts(app);
 
   app.draw = () => {
     markHolds(values, false);
@@ -282,41 +351,17 @@ function render({ model, el }) {
     const counts = [...axisValues(app, "gpu_counts")];
     if (!counts.includes(fit.num_gpus)) counts.push(fit.num_gpus);
     counts.sort((a, b) => a - b);
-    /** @type {FitOrRefusal[]} the fit for each GPU count, or why that count is refused */
-    const fits = counts.map((n) => {
-      try {
-        return usersThatFit(shape, gpu, context, { ...o, numGpus: n });
-      } catch (e) {
-        return { error: /** @type {Error} */ (e).message, num_gpus: n };
-      }
-    });
+    const fits = fitsByCount(shape, gpu, context, o, counts);
     const labels = counts.map((n) => `${n} GPU${n > 1 ? "s" : ""}${n === fit.num_gpus ? " (chosen)" : ""}`);
-    const gb = (/** @type {FitOrRefusal} */ f, /** @type {keyof Fit} */ key) => (f.error ? 0 : Number(f[key]) / 1e9);
-    // A count that loads but holds no conversation is drawn as the deployment bar draws it:
-    // the one conversation it was asked for fills what is left and runs past the usable end
-    // in the warning colour, over the reserve (not a green "left over" that reads as room).
-    const none = (/** @type {FitOrRefusal} */ f) => !f.error && f.weights_fit && f.users === 0n;
-    const convOver = (/** @type {FitOrRefusal} */ f) => (none(f) ? gb(f, "kv_per_user_bytes") - gb(f, "kv_budget_bytes") : 0);
-    /** @type {Array<[string, string, (f: FitOrRefusal) => number]>} the parts of each bar, in order */
-    const parts = [
-      ["weights", "weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
-      ["warning", "weights past the usable memory", (f) => (f.error || f.weights_fit ? 0 : gb(f, "weights_bytes") - gb(f, "usable_bytes"))],
-      ["working", "working area", (f) => (f.error || !f.weights_fit ? 0 : gb(f, "working_bytes"))],
-      ["kv", "conversations' KV", (f) => gb(f, "kv_used_bytes")],
-      ["kv", "one conversation: the part that fits", (f) => (none(f) ? gb(f, "kv_budget_bytes") : 0)],
-      ["warning", "one conversation: past the usable memory", convOver],
-      ["free", "unused (less than one more conversation)", (f) => (none(f) ? 0 : gb(f, "left_over_bytes"))],
-      ["reserve", "reserve (1 - utilization)", (f) => (f.error || !f.weights_fit ? 0 : Math.max(0, gb(f, "reserve_bytes") - convOver(f)))],
-    ];
     const t = app.theme();
     const s = app.scale();
     // only the parts some bar has: no trace (and no hover name) for what is not drawn
-    const traces = parts.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
+    const traces = COUNT_BAR_PARTS.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
       type: "bar", orientation: "h", name, y: labels, x: fits.map(get),
       marker: barMarker(concept, s),
       hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>",
     }));
-    const ends = fits.map((f) => (f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes"), gb(f, "usable_bytes") + convOver(f))));
+    const ends = fits.map((f) => (f.error ? 0 : Math.max(gbOf(f, "memory_bytes"), gbOf(f, "weights_bytes"), gbOf(f, "usable_bytes") + convOver(f))));
     const countText = (/** @type {FitOrRefusal} */ f) => (f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : conversations(Number(f.users)));
     // the x range leaves room right of the longest bar for the widest count label
     const plotPx = Math.max(1, (app.plot.clientWidth || diagramWidth(app)) - 134 * s);
