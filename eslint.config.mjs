@@ -30,7 +30,18 @@ export default [
       "prefer-const": "error",
       "no-var": "error",
       eqeqeq: ["error", "always"],
+      // a draw reads as named pieces (layout, a function per panel, labels, readouts)
+      "max-lines-per-function": ["error", { max: 80, skipBlankLines: true, skipComments: true }],
     },
+  },
+  {
+    // not split yet: their render (and ui/app.js createApp) still run past 80 lines
+    files: [
+      "kvwidgets/widgets/js/ui/app.js",
+      "kvwidgets/widgets/js/widgets/context_users.js",
+      "kvwidgets/widgets/js/widgets/decode_speed.js",
+    ],
+    rules: { "max-lines-per-function": "off" },
   },
   {
     // the in-page kernel stand-in of exported pages: a classic module inlined in the page

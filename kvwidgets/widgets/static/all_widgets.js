@@ -30,6 +30,7 @@ var CONCEPT_COLORS;
 var CONTEXT_STEPS;
 var HATCHED;
 var KEYED_TAGS;
+var KIND_NAMES;
 var KVInputError;
 var PAGE_DARK;
 var PAGE_LIGHT;
@@ -145,10 +146,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "257ff11348cb99a3";
+var LIBRARY_HASH = "3a0ba8a92143b186";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KIND_NAMES, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -373,8 +374,8 @@ function decadeLabel(p) {
 }
 function against(ratio, what) {
   if (ratio >= 1) return `${ratio.toLocaleString("en-US", { maximumFractionDigits: ratio >= 10 ? 0 : 1 })} times ${what}`;
-  const pct2 = ratio * 100;
-  return `${pct2.toLocaleString("en-US", { maximumFractionDigits: pct2 >= 10 ? 0 : pct2 >= 1 ? 1 : 2 })}% of ${what}`;
+  const pct3 = ratio * 100;
+  return `${pct3.toLocaleString("en-US", { maximumFractionDigits: pct3 >= 10 ? 0 : pct3 >= 1 ? 1 : 2 })}% of ${what}`;
 }
 function gpusPicture(app, x, W, gpu) {
   const t = app.theme();
@@ -510,7 +511,7 @@ function render({ model, el }) {
   gpuSelect(app);
   contextControl(app);
   selectControl(app, "link", "Link", () => Object.entries(model.get("links") || {}).sort((a, b) => b[1].gbps - a[1].gbps).map(([name, l]) => [name, `${shortName({ name, label: l.label })}: ${fmtGbps(l.gbps)}`]), ["links"]);
-  selectControl(app, "tp", "GPUs a side (TP)", () => axisValues(app, "tp_sizes").map((n2) => [n2, String(n2)]), ["axes"]);
+  selectControl(app, "tp", "GPUs a side (TP)", () => axisValues(app, "tp_sizes").map((n4) => [n4, String(n4)]), ["axes"]);
   dtypeSelect(app, "kv_dtype", "KV cache");
   moreFold(app, () => {
     dtypeSelect(app, "weight_dtype", "Weights");
@@ -563,12 +564,12 @@ function render({ model, el }) {
       },
       [...pic.parts, ...chart.parts]
     );
-    const n2 = (v) => Number(v).toLocaleString("en-US");
+    const n4 = (v) => Number(v).toLocaleString("en-US");
     const lines = [
-      { text: tp > 1 ? `Bytes to move = one GPU's share of the cache of ${n2(context)} tokens, split ${tp} ways = ${n2(x.bytes_per_rank)} B (${n2(x.bytes_all_ranks)} B over all ${tp} GPUs, heads or latents held on several GPUs counted on each; one unsplit copy is ${n2(x.bytes_one_copy)} B).` : `Bytes to move = the cache of ${n2(context)} tokens = ${n2(x.bytes_per_rank)} B.`, cls: "kv-note" },
-      { text: `Move = ${n2(x.bytes_per_rank)} B / ${x.link.gbps} GB/s = ${fmtSeconds(x.seconds)}.${tp > 1 ? " Each GPU sends its own share to its pair over its own link, all at once, so the time is one GPU's share over one link." : ""}`, cls: "kv-note" },
-      { text: `Prefill (ideal floor) = 2 x ${n2(activeParams(shape, params))} active params x ${n2(context)} tokens / ${tp > 1 ? `(${n2(gpu.bf16_tflops)} TFLOPS x ${tp} GPUs)` : `${n2(gpu.bf16_tflops)} TFLOPS`} = ${fmtSeconds(x.prefill_seconds)}; it leaves attention's own work out, so a real prefill takes longer.`, cls: "kv-note" },
-      { text: `One decode step (batch 1) = (weights a GPU + its cache) / ${n2(gpu.bandwidth_gbps)} GB/s = ${fmtSeconds(x.decode_step_seconds)}, a bandwidth ceiling.`, cls: "kv-note" },
+      { text: tp > 1 ? `Bytes to move = one GPU's share of the cache of ${n4(context)} tokens, split ${tp} ways = ${n4(x.bytes_per_rank)} B (${n4(x.bytes_all_ranks)} B over all ${tp} GPUs, heads or latents held on several GPUs counted on each; one unsplit copy is ${n4(x.bytes_one_copy)} B).` : `Bytes to move = the cache of ${n4(context)} tokens = ${n4(x.bytes_per_rank)} B.`, cls: "kv-note" },
+      { text: `Move = ${n4(x.bytes_per_rank)} B / ${x.link.gbps} GB/s = ${fmtSeconds(x.seconds)}.${tp > 1 ? " Each GPU sends its own share to its pair over its own link, all at once, so the time is one GPU's share over one link." : ""}`, cls: "kv-note" },
+      { text: `Prefill (ideal floor) = 2 x ${n4(activeParams(shape, params))} active params x ${n4(context)} tokens / ${tp > 1 ? `(${n4(gpu.bf16_tflops)} TFLOPS x ${tp} GPUs)` : `${n4(gpu.bf16_tflops)} TFLOPS`} = ${fmtSeconds(x.prefill_seconds)}; it leaves attention's own work out, so a real prefill takes longer.`, cls: "kv-note" },
+      { text: `One decode step (batch 1) = (weights a GPU + its cache) / ${n4(gpu.bandwidth_gbps)} GB/s = ${fmtSeconds(x.decode_step_seconds)}, a bandwidth ceiling.`, cls: "kv-note" },
       { text: `${x.link.label}: ${x.link.gbps} GB/s one way. Source: ${x.link.source}.${x.link.name === MEASURED_LINK ? "" : " A published figure is a line rate: a real transfer reaches less."}`, cls: "kv-note" },
       { text: "Each row of the figure is the same bytes over that link's bandwidth; pick a link in the menu to see its source here.", cls: "kv-note" }
     ];
@@ -879,12 +880,12 @@ function render2({ model, el }) {
     const ticks = plotPx >= 440 * s ? TICKS_ALL : TICKS_HALF;
     if (!TICK_TEXT.has(ticks)) TICK_TEXT.set(ticks, ticks.map(fmtTokens));
     const shortRange = Math.max(...stairs.map((st) => Number(st.users[0]))) < 300;
-    const textLines = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
+    const textLines6 = [{ text: fitMessage(here), cls: failed || here.users > 0n ? "kv-note" : "kv-warn" }];
     if (isLog && !failed && stairs.some((st) => st.users.some((u) => u === 0n))) {
-      textLines.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
+      textLines6.push({ text: "Where no conversation fits the line stops: 0 has no place on a log axis.", cls: "kv-note" });
     }
-    textLines.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
-    app.say(textLines);
+    textLines6.push(...limitLines(shape, { context: model.get("context"), weights: true, params: o.params }));
+    app.say(textLines6);
     outUsers.textContent = `${Number(here.users).toLocaleString("en-US")} (${String(model.get("kv_dtype")).toUpperCase()} cache)`;
     const pastModel = longest !== null && shape.max_context && longest > shape.max_context ? `, past the model's ${shape.max_context.toLocaleString("en-US")}-token limit` : "";
     outMax.textContent = longest === null ? "no limit" : longest === 0 ? "none" : `${longest.toLocaleString("en-US")} tokens${pastModel}`;
@@ -967,10 +968,10 @@ function batchEndLabels(app, batches, chosen, xEnd, at, colorOf, yRange, marked)
   );
 }
 function fitsText(batch2, context, fit, loads) {
-  const n2 = (x) => Number(x).toLocaleString("en-US");
+  const n4 = (x) => Number(x).toLocaleString("en-US");
   if (!loads) return "the weights do not fit: the model does not load";
-  const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n2(fit.max_batch)} fit`;
-  return fit.fits ? `batch ${n2(batch2)} at ${fmtTokens(context)} tokens fits (up to ${n2(fit.max_batch)})` : `batch ${n2(batch2)} at ${fmtTokens(context)} tokens does not fit (${most}): the ceiling assumes caches that cannot be held`;
+  const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n4(fit.max_batch)} fit`;
+  return fit.fits ? `batch ${n4(batch2)} at ${fmtTokens(context)} tokens fits (up to ${n4(fit.max_batch)})` : `batch ${n4(batch2)} at ${fmtTokens(context)} tokens does not fit (${most}): the ceiling assumes caches that cannot be held`;
 }
 function render3({ model, el }) {
   const app = createApp({ model, el }, "Decode speed ceiling");
@@ -1190,11 +1191,11 @@ function render3({ model, el }) {
 var decode_speed_default = widgetModule(render3);
 
 // kvwidgets/widgets/js/widgets/decode_step.js
-var KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 var MIN_CELL = 3;
 var HORIZON = 32;
 var MAX_TOKENS = 2 ** 20;
 var TICK_MS = 50;
+var n = (x) => Number(x).toLocaleString("en-US");
 function kindName(kind) {
   return KIND_NAMES[kind] || `${kind} layer`;
 }
@@ -1241,9 +1242,9 @@ function jitter(i) {
   return x - Math.floor(x);
 }
 function illustrativeWeights(first, T, per) {
-  const n2 = T - first;
-  const stride = Math.max(1, Math.ceil(n2 / 65536));
-  const bins = new Float64Array(Math.ceil(n2 / per));
+  const keys = T - first;
+  const stride = Math.max(1, Math.ceil(keys / 65536));
+  const bins = new Float64Array(Math.ceil(keys / per));
   let sum = 0;
   let max = 0;
   for (let i = first; i < T; i += stride) {
@@ -1263,19 +1264,17 @@ function textWidth(text, size) {
   return text.length * size * 0.56;
 }
 function groupLine(g, step, bits, T) {
-  const n2 = (x) => Number(x).toLocaleString("en-US");
   const name = kindName(g.kind);
-  const layers = `${n2(g.count)} layer${g.count === 1 ? "" : "s"}`;
+  const layers = `${n(g.count)} layer${g.count === 1 ? "" : "s"}`;
   if (g.kv_heads === void 0 && g.latent === void 0) {
     const fixed2 = Number(g.fixed_bytes || 0);
     return fixed2 ? `${name} x ${layers}: a fixed state of ${fmtBytes(fixed2)} each, whatever the length; ${fmtBytes(step.bytes)} in all` : `${name} x ${layers}: nothing stored per token`;
   }
-  const held = step.cap === null ? `every one of the ${n2(T)} tokens` : `${n2(step.held_tokens)} of ${n2(T)} tokens (window ${n2(step.cap)})`;
-  const dropped = step.dropped_tokens ? `, ${n2(step.dropped_tokens)} dropped` : "";
+  const held = step.cap === null ? `every one of the ${n(T)} tokens` : `${n(step.held_tokens)} of ${n(T)} tokens (window ${n(step.cap)})`;
+  const dropped = step.dropped_tokens ? `, ${n(step.dropped_tokens)} dropped` : "";
   return `${name} x ${layers}: each holds ${held}${dropped}; ${fmtBytes(step.bytes)} in all (${fmtBytes(groupBytesPerToken(g, bits))} per token)`;
 }
-function render4({ model, el }) {
-  const app = createApp({ model, el }, "One decode step at a time: the cache of one conversation");
+function buildControls(app, model) {
   modelSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   intBox(app, "prompt_tokens", "Prompt (tokens)", { min: 1, max: MAX_TOKENS });
@@ -1296,12 +1295,17 @@ function render4({ model, el }) {
     if (held !== want) app.set("attention_layer", held);
   });
   const reset = resetButton(app);
-  const outTokens = app.readout("tokens", "Tokens so far:");
-  const outStored = app.readout("stored_bytes", "Stored:");
-  const outRead = app.readout("read_bytes", "Read by this step:");
-  const outWritten = app.readout("written_bytes", "Written by this step:");
-  const outScored = app.readout("scored", "Keys the query scores:");
+  const outs = {
+    tokens: app.readout("tokens", "Tokens so far:"),
+    stored: app.readout("stored_bytes", "Stored:"),
+    read: app.readout("read_bytes", "Read by this step:"),
+    written: app.readout("written_bytes", "Written by this step:"),
+    scored: app.readout("scored", "Keys the query scores:")
+  };
   diagramBox(app);
+  return { play, stepBtn, reset, outs };
+}
+function wirePlayback(app, model, { play, stepBtn, reset }) {
   let timer = null;
   const advance = (by) => {
     const g = checkInt("generated", model.get("generated"), 0);
@@ -1351,393 +1355,469 @@ function render4({ model, el }) {
     if (timer !== null) start();
   });
   app.root.dataset.playing = "false";
+  return pause;
+}
+function layout(app, P, G, T, decoding) {
+  const t = app.theme();
+  const s = app.scale();
+  const W = diagramWidth(app);
+  const fs = 12 * s;
+  const small = fs * 0.85;
+  const stacked = W < 700 * s;
+  const labelW = stacked ? 0 : 190 * s;
+  const gutter = 22 * s;
+  const qW = 64 * s;
+  const x0 = labelW + gutter;
+  const x1 = W - qW;
+  const stripW = Math.max(40, x1 - x0);
+  const span = tokenSpan(P, T);
+  const cellW = stripW / span;
+  const xOf = (i) => x0 + i * cellW;
+  const xT = xOf(T);
+  const accent = accentColor(app);
+  const cQuery = conceptColor("query");
+  const text = (x, yy, str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
+  return { t, s, W, fs, small, stacked, qW, x0, x1, stripW, span, cellW, xOf, xT, accent, cQuery, P, G, T, decoding, text };
+}
+function drawRows(f, g, first, y, h, color) {
+  const { t, s, cellW, xOf, xT, P, T, decoding } = f;
+  const promptEnd = Math.max(first, Math.min(P, T));
+  if (promptEnd > first) {
+    g.append(svgElement("rect", {
+      class: "kv-dst-row kv-dst-prompt",
+      "data-cell-width": cellW,
+      x: xOf(first),
+      y,
+      width: xOf(promptEnd) - xOf(first),
+      height: h,
+      fill: color
+    }));
+  }
+  const last = decoding ? T - 1 : T;
+  if (last > promptEnd) {
+    const attrs = { class: "kv-dst-row kv-dst-generated", "data-cell-width": cellW, fill: color };
+    const generated = cellW >= MIN_CELL ? svgElement("path", {
+      ...attrs,
+      d: boxesPath(Array.from({ length: last - promptEnd }, (_, k) => [xOf(promptEnd + k), y, cellW, h])),
+      stroke: t.bg,
+      "stroke-width": 1
+    }) : svgElement("rect", { ...attrs, x: xOf(promptEnd), y, width: xOf(last) - xOf(promptEnd), height: h });
+    g.append(generated);
+  }
+  if (decoding) {
+    const w = cellW >= MIN_CELL ? cellW : Math.max(3 * s, cellW);
+    g.append(svgElement("rect", {
+      class: "kv-dst-new",
+      x: xT - w,
+      y,
+      width: w,
+      height: h,
+      fill: color,
+      stroke: cellW >= MIN_CELL ? t.bg : "none",
+      "stroke-width": 1
+    }));
+    g.append(svgElement("rect", { x: xT - Math.max(3 * s, cellW), y, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
+  }
+  if (T > P && P > first) {
+    g.append(svgElement("line", { class: "kv-dst-prompt-end", x1: xOf(P), x2: xOf(P), y1: y - 2 * s, y2: y + h + 2 * s, stroke: t.fg2, "stroke-width": 1.5 * s }));
+  }
+}
+function drawHeader(f) {
+  const { t, s, fs, small, qW, x0, x1, W, span, xOf, xT, accent, P, G, T, decoding, text } = f;
+  const header = svgElement("g", { class: "kv-dst-header", "data-span": span });
+  const axisY = fs;
+  const barY = axisY + 6 * s;
+  const firstLabel = "token 1";
+  const newLabel = `token ${n(T)}${decoding ? " (new)" : ""}`;
+  const gap = 10 * s;
+  const newX = Math.min(W - qW, Math.max(xT, x0 + textWidth(firstLabel, small) + gap + textWidth(newLabel, small)));
+  header.append(text(x0, axisY, firstLabel), text(newX, axisY, newLabel, { "text-anchor": "end", fill: t.fg }));
+  const endLabel = n(span);
+  if (x1 - textWidth(endLabel, small) > newX + gap) header.append(text(x1, axisY, endLabel, { "text-anchor": "end" }));
+  header.append(
+    svgElement("line", { x1: x0, x2: xOf(P), y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 3 * s }),
+    svgElement("line", { x1: xT, x2: x1, y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${3 * s}` }),
+    text(x0, barY + fs * 1.2, `prompt: ${n(P)} tokens (prefill)${G > 0 ? `, then ${n(G)} generated` : ""}`, { fill: t.fg }),
+    text(x1 + 8 * s, axisY, "query")
+  );
+  if (G > 0) header.append(svgElement("line", { x1: xOf(P), x2: xT, y1: barY, y2: barY, stroke: accent, "stroke-width": 3 * s }));
+  return { header, y: barY + fs * 2 };
+}
+function drawStrips(f, row, g, gs, y) {
+  const { t, s, small, x0, x1, stripW, xOf, xT, accent, cQuery, T, decoding, text } = f;
+  const color = conceptColor(g.kind);
+  const stripsTop = y;
+  const first = T - gs.held_tokens;
+  for (const strip of stripsOf(g)) {
+    const h = stripHeight(strip.numbers, s);
+    row.append(
+      svgElement("rect", { x: x0, y, width: stripW, height: h, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+      text(x0 - 6 * s, y + h / 2 + small * 0.35, strip.name, { "text-anchor": "end", "font-weight": 600, class: "kv-dst-strip-label" })
+    );
+    if (first > 0) {
+      row.append(svgElement("rect", {
+        class: "kv-dst-dropped",
+        x: x0,
+        y,
+        width: Math.max(1, xOf(first) - x0),
+        height: h,
+        fill: "none",
+        stroke: t.fg2,
+        "stroke-dasharray": `${3 * s} ${3 * s}`,
+        "stroke-width": 1
+      }));
+    }
+    drawRows(f, row, first, y, h, color);
+    y += h + 3 * s;
+  }
+  const rowH = y - stripsTop - 3 * s;
+  if (decoding) {
+    row.append(svgElement("rect", {
+      class: "kv-dst-read",
+      x: xOf(first) - 2,
+      y: stripsTop - 2,
+      width: xT - xOf(first) + 4,
+      height: rowH + 4,
+      fill: "none",
+      stroke: accent,
+      "stroke-width": 1.5 * s,
+      rx: 2
+    }));
+  }
+  row.append(svgElement("rect", {
+    class: "kv-dst-query",
+    x: x1 + 8 * s,
+    y: stripsTop,
+    width: 22 * s,
+    height: Math.max(8 * s, rowH),
+    fill: "none",
+    stroke: cQuery,
+    "stroke-dasharray": `${3 * s} ${2 * s}`,
+    "stroke-width": 1.5 * s
+  }));
+  row.append(text(x1 + 34 * s, stripsTop + Math.max(8 * s, rowH) / 2 + small * 0.35, "q"));
+  if (first > 0 && xOf(first) - x0 > textWidth("dropped", small) + 12 * s) {
+    row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", {
+      "text-anchor": "middle",
+      stroke: t.bg,
+      "stroke-width": 3 * s,
+      "paint-order": "stroke",
+      "stroke-linejoin": "round"
+    }));
+  }
+  return y;
+}
+function drawLayer(f, g, gs, li, y) {
+  const { t, s, fs, small, stacked, x0, stripW, accent, decoding, text } = f;
+  const strips = stripsOf(g);
+  const row = svgElement("g", { class: "kv-dst-layer", "data-kind": g.kind, "data-held": gs.held_tokens, "data-dropped": gs.dropped_tokens });
+  const rowTop = y;
+  row.append(
+    svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600, text: `${kindName(g.kind)} ${li + 1} of ${n(g.count)}` }),
+    text(0, y + 2.15 * fs, rowLabel(g))
+  );
+  const labelH = 2.5 * fs;
+  if (stacked) y += labelH;
+  if (strips.length) {
+    const stripsH = strips.reduce((a, st2) => a + stripHeight(st2.numbers, s) + 3 * s, 0);
+    if (!stacked) y += Math.max(0, (labelH - stripsH) / 2);
+    y = drawStrips(f, row, g, gs, y);
+    if (!stacked) y = Math.max(y, rowTop + labelH);
+  } else if (Number(g.fixed_bytes || 0) > 0) {
+    const h = 22 * s;
+    const boxW = Math.min(stripW, 90 * s);
+    row.append(svgElement("rect", {
+      class: "kv-dst-state",
+      x: x0,
+      y,
+      width: boxW,
+      height: h,
+      fill: conceptColor(g.kind),
+      stroke: decoding ? accent : "none",
+      "stroke-width": 1.5 * s
+    }));
+    row.append(text(
+      x0 + boxW + 8 * s,
+      y + h / 2 + small * 0.35,
+      `fixed state, ${fmtBytes(Number(g.fixed_bytes))}: ${decoding ? "read and rewritten" : "written"} every step, never grows`
+    ));
+    y += (stacked ? h : Math.max(h, labelH)) + 3 * s;
+  } else {
+    row.append(text(x0, y + fs, "stores nothing per token"));
+    y += stacked ? fs * 1.4 : labelH;
+  }
+  return { row, y };
+}
+function drawCache(f, shape, st, perGroup, parts, y) {
+  const { s, fs, text } = f;
+  shape.groups.forEach((g, gi) => {
+    const gs = st.groups[gi];
+    const drawn = Math.min(g.count, perGroup);
+    for (let li = 0; li < drawn; li++) {
+      const layer = drawLayer(f, g, gs, li, y);
+      parts.push(layer.row);
+      y = layer.y + 8 * s;
+    }
+    if (g.count > drawn) {
+      parts.push(text(0, y + fs * 0.2, `+ ${n(g.count - drawn)} more ${kindName(g.kind)} layers like these (counted in every total)`, { class: "kv-dst-more" }));
+      y += fs * 1.4;
+    }
+    y += 6 * s;
+  });
+  return y;
+}
+function pickAttentionLayer(shape, st, want) {
+  const keyed = shape.groups.map((g, gi) => ({ g, gs: st.groups[gi] })).filter(({ g }) => stripsOf(g).length > 0);
+  const isWindowed = ({ g }) => Number(g.cap) > 0;
+  const windowed2 = keyed.filter(isWindowed);
+  const full = keyed.filter((k) => !isWindowed(k));
+  const pick = want === "windowed" ? windowed2[0] || full[0] : full[0] || windowed2[0];
+  const missing = want === "windowed" && !windowed2.length ? `${shape.name} has no windowed layer: a full one is shown` : want === "full" && !full.length ? `every layer of ${shape.name} has a window: a windowed one is shown` : "";
+  return { pick, missing };
+}
+function drawScoring(f, p, y) {
+  const { t, s, small, W, x0, stripW, xOf, xT, cQuery, T, text } = f;
+  const { el, first, held, qX, qBox } = p;
+  const latent = stripsOf(p.g).length === 1;
+  const kStrip = stripsOf(p.g)[0];
+  const scoreText = held < T ? `q · k for each of the ${n(held)} keys in the window; the ${n(T - held)} older ones are not scored` : `q · k for every one of the ${n(held)} keys held`;
+  el.append(text(W, y + small, scoreText, { "text-anchor": "end" }));
+  y += small * 1.5;
+  el.append(svgElement("path", {
+    class: "kv-dst-scoring",
+    fill: "none",
+    stroke: cQuery,
+    "stroke-width": 1.5 * s,
+    d: `M ${xOf(first)} ${y + 6 * s} V ${y} H ${qX + qBox / 2} V ${y + 6 * s} M ${xT} ${y} V ${y + 6 * s}`
+  }));
+  y += 8 * s;
+  y = p.stackedLabel(latent ? "latent c, as the keys" : "the keys held (K)", y);
+  const hK = stripHeight(kStrip.numbers, s);
+  p.rowLabels(y - small * 0.3, latent ? "latent c, as the keys" : "the keys held (K)");
+  el.append(
+    svgElement("rect", { x: x0, y, width: stripW, height: hK, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+    text(x0 - 6 * s, y + hK / 2 + small * 0.35, kStrip.name, { "text-anchor": "end", "font-weight": 600 })
+  );
+  if (first > 0) {
+    el.append(svgElement("rect", { x: x0, y, width: Math.max(1, xOf(first) - x0), height: hK, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
+  }
+  drawRows(f, el, first, y, hK, p.color);
+  el.append(
+    svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
+    text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q")
+  );
+  y += hK + 6 * s;
+  return y;
+}
+function drawWeights(f, p, { bins, max, per }, y) {
+  const { t, s, small, x0, x1, cellW, xOf, cQuery, T, text } = f;
+  const { first } = p;
+  const barH = 34 * s;
+  y = p.stackedLabel("weights: softmax of the scores", y);
+  p.rowLabels(y + barH / 2 - small, "weights", "softmax of the scores");
+  const base = y + barH;
+  let d = "";
+  for (let b = 0; b < bins.length; b++) {
+    const h = Math.max(0.5, bins[b] / max * barH);
+    const bx = xOf(first + b * per);
+    const bw = Math.max(0.5, Math.min(per, T - first - b * per) * cellW - (cellW * per >= 3 ? 1 : 0));
+    d += `M ${bx} ${base} v ${-h} h ${bw} v ${h} z `;
+  }
+  p.el.append(
+    svgElement("line", { x1: x0, x2: x1, y1: base, y2: base, stroke: t.grid, "stroke-width": 1 }),
+    svgElement("path", { class: "kv-dst-weights", d, fill: cQuery, "data-bins": bins.length })
+  );
+  if (first > 0 && xOf(first) - x0 > textWidth("not scored", small) + 12 * s) {
+    p.el.append(text((x0 + xOf(first)) / 2, base - small * 0.4, "not scored", { "text-anchor": "middle" }));
+  }
+  return base + 6 * s;
+}
+function drawValues(f, p, { bins, max, per }, y) {
+  const { t, s, small, x0, stripW, cellW, xOf, xT, T, text } = f;
+  const { first, color } = p;
+  const strips = stripsOf(p.g);
+  const vStrip = strips[strips.length - 1];
+  const latent = strips.length === 1;
+  const hV = stripHeight(vStrip.numbers, s);
+  y = p.stackedLabel(latent ? "latent c, as the values, x weights" : "the values (V) x weights", y);
+  p.rowLabels(y - small * 0.3, latent ? "latent c, as the values," : "the values (V)", "each times its weight");
+  p.el.append(
+    svgElement("rect", { x: x0, y, width: stripW, height: hV, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+    text(x0 - 6 * s, y + hV / 2 + small * 0.35, vStrip.name, { "text-anchor": "end", "font-weight": 600 })
+  );
+  const weighted = svgElement("g", { class: "kv-dst-weighted" });
+  const byLevel = Array.from({ length: 16 }, () => []);
+  for (let b = 0; b < bins.length; b++) {
+    const bw = Math.min(per, T - first - b * per) * cellW;
+    byLevel[Math.round(15 * Math.sqrt(bins[b] / max))].push([xOf(first + b * per), y, bw, hV]);
+  }
+  byLevel.forEach((boxes, level) => {
+    if (boxes.length) weighted.append(svgElement("path", { d: boxesPath(boxes), fill: color, "fill-opacity": (0.12 + 0.88 * level / 15).toFixed(3) }));
+  });
+  p.el.append(weighted, svgElement("rect", { x: xOf(first), y, width: xT - xOf(first), height: hV, fill: "none", stroke: color, "stroke-width": 1 }));
+  return { hV, vBottom: y + hV };
+}
+function drawSum(f, p, hV, vBottom) {
+  const { t, s, small, W, xOf, xT, text } = f;
+  const { qX, qBox, color } = p;
+  let y = vBottom + 22 * s;
+  y = p.stackedLabel("their sum: one row, the output", y);
+  p.rowLabels(y - small * 0.3, "their sum: one row,", "this layer's output");
+  const outY = y;
+  p.el.append(
+    svgElement("path", {
+      class: "kv-dst-sum",
+      d: `M ${xOf(p.first)} ${vBottom} L ${xT} ${vBottom} L ${qX + qBox} ${outY} L ${qX} ${outY + hV} Z`,
+      fill: color,
+      "fill-opacity": 0.18,
+      stroke: "none"
+    }),
+    svgElement("rect", { class: "kv-dst-out", x: qX, y: outY, width: qBox, height: hV, fill: color, stroke: t.fg, "stroke-width": 1 }),
+    svgElement("path", {
+      class: "kv-dst-next",
+      d: `M ${qX + qBox + 2 * s} ${outY + hV / 2} H ${W - 3 * s} m ${-5 * s} ${-4 * s} l ${5 * s} ${4 * s} l ${-5 * s} ${4 * s}`,
+      fill: "none",
+      stroke: t.fg,
+      "stroke-width": 1.5 * s
+    }),
+    text(W, outY + hV + small * 1.3, "layer n+1", { "text-anchor": "end", fill: t.fg })
+  );
+  return outY + hV + small * 1.8;
+}
+function drawAttention(f, { g, gs }, missing, y) {
+  const { t, s, fs, small, stacked, x1, cellW, T, text } = f;
+  const el = svgElement("g", { class: "kv-dst-attention", "data-kind": g.kind, "data-scored": gs.held_tokens });
+  y += 4 * s;
+  el.append(svgElement("text", {
+    x: 0,
+    y: y + fs,
+    "font-size": fs,
+    fill: t.fg,
+    "font-weight": 600,
+    text: `Attention in ${kindName(g.kind)} 1, for token ${n(T)}`
+  }));
+  y += fs * 1.5;
+  if (missing) {
+    el.append(text(0, y + small, missing, { fill: t.fg, class: "kv-dst-instead" }));
+    y += small * 1.4;
+  }
+  el.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
+  y += small * 1.6;
+  const p = {
+    el,
+    g,
+    color: conceptColor(g.kind),
+    first: T - gs.held_tokens,
+    held: gs.held_tokens,
+    qX: x1 + 8 * s,
+    qBox: 22 * s,
+    rowLabels: (yy, a, b = void 0) => {
+      if (stacked) return;
+      el.append(text(0, yy + small, a, { fill: t.fg }));
+      if (b) el.append(text(0, yy + small * 2.2, b));
+    },
+    stackedLabel: (a, yy) => {
+      if (!stacked) return yy;
+      el.append(text(0, yy + small, a, { fill: t.fg }));
+      return yy + small * 1.4;
+    }
+  };
+  y = drawScoring(f, p, y);
+  const per = Math.max(1, Math.ceil(2 * s / cellW));
+  const w = { ...illustrativeWeights(p.first, T, per), per };
+  y = drawWeights(f, p, w, y);
+  const { hV, vBottom } = drawValues(f, p, w, y);
+  return { panel: el, y: drawSum(f, p, hV, vBottom) };
+}
+function drawLegend(f, groups, y) {
+  const { t, s, small, W, accent, cQuery, text } = f;
+  let legendY = y + 8 * s;
+  const legend = svgElement("g", { class: "kv-dst-legend" });
+  let lx = 0;
+  const item = (mark, str) => {
+    const w = 18 * s + textWidth(str, small);
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      legendY += 20 * s;
+    }
+    legend.append(mark(lx), text(lx + 18 * s, legendY + 10 * s, str));
+    lx += w + 16 * s;
+  };
+  const sw = 12 * s;
+  for (const kind of new Set(groups.map((g) => g.kind))) {
+    item((x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
+  }
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
+  item(
+    (x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + k * sw / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
+    "generated: a row per step"
+  );
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
+  return { legend, H: legendY + 22 * s };
+}
+function textLines(f, shape, st, bits) {
+  const { P, T, span, decoding } = f;
+  const lines = shape.groups.map((g, gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
+  const hasLatent = shape.groups.some((g) => g.latent !== void 0);
+  lines.push({ text: decoding ? `This step: every layer computes the new token's query, key and value${hasLatent ? " (MLA: one latent in place of the key and value)" : ""}; the new rows are kept, the query is scored against every row held, then dropped.` : `Prefill: the keys and values of all ${n(P)} prompt tokens are computed and stored at once. Play or Step to decode.`, cls: "kv-note" });
+  lines.push({ text: `The token axis runs to token ${n(span)}: the prompt and room for ${n(span - P)} decode steps, doubled whenever the conversation passes it.`, cls: "kv-note" });
+  lines.push({ text: "Attention (under the cache): the new token's query is scored against each key the layer holds (a sliding layer: only the keys in its window), the softmax turns the scores into weights that sum to 1, and the weighted sum of the values is one row, the layer's output, which the next layer takes as its input. The weights drawn are a fixed made-up pattern: the widget knows the cache's sizes, not the model's numbers.", cls: "kv-note" });
+  if (shape.max_context && T > shape.max_context) {
+    lines.push({ text: `${n(T)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(shape.max_context)}).`, cls: "kv-warn" });
+  }
+  return lines;
+}
+function readInputs(model) {
+  const P = checkInt("prompt_tokens", model.get("prompt_tokens"), 1);
+  const G = checkInt("generated", model.get("generated"), 0);
+  if (P > MAX_TOKENS) throw new KVInputError(`prompt_tokens must be at most ${MAX_TOKENS.toLocaleString("en-US")}, got ${P.toLocaleString("en-US")}`);
+  const want = String(model.get("attention_layer"));
+  if (want !== "windowed" && want !== "full") throw new KVInputError(`attention_layer must be 'windowed' or 'full', got '${want}'`);
+  return { P, G, want };
+}
+function render4({ model, el }) {
+  const app = createApp({ model, el }, "One decode step at a time: the cache of one conversation");
+  const { play, stepBtn, reset, outs } = buildControls(app, model);
+  const pause = wirePlayback(app, model, { play, stepBtn, reset });
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
     const bits = L.bits("kv_dtype");
-    const P = checkInt("prompt_tokens", model.get("prompt_tokens"), 1);
-    const G = checkInt("generated", model.get("generated"), 0);
-    if (P > MAX_TOKENS) throw new KVInputError(`prompt_tokens must be at most ${MAX_TOKENS.toLocaleString("en-US")}, got ${P.toLocaleString("en-US")}`);
-    const want = String(model.get("attention_layer"));
-    if (want !== "windowed" && want !== "full") throw new KVInputError(`attention_layer must be 'windowed' or 'full', got '${want}'`);
+    const { P, G, want } = readInputs(model);
     const st = decodeStepBytes(shape, P, G, bits);
     const T = st.tokens;
     const decoding = st.phase === "decode";
     const perGroup = Number(axisValues(app, "layers_per_group")[0]) || 2;
-    const n2 = (x) => Number(x).toLocaleString("en-US");
-    const t = app.theme();
-    const s = app.scale();
-    const W = diagramWidth(app);
-    const fs = 12 * s;
-    const small = fs * 0.85;
-    const stacked = W < 700 * s;
-    const labelW = stacked ? 0 : 190 * s;
-    const gutter = 22 * s;
-    const qW = 64 * s;
-    const x0 = labelW + gutter;
-    const x1 = W - qW;
-    const stripW = Math.max(40, x1 - x0);
-    const span = tokenSpan(P, T);
-    const cellW = stripW / span;
-    const xOf = (i) => x0 + i * cellW;
-    const xT = xOf(T);
-    const accent = accentColor(app);
-    const cQuery = conceptColor("query");
-    const text = (x, yy, str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
-    const drawRows = (g, first, y2, h, color) => {
-      const promptEnd = Math.max(first, Math.min(P, T));
-      if (promptEnd > first) {
-        g.append(svgElement("rect", {
-          class: "kv-dst-row kv-dst-prompt",
-          "data-cell-width": cellW,
-          x: xOf(first),
-          y: y2,
-          width: xOf(promptEnd) - xOf(first),
-          height: h,
-          fill: color
-        }));
-      }
-      const last = decoding ? T - 1 : T;
-      if (last > promptEnd) {
-        const attrs = { class: "kv-dst-row kv-dst-generated", "data-cell-width": cellW, fill: color };
-        const generated = cellW >= MIN_CELL ? svgElement("path", {
-          ...attrs,
-          d: boxesPath(Array.from({ length: last - promptEnd }, (_, k) => [xOf(promptEnd + k), y2, cellW, h])),
-          stroke: t.bg,
-          "stroke-width": 1
-        }) : svgElement("rect", { ...attrs, x: xOf(promptEnd), y: y2, width: xOf(last) - xOf(promptEnd), height: h });
-        g.append(generated);
-      }
-      if (decoding) {
-        const w = cellW >= MIN_CELL ? cellW : Math.max(3 * s, cellW);
-        g.append(svgElement("rect", {
-          class: "kv-dst-new",
-          x: xT - w,
-          y: y2,
-          width: w,
-          height: h,
-          fill: color,
-          stroke: cellW >= MIN_CELL ? t.bg : "none",
-          "stroke-width": 1
-        }));
-        g.append(svgElement("rect", { x: xT - Math.max(3 * s, cellW), y: y2, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
-      }
-      if (T > P && P > first) {
-        g.append(svgElement("line", { class: "kv-dst-prompt-end", x1: xOf(P), x2: xOf(P), y1: y2 - 2 * s, y2: y2 + h + 2 * s, stroke: t.fg2, "stroke-width": 1.5 * s }));
-      }
-    };
-    const parts = [];
-    const header = svgElement("g", { class: "kv-dst-header", "data-span": span });
-    const axisY = fs;
-    const barY = axisY + 6 * s;
-    const firstLabel = "token 1";
-    const newLabel = `token ${n2(T)}${decoding ? " (new)" : ""}`;
-    const gap = 10 * s;
-    const newX = Math.min(W - qW, Math.max(xT, x0 + textWidth(firstLabel, small) + gap + textWidth(newLabel, small)));
-    header.append(text(x0, axisY, firstLabel), text(newX, axisY, newLabel, { "text-anchor": "end", fill: t.fg }));
-    const endLabel = n2(span);
-    if (x1 - textWidth(endLabel, small) > newX + gap) header.append(text(x1, axisY, endLabel, { "text-anchor": "end" }));
-    header.append(
-      svgElement("line", { x1: x0, x2: xOf(P), y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 3 * s }),
-      svgElement("line", { x1: xT, x2: x1, y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${3 * s}` }),
-      text(x0, barY + fs * 1.2, `prompt: ${n2(P)} tokens (prefill)${G > 0 ? `, then ${n2(G)} generated` : ""}`, { fill: t.fg }),
-      text(x1 + 8 * s, axisY, "query")
-    );
-    if (G > 0) header.append(svgElement("line", { x1: xOf(P), x2: xT, y1: barY, y2: barY, stroke: accent, "stroke-width": 3 * s }));
-    parts.push(header);
-    let y = barY + fs * 2;
-    shape.groups.forEach((g, gi) => {
-      const gs = st.groups[gi];
-      const color = conceptColor(g.kind);
-      const strips = stripsOf(g);
-      const drawn = Math.min(g.count, perGroup);
-      for (let li = 0; li < drawn; li++) {
-        const row = svgElement("g", { class: "kv-dst-layer", "data-kind": g.kind, "data-held": gs.held_tokens, "data-dropped": gs.dropped_tokens });
-        const rowTop = y;
-        row.append(
-          svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600, text: `${kindName(g.kind)} ${li + 1} of ${n2(g.count)}` }),
-          text(0, y + 2.15 * fs, rowLabel(g))
-        );
-        const labelH = 2.5 * fs;
-        if (stacked) y += labelH;
-        if (strips.length) {
-          const stripsH = strips.reduce((a, st2) => a + stripHeight(st2.numbers, s) + 3 * s, 0);
-          if (!stacked) y += Math.max(0, (labelH - stripsH) / 2);
-          const stripsTop = y;
-          const first = T - gs.held_tokens;
-          for (const strip of strips) {
-            const h = stripHeight(strip.numbers, s);
-            row.append(
-              svgElement("rect", { x: x0, y, width: stripW, height: h, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-              text(x0 - 6 * s, y + h / 2 + small * 0.35, strip.name, { "text-anchor": "end", "font-weight": 600, class: "kv-dst-strip-label" })
-            );
-            if (first > 0) {
-              row.append(svgElement("rect", {
-                class: "kv-dst-dropped",
-                x: x0,
-                y,
-                width: Math.max(1, xOf(first) - x0),
-                height: h,
-                fill: "none",
-                stroke: t.fg2,
-                "stroke-dasharray": `${3 * s} ${3 * s}`,
-                "stroke-width": 1
-              }));
-            }
-            drawRows(row, first, y, h, color);
-            y += h + 3 * s;
-          }
-          const rowH = y - stripsTop - 3 * s;
-          if (decoding) {
-            row.append(svgElement("rect", {
-              class: "kv-dst-read",
-              x: xOf(first) - 2,
-              y: stripsTop - 2,
-              width: xT - xOf(first) + 4,
-              height: rowH + 4,
-              fill: "none",
-              stroke: accent,
-              "stroke-width": 1.5 * s,
-              rx: 2
-            }));
-          }
-          row.append(svgElement("rect", {
-            class: "kv-dst-query",
-            x: x1 + 8 * s,
-            y: stripsTop,
-            width: 22 * s,
-            height: Math.max(8 * s, rowH),
-            fill: "none",
-            stroke: cQuery,
-            "stroke-dasharray": `${3 * s} ${2 * s}`,
-            "stroke-width": 1.5 * s
-          }));
-          row.append(text(x1 + 34 * s, stripsTop + Math.max(8 * s, rowH) / 2 + small * 0.35, "q"));
-          if (first > 0 && xOf(first) - x0 > textWidth("dropped", small) + 12 * s) {
-            row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", {
-              "text-anchor": "middle",
-              stroke: t.bg,
-              "stroke-width": 3 * s,
-              "paint-order": "stroke",
-              "stroke-linejoin": "round"
-            }));
-          }
-          if (!stacked) y = Math.max(y, rowTop + labelH);
-        } else if (Number(g.fixed_bytes || 0) > 0) {
-          const h = 22 * s;
-          const boxW = Math.min(stripW, 90 * s);
-          row.append(svgElement("rect", {
-            class: "kv-dst-state",
-            x: x0,
-            y,
-            width: boxW,
-            height: h,
-            fill: color,
-            stroke: decoding ? accent : "none",
-            "stroke-width": 1.5 * s
-          }));
-          row.append(text(
-            x0 + boxW + 8 * s,
-            y + h / 2 + small * 0.35,
-            `fixed state, ${fmtBytes(Number(g.fixed_bytes))}: ${decoding ? "read and rewritten" : "written"} every step, never grows`
-          ));
-          y += (stacked ? h : Math.max(h, labelH)) + 3 * s;
-        } else {
-          row.append(text(x0, y + fs, "stores nothing per token"));
-          y += stacked ? fs * 1.4 : labelH;
-        }
-        parts.push(row);
-        y += 8 * s;
-      }
-      if (g.count > drawn) {
-        parts.push(text(0, y + fs * 0.2, `+ ${n2(g.count - drawn)} more ${kindName(g.kind)} layers like these (counted in every total)`, { class: "kv-dst-more" }));
-        y += fs * 1.4;
-      }
-      y += 6 * s;
-    });
-    const keyed = shape.groups.map((g, gi) => ({ g, gs: st.groups[gi] })).filter(({ g }) => stripsOf(g).length > 0);
-    const isWindowed = ({ g }) => Number(g.cap) > 0;
-    const windowed2 = keyed.filter(isWindowed);
-    const full = keyed.filter((k) => !isWindowed(k));
-    const pick = want === "windowed" ? windowed2[0] || full[0] : full[0] || windowed2[0];
+    const f = layout(app, P, G, T, decoding);
+    const { header, y: cacheY } = drawHeader(f);
+    const parts = [header];
+    let y = drawCache(f, shape, st, perGroup, parts, cacheY);
+    const { pick, missing } = pickAttentionLayer(shape, st, want);
     if (pick) {
-      const { g, gs } = pick;
-      const color = conceptColor(g.kind);
-      const strips = stripsOf(g);
-      const kStrip = strips[0];
-      const vStrip = strips[strips.length - 1];
-      const latent = strips.length === 1;
-      const first = T - gs.held_tokens;
-      const held = gs.held_tokens;
-      const panel = svgElement("g", { class: "kv-dst-attention", "data-kind": g.kind, "data-scored": held });
-      const missing = want === "windowed" && !windowed2.length ? `${shape.name} has no windowed layer: a full one is shown` : want === "full" && !full.length ? `every layer of ${shape.name} has a window: a windowed one is shown` : "";
-      y += 4 * s;
-      panel.append(svgElement("text", {
-        x: 0,
-        y: y + fs,
-        "font-size": fs,
-        fill: t.fg,
-        "font-weight": 600,
-        text: `Attention in ${kindName(g.kind)} 1, for token ${n2(T)}`
-      }));
-      y += fs * 1.5;
-      if (missing) {
-        panel.append(text(0, y + small, missing, { fill: t.fg, class: "kv-dst-instead" }));
-        y += small * 1.4;
-      }
-      panel.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
-      y += small * 1.6;
-      const rowLabels = (yy, a, b = void 0) => {
-        if (stacked) return;
-        panel.append(text(0, yy + small, a, { fill: t.fg }));
-        if (b) panel.append(text(0, yy + small * 2.2, b));
-      };
-      const stackedLabel = (a) => {
-        if (!stacked) return;
-        panel.append(text(0, y + small, a, { fill: t.fg }));
-        y += small * 1.4;
-      };
-      const scoreText = held < T ? `q · k for each of the ${n2(held)} keys in the window; the ${n2(T - held)} older ones are not scored` : `q · k for every one of the ${n2(held)} keys held`;
-      panel.append(text(W, y + small, scoreText, { "text-anchor": "end" }));
-      y += small * 1.5;
-      const qX = x1 + 8 * s;
-      const qBox = 22 * s;
-      panel.append(svgElement("path", {
-        class: "kv-dst-scoring",
-        fill: "none",
-        stroke: cQuery,
-        "stroke-width": 1.5 * s,
-        d: `M ${xOf(first)} ${y + 6 * s} V ${y} H ${qX + qBox / 2} V ${y + 6 * s} M ${xT} ${y} V ${y + 6 * s}`
-      }));
-      y += 8 * s;
-      stackedLabel(latent ? "latent c, as the keys" : "the keys held (K)");
-      const hK = stripHeight(kStrip.numbers, s);
-      rowLabels(y - small * 0.3, latent ? "latent c, as the keys" : "the keys held (K)");
-      panel.append(
-        svgElement("rect", { x: x0, y, width: stripW, height: hK, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-        text(x0 - 6 * s, y + hK / 2 + small * 0.35, kStrip.name, { "text-anchor": "end", "font-weight": 600 })
-      );
-      if (first > 0) {
-        panel.append(svgElement("rect", { x: x0, y, width: Math.max(1, xOf(first) - x0), height: hK, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
-      }
-      drawRows(panel, first, y, hK, color);
-      panel.append(
-        svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
-        text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q")
-      );
-      y += hK + 6 * s;
-      const per = Math.max(1, Math.ceil(2 * s / cellW));
-      const { bins, max } = illustrativeWeights(first, T, per);
-      const barH = 34 * s;
-      stackedLabel("weights: softmax of the scores");
-      rowLabels(y + barH / 2 - small, "weights", "softmax of the scores");
-      const base = y + barH;
-      let d = "";
-      for (let b = 0; b < bins.length; b++) {
-        const h = Math.max(0.5, bins[b] / max * barH);
-        const bx = xOf(first + b * per);
-        const bw = Math.max(0.5, Math.min(per, T - first - b * per) * cellW - (cellW * per >= 3 ? 1 : 0));
-        d += `M ${bx} ${base} v ${-h} h ${bw} v ${h} z `;
-      }
-      panel.append(
-        svgElement("line", { x1: x0, x2: x1, y1: base, y2: base, stroke: t.grid, "stroke-width": 1 }),
-        svgElement("path", { class: "kv-dst-weights", d, fill: cQuery, "data-bins": bins.length })
-      );
-      if (first > 0 && xOf(first) - x0 > textWidth("not scored", small) + 12 * s) {
-        panel.append(text((x0 + xOf(first)) / 2, base - small * 0.4, "not scored", { "text-anchor": "middle" }));
-      }
-      y = base + 6 * s;
-      const hV = stripHeight(vStrip.numbers, s);
-      stackedLabel(latent ? "latent c, as the values, x weights" : "the values (V) x weights");
-      rowLabels(y - small * 0.3, latent ? "latent c, as the values," : "the values (V)", "each times its weight");
-      panel.append(
-        svgElement("rect", { x: x0, y, width: stripW, height: hV, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-        text(x0 - 6 * s, y + hV / 2 + small * 0.35, vStrip.name, { "text-anchor": "end", "font-weight": 600 })
-      );
-      const weighted = svgElement("g", { class: "kv-dst-weighted" });
-      const byLevel = Array.from({ length: 16 }, () => []);
-      for (let b = 0; b < bins.length; b++) {
-        const bw = Math.min(per, T - first - b * per) * cellW;
-        byLevel[Math.round(15 * Math.sqrt(bins[b] / max))].push([xOf(first + b * per), y, bw, hV]);
-      }
-      byLevel.forEach((boxes, level) => {
-        if (boxes.length) weighted.append(svgElement("path", { d: boxesPath(boxes), fill: color, "fill-opacity": (0.12 + 0.88 * level / 15).toFixed(3) }));
-      });
-      panel.append(weighted, svgElement("rect", { x: xOf(first), y, width: xT - xOf(first), height: hV, fill: "none", stroke: color, "stroke-width": 1 }));
-      const vBottom = y + hV;
-      y = vBottom + 22 * s;
-      stackedLabel("their sum: one row, the output");
-      rowLabels(y - small * 0.3, "their sum: one row,", "this layer's output");
-      const outY = y;
-      panel.append(
-        svgElement("path", {
-          class: "kv-dst-sum",
-          d: `M ${xOf(first)} ${vBottom} L ${xT} ${vBottom} L ${qX + qBox} ${outY} L ${qX} ${outY + hV} Z`,
-          fill: color,
-          "fill-opacity": 0.18,
-          stroke: "none"
-        }),
-        svgElement("rect", { class: "kv-dst-out", x: qX, y: outY, width: qBox, height: hV, fill: color, stroke: t.fg, "stroke-width": 1 }),
-        svgElement("path", {
-          class: "kv-dst-next",
-          d: `M ${qX + qBox + 2 * s} ${outY + hV / 2} H ${W - 3 * s} m ${-5 * s} ${-4 * s} l ${5 * s} ${4 * s} l ${-5 * s} ${4 * s}`,
-          fill: "none",
-          stroke: t.fg,
-          "stroke-width": 1.5 * s
-        }),
-        text(W, outY + hV + small * 1.3, "layer n+1", { "text-anchor": "end", fill: t.fg })
-      );
-      y = outY + hV + small * 1.8;
-      parts.push(panel);
+      const attention = drawAttention(f, pick, missing, y);
+      parts.push(attention.panel);
+      y = attention.y;
     }
-    let legendY = y + 8 * s;
-    const legend = svgElement("g", { class: "kv-dst-legend" });
-    let lx = 0;
-    const item = (mark, str) => {
-      const w = 18 * s + textWidth(str, small);
-      if (lx > 0 && lx + w > W) {
-        lx = 0;
-        legendY += 20 * s;
-      }
-      legend.append(mark(lx), text(lx + 18 * s, legendY + 10 * s, str));
-      lx += w + 16 * s;
-    };
-    const sw = 12 * s;
-    for (const kind of new Set(shape.groups.map((g) => g.kind))) {
-      item((x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
-    }
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
-    item(
-      (x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + k * sw / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
-      "generated: a row per step"
-    );
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
-    const H = legendY + 22 * s;
+    const { legend, H } = drawLegend(f, shape.groups, y);
+    const W = f.W;
     const svg = svgElement("svg", {
       width: W,
       height: H,
       viewBox: `0 0 ${W} ${H}`,
       role: "img",
-      "font-family": t.font,
+      "font-family": f.t.font,
       // the point in words: each kind of layer's rows held and dropped
-      "aria-label": `${shape.name}, ${decoding ? `decode step ${n2(G)}` : "after the prefill"}: ${n2(T)} tokens, ${fmtBytes(st.stored_bytes)} stored. ${shape.groups.map((g, gi) => groupLine(g, st.groups[gi], bits, T)).join(". ")}.`
+      "aria-label": `${shape.name}, ${decoding ? `decode step ${n(G)}` : "after the prefill"}: ${n(T)} tokens, ${fmtBytes(st.stored_bytes)} stored. ${shape.groups.map((g, gi) => groupLine(g, st.groups[gi], bits, T)).join(". ")}.`
     }, [...parts, legend]);
-    const lines = shape.groups.map((g, gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
-    const hasLatent = shape.groups.some((g) => g.latent !== void 0);
-    lines.push({ text: decoding ? `This step: every layer computes the new token's query, key and value${hasLatent ? " (MLA: one latent in place of the key and value)" : ""}; the new rows are kept, the query is scored against every row held, then dropped.` : `Prefill: the keys and values of all ${n2(P)} prompt tokens are computed and stored at once. Play or Step to decode.`, cls: "kv-note" });
-    lines.push({ text: `The token axis runs to token ${n2(span)}: the prompt and room for ${n2(span - P)} decode steps, doubled whenever the conversation passes it.`, cls: "kv-note" });
-    lines.push({ text: "Attention (under the cache): the new token's query is scored against each key the layer holds (a sliding layer: only the keys in its window), the softmax turns the scores into weights that sum to 1, and the weighted sum of the values is one row, the layer's output, which the next layer takes as its input. The weights drawn are a fixed made-up pattern: the widget knows the cache's sizes, not the model's numbers.", cls: "kv-note" });
-    if (shape.max_context && T > shape.max_context) {
-      lines.push({ text: `${n2(T)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n2(shape.max_context)}).`, cls: "kv-warn" });
-    }
+    const lines = textLines(f, shape, st, bits);
     app.say(lines);
-    outTokens.textContent = `${n2(T)} (${n2(P)} prompt + ${n2(G)} generated)`;
-    outStored.textContent = fmtBytes(st.stored_bytes);
-    outRead.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
-    outWritten.textContent = fmtBytes(st.written_bytes);
-    outScored.textContent = pick ? `${n2(pick.gs.held_tokens)} of ${n2(T)} in ${article(kindName(pick.g.kind))} ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
+    outs.tokens.textContent = `${n(T)} (${n(P)} prompt + ${n(G)} generated)`;
+    outs.stored.textContent = fmtBytes(st.stored_bytes);
+    outs.read.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
+    outs.written.textContent = fmtBytes(st.written_bytes);
+    outs.scored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in ${article(kindName(pick.g.kind))} ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };
@@ -1756,8 +1836,8 @@ function layoutKey(tp, pp, dp, ep) {
   return `tp${tp}-pp${pp}-dp${dp}-ep${ep ? 1 : 0}`;
 }
 function layoutName(entry) {
-  const n2 = entry.tp * entry.pp * entry.dp;
-  if (n2 === 1) return "1 GPU";
+  const n4 = entry.tp * entry.pp * entry.dp;
+  if (n4 === 1) return "1 GPU";
   const parts = [];
   if (entry.tp > 1) parts.push(`TP ${entry.tp}`);
   if (entry.pp > 1) parts.push(`PP ${entry.pp}`);
@@ -1778,9 +1858,9 @@ function setMany(app, values) {
 }
 function staleFields(model) {
   const made = model.get("layouts_for") || {};
-  const n2 = model.get("tp") * model.get("pp") * model.get("dp");
+  const n4 = model.get("tp") * model.get("pp") * model.get("dp");
   const differ = ["model", "gpu", "kv_dtype", "weight_dtype", "utilization"].filter((f) => made[f] !== model.get(f));
-  if (made.num_gpus !== n2) differ.push("number of GPUs");
+  if (made.num_gpus !== n4) differ.push("number of GPUs");
   return differ;
 }
 function layoutRadios(app) {
@@ -1818,17 +1898,17 @@ function layoutRadios(app) {
 function gpuCountSelect(app) {
   const sel = element("select", { "data-kv": "num_gpus", "aria-label": "number of GPUs" });
   const fill = () => {
-    const n2 = app.model.get("tp") * app.model.get("pp") * app.model.get("dp");
-    const counts = [.../* @__PURE__ */ new Set([...axisValues(app, "gpu_counts"), n2])].sort((a, b) => a - b);
+    const n4 = app.model.get("tp") * app.model.get("pp") * app.model.get("dp");
+    const counts = [.../* @__PURE__ */ new Set([...axisValues(app, "gpu_counts"), n4])].sort((a, b) => a - b);
     sel.replaceChildren(...counts.map((c) => element("option", { value: String(c), text: String(c) })));
-    sel.value = String(n2);
+    sel.value = String(n4);
   };
   sel.addEventListener("change", () => {
-    const n2 = Number(sel.value);
+    const n4 = Number(sel.value);
     const m = app.model;
-    if (m.get("pp") > 1 && m.get("tp") === 1 && m.get("dp") === 1) setMany(app, { tp: 1, pp: n2, dp: 1, ep: false });
-    else if (m.get("dp") > 1 && m.get("tp") === 1 && m.get("pp") === 1) setMany(app, { tp: 1, pp: 1, dp: n2, ep: n2 > 1 && m.get("ep") });
-    else setMany(app, { tp: n2, pp: 1, dp: 1, ep: false });
+    if (m.get("pp") > 1 && m.get("tp") === 1 && m.get("dp") === 1) setMany(app, { tp: 1, pp: n4, dp: 1, ep: false });
+    else if (m.get("dp") > 1 && m.get("tp") === 1 && m.get("pp") === 1) setMany(app, { tp: 1, pp: 1, dp: n4, ep: n4 > 1 && m.get("ep") });
+    else setMany(app, { tp: n4, pp: 1, dp: 1, ep: false });
   });
   fill();
   app.syncers.push(fill);
@@ -1882,6 +1962,51 @@ function headline(entry, row, context) {
   const why = whyFirst(entry, row);
   return why ? `${hold}; ${why}.` : `${hold}.`;
 }
+function legendLabels(entry, row, memory, allFull) {
+  const usable = entry.usable_bytes;
+  const over = entry.ranks.some((r) => r.weights_bytes > usable);
+  const maxHeld = Math.max(0, ...row.replica_conversations);
+  return [
+    ["weights", "weights"],
+    ...maxHeld > 0 ? [
+      /** @type {[string, string]} */
+      ["kv", "cache: one segment per conversation"]
+    ] : [],
+    ...entry.weights_fit ? [
+      /** @type {[string, string]} */
+      ["free", allFull ? "left (less than one more conversation)" : "left (unused while another GPU is full)"]
+    ] : [],
+    ...over ? [
+      /** @type {[string, string]} */
+      ["warning", `weights past the usable ${fmtBytes(usable)}`]
+    ] : [],
+    ...memory > usable && entry.ranks.some((r) => r.weights_bytes < memory) ? [
+      /** @type {[string, string]} */
+      ["reserve", "reserve (1 - utilization)"]
+    ] : []
+  ];
+}
+function drawRankLegend(app, labels, paint, parts, ly, W) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 12 * s;
+  let lx = 0;
+  let rows = 1;
+  for (const [concept, text] of labels) {
+    const w = 18 * s + text.length * fs * 0.52;
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      ly += 18 * s;
+      rows += 1;
+    }
+    parts.push(
+      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
+      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
+    );
+    lx += w + 14 * s;
+  }
+  return { ly, rows };
+}
 function rankBars(app, entry, row, memory, gpuName, W) {
   const t = app.theme();
   const s = app.scale();
@@ -1897,7 +2022,6 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   const top = fs * 2;
   const full = new Set(row.full_ranks);
   const allFull = full.size === entry.ranks.length;
-  const over = entry.ranks.some((r) => r.weights_bytes > usable);
   const paint = svgPaint(app, s);
   const parts = [];
   parts.push(svgElement("text", {
@@ -1924,19 +2048,19 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     if (held > 0) {
       const group = held <= COUNTABLE ? 1 : Math.ceil(held / 24);
       for (let k = 0; k < held; k += group) {
-        const n2 = Math.min(group, held - k);
+        const n4 = Math.min(group, held - k);
         g.push(svgElement("rect", {
           class: "kv-rk-conv",
           x: x(at),
           y,
-          width: x(at + perConv * n2) - x(at),
+          width: x(at + perConv * n4) - x(at),
           height: barH,
           fill: paint.fill("kv"),
           stroke: t.bg,
           "stroke-width": 1,
-          "data-conversations": n2
+          "data-conversations": n4
         }));
-        at += perConv * n2;
+        at += perConv * n4;
       }
     }
     if (r.weights_bytes <= usable && usable > at) {
@@ -1986,30 +2110,9 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     parts.push(svgElement("text", { x: gx - 4 * s, y: ly + fs * 0.6, "font-size": fs * 0.9, fill: t.fg, "text-anchor": "end", text: `the GPU ends: ${fmtBytes(memory)}` }));
     ly += fs * 1.4;
   }
-  const maxHeld = Math.max(0, ...row.replica_conversations);
-  const labels = [
-    ["weights", "weights"],
-    ...maxHeld > 0 ? [["kv", "cache: one segment per conversation"]] : [],
-    ...entry.weights_fit ? [["free", allFull ? "left (less than one more conversation)" : "left (unused while another GPU is full)"]] : [],
-    ...over ? [["warning", `weights past the usable ${fmtBytes(usable)}`]] : [],
-    // the reserve is named only where some of it shows: weights past the GPU's end cover it
-    ...memory > usable && entry.ranks.some((r) => r.weights_bytes < memory) ? [["reserve", "reserve (1 - utilization)"]] : []
-  ];
-  let lx = 0;
-  let legendRows = 1;
-  for (const [concept, text] of labels) {
-    const w = 18 * s + text.length * fs * 0.52;
-    if (lx > 0 && lx + w > W) {
-      lx = 0;
-      ly += 18 * s;
-      legendRows += 1;
-    }
-    parts.push(
-      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
-      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
-    );
-    lx += w + 14 * s;
-  }
+  const legend = drawRankLegend(app, legendLabels(entry, row, memory, allFull), paint, parts, ly, W);
+  ly = legend.ly;
+  const legendRows = legend.rows;
   const keptRows = app.keepsHeight() && W < 760 * s ? 2 : 1;
   const H = ly + 20 * s + Math.max(0, keptRows - legendRows) * 18 * s;
   const summary = entry.weights_fit ? `${fmtConversations(row.conversations)}; GPU ${row.full_ranks[0]} fills first` : "the weights do not fit";
@@ -2159,8 +2262,8 @@ function headSharing(app, L, labels, perToken, W) {
     for (const [bx, bw] of boxes) {
       panel.append(svgElement("rect", { class: "kv-heads-kv", x: bx, y: ky, width: bw, height: 10 * s, fill: kvColor, rx: 1.5 }));
     }
-    const n2 = (v) => Number(v).toLocaleString("en-US");
-    const numbers = latent ? `${n2(g0.latent)} numbers/layer` : `2 x ${kv} x ${g0.head_k} = ${n2(2 * kv * g0.head_k)} numbers/layer`;
+    const n4 = (v) => Number(v).toLocaleString("en-US");
+    const numbers = latent ? `${n4(g0.latent)} numbers/layer` : `2 x ${kv} x ${g0.head_k} = ${n4(2 * kv * g0.head_k)} numbers/layer`;
     const sharing = !q ? "" : latent ? `all ${q} heads read it; nothing rebuilt` : kv === q ? "one per query head" : kv === 1 ? `all ${q} query heads share it` : `${q / kv} query heads per KV head`;
     panel.append(
       svgElement("text", { x, y: ky + 10 * s + fs * 1.1, "font-size": fs * 0.9, fill: t.fg2, text: sharing }),
@@ -2188,7 +2291,7 @@ function headSharing(app, L, labels, perToken, W) {
   }, parts);
 }
 function pastTrainedLength(real, long) {
-  const n2 = (x) => Number(x).toLocaleString("en-US");
+  const n4 = (x) => Number(x).toLocaleString("en-US");
   const byMax = /* @__PURE__ */ new Map();
   for (const [name, s] of real) {
     if (s.max_context && long > s.max_context) byMax.set(s.max_context, [...byMax.get(s.max_context) || [], name]);
@@ -2196,8 +2299,18 @@ function pastTrainedLength(real, long) {
   if (!byMax.size) return [];
   const and = (xs) => xs.length < 2 ? xs[0] : `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
   const count = [...byMax.values()].flat().length;
-  const clauses = [...byMax].map(([max, names]) => `${and(names)} ${names.length === 1 ? "was" : "were"} trained for ${n2(max)} tokens (max_position_embeddings)`);
-  return [{ text: `${clauses.join("; ")}, not ${n2(long)}: ${count === 1 ? "its bar holds for the memory, not for the model's" : "their bars hold for the memory, not for the models'"} quality.`, cls: "kv-warn" }];
+  const clauses = [...byMax].map(([max, names]) => `${and(names)} ${names.length === 1 ? "was" : "were"} trained for ${n4(max)} tokens (max_position_embeddings)`);
+  return [{ text: `${clauses.join("; ")}, not ${n4(long)}: ${count === 1 ? "its bar holds for the memory, not for the model's" : "their bars hold for the memory, not for the models'"} quality.`, cls: "kv-warn" }];
+}
+function textLines2(labels, perToken, real, bits, win, long) {
+  const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
+  for (const [n4, s] of real) {
+    const capped = s.groups.some((g) => g.cap !== null && g.cap !== void 0);
+    lines.push({ text: `${n4.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
+  }
+  lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
+  lines.push(...pastTrainedLength(real, long));
+  return lines;
 }
 function render6({ model, el }) {
   const app = createApp({ model, el }, "Attention designs and their cache");
@@ -2221,13 +2334,13 @@ function render6({ model, el }) {
     if (xScale !== "log" && xScale !== "linear") throw new KVInputError(`x_scale must be 'log' or 'linear', got '${xScale}'`);
     const labels = axisValues(app, "designs").map((l) => l.replace("{window}", win));
     const shapes = labels.map((l) => L.shape(l));
-    const real = (model.get("real") || []).map((n2) => [n2, L.shape(n2)]);
+    const real = (model.get("real") || []).map((n4) => [n4, L.shape(n4)]);
     const perToken = shapes.map((s) => kvBytesPerToken(s, bits));
     const t = app.theme();
     const sc = app.scale();
     const gb = (shape, tokens) => Number(kvBytes(shape, tokens, bits)) / 1e9;
     const GAP = " ";
-    const realNames = real.map(([n2]) => n2);
+    const realNames = real.map(([n4]) => n4);
     const rows = [...labels, GAP, ...realNames];
     const rowShapes = [...shapes, null, ...real.map(([, s]) => s)];
     const top = Math.max(...rowShapes.filter((s) => s).map((s) => gb(s, Math.max(short, long))));
@@ -2245,13 +2358,7 @@ function render6({ model, el }) {
         hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>"
       };
     });
-    const lines = labels.map((l, i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
-    for (const [n2, s] of real) {
-      const capped = s.groups.some((g) => g.cap !== null && g.cap !== void 0);
-      lines.push({ text: `${n2.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
-    }
-    lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
-    lines.push(...pastTrainedLength(real, long));
+    const lines = textLines2(labels, perToken, real, bits, win, long);
     const headsWidth = diagramWidth(app);
     const headsKey = JSON.stringify([labels, perToken.map(String), headsWidth, sc, t]);
     const headsSvg = headsKey === drawnHeads ? null : headSharing(app, L, labels, perToken, headsWidth);
@@ -2261,15 +2368,15 @@ function render6({ model, el }) {
       drawnHeads = headsKey;
     }
     outDesign.textContent = labels.map((l, i) => `${l.split(" ")[0]} ${fmtBytes(perToken[i])}`).join(" · ");
-    const longest = Math.max(...rows.map((n2) => String(n2).length));
+    const longest = Math.max(...rows.map((n4) => String(n4).length));
     const range = xScale === "log" ? void 0 : [0, top * 1.04];
     const gbText = (v) => `${v.toLocaleString("en-US", { maximumFractionDigits: 2 })} GB`;
     outLong.textContent = `${fmtTokens(long)} tokens: ${labels.map((l, i) => `${l.split(" ")[0]} ${gbText(gb(shapes[i], long))}`).join(" · ")}`;
     app.describeFigure(
       `KV cache of one conversation at ${fmtTokens(short)} and ${fmtTokens(long)} tokens, per attention design and real model`,
-      `At ${fmtTokens(long)} tokens one conversation's cache is ${rows.flatMap((n2, i) => rowShapes[i] ? [`${n2} ${gbText(gb(rowShapes[i], long))}`] : []).join(", ")}.`
+      `At ${fmtTokens(long)} tokens one conversation's cache is ${rows.flatMap((n4, i) => rowShapes[i] ? [`${n4} ${gbText(gb(rowShapes[i], long))}`] : []).join(", ")}.`
     );
-    const heading = (text, yref, y, yanchor) => ({
+    const heading2 = (text, yref, y, yanchor) => ({
       text,
       xref: "paper",
       x: 0,
@@ -2286,8 +2393,8 @@ function render6({ model, el }) {
       margin: { l: Math.round((longest * 0.62 * 12 + 16) * sc), r: 20 * sc, t: 30 * sc, b: 56 * sc },
       height: Math.round(455 * sc),
       annotations: [
-        heading("Designs, all on Llama 3 8B's shape", "paper", 1, "bottom"),
-        heading("Real models", "y", labels.length, "middle")
+        heading2("Designs, all on Llama 3 8B's shape", "paper", 1, "bottom"),
+        heading2("Real models", "y", labels.length, "middle")
         // in the empty row (category index)
       ],
       xaxis: { type: xScale, range, title: { text: `KV cache per conversation (GB, ${xScale} scale)` } },
@@ -2310,7 +2417,7 @@ var USES = [
 var DATASET_LABELS = { sharegpt: "ShareGPT", alpaca: "Alpaca" };
 var FINISHED_LABEL = "finished: every request done";
 var patternCount = 0;
-var n = (x) => Number(x).toLocaleString("en-US");
+var n2 = (x) => Number(x).toLocaleString("en-US");
 var pct = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: 0 })}%`;
 var pct1 = (x) => `${(x * 100).toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%`;
 var batch = (x) => x.toLocaleString("en-US", { maximumFractionDigits: x < 10 ? 1 : 0 });
@@ -2320,19 +2427,18 @@ function neverFillsMessage(trace, neverFull, count, ref, counts) {
   const more = counts.filter((c) => c > count);
   const paper = ref.paper_kv_slots;
   const less = [
-    ...paper && paper < trace.kv_slots ? [`the paper's ${n(paper)} token slots`] : [],
+    ...paper && paper < trace.kv_slots ? [`the paper's ${n2(paper)} token slots`] : [],
     "a bigger model",
     "fewer or smaller GPUs"
   ];
-  return `At ${n(trace.kv_slots)} token slots the cache never fills under ${who}: all ${n(count)} requests run at once, no request waits for memory, and the shares would measure memory nobody asked for. The four allocators cannot be compared here. To fill the cache, give ${more.length ? `more requests (${n(more[more.length - 1])}) or ` : ""}less KV memory (${less.join(", ")}).`;
+  return `At ${n2(trace.kv_slots)} token slots the cache never fills under ${who}: all ${n2(count)} requests run at once, no request waits for memory, and the shares would measure memory nobody asked for. The four allocators cannot be compared here. To fill the cache, give ${more.length ? `more requests (${n2(more[more.length - 1])}) or ` : ""}less KV memory (${less.join(", ")}).`;
 }
-function render7({ model, el }) {
-  const app = createApp({ model, el }, "Where does KV memory go when each request reserves its own, and when it is paged?");
+function buildControls2(app, model) {
   selectControl(app, "dataset", "Requests like", () => Object.keys(model.get("lengths") || DATASET_LABELS).map((d) => [d, DATASET_LABELS[d] || d]), ["lengths"]);
-  selectControl(app, "num_requests", "How many", () => axisValues(app, "request_counts").map((c) => [c, n(c)]), ["axes"]);
+  selectControl(app, "num_requests", "How many", () => axisValues(app, "request_counts").map((c) => [c, n2(c)]), ["axes"]);
   selectControl(app, "kv_slots", "KV memory", () => {
     const paper = (model.get("reference") || {}).paper_kv_slots || 15728;
-    return [[paper, `the paper's: ${n(paper)} token slots`], [0, "what the model leaves on the GPU"]];
+    return [[paper, `the paper's: ${n2(paper)} token slots`], [0, "what the model leaves on the GPU"]];
   }, ["reference"]);
   selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((b) => [b, `${b} tokens`]), ["axes"]);
   selectControl(app, "view", "Show", () => axisValues(app, "views").map((v) => [v, v === "all" ? "all four" : POLICY_LABELS[v] || v]), ["axes"]);
@@ -2347,8 +2453,11 @@ function render7({ model, el }) {
   diagramBox(app);
   const table = element("table", { class: "kv-how-table" });
   app.text.before(table);
+  return { sized, sizedOff, outs, outWasted, values, hatchId, table };
+}
+function traceRunner(app, model) {
   let cache = { key: "", trace: null };
-  const runTrace = () => {
+  return () => {
     const L = app.lookup();
     const dataset = model.get("dataset");
     const lengths = model.get("lengths") || {};
@@ -2356,7 +2465,7 @@ function render7({ model, el }) {
     if (!flat) throw new KVInputError(`unknown dataset '${dataset}'. Known datasets: ${Object.keys(lengths).sort().join(", ")}.`);
     const count = Number(model.get("num_requests"));
     if (!Number.isInteger(count) || count < 1) throw new KVInputError(`num_requests must be a whole number >= 1, got ${count}`);
-    if (2 * count > flat.length) throw new KVInputError(`num_requests: the page holds the lengths of ${n(flat.length / 2)} requests; more need the kernel to draw them`);
+    if (2 * count > flat.length) throw new KVInputError(`num_requests: the page holds the lengths of ${n2(flat.length / 2)} requests; more need the kernel to draw them`);
     const blockSize = model.get("block_size");
     if (!axisValues(app, "block_sizes").includes(blockSize)) throw new KVInputError(`block_size must be one of ${axisValues(app, "block_sizes").join(", ")}, got ${blockSize}`);
     let kvSlots = Number(model.get("kv_slots"));
@@ -2376,15 +2485,200 @@ function render7({ model, el }) {
     }
     return { trace: cache.trace, dataset, count, budget };
   };
-  app.draw = () => {
-    const paperMemory = Number(model.get("kv_slots")) !== 0;
-    const why = `off: the paper's KV memory is a fixed count of token slots; pick "what the model leaves on the GPU" under KV memory to size it from the model`;
-    for (const c of sized) {
-      c.disabled = paperMemory;
-      c.title = paperMemory ? why : "";
+}
+function drawLegend2(f, finishesEarly) {
+  const { t, s, W, fs, paint, hatchId } = f;
+  let lx = 0;
+  let ly = 0;
+  const legend = svgElement("g", { class: "kv-mt-legend" });
+  const entries = USES.map(([, concept, label]) => [paint.fill(concept), label]);
+  if (finishesEarly) entries.push([`url(#${hatchId})`, FINISHED_LABEL]);
+  for (const [fill, label] of entries) {
+    const w = 18 * s + label.length * fs * 0.52;
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      ly += 18 * s;
     }
-    sizedOff.textContent = paperMemory ? "Model to KV cache: off while KV memory is the paper's" : "";
-    sizedOff.hidden = !paperMemory;
+    legend.append(
+      svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill, stroke: t.fg2, "stroke-width": fill.startsWith("url") ? 0.5 * s : 0 }),
+      svgElement("text", { x: lx + 17 * s, y: ly + 11 * s, "font-size": fs * 0.9, fill: t.fg2, text: label })
+    );
+    lx += w + 14 * s;
+  }
+  return { legend, top: ly + 26 * s };
+}
+function drawAreas(f, g, run, { px, py, plotW, ph, X, Y }) {
+  const { t, s, fs, paint, hatchId, lastStep } = f;
+  const steps = f.trace.steps;
+  const runEnd = Math.min(run.total_steps, lastStep);
+  const idx = steps.map((_, j) => j).filter((j) => steps[j] < runEnd);
+  const xs = [...idx.map((j) => X(steps[j])), X(runEnd)];
+  const below = xs.map(() => 0);
+  for (const [key, concept] of USES) {
+    const above = below.map((b, k) => b + run[key][idx[Math.min(k, idx.length - 1)]]);
+    let d = xs.map((x, k) => `${k ? "L" : "M"}${x.toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
+    for (let k = xs.length - 1; k >= 0; k--) d += `L${xs[k].toFixed(1)},${Y(below[k]).toFixed(1)}`;
+    g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: paint.fill(concept), stroke: "none" }));
+    for (let k = 0; k < below.length; k++) below[k] = above[k];
+  }
+  if (runEnd < lastStep) {
+    const fx = X(runEnd);
+    g.append(svgElement("rect", { class: "kv-mt-finished", x: fx, y: py, width: px + plotW - fx, height: ph, fill: `url(#${hatchId})` }));
+    const word = "finished";
+    if (px + plotW - fx > word.length * fs * 0.6 + 12 * s) {
+      g.append(svgElement("text", {
+        x: (fx + px + plotW) / 2,
+        y: py + ph / 2 + fs * 0.35,
+        "font-size": fs,
+        "font-weight": 600,
+        fill: t.fg,
+        "text-anchor": "middle",
+        stroke: t.bg,
+        "stroke-width": 4 * s,
+        "stroke-linejoin": "round",
+        "paint-order": "stroke",
+        text: word
+      }));
+    }
+  }
+}
+function drawPanelAxes(f, g, run, { px, py, plotW, ph, X, Y }) {
+  const { t, s, fs, lastStep } = f;
+  g.append(svgElement("rect", { x: px, y: py, width: plotW, height: ph, fill: "none", stroke: t.grid, "stroke-width": 1 }));
+  for (const share of [0, 0.5, 1]) {
+    g.append(svgElement("text", { x: px - 4 * s, y: Y(share) + fs * 0.3, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": "end", text: pct(share) }));
+  }
+  const done = X(Math.min(run.total_steps, lastStep));
+  g.append(svgElement("line", { x1: done, x2: done, y1: py, y2: py + ph, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${3 * s} ${2 * s}` }));
+  const doneText = `all done at step ${n2(run.total_steps)}`;
+  const doneW = doneText.length * fs * 0.8 * 0.55;
+  const leftOfLine = done - px > doneW + 6 * s;
+  g.append(svgElement("text", { x: leftOfLine ? done - 4 * s : Math.min(done + 4 * s, px + plotW - doneW), y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": leftOfLine ? "end" : "start", text: doneText }));
+  if (leftOfLine && done - px > doneW + 60 * s) g.append(svgElement("text", { x: px, y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, text: "step 0" }));
+}
+function drawPanel(f, pol, b) {
+  const { t, fs } = f;
+  const run = f.trace.runs[pol];
+  const g = svgElement("g", { class: "kv-mt-panel", "data-policy": pol, "data-token-share": run.mean_token_states.toFixed(4), "data-batch": run.mean_running.toFixed(2) });
+  g.append(
+    svgElement("text", { x: b.x0, y: b.y0 + fs, "font-size": fs, "font-weight": 600, fill: t.fg, text: run.label }),
+    svgElement("text", { x: b.x0 + b.pw, y: b.y0 + fs, "font-size": fs * 0.9, fill: t.fg2, "text-anchor": "end", text: `${pct(run.mean_token_states)} tokens, batch ${batch(run.mean_running)}` })
+  );
+  drawAreas(f, g, run, b);
+  drawPanelAxes(f, g, run, b);
+  return g;
+}
+function drawFigure(app, trace, shown, hatchId) {
+  const t = app.theme();
+  const s = app.scale();
+  const W = diagramWidth(app);
+  const fs = 12 * s;
+  const paint = svgPaint(app, s);
+  const steps = trace.steps;
+  const end = shown.length > 1 ? steps.length ? steps[steps.length - 1] : 1 : trace.runs[shown[0]].total_steps;
+  const f = { t, s, W, fs, paint, hatchId, trace, lastStep: Math.max(1, end) };
+  const finishesEarly = shown.some((p) => trace.runs[p].total_steps < f.lastStep);
+  const hatch = svgElement("pattern", { id: hatchId, width: 6 * s, height: 6 * s, patternUnits: "userSpaceOnUse", patternTransform: "rotate(0)" }, [
+    svgElement("rect", { width: 6 * s, height: 6 * s, fill: t.bg }),
+    svgElement("line", { x1: 0, x2: 0, y1: 0, y2: 6 * s, stroke: t.fg2, "stroke-width": 1.2 * s })
+  ]);
+  const { legend, top } = drawLegend2(f, finishesEarly);
+  const parts = [svgElement("defs", {}, [hatch]), legend];
+  const cols = shown.length > 1 && W >= 620 * s ? 2 : 1;
+  const gap = 22 * s;
+  const pw = (W - gap * (cols - 1)) / cols;
+  const ph = (shown.length > 1 ? 110 : 220) * s;
+  const axisW = 36 * s;
+  const titleH = fs * 1.9;
+  const ticksH = fs * 1.5;
+  const rowH = titleH + ph + ticksH + 10 * s;
+  shown.forEach((pol, i) => {
+    const x0 = i % cols * (pw + gap);
+    const y0 = top + Math.floor(i / cols) * rowH;
+    const px = x0 + axisW;
+    const plotW = Math.max(60, pw - axisW - 4 * s);
+    const py = y0 + titleH;
+    const X = (step) => px + (f.lastStep > 0 ? step / f.lastStep * plotW : 0);
+    const Y = (share) => py + ph * (1 - share);
+    parts.push(drawPanel(f, pol, { x0, y0, pw, px, py, plotW, ph, X, Y }));
+  });
+  const H = top + Math.ceil(shown.length / cols) * rowH;
+  const aria = shown.map((p) => `${POLICY_LABELS[p]}: ${pct(trace.runs[p].mean_token_states)} of the cache holds tokens, batch ${batch(trace.runs[p].mean_running)}`).join("; ");
+  return { W, svg: svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font, "aria-label": aria }, [paint.defs(), ...parts]) };
+}
+function textLines3(model, { trace, dataset, count, budget }, paperSetting) {
+  const ref = model.get("reference") || {};
+  const fit = (ref.fits || {})[dataset] || {};
+  const lines = [];
+  const memory = budget ? `${n2(trace.kv_slots)} token slots: what ${budget.shape.name} leaves on ${budget.numGpus} x ${budget.gpu.name} at 90% utilization, divided by its KV bytes per token (a slot is one token in every layer)` : `${n2(trace.kv_slots)} token slots${trace.kv_slots === ref.paper_kv_slots ? " (the paper's Table 1: OPT-13B on an A100-40GB leaves 12 GiB for the cache, at 800 KiB a token)" : ""}`;
+  lines.push(
+    { text: `${n2(count)} requests like ${fit.label || dataset}'s (seed ${model.get("seed")}) on ${memory}; the longest sequence is ${n2(trace.max_len)} tokens (OPT's), blocks of ${trace.block_size}.` },
+    { text: "Every request waits at step 0 and is admitted first come, first served when its memory fits; one decode step writes one token per running request. The shares are averages over the steps at which a request is still waiting: a full server." },
+    { text: "Orca (Max) reserves the maximum length, Orca (Pow2) the prompt plus the output rounded up to a power of two, Orca (Oracle) exactly prompt + output; each reservation is placed by a buddy allocator (the paper's assumption), which rounds it up to a power of two and can split free space too finely for the next request. vLLM hands out blocks as a sequence grows, keeps 1% of the blocks free when admitting (vLLM 0.2.0) and preempts the latest request when blocks run out." },
+    { text: "Reserved, not yet written: slots held for tokens the request will still write. Never written: slots held past a request's end (or the empty tail of its last block). Allocator rounding + free: what the paper calls external fragmentation and others." },
+    { text: `Request lengths: lognormal draws with the paper's mean lengths (Figure 11: ${fit.label || dataset} prompts ${fit.input_mean} tokens, outputs ${fit.output_mean}); the spread is ours: output sigma ${fit.output_sigma} fitted to Figure 2's Orca (Max) bar, prompt sigma ${fit.input_sigma} assumed; prompts at most ${n2(fit.max_input || 0)} tokens.` }
+  );
+  if (paperSetting) {
+    lines.push({ text: "The paper's runs are one-hour traces of real lengths at one request rate (ShareGPT 2 requests/s, Alpaca 30); ours are saturated synthetic traces. vLLM's Alpaca batch (132) is not a memory limit at the paper's rate, so ours is higher; the paper's vLLM bar gives only the token share (96.3%)." });
+  }
+  if (ref.source) lines.push({ text: `Source: ${ref.source}` });
+  return lines;
+}
+function howTable(trace, dataset, ref, paperSetting) {
+  const paperUse = (p) => paperSetting && dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {};
+  const paperBatch = (p) => paperSetting ? ((ref.paper_batch || {})[dataset] || {})[p] : void 0;
+  const cell = (ours, paper) => element("td", {}, [
+    element("span", { text: ours }),
+    ...paper === void 0 ? [] : [element("span", { class: "kv-paper", text: ` (${paper})` })]
+  ]);
+  const head = ["", "token states", "reserved", "never written", "rounding + free", "batch", "steps to finish", "preemptions"];
+  const tableRows = POLICIES.map((p) => {
+    const r = trace.runs[p];
+    const u = paperUse(p);
+    const b = paperBatch(p);
+    const opt = (v) => v === void 0 ? void 0 : pct1(v);
+    return element("tr", {}, [
+      element("td", { text: POLICY_LABELS[p] }),
+      cell(pct1(r.mean_token_states), opt(u.token_states)),
+      cell(pct1(r.mean_reserved), opt(u.reserved)),
+      cell(pct1(r.mean_internal), opt(u.internal)),
+      cell(pct1(r.mean_rounding + r.mean_free), opt(u.external_and_others)),
+      cell(r.mean_running.toFixed(2), b === void 0 ? void 0 : b.toFixed(2)),
+      cell(n2(r.total_steps), void 0),
+      cell(p === "paged" ? n2(r.preemptions) : "", void 0)
+    ]);
+  });
+  const caption = paperSetting ? `Averages over the saturated steps; in brackets the paper's (Figure 2${dataset === "sharegpt" ? "" : ": ShareGPT only"}; Figure 13's mean batch).` : "Averages over the saturated steps (the paper's figures are shown in its setting: its memory, blocks of 16).";
+  return [element("caption", { text: caption }), element("tr", {}, head.map((h) => element("th", { text: h }))), ...tableRows];
+}
+function switchSizedMenus({ sized, sizedOff }, paperMemory) {
+  const why = `off: the paper's KV memory is a fixed count of token slots; pick "what the model leaves on the GPU" under KV memory to size it from the model`;
+  for (const c of sized) {
+    c.disabled = paperMemory;
+    c.title = paperMemory ? why : "";
+  }
+  sizedOff.textContent = paperMemory ? "Model to KV cache: off while KV memory is the paper's" : "";
+  sizedOff.hidden = !paperMemory;
+}
+function showNeverFills(app, model, { table, outs, outWasted, values }, trace, count, neverFull) {
+  app.failure(neverFillsMessage(trace, neverFull, count, model.get("reference") || {}, axisValues(app, "request_counts")));
+  app.say([{ text: "The shares are averages over the steps at which a request is waiting for memory: a full server. A run in which none waits has no such step." }]);
+  app.diagram.replaceChildren();
+  table.replaceChildren();
+  for (const p of POLICIES) {
+    const r = trace.runs[p];
+    outs[p].textContent = neverFull.includes(p) ? `not applicable: never full (all ${n2(count)} requests at once)` : `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
+  }
+  outWasted.textContent = "not applicable: the cache never fills";
+  markHolds(values, true);
+}
+function render7({ model, el }) {
+  const app = createApp({ model, el }, "Where does KV memory go when each request reserves its own, and when it is paged?");
+  const ui = buildControls2(app, model);
+  const { outs, outWasted, values, hatchId, table } = ui;
+  const runTrace = traceRunner(app, model);
+  app.draw = () => {
+    switchSizedMenus(ui, Number(model.get("kv_slots")) !== 0);
     markHolds(values, false);
     let traced;
     try {
@@ -2399,169 +2693,20 @@ function render7({ model, el }) {
       markHolds(values, true);
       return;
     }
-    const { trace, dataset, count, budget } = traced;
+    const { trace, dataset, count } = traced;
     const neverFull = POLICIES.filter((p) => trace.runs[p].saturated_steps === 0);
     if (neverFull.length) {
-      app.failure(neverFillsMessage(trace, neverFull, count, model.get("reference") || {}, axisValues(app, "request_counts")));
-      app.say([{ text: "The shares are averages over the steps at which a request is waiting for memory: a full server. A run in which none waits has no such step." }]);
-      app.diagram.replaceChildren();
-      table.replaceChildren();
-      for (const p of POLICIES) {
-        const r = trace.runs[p];
-        outs[p].textContent = neverFull.includes(p) ? `not applicable: never full (all ${n(count)} requests at once)` : `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
-      }
-      outWasted.textContent = "not applicable: the cache never fills";
-      markHolds(values, true);
+      showNeverFills(app, model, ui, trace, count, neverFull);
       return;
     }
     const view = model.get("view");
     const shown = view === "all" ? POLICIES : POLICIES.filter((p) => p === view);
     if (!shown.length) throw new KVInputError(`view must be one of ${axisValues(app, "views").join(", ")}, got ${view}`);
-    const t = app.theme();
-    const s = app.scale();
-    const W = diagramWidth(app);
-    const fs = 12 * s;
-    const parts = [];
-    const paint = svgPaint(app, s);
-    const steps = trace.steps;
-    const end = shown.length > 1 ? steps.length ? steps[steps.length - 1] : 1 : trace.runs[shown[0]].total_steps;
-    const lastStep = Math.max(1, end);
-    const finishesEarly = shown.some((p) => trace.runs[p].total_steps < lastStep);
-    const hatch = svgElement("pattern", { id: hatchId, width: 6 * s, height: 6 * s, patternUnits: "userSpaceOnUse", patternTransform: "rotate(0)" }, [
-      svgElement("rect", { width: 6 * s, height: 6 * s, fill: t.bg }),
-      svgElement("line", { x1: 0, x2: 0, y1: 0, y2: 6 * s, stroke: t.fg2, "stroke-width": 1.2 * s })
-    ]);
-    parts.push(svgElement("defs", {}, [hatch]));
-    let lx = 0;
-    let ly = 0;
-    const legend = svgElement("g", { class: "kv-mt-legend" });
-    const entries = USES.map(([, concept, label]) => [paint.fill(concept), label]);
-    if (finishesEarly) entries.push([`url(#${hatchId})`, FINISHED_LABEL]);
-    for (const [fill, label] of entries) {
-      const w = 18 * s + label.length * fs * 0.52;
-      if (lx > 0 && lx + w > W) {
-        lx = 0;
-        ly += 18 * s;
-      }
-      legend.append(
-        svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill, stroke: t.fg2, "stroke-width": fill.startsWith("url") ? 0.5 * s : 0 }),
-        svgElement("text", { x: lx + 17 * s, y: ly + 11 * s, "font-size": fs * 0.9, fill: t.fg2, text: label })
-      );
-      lx += w + 14 * s;
-    }
-    parts.push(legend);
-    const top = ly + 26 * s;
-    const cols = shown.length > 1 && W >= 620 * s ? 2 : 1;
-    const gap = 22 * s;
-    const pw = (W - gap * (cols - 1)) / cols;
-    const ph = (shown.length > 1 ? 110 : 220) * s;
-    const axisW = 36 * s;
-    const titleH = fs * 1.9;
-    const ticksH = fs * 1.5;
-    const rowH = titleH + ph + ticksH + 10 * s;
-    shown.forEach((pol, i) => {
-      const run = trace.runs[pol];
-      const x0 = i % cols * (pw + gap);
-      const y0 = top + Math.floor(i / cols) * rowH;
-      const px = x0 + axisW;
-      const plotW = Math.max(60, pw - axisW - 4 * s);
-      const py = y0 + titleH;
-      const g = svgElement("g", { class: "kv-mt-panel", "data-policy": pol, "data-token-share": run.mean_token_states.toFixed(4), "data-batch": run.mean_running.toFixed(2) });
-      g.append(
-        svgElement("text", { x: x0, y: y0 + fs, "font-size": fs, "font-weight": 600, fill: t.fg, text: run.label }),
-        svgElement("text", { x: x0 + pw, y: y0 + fs, "font-size": fs * 0.9, fill: t.fg2, "text-anchor": "end", text: `${pct(run.mean_token_states)} tokens, batch ${batch(run.mean_running)}` })
-      );
-      const X = (step) => px + (lastStep > 0 ? step / lastStep * plotW : 0);
-      const Y = (share) => py + ph * (1 - share);
-      const runEnd = Math.min(run.total_steps, lastStep);
-      const idx = steps.map((_, j) => j).filter((j) => steps[j] < runEnd);
-      const xs = [...idx.map((j) => X(steps[j])), X(runEnd)];
-      const below = xs.map(() => 0);
-      for (const [key, concept] of USES) {
-        const above = below.map((b, k) => b + run[key][idx[Math.min(k, idx.length - 1)]]);
-        let d = xs.map((x, k) => `${k ? "L" : "M"}${x.toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
-        for (let k = xs.length - 1; k >= 0; k--) d += `L${xs[k].toFixed(1)},${Y(below[k]).toFixed(1)}`;
-        g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: paint.fill(concept), stroke: "none" }));
-        for (let k = 0; k < below.length; k++) below[k] = above[k];
-      }
-      if (runEnd < lastStep) {
-        const fx = X(runEnd);
-        g.append(svgElement("rect", { class: "kv-mt-finished", x: fx, y: py, width: px + plotW - fx, height: ph, fill: `url(#${hatchId})` }));
-        const word = "finished";
-        if (px + plotW - fx > word.length * fs * 0.6 + 12 * s) {
-          g.append(svgElement("text", {
-            x: (fx + px + plotW) / 2,
-            y: py + ph / 2 + fs * 0.35,
-            "font-size": fs,
-            "font-weight": 600,
-            fill: t.fg,
-            "text-anchor": "middle",
-            stroke: t.bg,
-            "stroke-width": 4 * s,
-            "stroke-linejoin": "round",
-            "paint-order": "stroke",
-            text: word
-          }));
-        }
-      }
-      g.append(svgElement("rect", { x: px, y: py, width: plotW, height: ph, fill: "none", stroke: t.grid, "stroke-width": 1 }));
-      for (const share of [0, 0.5, 1]) {
-        g.append(svgElement("text", { x: px - 4 * s, y: Y(share) + fs * 0.3, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": "end", text: pct(share) }));
-      }
-      const done = X(Math.min(run.total_steps, lastStep));
-      g.append(svgElement("line", { x1: done, x2: done, y1: py, y2: py + ph, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${3 * s} ${2 * s}` }));
-      const doneText = `all done at step ${n(run.total_steps)}`;
-      const doneW = doneText.length * fs * 0.8 * 0.55;
-      const leftOfLine = done - px > doneW + 6 * s;
-      g.append(svgElement("text", { x: leftOfLine ? done - 4 * s : Math.min(done + 4 * s, px + plotW - doneW), y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": leftOfLine ? "end" : "start", text: doneText }));
-      if (leftOfLine && done - px > doneW + 60 * s) g.append(svgElement("text", { x: px, y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, text: "step 0" }));
-      parts.push(g);
-    });
-    const rows = Math.ceil(shown.length / cols);
-    const H = top + rows * rowH;
-    const aria = shown.map((p) => `${POLICY_LABELS[p]}: ${pct(trace.runs[p].mean_token_states)} of the cache holds tokens, batch ${batch(trace.runs[p].mean_running)}`).join("; ");
-    const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font, "aria-label": aria }, [paint.defs(), ...parts]);
+    const { svg, W } = drawFigure(app, trace, shown, hatchId);
     const ref = model.get("reference") || {};
-    const fit = (ref.fits || {})[dataset] || {};
     const paperSetting = trace.kv_slots === ref.paper_kv_slots && trace.block_size === 16 && trace.max_len === ref.paper_max_len;
-    const lines = [];
-    const memory = budget ? `${n(trace.kv_slots)} token slots: what ${budget.shape.name} leaves on ${budget.numGpus} x ${budget.gpu.name} at 90% utilization, divided by its KV bytes per token (a slot is one token in every layer)` : `${n(trace.kv_slots)} token slots${trace.kv_slots === ref.paper_kv_slots ? " (the paper's Table 1: OPT-13B on an A100-40GB leaves 12 GiB for the cache, at 800 KiB a token)" : ""}`;
-    lines.push(
-      { text: `${n(count)} requests like ${fit.label || dataset}'s (seed ${model.get("seed")}) on ${memory}; the longest sequence is ${n(trace.max_len)} tokens (OPT's), blocks of ${trace.block_size}.` },
-      { text: "Every request waits at step 0 and is admitted first come, first served when its memory fits; one decode step writes one token per running request. The shares are averages over the steps at which a request is still waiting: a full server." },
-      { text: "Orca (Max) reserves the maximum length, Orca (Pow2) the prompt plus the output rounded up to a power of two, Orca (Oracle) exactly prompt + output; each reservation is placed by a buddy allocator (the paper's assumption), which rounds it up to a power of two and can split free space too finely for the next request. vLLM hands out blocks as a sequence grows, keeps 1% of the blocks free when admitting (vLLM 0.2.0) and preempts the latest request when blocks run out." },
-      { text: "Reserved, not yet written: slots held for tokens the request will still write. Never written: slots held past a request's end (or the empty tail of its last block). Allocator rounding + free: what the paper calls external fragmentation and others." },
-      { text: `Request lengths: lognormal draws with the paper's mean lengths (Figure 11: ${fit.label || dataset} prompts ${fit.input_mean} tokens, outputs ${fit.output_mean}); the spread is ours: output sigma ${fit.output_sigma} fitted to Figure 2's Orca (Max) bar, prompt sigma ${fit.input_sigma} assumed; prompts at most ${n(fit.max_input || 0)} tokens.` }
-    );
-    const paperUse = (p) => paperSetting && dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {};
-    const paperBatch = (p) => paperSetting ? ((ref.paper_batch || {})[dataset] || {})[p] : void 0;
-    const cell = (ours, paper) => element("td", {}, [
-      element("span", { text: ours }),
-      ...paper === void 0 ? [] : [element("span", { class: "kv-paper", text: ` (${paper})` })]
-    ]);
-    const head = ["", "token states", "reserved", "never written", "rounding + free", "batch", "steps to finish", "preemptions"];
-    const tableRows = POLICIES.map((p) => {
-      const r = trace.runs[p];
-      const u = paperUse(p);
-      const b = paperBatch(p);
-      const opt = (v) => v === void 0 ? void 0 : pct1(v);
-      return element("tr", {}, [
-        element("td", { text: POLICY_LABELS[p] }),
-        cell(pct1(r.mean_token_states), opt(u.token_states)),
-        cell(pct1(r.mean_reserved), opt(u.reserved)),
-        cell(pct1(r.mean_internal), opt(u.internal)),
-        cell(pct1(r.mean_rounding + r.mean_free), opt(u.external_and_others)),
-        cell(r.mean_running.toFixed(2), b === void 0 ? void 0 : b.toFixed(2)),
-        cell(n(r.total_steps), void 0),
-        cell(p === "paged" ? n(r.preemptions) : "", void 0)
-      ]);
-    });
-    const caption = paperSetting ? `Averages over the saturated steps; in brackets the paper's (Figure 2${dataset === "sharegpt" ? "" : ": ShareGPT only"}; Figure 13's mean batch).` : "Averages over the saturated steps (the paper's figures are shown in its setting: its memory, blocks of 16).";
-    const newTable = [element("caption", { text: caption }), element("tr", {}, head.map((h) => element("th", { text: h }))), ...tableRows];
-    if (paperSetting) {
-      lines.push({ text: "The paper's runs are one-hour traces of real lengths at one request rate (ShareGPT 2 requests/s, Alpaca 30); ours are saturated synthetic traces. vLLM's Alpaca batch (132) is not a memory limit at the paper's rate, so ours is higher; the paper's vLLM bar gives only the token share (96.3%)." });
-    }
-    if (ref.source) lines.push({ text: `Source: ${ref.source}` });
+    const lines = textLines3(model, traced, paperSetting);
+    const newTable = howTable(trace, dataset, ref, paperSetting);
     app.say(lines);
     table.replaceChildren(...newTable);
     for (const p of POLICIES) {
@@ -2705,8 +2850,7 @@ function checkControl(app, name, labelText) {
   app.syncers.push(sync);
   return labelled(app, labelText, box);
 }
-function render8({ model, el }) {
-  const app = createApp({ model, el }, "Offload or recompute: which brings one conversation's cache back faster?");
+function buildControls3(app) {
   modelSelect(app);
   gpuSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
@@ -2715,164 +2859,258 @@ function render8({ model, el }) {
   checkControl(app, "bands", "Ranges");
   moreFold(app, () => paramsBox(app));
   resetButton(app);
-  const outReload = app.readout("reload", "Reload:");
-  const outRecompute = app.readout("recompute", "Recompute:");
-  const outFastest = app.readout("fastest", "Fastest:");
-  const outCross = app.readout("crossover", "Crossings:");
-  const picture = element("div", { class: "kv-diagram kv-tiers" });
-  app.plot.before(picture);
-  let drawnPicture = "";
-  app.draw = () => {
-    const L = app.lookup();
-    const shape = L.shape();
-    const gpu = L.gpu();
-    const bits = L.bits("kv_dtype");
-    const context = checkInt("context", model.get("context"), 1);
-    const speed = model.get("speed");
-    const bands = Boolean(model.get("bands"));
-    const params = paramsOverride(app);
-    const tiers = model.get("storage") || {};
-    const names = Object.keys(tiers);
-    const xs = contextGrid(1024, 1048576);
-    const t = app.theme();
-    const sc = app.scale();
-    const traces = [];
-    const at = {};
-    const ends = [];
-    let lo = Infinity;
-    let hi = 0;
-    const span = (ys) => {
-      for (const y of ys) if (y > 0) {
-        lo = Math.min(lo, y);
-        hi = Math.max(hi, y);
-      }
-    };
-    names.forEach((name) => {
-      const tier = tiers[name];
-      const gbps = tierGbps(tier, speed);
-      const color = tierColor(gbps, t.dark);
-      const label = TIER_NAMES[name] || tier.label || name;
-      const line = (sp) => xs.map((x) => reloadSeconds(shape, x, bits, tierGbps(tier, sp)));
-      const chosen = line(speed);
-      at[name] = reloadSeconds(shape, context, bits, gbps);
-      ends.push([name, chosen[chosen.length - 1], color]);
-      span(chosen);
-      if (bands) {
-        const slow = line("low");
-        const fast = line("high");
-        span(slow);
-        span(fast);
-        traces.push({ type: "scatter", mode: "lines", x: xs, y: slow, line: { width: 0, color }, showlegend: false, hoverinfo: "skip", legendgroup: name });
-        traces.push({
-          type: "scatter",
-          mode: "lines",
-          x: xs,
-          y: fast,
-          line: { width: 0, color },
-          fill: "tonexty",
-          fillcolor: color + "40",
-          showlegend: false,
-          hoverinfo: "skip",
-          legendgroup: name
-        });
-      }
+  return {
+    reload: app.readout("reload", "Reload:"),
+    recompute: app.readout("recompute", "Recompute:"),
+    fastest: app.readout("fastest", "Fastest:"),
+    cross: app.readout("crossover", "Crossings:")
+  };
+}
+function readInputs2(app, model) {
+  const L = app.lookup();
+  const shape = L.shape();
+  const gpu = L.gpu();
+  const tiers = model.get("storage") || {};
+  const meas = model.get("measured") || {};
+  const showMeasured = Boolean(meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu);
+  return {
+    shape,
+    gpu,
+    bits: L.bits("kv_dtype"),
+    context: checkInt("context", model.get("context"), 1),
+    speed: model.get("speed"),
+    bands: Boolean(model.get("bands")),
+    params: paramsOverride(app),
+    tiers,
+    names: Object.keys(tiers),
+    xs: contextGrid(1024, 1048576),
+    t: app.theme(),
+    sc: app.scale(),
+    meas,
+    showMeasured,
+    rows: showMeasured ? meas.rows : []
+  };
+}
+function reloadTraces({ shape, bits, context, speed, bands, tiers, names, xs, t }) {
+  const traces = [];
+  const at = {};
+  const ends = [];
+  const drawn = [];
+  names.forEach((name) => {
+    const tier = tiers[name];
+    const gbps = tierGbps(tier, speed);
+    const color = tierColor(gbps, t.dark);
+    const label = TIER_NAMES[name] || tier.label || name;
+    const line = (sp) => xs.map((x) => reloadSeconds(shape, x, bits, tierGbps(tier, sp)));
+    const chosen = line(speed);
+    at[name] = reloadSeconds(shape, context, bits, gbps);
+    ends.push([name, chosen[chosen.length - 1], color]);
+    drawn.push(chosen);
+    if (bands) {
+      const slow = line("low");
+      const fast = line("high");
+      drawn.push(slow, fast);
+      traces.push({ type: "scatter", mode: "lines", x: xs, y: slow, line: { width: 0, color }, showlegend: false, hoverinfo: "skip", legendgroup: name });
       traces.push({
         type: "scatter",
         mode: "lines",
-        name: `reload from ${label}`,
         x: xs,
-        y: chosen,
-        line: { color, width: 2.5, dash: TIER_DASH[name] || "solid" },
-        legendgroup: name,
+        y: fast,
+        line: { width: 0, color },
+        fill: "tonexty",
+        fillcolor: color + "40",
         showlegend: false,
-        hovertemplate: `${label}, %{x:,} tokens: %{y:.3s} s<extra>${gbps} GB/s</extra>`
+        hoverinfo: "skip",
+        legendgroup: name
       });
-    });
-    const recompute = xs.map((x) => prefillSeconds(shape, gpu, x, params));
-    span(recompute);
-    const recomputeAt = prefillSeconds(shape, gpu, context, params);
+    }
     traces.push({
       type: "scatter",
       mode: "lines",
-      name: `recompute, ideal ${gpu.name} (${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS)`,
+      name: `reload from ${label}`,
       x: xs,
-      y: recompute,
-      line: { color: t.fg, width: 2.5, dash: "dash" },
-      hovertemplate: "ideal recompute, %{x:,} tokens: %{y:.3s} s<extra></extra>"
+      y: chosen,
+      line: { color, width: 2.5, dash: TIER_DASH[name] || "solid" },
+      legendgroup: name,
+      showlegend: false,
+      hovertemplate: `${label}, %{x:,} tokens: %{y:.3s} s<extra>${gbps} GB/s</extra>`
     });
-    const meas = model.get("measured") || {};
-    const showMeasured = Boolean(meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu);
-    const rows = showMeasured ? meas.rows : [];
-    if (showMeasured) {
-      span(rows.map((r) => r.seconds));
-      traces.push({
-        type: "scatter",
-        mode: "lines+markers",
-        name: "recompute, measured H200 prefill",
-        x: rows.map((r) => r.tokens),
-        y: rows.map((r) => r.seconds),
-        line: { color: t.fg, width: 1.5, dash: "dot" },
-        marker: { symbol: "x", size: 9 * sc, color: t.fg },
-        hovertemplate: "measured prefill, %{x:,} tokens: %{y:.3s} s<extra></extra>"
-      });
+  });
+  return { traces, at, ends, drawn };
+}
+function recomputeTraces({ shape, gpu, params, xs, t, sc, showMeasured, rows }) {
+  const recompute = xs.map((x) => prefillSeconds(shape, gpu, x, params));
+  const drawn = [recompute];
+  const traces = [{
+    type: "scatter",
+    mode: "lines",
+    name: `recompute, ideal ${gpu.name} (${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS)`,
+    x: xs,
+    y: recompute,
+    line: { color: t.fg, width: 2.5, dash: "dash" },
+    hovertemplate: "ideal recompute, %{x:,} tokens: %{y:.3s} s<extra></extra>"
+  }];
+  if (showMeasured) {
+    drawn.push(rows.map((r) => r.seconds));
+    traces.push({
+      type: "scatter",
+      mode: "lines+markers",
+      name: "recompute, measured H200 prefill",
+      x: rows.map((r) => r.tokens),
+      y: rows.map((r) => r.seconds),
+      line: { color: t.fg, width: 1.5, dash: "dot" },
+      marker: { symbol: "x", size: 9 * sc, color: t.fg },
+      hovertemplate: "measured prefill, %{x:,} tokens: %{y:.3s} s<extra></extra>"
+    });
+  }
+  return { traces, drawn };
+}
+function crossings({ shape, gpu, bits, speed, params, tiers, names, showMeasured, rows }) {
+  const crossText = [];
+  const dots = { x: [], y: [], text: [] };
+  names.forEach((name) => {
+    const tier = tiers[name];
+    const label = TIER_NAMES[name] || name;
+    const gbps = tierGbps(tier, speed);
+    const xi = recomputeCrossover(shape, gpu, tier, bits, speed, params);
+    const xm = showMeasured ? measuredCrossing((x) => reloadSeconds(shape, x, bits, gbps), rows) : null;
+    for (
+      const [x, what] of
+      /** @type {Array<[number | null, string]>} */
+      [[xi, "ideal"], [xm, "measured"]]
+    ) {
+      if (x === null) continue;
+      const y = reloadSeconds(shape, x, bits, gbps);
+      crossText.push(`${label} = ${what} recompute at ${x.toLocaleString("en-US")}`);
+      dots.x.push(x);
+      dots.y.push(y);
+      dots.text.push(`${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens`);
     }
-    const annotations = [];
-    const crossText = [];
-    const dots = { x: [], y: [], text: [] };
-    names.forEach((name) => {
-      const tier = tiers[name];
-      const label = TIER_NAMES[name] || name;
-      const gbps = tierGbps(tier, speed);
-      const xi = recomputeCrossover(shape, gpu, tier, bits, speed, params);
-      const xm = showMeasured ? measuredCrossing((x) => reloadSeconds(shape, x, bits, gbps), rows) : null;
-      for (
-        const [x, what] of
-        /** @type {Array<[number | null, string]>} */
-        [[xi, "ideal"], [xm, "measured"]]
-      ) {
-        if (x === null) continue;
-        const y = reloadSeconds(shape, x, bits, gbps);
-        crossText.push(`${label} = ${what} recompute at ${x.toLocaleString("en-US")}`);
-        dots.x.push(x);
-        dots.y.push(y);
-        dots.text.push(`${label} and ${what} recompute cross at ${x.toLocaleString("en-US")} tokens`);
+  });
+  return { crossText, dots };
+}
+function labelPositions(xs) {
+  const positions = new Array(xs.length);
+  let prevX = 0;
+  let prevBelow = false;
+  [...xs.keys()].sort((a, b) => xs[a] - xs[b]).forEach((i) => {
+    const lx = Math.log10(xs[i]);
+    const below = !(prevBelow && lx - Math.log10(prevX) < 0.5);
+    const side = below ? lx > 5.5 ? "left" : "right" : lx < 4.3 ? "right" : "left";
+    positions[i] = `${below ? "bottom" : "top"} ${side}`;
+    prevX = xs[i];
+    prevBelow = below;
+  });
+  return positions;
+}
+function crossingTrace({ t, sc }, dots) {
+  return {
+    type: "scatter",
+    mode: "markers+text",
+    name: "where the cheaper way changes",
+    x: dots.x,
+    y: dots.y,
+    text: dots.x.map((x) => `<b>${x.toLocaleString("en-US")} tokens</b>`),
+    hovertext: dots.text,
+    textposition: labelPositions(dots.x),
+    // a halo of the background round each glyph: the lines run at about the labels'
+    // slope through where any label can go, and without it they cut through the digits
+    textfont: { color: t.fg, size: 11 * sc, shadow: halo2(t.bg, sc) },
+    marker: { size: 9 * sc, color: t.fg, line: { color: t.bg, width: 1.5 } },
+    hovertemplate: "%{hovertext}<extra></extra>"
+  };
+}
+function chartFrame(app, { t, sc }, drawn, ends) {
+  let lo = Infinity;
+  let hi = 0;
+  for (const ys of drawn) for (const y of ys) if (y > 0) {
+    lo = Math.min(lo, y);
+    hi = Math.max(hi, y);
+  }
+  const height = Math.round(440 * sc);
+  const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 84 * sc };
+  const yRange = [Math.log10(lo) - 0.15, Math.log10(hi) + 0.15];
+  const drawnHeight = app.root.classList.contains("kv-compact") ? Math.round(0.7 * height) : height;
+  const pxPerDecade = (drawnHeight - margin.t - margin.b) / (yRange[1] - yRange[0]);
+  const labels = endLabels(
+    ends.map(([n4, y, color]) => ({ text: SHORT_NAMES2[n4] || n4, y, color })),
+    { x: 12e5, pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }
+  );
+  return { height, margin, yRange, labels };
+}
+function textLines4({ shape, gpu, context, speed, params, tiers, names, meas, showMeasured }) {
+  const gbpsText = (n4) => `${tierGbps(tiers[n4], speed).toLocaleString("en-US")} GB/s`;
+  const dashText = (n4) => `${SHORT_NAMES2[n4] || n4} ${DASH_WORDS[TIER_DASH[n4] || "solid"]}`;
+  const lines = [
+    // first, so a slide (compact: the first line shows) says why one line seems missing
+    ...coincidentTiers(tiers, speed).map(([a, b]) => ({ text: `${TIER_NAMES[a] || a} (${gbpsText(a)}) and ${TIER_NAMES[b] || b} (${gbpsText(b)}) copy at nearly the same speed here: their lines lie on each other (${dashText(a)}, ${dashText(b)}).` })),
+    { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} of each tier; Ranges shades each tier from its slow to its fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
+    { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n4) => `${TIER_NAMES[n4] || n4} ${tiers[n4].low_gbps} / ${tiers[n4].typical_gbps} / ${tiers[n4].high_gbps}`).join("; ")}.`, cls: "kv-note" }
+  ];
+  if (showMeasured) lines.push({ text: `Measured: ${meas.provenance}. It grows faster than the ideal because attention's work grows with the square of the tokens.`, cls: "kv-note" });
+  else lines.push({ text: `Measured prefill is drawn for ${meas.model || "llama-3-8b"} on the ${meas.gpu || "H200"} only (the shape that was measured).`, cls: "kv-note" });
+  if (shape.max_context && context > shape.max_context) {
+    lines.push({ text: `${context.toLocaleString("en-US")} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${shape.max_context.toLocaleString("en-US")}).`, cls: "kv-warn" });
+  }
+  return lines;
+}
+function tierPictureKeeper(app, picture) {
+  let drawnPicture = "";
+  const prepare = ({ gpu, speed, tiers, names, t, sc }, at, cacheText) => {
+    const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n4) => ({ name: n4, gbps: tierGbps(tiers[n4], speed), seconds: at[n4] }));
+    const pictureWidth = diagramWidth(app);
+    const pictureKey = JSON.stringify([pictureTiers.map((p) => [p.name, p.gbps]), pictureWidth, gpu.name, sc, t]);
+    const pictureSvg = pictureKey === drawnPicture ? null : tierPicture(app, pictureTiers, pictureWidth, gpu, cacheText);
+    const show = () => {
+      if (pictureSvg) {
+        picture.replaceChildren(pictureSvg);
+        drawnPicture = pictureKey;
+      } else {
+        picture.querySelectorAll(".kv-tier-time").forEach((e, i) => {
+          e.textContent = tierTime(pictureTiers[i]);
+        });
+        picture.querySelector(".kv-tier-cache").textContent = cacheText;
+        picture.querySelector("svg").setAttribute("aria-label", tierPictureLabel(pictureTiers, gpu, cacheText));
       }
-    });
-    const positions = new Array(dots.x.length);
-    let prevX = 0;
-    let prevBelow = false;
-    [...dots.x.keys()].sort((a, b) => dots.x[a] - dots.x[b]).forEach((i) => {
-      const lx = Math.log10(dots.x[i]);
-      const below = !(prevBelow && lx - Math.log10(prevX) < 0.5);
-      const side = below ? lx > 5.5 ? "left" : "right" : lx < 4.3 ? "right" : "left";
-      positions[i] = `${below ? "bottom" : "top"} ${side}`;
-      prevX = dots.x[i];
-      prevBelow = below;
-    });
-    if (dots.x.length) {
-      traces.push({
-        type: "scatter",
-        mode: "markers+text",
-        name: "where the cheaper way changes",
-        x: dots.x,
-        y: dots.y,
-        text: dots.x.map((x) => `<b>${x.toLocaleString("en-US")} tokens</b>`),
-        hovertext: dots.text,
-        textposition: positions,
-        // a halo of the background round each glyph: the lines run at about the labels'
-        // slope through where any label can go, and without it they cut through the digits
-        textfont: { color: t.fg, size: 11 * sc, shadow: halo2(t.bg, sc) },
-        marker: { size: 9 * sc, color: t.fg, line: { color: t.bg, width: 1.5 } },
-        hovertemplate: "%{hovertext}<extra></extra>"
-      });
-    }
-    const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
-    const options = names.map((n2) => [`reload from ${TIER_NAMES[n2] || n2}`, at[n2]]);
+    };
+    return show;
+  };
+  return prepare;
+}
+function fillReadouts(app, outs, { shape, bits, context, bands, tiers, names, showMeasured, rows }, { at, recomputeAt, fastest, crossText, kvb }) {
+  const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
+  const range = (n4) => bands ? ` (${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n4].high_gbps))} to ${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n4].low_gbps))})` : "";
+  outs.reload.textContent = names.map((n4) => `${TIER_NAMES[n4] || n4} ${fmtSeconds2(at[n4])}${range(n4)}`).join(" · ");
+  outs.recompute.textContent = `ideal ${fmtSeconds2(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds2(measuredAt)}` : "");
+  outs.fastest.textContent = fastest[0];
+  const searched = `reload against the ideal recompute (a model) checked from ${fmtInt(1024)} to ${fmtInt(1048576)} tokens` + (showMeasured ? `, against the measured prefill from ${fmtInt(rows[0].tokens)} to ${fmtInt(rows[rows.length - 1].tokens)}` : "");
+  outs.cross.textContent = crossText.length ? crossText.join(" · ") : `none: ${searched}`;
+  app.describeFigure(
+    "seconds to get one conversation's cache back against its context: reload from each tier, or recompute",
+    `At ${fmtTokens(context)} tokens (${fmtBytes(kvb)} of cache) the fastest way is ${fastest[0]}. Reload: ${outs.reload.textContent.replaceAll(" · ", ", ")}. Recompute: ${outs.recompute.textContent}. Where the cheaper way changes: ${outs.cross.textContent.replaceAll(" · ", ", ")}.`
+  );
+}
+function render8({ model, el }) {
+  const app = createApp({ model, el }, "Offload or recompute: which brings one conversation's cache back faster?");
+  const outs = buildControls3(app);
+  const picture = element("div", { class: "kv-diagram kv-tiers" });
+  app.plot.before(picture);
+  const preparePicture = tierPictureKeeper(app, picture);
+  app.draw = () => {
+    const I = readInputs2(app, model);
+    const { shape, gpu, bits, context, speed, bands, params, names, t, sc, showMeasured } = I;
+    const reload = reloadTraces(I);
+    const recompute = recomputeTraces(I);
+    const traces = [...reload.traces, ...recompute.traces];
+    const recomputeAt = prefillSeconds(shape, gpu, context, params);
+    const { crossText, dots } = crossings(I);
+    if (dots.x.length) traces.push(crossingTrace(I, dots));
+    const options = names.map((n4) => [`reload from ${TIER_NAMES[n4] || n4}`, reload.at[n4]]);
     options.push(["recompute (ideal)", recomputeAt]);
     const fastest = options.reduce((a, b) => b[1] < a[1] ? b : a);
     const kvb = kvBytes(shape, context, bits);
     const shapes = [{ type: "line", xref: "x", yref: "paper", x0: context, x1: context, y0: 0, y1: 1, line: { color: t.fg2, width: 1, dash: "dot" } }];
-    annotations.push({
+    const annotations = [{
       x: Math.log10(context),
       y: 1,
       xref: "x",
@@ -2881,55 +3119,14 @@ function render8({ model, el }) {
       text: `${fmtTokens(context)}: ${fmtBytes(kvb)} of cache`,
       showarrow: false,
       font: { color: t.fg, size: 11 * sc }
-    });
-    const height = Math.round(440 * sc);
-    const margin = { l: 72 * sc, r: 112 * sc, t: 34 * sc, b: 84 * sc };
-    const yRange = [Math.log10(lo) - 0.15, Math.log10(hi) + 0.15];
-    const drawnHeight = app.root.classList.contains("kv-compact") ? Math.round(0.7 * height) : height;
-    const pxPerDecade = (drawnHeight - margin.t - margin.b) / (yRange[1] - yRange[0]);
-    traces.push(endLabels(
-      ends.map(([n2, y, color]) => ({ text: SHORT_NAMES2[n2] || n2, y, color })),
-      { x: 12e5, pxPerDecade, gap: 14 * sc, size: 11 * sc, ink: t.fg }
-    ));
-    const pictureTiers = [...names].sort((a, b) => tierGbps(tiers[b], speed) - tierGbps(tiers[a], speed)).map((n2) => ({ name: n2, gbps: tierGbps(tiers[n2], speed), seconds: at[n2] }));
-    const pictureWidth = diagramWidth(app);
-    const cacheText = `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`;
-    const pictureKey = JSON.stringify([pictureTiers.map((p) => [p.name, p.gbps]), pictureWidth, gpu.name, sc, t]);
-    const pictureSvg = pictureKey === drawnPicture ? null : tierPicture(app, pictureTiers, pictureWidth, gpu, cacheText);
-    const gbpsText = (n2) => `${tierGbps(tiers[n2], speed).toLocaleString("en-US")} GB/s`;
-    const dashText = (n2) => `${SHORT_NAMES2[n2] || n2} ${DASH_WORDS[TIER_DASH[n2] || "solid"]}`;
-    const lines = [
-      // first, so a slide (compact: the first line shows) says why one line seems missing
-      ...coincidentTiers(tiers, speed).map(([a, b]) => ({ text: `${TIER_NAMES[a] || a} (${gbpsText(a)}) and ${TIER_NAMES[b] || b} (${gbpsText(b)}) copy at nearly the same speed here: their lines lie on each other (${dashText(a)}, ${dashText(b)}).` })),
-      { text: `Reload = the cache's bytes / the copy speed (${speed === "typical" ? "typical" : speed === "low" ? "slow end" : "fast end"} of each tier; Ranges shades each tier from its slow to its fast end). Recompute = 2 x ${Number(activeParams(shape, params)).toLocaleString("en-US")} active params x tokens / ${gpu.bf16_tflops.toLocaleString("en-US")} TFLOPS, an ideal floor that leaves attention's own work out.`, cls: "kv-note" },
-      { text: `Copy speeds (GB/s, slow end / typical / fast end): ${names.map((n2) => `${TIER_NAMES[n2] || n2} ${tiers[n2].low_gbps} / ${tiers[n2].typical_gbps} / ${tiers[n2].high_gbps}`).join("; ")}.`, cls: "kv-note" }
-    ];
-    if (showMeasured) lines.push({ text: `Measured: ${meas.provenance}. It grows faster than the ideal because attention's work grows with the square of the tokens.`, cls: "kv-note" });
-    else lines.push({ text: `Measured prefill is drawn for ${meas.model || "llama-3-8b"} on the ${meas.gpu || "H200"} only (the shape that was measured).`, cls: "kv-note" });
-    if (shape.max_context && context > shape.max_context) {
-      lines.push({ text: `${context.toLocaleString("en-US")} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${shape.max_context.toLocaleString("en-US")}).`, cls: "kv-warn" });
-    }
+    }];
+    const { height, margin, yRange, labels } = chartFrame(app, I, [...reload.drawn, ...recompute.drawn], reload.ends);
+    traces.push(labels);
+    const showPicture = preparePicture(I, reload.at, `cache at ${fmtTokens(context)}: ${fmtBytes(kvb)}`);
+    const lines = textLines4(I);
     app.say(lines);
-    if (pictureSvg) {
-      picture.replaceChildren(pictureSvg);
-      drawnPicture = pictureKey;
-    } else {
-      picture.querySelectorAll(".kv-tier-time").forEach((e, i) => {
-        e.textContent = tierTime(pictureTiers[i]);
-      });
-      picture.querySelector(".kv-tier-cache").textContent = cacheText;
-      picture.querySelector("svg").setAttribute("aria-label", tierPictureLabel(pictureTiers, gpu, cacheText));
-    }
-    const range = (n2) => bands ? ` (${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n2].high_gbps))} to ${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n2].low_gbps))})` : "";
-    outReload.textContent = names.map((n2) => `${TIER_NAMES[n2] || n2} ${fmtSeconds2(at[n2])}${range(n2)}`).join(" · ");
-    outRecompute.textContent = `ideal ${fmtSeconds2(recomputeAt)}` + (showMeasured ? `, measured ${measuredAt === null ? "n/a at this length (measured 1K to 32K)" : fmtSeconds2(measuredAt)}` : "");
-    outFastest.textContent = fastest[0];
-    const searched = `reload against the ideal recompute (a model) checked from ${fmtInt(1024)} to ${fmtInt(1048576)} tokens` + (showMeasured ? `, against the measured prefill from ${fmtInt(rows[0].tokens)} to ${fmtInt(rows[rows.length - 1].tokens)}` : "");
-    outCross.textContent = crossText.length ? crossText.join(" · ") : `none: ${searched}`;
-    app.describeFigure(
-      "seconds to get one conversation's cache back against its context: reload from each tier, or recompute",
-      `At ${fmtTokens(context)} tokens (${fmtBytes(kvb)} of cache) the fastest way is ${fastest[0]}. Reload: ${outReload.textContent.replaceAll(" · ", ", ")}. Recompute: ${outRecompute.textContent}. Where the cheaper way changes: ${outCross.textContent.replaceAll(" · ", ", ")}.`
-    );
+    showPicture();
+    fillReadouts(app, outs, I, { at: reload.at, recomputeAt, fastest, crossText, kvb });
     drawPlot(app, traces, {
       annotations,
       shapes,
@@ -2964,8 +3161,10 @@ function jitter2(j) {
   const x = Math.sin((j + 1) * 78.233) * 43758.5453;
   return x - Math.floor(x);
 }
-function render9({ model, el }) {
-  const app = createApp({ model, el }, "Memory in blocks: reserving vs paging, and a shared prefix");
+var n3 = (x) => Number(x).toLocaleString("en-US");
+var pct2 = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
+var plural = (k, word) => `${n3(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
+function buildControls4(app) {
   modelSelect(app);
   gpuSelect(app);
   dtypeSelect(app, "weight_dtype", "Weights");
@@ -2976,22 +3175,436 @@ function render9({ model, el }) {
   intBox(app, "prefix_tokens", "Shared prefix (tokens)", { min: 0, max: 2 ** 40 });
   selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((b) => [b, `${b} tokens`]), ["axes"]);
   resetButton(app);
-  const outBlocks = app.readout("blocks_used", "Blocks per request:");
-  const outWaste = app.readout("waste", "Empty slots:");
-  const outUsers = app.readout("users_fit", "Requests that fit:");
-  const outShare = app.readout("sharing", "Shared prefix:");
-  diagramBox(app);
-  const flag = (names) => {
-    for (const c of app.root.querySelectorAll(".kv-controls [data-kv]")) {
-      const kv = (
-        /** @type {HTMLElement} */
-        c.dataset.kv || ""
-      );
-      if (names.includes(kv)) c.setAttribute("aria-invalid", "true");
-      else c.removeAttribute("aria-invalid");
-    }
+  const outs = {
+    blocks: app.readout("blocks_used", "Blocks per request:"),
+    waste: app.readout("waste", "Empty slots:"),
+    users: app.readout("users_fit", "Requests that fit:"),
+    share: app.readout("sharing", "Shared prefix:")
   };
-  const values = [outBlocks, outWaste, outUsers, outShare];
+  diagramBox(app);
+  return outs;
+}
+function flag(app, names) {
+  for (const c of app.root.querySelectorAll(".kv-controls [data-kv]")) {
+    const kv = (
+      /** @type {HTMLElement} */
+      c.dataset.kv || ""
+    );
+    if (names.includes(kv)) c.setAttribute("aria-invalid", "true");
+    else c.removeAttribute("aria-invalid");
+  }
+}
+function inputConflicts(used, prefix, maxLen) {
+  const conflicts = [];
+  const whole = (v) => Number.isInteger(v) && v >= 0;
+  if (whole(used) && whole(prefix) && prefix >= used) {
+    conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n3(prefix)}) must be shorter than the tokens used (used_tokens, ${n3(used)}): each conversation adds tokens of its own after it.`]);
+  }
+  if (whole(used) && whole(maxLen) && used > maxLen) {
+    conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (used_tokens, ${n3(used)}) must fit in the maximum length a reservation holds (context, ${n3(maxLen)}).`]);
+  }
+  return conflicts;
+}
+function layout2(app, p) {
+  const t = app.theme();
+  const s = app.scale();
+  const W = diagramWidth(app);
+  const fs = 12 * s;
+  const small = fs * 0.9;
+  const label = (x, yy, text, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text });
+  const labelW = 150 * s;
+  const x0 = labelW;
+  return {
+    p,
+    t,
+    s,
+    W,
+    fs,
+    small,
+    label,
+    x0,
+    cKV: conceptColor("kv"),
+    cShared: conceptColor("shared"),
+    cEmpty: conceptColor("waste"),
+    cOther: conceptColor("other"),
+    bs: p.block_size,
+    barW: Math.max(120, W - x0 - 4),
+    h: 20 * s,
+    parts: []
+  };
+}
+function heading(f, text, y) {
+  const { t, W, fs } = f;
+  wrap(text, Math.floor(W / (fs * 1.05 * 0.6))).forEach((line, i) => {
+    y += i ? fs * 1.25 : fs * 1.3;
+    f.parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, class: "kv-pb-heading", text: line }));
+  });
+  y += fs * 0.6;
+  return y;
+}
+function drawReservedAndPaged(f, y) {
+  const { p, t, s, bs, x0, barW, h, cKV, cEmpty, label } = f;
+  const scale = barW / (p.reserved_blocks * bs);
+  const resRow = svgElement("g", { class: "kv-pb-reserved", "data-blocks": p.reserved_blocks });
+  resRow.append(
+    label(0, y + h * 0.7, "reserved"),
+    svgElement("rect", { x: x0, y, width: barW, height: h, fill: cEmpty, "fill-opacity": 0.25, stroke: cEmpty }),
+    svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
+  );
+  if (barW - p.used_tokens * scale > 150 * s) {
+    resRow.append(label(x0 + p.used_tokens * scale + 6 * s, y + h * 0.7, `taken but empty: ${pct2(p.reserved_waste)}`, { fill: t.fg }));
+  }
+  f.parts.push(resRow);
+  y += h + 8 * s;
+  const pageRow = svgElement("g", { class: "kv-pb-paged", "data-blocks": p.paged_blocks });
+  const blockW = bs * scale;
+  pageRow.append(
+    label(0, y + h * 0.7, "paged"),
+    svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
+  );
+  if (blockW >= 4 * s) {
+    const edges = Array.from({ length: p.paged_blocks }, (_, i) => (
+      /** @type {[number, number, number, number]} */
+      [x0 + i * blockW, y, blockW, h]
+    ));
+    pageRow.append(svgElement("path", { d: boxesPath(edges), fill: "none", stroke: t.bg, "stroke-width": 1 }));
+  }
+  const endX = x0 + Math.max(1, p.paged_blocks * blockW);
+  pageRow.append(svgElement("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
+  if (x0 + barW - endX > 150 * s) pageRow.append(label(endX + 6 * s, y + h * 0.7, "free for other requests", { fill: t.fg }));
+  f.parts.push(pageRow);
+  y += h;
+  return { y, endX };
+}
+function drawZoom(f, y, endX) {
+  const { p, t, s, bs, x0, barW, h, cKV, cEmpty, label } = f;
+  const zoom = svgElement("g", { class: "kv-pb-zoom", "data-blocks": p.paged_blocks });
+  const minCell = 5 * s;
+  const cellZ = Math.min(24 * s, barW / p.paged_blocks);
+  const fits = cellZ >= minCell;
+  const cz = fits ? cellZ : minCell;
+  const tail = 2;
+  const head = fits ? p.paged_blocks : Math.max(1, Math.floor((barW - 3 * minCell) / minCell) - tail);
+  const zoomW = fits ? p.paged_blocks * cz : (head + 3 + tail) * cz;
+  const zTop = y + 12 * s;
+  zoom.append(
+    svgElement("path", { d: `M ${x0} ${y} L ${x0} ${zTop} M ${endX} ${y} L ${x0 + zoomW} ${zTop}`, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}`, fill: "none" }),
+    label(0, zTop + h * 0.7, `magnified: ${plural(p.paged_blocks, "block")}`)
+  );
+  const lastShare = p.last_block_tokens / bs;
+  const drawnBlocks = Array.from({ length: head }, (_, i) => [i, x0 + i * cz]);
+  if (!fits) {
+    zoom.append(label(x0 + (head + 1.5) * cz, zTop + h * 0.7, "…", { "text-anchor": "middle", fill: t.fg }));
+    for (let k = 0; k < tail; k++) drawnBlocks.push([p.paged_blocks - tail + k, x0 + (head + 3 + k) * cz]);
+  }
+  zoom.append(
+    svgElement("path", {
+      class: "kv-pb-block",
+      "data-cell-width": cz,
+      d: boxesPath(drawnBlocks.map(([, x]) => [x, zTop, cz, h])),
+      fill: cEmpty,
+      "fill-opacity": 0.5,
+      stroke: t.bg,
+      "stroke-width": 1
+    }),
+    svgElement("path", {
+      d: boxesPath(drawnBlocks.map(([i, x]) => [x, zTop, cz * (i === p.paged_blocks - 1 ? lastShare : 1), h])),
+      fill: cKV,
+      stroke: t.bg,
+      "stroke-width": 1
+    })
+  );
+  f.parts.push(zoom);
+  return zTop + h + 8 * s;
+}
+function drawLastBlock(f, y) {
+  const { p, t, s, W, fs, small, bs, x0, barW, h, cKV, label } = f;
+  const slotW = Math.min(22 * s, (barW - 10) / bs);
+  const lastRow = svgElement("g", { class: "kv-pb-last", "data-filled": p.last_block_tokens });
+  lastRow.append(label(0, y + h * 0.7, `last block (no. ${n3(p.paged_blocks)})`));
+  for (let i = 0; i < bs; i++) {
+    const filled = i < p.last_block_tokens;
+    lastRow.append(svgElement("rect", {
+      x: x0 + i * slotW,
+      y,
+      width: slotW - 2,
+      height: h,
+      fill: filled ? cKV : "none",
+      stroke: filled ? cKV : t.fg2,
+      "stroke-dasharray": filled ? null : `${2 * s} ${2 * s}`
+    }));
+  }
+  const lastText = `${p.last_block_tokens} of ${bs} slots used: paging wastes ${pct2(p.paged_waste)}`;
+  const besides = x0 + bs * slotW + 8 * s + lastText.length * small * 0.56 < W;
+  if (besides) lastRow.append(label(x0 + bs * slotW + 8 * s, y + h * 0.7, lastText, { fill: t.fg }));
+  else lastRow.append(label(x0, y + h + fs * 1.1, lastText, { fill: t.fg }));
+  f.parts.push(lastRow);
+  y += h + (besides ? 6 * s : fs * 1.6);
+  return y;
+}
+function blockScatter(f) {
+  const { p, s, barW } = f;
+  const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
+  const k = Math.max(1, Math.min(p.paged_blocks, Math.floor((M - 2) / 3), 4));
+  const perm = Array.from({ length: M }, (_, j) => j).sort((a, b) => jitter2(a) - jitter2(b));
+  const owner = new Array(M).fill("");
+  const physA = perm.slice(0, k);
+  const physB = perm.slice(k, 2 * k);
+  physA.forEach((q, i) => {
+    owner[q] = `A${i}`;
+  });
+  physB.forEach((q, i) => {
+    owner[q] = `B${i}`;
+  });
+  for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
+  return { M, cw: barW / M, k, owner, physA, physB };
+}
+function blockPaint(f, name) {
+  return name === "A" ? { fill: f.cKV, stroke: "none" } : { fill: "none", stroke: f.cKV, "stroke-width": 2 * f.s };
+}
+function drawRequestRow(f, table, { cw, k }, name, phys, yy) {
+  const { p, t, s, x0, h, cKV, label } = f;
+  table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
+  phys.forEach((_, i) => {
+    table.append(
+      svgElement("rect", {
+        x: x0 + i * cw + 1 + (name === "A" ? 0 : s),
+        y: yy + (name === "A" ? 0 : s),
+        width: cw - 2 - (name === "A" ? 0 : 2 * s),
+        height: h - (name === "A" ? 0 : 2 * s),
+        ...blockPaint(f, name)
+      }),
+      label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg })
+    );
+  });
+  const more = p.paged_blocks > k ? " …" : "";
+  table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((q, i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
+}
+function drawMemoryBlocks(f, table, { M, cw, owner }, memY) {
+  const { t, s, small, x0, h, cKV, cOther, label } = f;
+  table.append(label(0, memY + h * 0.7, "GPU memory"));
+  for (let q = 0; q < M; q++) {
+    const who = owner[q];
+    const mine = who === "" || who === "other" ? null : who[0];
+    const inset = mine === "B" ? s : 0;
+    const paint = mine ? blockPaint(f, mine) : who === "" ? { fill: "none", stroke: t.fg2, "stroke-dasharray": `${2 * s} ${2 * s}` } : { fill: cOther, "fill-opacity": 0.35, stroke: "none" };
+    table.append(svgElement("rect", {
+      class: "kv-pb-phys",
+      "data-owner": who,
+      x: x0 + q * cw + 1 + inset,
+      y: memY + inset,
+      width: cw - 2 - 2 * inset,
+      height: h - 2 * inset,
+      ...paint
+    }));
+    table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : who === "other" || mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
+  }
+}
+function drawBlockTable(f, y) {
+  const { p, t, s, W, small, x0, h, label } = f;
+  y = heading(f, "The block table: each request's blocks lie wherever a block was free", y);
+  const sc = blockScatter(f);
+  const { M, cw, k, physA, physB } = sc;
+  const blockMap = (phys) => `${phys.map((q, i) => `${i} to ${q}`).join(", ")}${p.paged_blocks > k ? " and on" : ""}`;
+  const words = ` The block table maps request A's blocks ${blockMap(physA)}, and request B's ${blockMap(physB)}: each request's blocks lie wherever a block was free.`;
+  const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
+  const aY = y;
+  const memY = aY + h + 26 * s;
+  const bY = memY + h + 26 * s;
+  drawRequestRow(f, table, sc, "A", physA, aY);
+  drawMemoryBlocks(f, table, sc, memY);
+  const link = (i, q, fromY, toY, dash) => table.append(svgElement("line", {
+    x1: x0 + (i + 0.5) * cw,
+    y1: fromY,
+    x2: x0 + (q + 0.5) * cw,
+    y2: toY,
+    stroke: t.fg,
+    "stroke-width": 1.2 * s,
+    "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null
+  }));
+  physA.forEach((q, i) => link(i, q, aY + h, memY, false));
+  drawRequestRow(f, table, sc, "B", physB, bY);
+  physB.forEach((q, i) => link(i, q, bY, memY + h, true));
+  f.parts.push(table);
+  y = bY + h + 4 * s;
+  for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; request A's blocks filled, request B's outlined, other requests' grey, free ones dashed. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
+    f.parts.push(label(0, y + small, line));
+    y += small * 1.3;
+  }
+  y += small * 0.3;
+  return { y, words };
+}
+function drawMemoryRow(f, y, cls, name, users, blocks, usedShare) {
+  const { p, t, s, fs, x0, barW, h, cKV, cEmpty, label } = f;
+  const g = svgElement("g", { class: cls, "data-users": String(users) });
+  g.append(
+    label(0, y + h * 0.7, name),
+    svgElement("rect", { x: x0, y, width: barW, height: h, fill: "none", stroke: t.fg2, "stroke-width": 1 })
+  );
+  const total = Number(p.total_blocks);
+  const u = Number(users);
+  if (total > 0 && u > 0) {
+    const segW = blocks / total * barW;
+    if (segW >= 4 * s && u <= 400) {
+      const each = (fn) => boxesPath(Array.from({ length: u }, (_, i) => fn(x0 + i * segW)));
+      g.append(
+        svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((x) => [x, y, segW * usedShare, h]), fill: cKV }),
+        svgElement("path", { d: each((x) => [x + segW * usedShare, y, segW * (1 - usedShare), h]), fill: cEmpty, "fill-opacity": 0.35 }),
+        svgElement("path", { d: Array.from({ length: u }, (_, i) => `M${x0 + (i + 1) * segW} ${y}v${h}`).join(""), stroke: t.bg, "stroke-width": 1 })
+      );
+    } else {
+      const all = segW * u;
+      g.append(
+        svgElement("rect", { x: x0, y, width: all * usedShare, height: h, fill: cKV }),
+        svgElement("rect", { x: x0 + all * usedShare, y, width: all * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 })
+      );
+    }
+  }
+  g.append(label(x0 + 6 * s, y + h + fs * 1.1, `${plural(users, "request")} fit`, { fill: t.fg, "font-weight": 600 }));
+  f.parts.push(g);
+  y += h + fs * 1.6;
+  return y;
+}
+function drawBlocks(f, g, cell, x, yy, count, color, lastFill = void 0) {
+  const { h } = f;
+  if (count <= 0) return;
+  if (cell >= 3) {
+    const each = (fn) => boxesPath(Array.from({ length: count }, (_, i) => fn(i, x + i * cell)));
+    g.append(
+      svgElement("path", { d: each((i, bx) => [bx, yy, cell - 1, h]), fill: "none", stroke: color, "stroke-width": 1 }),
+      svgElement("path", { d: each((i, bx) => [bx, yy, (cell - 1) * (i === count - 1 && lastFill !== void 0 ? lastFill : 1), h]), fill: color })
+    );
+  } else {
+    g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
+  }
+}
+function drawSharedBlocks(f, y) {
+  const { p, t, s, fs, bs, x0, barW, h, cKV, cShared, label } = f;
+  const cell = Math.min(14 * s, barW / (p.shared_blocks + p.own_blocks));
+  const shared = svgElement("g", { class: "kv-pb-shared", "data-blocks": p.shared_blocks });
+  shared.append(label(0, y + h * 0.7, `shared: ${plural(p.shared_blocks, "block")}`));
+  drawBlocks(f, shared, cell, x0, y, p.shared_blocks, cShared);
+  if (p.shared_blocks === 0) shared.append(label(x0, y + h * 0.7, `no full block to share (the prefix is shorter than ${bs} tokens)`, { fill: t.fg }));
+  f.parts.push(shared);
+  const sharedBottom = y + h;
+  y += h + 6 * s;
+  const ownStart = x0 + p.shared_blocks * cell;
+  const ownTokens = p.used_tokens - p.shared_blocks * bs;
+  const lastOwn = (ownTokens - (p.own_blocks - 1) * bs) / bs;
+  const drawnUsers = Math.min(p.users, USERS_DRAWN);
+  for (let u = 0; u < drawnUsers; u++) {
+    const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
+    g.append(
+      label(0, y + h * 0.7, `conversation ${u + 1}: ${n3(p.own_blocks)} own`),
+      // a thin line back to the shared blocks: the user's request reads them, it does not copy them
+      svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` })
+    );
+    drawBlocks(f, g, cell, ownStart, y, p.own_blocks, cKV, lastOwn);
+    f.parts.push(g);
+    y += h + 4 * s;
+  }
+  if (p.users > drawnUsers) {
+    f.parts.push(label(0, y + fs * 0.8, `+ ${plural(p.users - drawnUsers, "more conversation")} like these`));
+    y += fs * 1.4;
+  }
+  f.parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
+  return y;
+}
+function drawSharing(f, y, keepsHeight) {
+  const { p, t, s, W, fs, small, h, label } = f;
+  y = heading(f, `${plural(p.users, "conversation")} whose requests start with the same ${n3(p.prefix_tokens)} tokens`, y);
+  const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
+  const sharingBottom = keepsHeight ? y + h + 6 * s + USERS_DRAWN * (h + 4 * s) + fs * 1.4 : 0;
+  if (!sharing) {
+    const none = `No request of ${n3(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
+    const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
+    noneLines.forEach((line, i) => {
+      f.parts.push(label(0, y + fs + i * small * 1.3, line, { fill: t.fg, class: "kv-pb-none" }));
+    });
+    y += fs * 0.6 + noneLines.length * small * 1.3;
+  } else {
+    y = drawSharedBlocks(f, y);
+  }
+  y = Math.max(y, sharingBottom) + 4 * s;
+  return { y, sharing };
+}
+function drawLegend3(f, y, sharing) {
+  const { p, t, s, W, fs, cKV, cShared, cEmpty } = f;
+  const legendY = y + 4 * s;
+  const legend = svgElement("g", { class: "kv-pb-legend" });
+  let lx = 0;
+  let ly = legendY;
+  const keys = [[cKV, "KV cache (a request's own)", 1], ...sharing && p.shared_blocks > 0 ? [
+    /** @type {[string, string, number]} */
+    [cShared, "shared prefix, stored once", 1]
+  ] : [], [cEmpty, "taken, empty", 0.35]];
+  for (const [color, text, op] of keys) {
+    const w = 18 * s + text.length * fs * 0.5;
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      ly += 20 * s;
+    }
+    legend.append(
+      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: color, "fill-opacity": op }),
+      svgElement("text", { x: lx + 18 * s, y: ly + 10 * s, "font-size": fs * 0.85, fill: t.fg2, text })
+    );
+    lx += w + 16 * s;
+  }
+  f.parts.push(legend);
+  return ly + 22 * s;
+}
+function drawFigure2(app, f, gpuName) {
+  const { p, t, W } = f;
+  let y = heading(f, `One request: ${n3(p.used_tokens)} tokens used, up to ${n3(p.reserved_tokens)} allowed`, 0);
+  const bars = drawReservedAndPaged(f, y);
+  y = drawZoom(f, bars.y, bars.endX);
+  y = drawLastBlock(f, y);
+  let tableWords = "";
+  if (!app.root.classList.contains("kv-compact")) {
+    const table = drawBlockTable(f, y);
+    y = table.y;
+    tableWords = table.words;
+  }
+  y = heading(f, `Cache memory of one ${gpuName}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`, y);
+  y = drawMemoryRow(f, y, "kv-pb-mem-reserved", "reserving", p.users_reserved, p.reserved_blocks, p.used_tokens / (p.reserved_blocks * f.bs));
+  y = drawMemoryRow(f, y, "kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * f.bs));
+  const shared = drawSharing(f, y, app.keepsHeight());
+  const H = drawLegend3(f, shared.y, shared.sharing);
+  return svgElement("svg", {
+    width: W,
+    height: H,
+    viewBox: `0 0 ${W} ${H}`,
+    role: "img",
+    "font-family": t.font,
+    "aria-label": `${n3(p.users_reserved)} requests fit reserving ${n3(p.reserved_blocks)} blocks each (${pct2(p.reserved_waste)} empty), ${n3(p.users_paged)} paging ${n3(p.paged_blocks)} blocks each (${pct2(p.paged_waste)} empty); a shared prefix stores ${n3(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} in place of ${n3(p.blocks_unshared)}.${tableWords}`
+  }, f.parts);
+}
+function textLines5(p, shape, kvDtype) {
+  const bs = p.block_size;
+  const lines = [
+    { text: `reserving: ${n3(p.reserved_blocks)} blocks per request, ${pct2(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
+    { text: `paging: ${n3(p.paged_blocks)} blocks per request, ${pct2(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
+    { text: `sharing: ${n3(p.shared_blocks)} shared + ${n3(p.users)} x ${n3(p.own_blocks)} own = ${n3(p.blocks_shared)} blocks instead of ${n3(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
+    { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${kvDtype.toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each conversation's own.`, cls: "kv-note" },
+    { text: "The block table: each request keeps a list of its blocks' numbers in memory, so its blocks need not lie together. vLLM's block pool hands a request the blocks at the head of its queue of free blocks, and a finished request's blocks rejoin that queue, so once the engine has run a while a request's blocks are scattered. The numbers drawn are an illustration of that, not a trace.", cls: "kv-note" }
+  ];
+  if (shape.groups.some((g) => g.cap !== null && g.cap !== void 0)) {
+    lines.push({ text: `${shape.name} has windowed layers: blocks are counted as if every layer kept every token, the most paging can need; an engine frees a window's blocks once they slide out.`, cls: "kv-note" });
+  }
+  if (shape.max_context && p.reserved_tokens > shape.max_context) {
+    lines.push({ text: `A maximum length of ${n3(p.reserved_tokens)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n3(shape.max_context)}).`, cls: "kv-warn" });
+  }
+  if (p.kv_budget_bytes >= 0n && p.users_paged === 0n) {
+    lines.push({ text: `Not even one request of ${n3(p.used_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
+  } else if (p.kv_budget_bytes >= 0n && p.users_reserved === 0n) {
+    lines.push({ text: `Not even one reservation of ${n3(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
+  }
+  return lines;
+}
+function render9({ model, el }) {
+  const app = createApp({ model, el }, "Memory in blocks: reserving vs paging, and a shared prefix");
+  const outs = buildControls4(app);
+  const values = [outs.blocks, outs.waste, outs.users, outs.share];
   const notApplicable = () => {
     for (const o of values) o.textContent = "not applicable";
     markHolds(values, true);
@@ -3001,19 +3614,11 @@ function render9({ model, el }) {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
-    const n2 = (x) => Number(x).toLocaleString("en-US");
     const used = model.get("used_tokens");
     const prefix = model.get("prefix_tokens");
     const maxLen = model.get("context");
-    const conflicts = [];
-    const whole = (v) => Number.isInteger(v) && v >= 0;
-    if (whole(used) && whole(prefix) && prefix >= used) {
-      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n2(prefix)}) must be shorter than the tokens used (used_tokens, ${n2(used)}): each conversation adds tokens of its own after it.`]);
-    }
-    if (whole(used) && whole(maxLen) && used > maxLen) {
-      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (used_tokens, ${n2(used)}) must fit in the maximum length a reservation holds (context, ${n2(maxLen)}).`]);
-    }
-    flag(conflicts.flatMap((c) => c[0]));
+    const conflicts = inputConflicts(used, prefix, maxLen);
+    flag(app, conflicts.flatMap((c) => c[0]));
     if (conflicts.length) {
       app.failure(conflicts.map((c) => c[1]).join(" "));
       app.say([]);
@@ -3032,352 +3637,20 @@ function render9({ model, el }) {
       prefixTokens: prefix
     };
     const p = blockPlan(shape, gpu, o);
-    const pct2 = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
-    const plural = (k, word) => `${n2(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
-    const t = app.theme();
-    const s = app.scale();
-    const W = diagramWidth(app);
-    const fs = 12 * s;
-    const small = fs * 0.9;
-    const cKV = conceptColor("kv");
-    const cShared = conceptColor("shared");
-    const cEmpty = conceptColor("waste");
-    const cOther = conceptColor("other");
-    const bs = p.block_size;
-    const parts = [];
-    let y = 0;
-    const heading = (text) => {
-      wrap(text, Math.floor(W / (fs * 1.05 * 0.6))).forEach((line, i) => {
-        y += i ? fs * 1.25 : fs * 1.3;
-        parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, class: "kv-pb-heading", text: line }));
-      });
-      y += fs * 0.6;
-    };
-    const label = (x, yy, text, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text });
-    const labelW = 150 * s;
-    const x0 = labelW;
-    const barW = Math.max(120, W - x0 - 4);
-    const h = 20 * s;
-    heading(`One request: ${n2(p.used_tokens)} tokens used, up to ${n2(p.reserved_tokens)} allowed`);
-    const scale = barW / (p.reserved_blocks * bs);
-    const resRow = svgElement("g", { class: "kv-pb-reserved", "data-blocks": p.reserved_blocks });
-    resRow.append(
-      label(0, y + h * 0.7, "reserved"),
-      svgElement("rect", { x: x0, y, width: barW, height: h, fill: cEmpty, "fill-opacity": 0.25, stroke: cEmpty }),
-      svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
-    );
-    if (barW - p.used_tokens * scale > 150 * s) {
-      resRow.append(label(x0 + p.used_tokens * scale + 6 * s, y + h * 0.7, `taken but empty: ${pct2(p.reserved_waste)}`, { fill: t.fg }));
-    }
-    parts.push(resRow);
-    y += h + 8 * s;
-    const pageRow = svgElement("g", { class: "kv-pb-paged", "data-blocks": p.paged_blocks });
-    const blockW = bs * scale;
-    pageRow.append(
-      label(0, y + h * 0.7, "paged"),
-      svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV })
-    );
-    if (blockW >= 4 * s) {
-      const edges = Array.from({ length: p.paged_blocks }, (_, i) => (
-        /** @type {[number, number, number, number]} */
-        [x0 + i * blockW, y, blockW, h]
-      ));
-      pageRow.append(svgElement("path", { d: boxesPath(edges), fill: "none", stroke: t.bg, "stroke-width": 1 }));
-    }
-    const endX = x0 + Math.max(1, p.paged_blocks * blockW);
-    pageRow.append(svgElement("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
-    if (x0 + barW - endX > 150 * s) pageRow.append(label(endX + 6 * s, y + h * 0.7, "free for other requests", { fill: t.fg }));
-    parts.push(pageRow);
-    y += h;
-    const zoom = svgElement("g", { class: "kv-pb-zoom", "data-blocks": p.paged_blocks });
-    const minCell = 5 * s;
-    const cellZ = Math.min(24 * s, barW / p.paged_blocks);
-    const fits = cellZ >= minCell;
-    const cz = fits ? cellZ : minCell;
-    const tail = 2;
-    const head = fits ? p.paged_blocks : Math.max(1, Math.floor((barW - 3 * minCell) / minCell) - tail);
-    const zoomW = fits ? p.paged_blocks * cz : (head + 3 + tail) * cz;
-    const zTop = y + 12 * s;
-    zoom.append(
-      svgElement("path", { d: `M ${x0} ${y} L ${x0} ${zTop} M ${endX} ${y} L ${x0 + zoomW} ${zTop}`, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}`, fill: "none" }),
-      label(0, zTop + h * 0.7, `magnified: ${plural(p.paged_blocks, "block")}`)
-    );
-    const lastShare = p.last_block_tokens / bs;
-    const drawnBlocks = Array.from({ length: head }, (_, i) => [i, x0 + i * cz]);
-    if (!fits) {
-      zoom.append(label(x0 + (head + 1.5) * cz, zTop + h * 0.7, "…", { "text-anchor": "middle", fill: t.fg }));
-      for (let k = 0; k < tail; k++) drawnBlocks.push([p.paged_blocks - tail + k, x0 + (head + 3 + k) * cz]);
-    }
-    zoom.append(
-      svgElement("path", {
-        class: "kv-pb-block",
-        "data-cell-width": cz,
-        d: boxesPath(drawnBlocks.map(([, x]) => [x, zTop, cz, h])),
-        fill: cEmpty,
-        "fill-opacity": 0.5,
-        stroke: t.bg,
-        "stroke-width": 1
-      }),
-      svgElement("path", {
-        d: boxesPath(drawnBlocks.map(([i, x]) => [x, zTop, cz * (i === p.paged_blocks - 1 ? lastShare : 1), h])),
-        fill: cKV,
-        stroke: t.bg,
-        "stroke-width": 1
-      })
-    );
-    parts.push(zoom);
-    y = zTop + h + 8 * s;
-    const slotW = Math.min(22 * s, (barW - 10) / bs);
-    const lastRow = svgElement("g", { class: "kv-pb-last", "data-filled": p.last_block_tokens });
-    lastRow.append(label(0, y + h * 0.7, `last block (no. ${n2(p.paged_blocks)})`));
-    for (let i = 0; i < bs; i++) {
-      const filled = i < p.last_block_tokens;
-      lastRow.append(svgElement("rect", {
-        x: x0 + i * slotW,
-        y,
-        width: slotW - 2,
-        height: h,
-        fill: filled ? cKV : "none",
-        stroke: filled ? cKV : t.fg2,
-        "stroke-dasharray": filled ? null : `${2 * s} ${2 * s}`
-      }));
-    }
-    const lastText = `${p.last_block_tokens} of ${bs} slots used: paging wastes ${pct2(p.paged_waste)}`;
-    const besides = x0 + bs * slotW + 8 * s + lastText.length * small * 0.56 < W;
-    if (besides) lastRow.append(label(x0 + bs * slotW + 8 * s, y + h * 0.7, lastText, { fill: t.fg }));
-    else lastRow.append(label(x0, y + h + fs * 1.1, lastText, { fill: t.fg }));
-    parts.push(lastRow);
-    y += h + (besides ? 6 * s : fs * 1.6);
-    let tableWords = "";
-    if (!app.root.classList.contains("kv-compact")) {
-      heading("The block table: each request's blocks lie wherever a block was free");
-      const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
-      const cw = barW / M;
-      const k = Math.max(1, Math.min(p.paged_blocks, Math.floor((M - 2) / 3), 4));
-      const perm = Array.from({ length: M }, (_, j) => j).sort((a, b) => jitter2(a) - jitter2(b));
-      const owner = new Array(M).fill("");
-      const physA = perm.slice(0, k);
-      const physB = perm.slice(k, 2 * k);
-      physA.forEach((q, i) => {
-        owner[q] = `A${i}`;
-      });
-      physB.forEach((q, i) => {
-        owner[q] = `B${i}`;
-      });
-      for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
-      const blockMap = (phys) => `${phys.map((q, i) => `${i} to ${q}`).join(", ")}${p.paged_blocks > k ? " and on" : ""}`;
-      tableWords = ` The block table maps request A's blocks ${blockMap(physA)}, and request B's ${blockMap(physB)}: each request's blocks lie wherever a block was free.`;
-      const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
-      const blockPaint = (name) => name === "A" ? { fill: cKV, stroke: "none" } : { fill: "none", stroke: cKV, "stroke-width": 2 * s };
-      const reqRow = (name, phys, yy) => {
-        table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
-        phys.forEach((_, i) => {
-          table.append(
-            svgElement("rect", {
-              x: x0 + i * cw + 1 + (name === "A" ? 0 : s),
-              y: yy + (name === "A" ? 0 : s),
-              width: cw - 2 - (name === "A" ? 0 : 2 * s),
-              height: h - (name === "A" ? 0 : 2 * s),
-              ...blockPaint(name)
-            }),
-            label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg })
-          );
-        });
-        const more = p.paged_blocks > k ? " …" : "";
-        table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((q, i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
-      };
-      const aY = y;
-      const memY = aY + h + 26 * s;
-      const bY = memY + h + 26 * s;
-      reqRow("A", physA, aY);
-      table.append(label(0, memY + h * 0.7, "GPU memory"));
-      for (let q = 0; q < M; q++) {
-        const who = owner[q];
-        const mine = who === "" || who === "other" ? null : who[0];
-        const inset = mine === "B" ? s : 0;
-        const paint = mine ? blockPaint(mine) : who === "" ? { fill: "none", stroke: t.fg2, "stroke-dasharray": `${2 * s} ${2 * s}` } : { fill: cOther, "fill-opacity": 0.35, stroke: "none" };
-        table.append(svgElement("rect", {
-          class: "kv-pb-phys",
-          "data-owner": who,
-          x: x0 + q * cw + 1 + inset,
-          y: memY + inset,
-          width: cw - 2 - 2 * inset,
-          height: h - 2 * inset,
-          ...paint
-        }));
-        table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : who === "other" || mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
-      }
-      const link = (i, q, fromY, toY, dash) => table.append(svgElement("line", {
-        x1: x0 + (i + 0.5) * cw,
-        y1: fromY,
-        x2: x0 + (q + 0.5) * cw,
-        y2: toY,
-        stroke: t.fg,
-        "stroke-width": 1.2 * s,
-        "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null
-      }));
-      physA.forEach((q, i) => link(i, q, aY + h, memY, false));
-      reqRow("B", physB, bY);
-      physB.forEach((q, i) => link(i, q, bY, memY + h, true));
-      parts.push(table);
-      y = bY + h + 4 * s;
-      for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; request A's blocks filled, request B's outlined, other requests' grey, free ones dashed. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
-        parts.push(label(0, y + small, line));
-        y += small * 1.3;
-      }
-      y += small * 0.3;
-    }
-    heading(`Cache memory of one ${gpu.name}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`);
-    const memRow = (cls, name, users, blocks, usedShare) => {
-      const g = svgElement("g", { class: cls, "data-users": String(users) });
-      g.append(
-        label(0, y + h * 0.7, name),
-        svgElement("rect", { x: x0, y, width: barW, height: h, fill: "none", stroke: t.fg2, "stroke-width": 1 })
-      );
-      const total = Number(p.total_blocks);
-      const u = Number(users);
-      if (total > 0 && u > 0) {
-        const segW = blocks / total * barW;
-        if (segW >= 4 * s && u <= 400) {
-          const each = (f) => boxesPath(Array.from({ length: u }, (_, i) => f(x0 + i * segW)));
-          g.append(
-            svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((x) => [x, y, segW * usedShare, h]), fill: cKV }),
-            /**
-             * @param {number} x
-             */
-            svgElement("path", { d: each((x) => [x + segW * usedShare, y, segW * (1 - usedShare), h]), fill: cEmpty, "fill-opacity": 0.35 }),
-            svgElement("path", { d: Array.from({ length: u }, (_, i) => `M${x0 + (i + 1) * segW} ${y}v${h}`).join(""), stroke: t.bg, "stroke-width": 1 })
-          );
-        } else {
-          const all = segW * u;
-          g.append(
-            svgElement("rect", { x: x0, y, width: all * usedShare, height: h, fill: cKV }),
-            svgElement("rect", { x: x0 + all * usedShare, y, width: all * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 })
-          );
-        }
-      }
-      g.append(label(x0 + 6 * s, y + h + fs * 1.1, `${plural(users, "request")} fit`, { fill: t.fg, "font-weight": 600 }));
-      parts.push(g);
-      y += h + fs * 1.6;
-    };
-    memRow("kv-pb-mem-reserved", "reserving", p.users_reserved, p.reserved_blocks, p.used_tokens / (p.reserved_blocks * bs));
-    memRow("kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * bs));
-    heading(`${plural(p.users, "conversation")} whose requests start with the same ${n2(p.prefix_tokens)} tokens`);
-    const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
-    const sharingBottom = app.keepsHeight() ? y + h + 6 * s + USERS_DRAWN * (h + 4 * s) + fs * 1.4 : 0;
-    if (!sharing) {
-      const none = `No request of ${n2(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
-      const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
-      noneLines.forEach((line, i) => {
-        parts.push(label(0, y + fs + i * small * 1.3, line, { fill: t.fg, class: "kv-pb-none" }));
-      });
-      y += fs * 0.6 + noneLines.length * small * 1.3;
-    } else {
-      const rowBlocks = p.shared_blocks + p.own_blocks;
-      const cell = Math.min(14 * s, barW / rowBlocks);
-      const drawBlocks = (g, x, yy, count, color, lastFill = void 0) => {
-        if (count <= 0) return;
-        if (cell >= 3) {
-          const each = (f) => boxesPath(Array.from({ length: count }, (_, i) => f(i, x + i * cell)));
-          g.append(
-            svgElement("path", { d: each((i, bx) => [bx, yy, cell - 1, h]), fill: "none", stroke: color, "stroke-width": 1 }),
-            /**
-             * @param {number} i
-             * @param {number} bx
-             */
-            svgElement("path", { d: each((i, bx) => [bx, yy, (cell - 1) * (i === count - 1 && lastFill !== void 0 ? lastFill : 1), h]), fill: color })
-          );
-        } else {
-          g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
-        }
-      };
-      const shared = svgElement("g", { class: "kv-pb-shared", "data-blocks": p.shared_blocks });
-      shared.append(label(0, y + h * 0.7, `shared: ${plural(p.shared_blocks, "block")}`));
-      drawBlocks(shared, x0, y, p.shared_blocks, cShared);
-      if (p.shared_blocks === 0) shared.append(label(x0, y + h * 0.7, `no full block to share (the prefix is shorter than ${bs} tokens)`, { fill: t.fg }));
-      parts.push(shared);
-      const sharedBottom = y + h;
-      y += h + 6 * s;
-      const ownStart = x0 + p.shared_blocks * cell;
-      const ownTokens = p.used_tokens - p.shared_blocks * bs;
-      const lastOwn = (ownTokens - (p.own_blocks - 1) * bs) / bs;
-      const drawnUsers = Math.min(p.users, USERS_DRAWN);
-      for (let u = 0; u < drawnUsers; u++) {
-        const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
-        g.append(
-          label(0, y + h * 0.7, `conversation ${u + 1}: ${n2(p.own_blocks)} own`),
-          // a thin line back to the shared blocks: the user's request reads them, it does not copy them
-          svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` })
-        );
-        drawBlocks(g, ownStart, y, p.own_blocks, cKV, lastOwn);
-        parts.push(g);
-        y += h + 4 * s;
-      }
-      if (p.users > drawnUsers) {
-        parts.push(label(0, y + fs * 0.8, `+ ${plural(p.users - drawnUsers, "more conversation")} like these`));
-        y += fs * 1.4;
-      }
-      parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
-    }
-    y = Math.max(y, sharingBottom) + 4 * s;
-    const legendY = y + 4 * s;
-    const legend = svgElement("g", { class: "kv-pb-legend" });
-    let lx = 0;
-    let ly = legendY;
-    const keys = [[cKV, "KV cache (a request's own)", 1], ...sharing && p.shared_blocks > 0 ? [
-      /** @type {[string, string, number]} */
-      [cShared, "shared prefix, stored once", 1]
-    ] : [], [cEmpty, "taken, empty", 0.35]];
-    for (const [color, text, op] of keys) {
-      const w = 18 * s + text.length * fs * 0.5;
-      if (lx > 0 && lx + w > W) {
-        lx = 0;
-        ly += 20 * s;
-      }
-      legend.append(
-        svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: color, "fill-opacity": op }),
-        svgElement("text", { x: lx + 18 * s, y: ly + 10 * s, "font-size": fs * 0.85, fill: t.fg2, text })
-      );
-      lx += w + 16 * s;
-    }
-    parts.push(legend);
-    const H = ly + 22 * s;
-    const svg = svgElement("svg", {
-      width: W,
-      height: H,
-      viewBox: `0 0 ${W} ${H}`,
-      role: "img",
-      "font-family": t.font,
-      "aria-label": `${n2(p.users_reserved)} requests fit reserving ${n2(p.reserved_blocks)} blocks each (${pct2(p.reserved_waste)} empty), ${n2(p.users_paged)} paging ${n2(p.paged_blocks)} blocks each (${pct2(p.paged_waste)} empty); a shared prefix stores ${n2(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} in place of ${n2(p.blocks_unshared)}.${tableWords}`
-    }, parts);
-    const lines = [
-      { text: `reserving: ${n2(p.reserved_blocks)} blocks per request, ${pct2(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
-      { text: `paging: ${n2(p.paged_blocks)} blocks per request, ${pct2(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
-      { text: `sharing: ${n2(p.shared_blocks)} shared + ${n2(p.users)} x ${n2(p.own_blocks)} own = ${n2(p.blocks_shared)} blocks instead of ${n2(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
-      { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${model.get("kv_dtype").toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each conversation's own.`, cls: "kv-note" },
-      { text: "The block table: each request keeps a list of its blocks' numbers in memory, so its blocks need not lie together. vLLM's block pool hands a request the blocks at the head of its queue of free blocks, and a finished request's blocks rejoin that queue, so once the engine has run a while a request's blocks are scattered. The numbers drawn are an illustration of that, not a trace.", cls: "kv-note" }
-    ];
-    if (shape.groups.some((g) => g.cap !== null && g.cap !== void 0)) {
-      lines.push({ text: `${shape.name} has windowed layers: blocks are counted as if every layer kept every token, the most paging can need; an engine frees a window's blocks once they slide out.`, cls: "kv-note" });
-    }
-    if (shape.max_context && p.reserved_tokens > shape.max_context) {
-      lines.push({ text: `A maximum length of ${n2(p.reserved_tokens)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n2(shape.max_context)}).`, cls: "kv-warn" });
-    }
+    const f = layout2(app, p);
+    const svg = drawFigure2(app, f, gpu.name);
+    const lines = textLines5(p, shape, model.get("kv_dtype"));
     if (p.kv_budget_bytes < 0n) {
       app.failure(`The weights of ${shape.name} do not fit in one ${gpu.name} at 90% utilization: no memory is left for the cache, so no request fits. Try FP8 weights or a larger GPU.`);
-    } else if (p.users_paged === 0n) {
-      lines.push({ text: `Not even one request of ${n2(p.used_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
-    } else if (p.users_reserved === 0n) {
-      lines.push({ text: `Not even one reservation of ${n2(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
     }
     app.say(lines);
-    outBlocks.textContent = `${n2(p.paged_blocks)} paged, ${n2(p.reserved_blocks)} reserved`;
-    outWaste.textContent = `paged ${pct2(p.paged_waste)}, reserved ${pct2(p.reserved_waste)}`;
-    outUsers.textContent = p.kv_budget_bytes < 0n ? "none (the model does not load)" : `paging ${n2(p.users_paged)}, reserving ${n2(p.users_reserved)}`;
+    outs.blocks.textContent = `${n3(p.paged_blocks)} paged, ${n3(p.reserved_blocks)} reserved`;
+    outs.waste.textContent = `paged ${pct2(p.paged_waste)}, reserved ${pct2(p.reserved_waste)}`;
+    outs.users.textContent = p.kv_budget_bytes < 0n ? "none (the model does not load)" : `paging ${n3(p.users_paged)}, reserving ${n3(p.users_reserved)}`;
     markHolds(values, p.kv_budget_bytes < 0n);
-    outShare.textContent = `${n2(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n2(p.blocks_unshared)} unshared)`;
+    outs.share.textContent = `${n3(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n3(p.blocks_unshared)} unshared)`;
     app.diagram.replaceChildren(svg);
-    app.drawnWidth = W;
+    app.drawnWidth = f.W;
   };
   return startApp(app);
 }
@@ -3385,32 +3658,31 @@ var paged_blocks_default = widgetModule(render9);
 
 // kvwidgets/widgets/js/widgets/per_token.js
 var MIN_SHARE = 0.02;
-var KIND_NAMES2 = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 function compressedLine(g, per) {
-  const n2 = (x) => Number(x).toLocaleString("en-US");
-  const window2 = `window of ${n2(g.window)} tokens x ${g.entry_bytes} B`;
-  if (g.ratio === 1) return `${KIND_NAMES2.compressed}: ${g.count} layers, ${window2} only`;
+  const n4 = (x) => Number(x).toLocaleString("en-US");
+  const window2 = `window of ${n4(g.window)} tokens x ${g.entry_bytes} B`;
+  if (g.ratio === 1) return `${KIND_NAMES.compressed}: ${g.count} layers, ${window2} only`;
   const index = g.index_bytes ? ` + ${g.index_bytes} B indexer key` : "";
-  return `${KIND_NAMES2.compressed}: ${g.count} layers x (${g.entry_bytes} B entry${index}) / ${g.ratio} tokens = ${n2(per)} B, plus a ${window2} and a compressor state of ${n2(g.state_window)} x ${n2(g.state_token_bytes)} B`;
+  return `${KIND_NAMES.compressed}: ${g.count} layers x (${g.entry_bytes} B entry${index}) / ${g.ratio} tokens = ${n4(per)} B, plus a ${window2} and a compressor state of ${n4(g.state_window)} x ${n4(g.state_token_bytes)} B`;
 }
 function formulaLine(g, bits) {
   const bytes = bits / 8;
   const per = groupBytesPerToken(g, bits);
-  const n2 = (x) => Number(x).toLocaleString("en-US");
+  const n4 = (x) => Number(x).toLocaleString("en-US");
   if (g.ratio !== void 0) return compressedLine(g, per);
   if (g.latent !== void 0) {
     const index = g.index_bytes ? ` + ${g.count} x ${g.index_bytes} B indexer (FP8 keys + scale)` : "";
-    return `${KIND_NAMES2.mla}: ${g.count} layers x ${g.latent} (latent + rope) x ${bytes} B${index} = ${n2(per)} B`;
+    return `${KIND_NAMES.mla}: ${g.count} layers x ${g.latent} (latent + rope) x ${bytes} B${index} = ${n4(per)} B`;
   }
   if (g.kv_heads !== void 0) {
     const dims = g.head_k === g.head_v ? `2 x ${g.count} layers x ${g.kv_heads} KV heads x ${g.head_k} head dim` : `${g.count} layers x ${g.kv_heads} KV heads x (${g.head_k} + ${g.head_v})`;
     if (g.fixed_tokens !== void 0) {
-      return `${KIND_NAMES2.cross}: ${dims} x ${bytes} B = ${n2(per)} B per encoder token, ${n2(g.fixed_tokens)} encoder tokens (image or audio) per sequence, never the text`;
+      return `${KIND_NAMES.cross}: ${dims} x ${bytes} B = ${n4(per)} B per encoder token, ${n4(g.fixed_tokens)} encoder tokens (image or audio) per sequence, never the text`;
     }
-    const cap = g.cap === null || g.cap === void 0 ? "" : `, held for the last ${n2(g.cap)} tokens only`;
-    return `${KIND_NAMES2[g.kind] || g.kind}: ${dims} x ${bytes} B = ${n2(per)} B${cap}`;
+    const cap = g.cap === null || g.cap === void 0 ? "" : `, held for the last ${n4(g.cap)} tokens only`;
+    return `${KIND_NAMES[g.kind] || g.kind}: ${dims} x ${bytes} B = ${n4(per)} B${cap}`;
   }
-  return `${KIND_NAMES2[g.kind] || g.kind}: ${g.count} layers x ${n2(g.fixed_bytes || 0)} B = ${n2(g.count * (g.fixed_bytes || 0))} B per sequence, whatever its length`;
+  return `${KIND_NAMES[g.kind] || g.kind}: ${g.count} layers x ${n4(g.fixed_bytes || 0)} B = ${n4(g.count * (g.fixed_bytes || 0))} B per sequence, whatever its length`;
 }
 function formulaFactors(g, bits) {
   const per = groupBytesPerToken(g, bits);
@@ -3447,7 +3719,7 @@ function formulaBox(app, box, shape, bits) {
   const now = {};
   const lines = rows.map((r, i) => {
     const line = element("div", { class: "kv-formula-row", "data-kind": r.kind });
-    line.append(element("span", { class: "kv-formula-kind", text: `${KIND_NAMES2[r.kind] || r.kind}:` }));
+    line.append(element("span", { class: "kv-formula-kind", text: `${KIND_NAMES[r.kind] || r.kind}:` }));
     r.factors.forEach(([key, value, source], j) => {
       const id = `${i}.${key}`;
       now[id] = String(value);
@@ -3481,8 +3753,52 @@ function withoutWindows(shape) {
   );
   return { ...shape, groups: shape.groups.map((g) => windowed(g) ? unwindowed(g) : g) };
 }
-function render10({ model, el }) {
-  const app = createApp({ model, el }, "How many bytes does each token add to the KV cache?");
+function drawnParts(b, kinds, floor, i) {
+  const v = Object.fromEntries(kinds.map((k) => [k, Number(b[k] || 0n) / 1e9]));
+  const biggest = kinds.reduce((a, k) => v[k] > v[a] ? k : a, kinds[0]);
+  const thin = /* @__PURE__ */ new Set();
+  for (const k of kinds) {
+    if (k !== biggest && v[k] > 0 && v[k] < floor && v[biggest] - (floor - v[k]) >= 2 * floor) {
+      v[biggest] -= floor - v[k];
+      v[k] = floor;
+      thin.add(k);
+    }
+  }
+  return { v, thin, i };
+}
+function thinPartLabels(app, { kinds, names, drawn, chosen, byCtx, totals, floor, top, bars }) {
+  const s = app.scale();
+  const annotations = [];
+  const plotWidth = Math.max(0, (app.plot.clientWidth || 700) - 92 * s);
+  const barPx = 0.8 * plotWidth / bars;
+  const pxPerGB = (360 * s - 86 * s) / (top * 1.08);
+  let below = 0;
+  for (const k of kinds) {
+    const d = drawn[chosen];
+    const at = below;
+    below += d.v[k];
+    if (!d.thin.has(k)) continue;
+    const size = fmtBytes(byCtx[chosen][k]);
+    const wideOf = (words) => Math.max(...words.map((w) => w.length), size.length + 2) * 12 * s * 0.6;
+    const rows = wideOf([names[k]]) < barPx - 6 * s ? [names[k]] : names[k].split(" ");
+    const text = `${rows.join("<br>")}<br>${size} ↓`;
+    const roomAbove = (totals[chosen] - at - floor) * pxPerGB;
+    if (wideOf(rows) < barPx - 6 * s && roomAbove > (rows.length + 1) * 20 * s) {
+      const over = kinds.find((o) => o !== k && !d.thin.has(o)) || k;
+      annotations.push({
+        x: chosen,
+        y: at + floor,
+        yanchor: "bottom",
+        yshift: 2 * s,
+        showarrow: false,
+        text,
+        font: { color: inkOn(conceptColor(over)) }
+      });
+    }
+  }
+  return annotations;
+}
+function buildControls5(app) {
   modelSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   contextControl(app);
@@ -3497,6 +3813,16 @@ function render10({ model, el }) {
   );
   const formula = element("div", { class: "kv-formula", role: "group", "aria-label": "bytes per token, factor by factor" });
   app.readouts.after(formula);
+  return { outBpt, outMha, outSeq, outSaving, savingItem, formula };
+}
+function windowSaving(full, seq, context, bits) {
+  const none = Number(kvBytes(full, context, bits));
+  const saved = none > 0 ? Math.round(100 * (none - Number(seq)) / none) : 0;
+  return `${fmtBytes(none)}; the windows save ${saved}%`;
+}
+function render10({ model, el }) {
+  const app = createApp({ model, el }, "How many bytes does each token add to the KV cache?");
+  const { outBpt, outMha, outSeq, outSaving, savingItem, formula } = buildControls5(app);
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
@@ -3523,22 +3849,10 @@ function render10({ model, el }) {
     const top = Math.max(...totals, ...ghosts);
     const seq = kvBytes(shape, context, bits);
     const floor = MIN_SHARE * top;
-    const drawn = byCtx.map((b, i) => {
-      const v = Object.fromEntries(kinds.map((k) => [k, gb(b[k] || 0n)]));
-      const biggest = kinds.reduce((a, k) => v[k] > v[a] ? k : a, kinds[0]);
-      const thin = /* @__PURE__ */ new Set();
-      for (const k of kinds) {
-        if (k !== biggest && v[k] > 0 && v[k] < floor && v[biggest] - (floor - v[k]) >= 2 * floor) {
-          v[biggest] -= floor - v[k];
-          v[k] = floor;
-          thin.add(k);
-        }
-      }
-      return { v, thin, i };
-    });
+    const drawn = byCtx.map((b, i) => drawnParts(b, kinds, floor, i));
     const t = app.theme();
     const s = app.scale();
-    const names = Object.fromEntries(kinds.map((k) => [k, KIND_NAMES2[k] || k]));
+    const names = Object.fromEntries(kinds.map((k) => [k, KIND_NAMES[k] || k]));
     const traces = kinds.map((k) => ({
       type: "bar",
       // a part drawn taller than it is says so, with its true size at the chosen length
@@ -3551,7 +3865,6 @@ function render10({ model, el }) {
       hovertemplate: "%{x}: %{customdata}<extra>" + names[k] + "</extra>"
     }));
     const shapes = [];
-    const annotations = [];
     if (full) {
       ghosts.forEach((g, i) => shapes.push({
         type: "rect",
@@ -3574,33 +3887,7 @@ function render10({ model, el }) {
         line: { color: t.fg2, width: 1.5 * s, dash: "dash" }
       });
     }
-    const plotWidth = Math.max(0, (app.plot.clientWidth || 700) - 92 * s);
-    const barPx = 0.8 * plotWidth / contexts.length;
-    const pxPerGB = (360 * s - 86 * s) / (top * 1.08);
-    let below = 0;
-    for (const k of kinds) {
-      const d = drawn[chosen];
-      const at = below;
-      below += d.v[k];
-      if (!d.thin.has(k)) continue;
-      const size = fmtBytes(byCtx[chosen][k]);
-      const wideOf = (words) => Math.max(...words.map((w) => w.length), size.length + 2) * 12 * s * 0.6;
-      const rows = wideOf([names[k]]) < barPx - 6 * s ? [names[k]] : names[k].split(" ");
-      const text = `${rows.join("<br>")}<br>${size} ↓`;
-      const roomAbove = (totals[chosen] - at - floor) * pxPerGB;
-      if (wideOf(rows) < barPx - 6 * s && roomAbove > (rows.length + 1) * 20 * s) {
-        const over = kinds.find((o) => o !== k && !d.thin.has(o)) || k;
-        annotations.push({
-          x: chosen,
-          y: at + floor,
-          yanchor: "bottom",
-          yshift: 2 * s,
-          showarrow: false,
-          text,
-          font: { color: inkOn(conceptColor(over)) }
-        });
-      }
-    }
+    const annotations = thinPartLabels(app, { kinds, names, drawn, chosen, byCtx, totals, floor, top, bars: contexts.length });
     lines.push(...limitLines(shape, { context }));
     showFormula();
     app.say(lines);
@@ -3609,13 +3896,7 @@ function render10({ model, el }) {
     outSeq.textContent = `${fmtBytes(seq)} at ${context.toLocaleString("en-US")} tokens`;
     if (full) app.readouts.append(savingItem);
     else savingItem.remove();
-    if (full) {
-      const none = Number(kvBytes(full, context, bits));
-      const saved = none > 0 ? Math.round(100 * (none - Number(seq)) / none) : 0;
-      outSaving.textContent = `${fmtBytes(none)}; the windows save ${saved}%`;
-    } else {
-      outSaving.textContent = "";
-    }
+    outSaving.textContent = full ? windowSaving(full, seq, context, bits) : "";
     app.describeFigure(
       `KV cache of one ${shape.name} conversation at ${contexts.map(fmtTokens).join(", ")} tokens, by kind of layer`,
       `Each token adds ${texts.bytes_per_token}; at ${fmtTokens(context)} tokens one conversation holds ${fmtBytes(seq)}${kinds.length > 1 ? ` (${kinds.map((k) => `${names[k]} ${fmtBytes(byCtx[chosen][k] || 0n)}`).join(", ")})` : ""}${full ? `; with every layer full it would hold ${outSaving.textContent}` : ""}; from ${fmtBytes(kvBytes(shape, contexts[0], bits))} at ${fmtTokens(contexts[0])} to ${fmtBytes(kvBytes(shape, contexts[contexts.length - 1], bits))} at ${fmtTokens(contexts[contexts.length - 1])}.`
@@ -3637,27 +3918,60 @@ var per_token_default = widgetModule(render10);
 // kvwidgets/widgets/js/widgets/users_fit.js
 var COUNTABLE2 = 64;
 function fitPoint(fit, gpu) {
-  const n2 = Number(fit.users);
+  const n4 = Number(fit.users);
   const where = `${fit.num_gpus} ${gpu.name}`;
   if (!fit.weights_fit) return `on ${where} the weights (${fmtBytes(fit.weights_bytes)}) do not fit in the usable ${fmtBytes(fit.usable_bytes)}`;
-  if (!n2) return `on ${where} no conversation of ${fit.context.toLocaleString("en-US")} tokens fits: it needs ${fmtBytes(fit.kv_per_user_bytes)} and ${fmtBytes(fit.kv_budget_bytes)} is left after the weights`;
-  return `${fmtConversations(n2)} of ${fit.context.toLocaleString("en-US")} tokens fit on ${where}; their cache fills ${fmtBytes(fit.kv_used_bytes)} of ${fmtBytes(fit.usable_bytes)} usable, beside ${fmtBytes(fit.weights_bytes)} of weights`;
+  if (!n4) return `on ${where} no conversation of ${fit.context.toLocaleString("en-US")} tokens fits: it needs ${fmtBytes(fit.kv_per_user_bytes)} and ${fmtBytes(fit.kv_budget_bytes)} is left after the weights`;
+  return `${fmtConversations(n4)} of ${fit.context.toLocaleString("en-US")} tokens fit on ${where}; their cache fills ${fmtBytes(fit.kv_used_bytes)} of ${fmtBytes(fit.usable_bytes)} usable, beside ${fmtBytes(fit.weights_bytes)} of weights`;
 }
-function layout(fit) {
+function layout3(fit) {
   const weights = fit.weights_bytes;
   const working = fit.weights_fit ? fit.working_bytes : 0n;
-  const n2 = Number(fit.users);
-  const conv = n2 > 0 || !fit.weights_fit ? fit.kv_used_bytes : fit.kv_per_user_bytes;
+  const n4 = Number(fit.users);
+  const conv = n4 > 0 || !fit.weights_fit ? fit.kv_used_bytes : fit.kv_per_user_bytes;
   const end = weights + working + conv;
   const over = end > fit.usable_bytes ? end - fit.usable_bytes : 0n;
-  return { weights, working, conv, end, over, n: n2 };
+  return { weights, working, conv, end, over, n: n4 };
 }
 var LEGEND_ROWS = (W, s) => W < 760 * s ? 3 : 2;
+function memoryLegendLabels(fit, L, group) {
+  const n4 = L.n;
+  const memory = fit.memory_bytes;
+  return [
+    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
+    ...L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : [],
+    ...n4 > 0 ? [["kv", `${fmtConversations(n4)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
+    ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : [],
+    // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
+    ...fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
+  ];
+}
+function drawMemoryLegend(app, labels, paint, parts, ly, W) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 12 * s;
+  let lx = 0;
+  let rows = 1;
+  for (const [concept, text] of labels) {
+    const w = 18 * s + text.length * fs * 0.55;
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      ly += 18 * s;
+      rows += 1;
+    }
+    parts.push(
+      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
+      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
+    );
+    lx += w + 14 * s;
+  }
+  return { ly, rows };
+}
 function memoryBar(app, fit, gpu, W) {
   const t = app.theme();
   const s = app.scale();
   const fs = 12 * s;
-  const L = layout(fit);
+  const L = layout3(fit);
   const memory = fit.memory_bytes;
   const span = Number(L.end > memory ? L.end : memory);
   const x = (b) => Number(b) / span * W;
@@ -3665,7 +3979,7 @@ function memoryBar(app, fit, gpu, W) {
   const top = fs * 1.6;
   const parts = [];
   const paint = svgPaint(app, s);
-  const n2 = L.n;
+  const n4 = L.n;
   parts.push(svgElement("text", {
     x: 0,
     y: fs * 1.1,
@@ -3699,11 +4013,11 @@ function memoryBar(app, fit, gpu, W) {
   };
   seg("kv-mem-weights", L.weights, "weights");
   seg("kv-mem-working", L.working, "working");
-  const group = n2 <= COUNTABLE2 ? 1 : Math.ceil(n2 / 40);
+  const group = n4 <= COUNTABLE2 ? 1 : Math.ceil(n4 / 40);
   const convFrom = x(at);
-  if (n2 > 0) {
-    for (let i = 0; i < n2; i += group) {
-      const k = Math.min(group, n2 - i);
+  if (n4 > 0) {
+    for (let i = 0; i < n4; i += group) {
+      const k = Math.min(group, n4 - i);
       seg("kv-mem-conv", fit.kv_per_user_bytes * BigInt(k), "kv", { stroke: t.bg, "stroke-width": 1, "data-conversations": k });
     }
   } else if (fit.weights_fit) {
@@ -3732,30 +4046,10 @@ function memoryBar(app, fit, gpu, W) {
     endMark("kv-mem-end", x(memory), `the GPU ends: ${fmtBytes(memory)}`, 1, { "stroke-width": 2 * s });
     ly += fs * 2.4;
   }
-  const labels = [
-    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
-    ...L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : [],
-    ...n2 > 0 ? [["kv", `${fmtConversations(n2)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
-    ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : [],
-    // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
-    ...fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
-  ];
-  let lx = 0;
-  let legendRows = 1;
-  for (const [concept, text] of labels) {
-    const w = 18 * s + text.length * fs * 0.55;
-    if (lx > 0 && lx + w > W) {
-      lx = 0;
-      ly += 18 * s;
-      legendRows += 1;
-    }
-    parts.push(
-      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
-      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
-    );
-    lx += w + 14 * s;
-  }
-  const [inBar, from, to, under] = n2 ? [fmtConversations(n2), convFrom, convTo, conceptColor("kv")] : [fit.weights_fit ? "one conversation does not fit" : "the weights do not fit", x(memory) + 2 * s, x(L.end), conceptColor("warning")];
+  const legend = drawMemoryLegend(app, memoryLegendLabels(fit, L, group), paint, parts, ly, W);
+  ly = legend.ly;
+  const legendRows = legend.rows;
+  const [inBar, from, to, under] = n4 ? [fmtConversations(n4), convFrom, convTo, conceptColor("kv")] : [fit.weights_fit ? "one conversation does not fit" : "the weights do not fit", x(memory) + 2 * s, x(L.end), conceptColor("warning")];
   if (to - from > inBar.length * fs * 0.6 + 8 * s) {
     parts.push(svgElement("text", {
       x: (from + to) / 2,
@@ -3783,8 +4077,7 @@ function memoryBar(app, fit, gpu, W) {
     "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${fitPoint(fit, gpu)}`
   }, [paint.defs(), ...parts]);
 }
-function render11({ model, el }) {
-  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
+function buildControls6(app) {
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -3806,7 +4099,34 @@ function render11({ model, el }) {
   const outPer = app.readout("kv_per_user", "KV per conversation:");
   const outBudget = app.readout("kv_budget", "Left after weights:");
   const outPerToken = app.readout("kv_per_token", "KV per token:");
-  const values = [outUsers, outPer, outBudget, outPerToken];
+  return { outUsers, outPer, outBudget, outPerToken };
+}
+var gbOf = (f, key) => f.error ? 0 : Number(f[key]) / 1e9;
+var holdsNone = (f) => !f.error && f.weights_fit && f.users === 0n;
+var convOver = (f) => holdsNone(f) ? gbOf(f, "kv_per_user_bytes") - gbOf(f, "kv_budget_bytes") : 0;
+var COUNT_BAR_PARTS = [
+  ["weights", "weights", (f) => Math.min(gbOf(f, "weights_bytes"), gbOf(f, "usable_bytes"))],
+  ["warning", "weights past the usable memory", (f) => f.error || f.weights_fit ? 0 : gbOf(f, "weights_bytes") - gbOf(f, "usable_bytes")],
+  ["working", "working area", (f) => f.error || !f.weights_fit ? 0 : gbOf(f, "working_bytes")],
+  ["kv", "conversations' KV", (f) => gbOf(f, "kv_used_bytes")],
+  ["kv", "one conversation: the part that fits", (f) => holdsNone(f) ? gbOf(f, "kv_budget_bytes") : 0],
+  ["warning", "one conversation: past the usable memory", convOver],
+  ["free", "unused (less than one more conversation)", (f) => holdsNone(f) ? 0 : gbOf(f, "left_over_bytes")],
+  ["reserve", "reserve (1 - utilization)", (f) => f.error || !f.weights_fit ? 0 : Math.max(0, gbOf(f, "reserve_bytes") - convOver(f))]
+];
+function fitsByCount(shape, gpu, context, o, counts) {
+  return counts.map((n4) => {
+    try {
+      return usersThatFit(shape, gpu, context, { ...o, numGpus: n4 });
+    } catch (e) {
+      return { error: (
+        /** @type {Error} */
+        e.message
+      ), num_gpus: n4 };
+    }
+  });
+}
+function figureParts(app) {
   const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
   const keep = (yes) => {
@@ -3817,6 +4137,13 @@ function render11({ model, el }) {
     app.figure.querySelector(".kv-failure")
   );
   panel.after(app.plot);
+  return { bar, keep };
+}
+function render11({ model, el }) {
+  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
+  const { outUsers, outPer, outBudget, outPerToken } = buildControls6(app);
+  const values = [outUsers, outPer, outBudget, outPerToken];
+  const { bar, keep } = figureParts(app);
   app.draw = () => {
     markHolds(values, false);
     keep(false);
@@ -3837,33 +4164,11 @@ function render11({ model, el }) {
     const counts = [...axisValues(app, "gpu_counts")];
     if (!counts.includes(fit.num_gpus)) counts.push(fit.num_gpus);
     counts.sort((a, b) => a - b);
-    const fits = counts.map((n2) => {
-      try {
-        return usersThatFit(shape, gpu, context, { ...o, numGpus: n2 });
-      } catch (e) {
-        return { error: (
-          /** @type {Error} */
-          e.message
-        ), num_gpus: n2 };
-      }
-    });
-    const labels = counts.map((n2) => `${n2} GPU${n2 > 1 ? "s" : ""}${n2 === fit.num_gpus ? " (chosen)" : ""}`);
-    const gb = (f, key) => f.error ? 0 : Number(f[key]) / 1e9;
-    const none = (f) => !f.error && f.weights_fit && f.users === 0n;
-    const convOver = (f) => none(f) ? gb(f, "kv_per_user_bytes") - gb(f, "kv_budget_bytes") : 0;
-    const parts = [
-      ["weights", "weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
-      ["warning", "weights past the usable memory", (f) => f.error || f.weights_fit ? 0 : gb(f, "weights_bytes") - gb(f, "usable_bytes")],
-      ["working", "working area", (f) => f.error || !f.weights_fit ? 0 : gb(f, "working_bytes")],
-      ["kv", "conversations' KV", (f) => gb(f, "kv_used_bytes")],
-      ["kv", "one conversation: the part that fits", (f) => none(f) ? gb(f, "kv_budget_bytes") : 0],
-      ["warning", "one conversation: past the usable memory", convOver],
-      ["free", "unused (less than one more conversation)", (f) => none(f) ? 0 : gb(f, "left_over_bytes")],
-      ["reserve", "reserve (1 - utilization)", (f) => f.error || !f.weights_fit ? 0 : Math.max(0, gb(f, "reserve_bytes") - convOver(f))]
-    ];
+    const fits = fitsByCount(shape, gpu, context, o, counts);
+    const labels = counts.map((n4) => `${n4} GPU${n4 > 1 ? "s" : ""}${n4 === fit.num_gpus ? " (chosen)" : ""}`);
     const t = app.theme();
     const s = app.scale();
-    const traces = parts.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
+    const traces = COUNT_BAR_PARTS.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
       type: "bar",
       orientation: "h",
       name,
@@ -3872,7 +4177,7 @@ function render11({ model, el }) {
       marker: barMarker(concept, s),
       hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>"
     }));
-    const ends = fits.map((f) => f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes"), gb(f, "usable_bytes") + convOver(f)));
+    const ends = fits.map((f) => f.error ? 0 : Math.max(gbOf(f, "memory_bytes"), gbOf(f, "weights_bytes"), gbOf(f, "usable_bytes") + convOver(f)));
     const countText = (f) => f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : fmtConversations(Number(f.users));
     const plotPx = Math.max(1, (app.plot.clientWidth || diagramWidth(app)) - 134 * s);
     const labelPx = Math.max(...fits.map((f) => countText(f).length)) * 12 * s * 0.6 + 8 * s;

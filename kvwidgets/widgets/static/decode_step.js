@@ -6,6 +6,7 @@ var CONCEPT_COLORS;
 var CONTEXT_STEPS;
 var HATCHED;
 var KEYED_TAGS;
+var KIND_NAMES;
 var KVInputError;
 var PAGE_DARK;
 var PAGE_LIGHT;
@@ -121,10 +122,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "257ff11348cb99a3";
+var LIBRARY_HASH = "3a0ba8a92143b186";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KIND_NAMES, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -312,11 +313,11 @@ function widgetModule(render2) {
 }
 
 // kvwidgets/widgets/js/widgets/decode_step.js
-var KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 var MIN_CELL = 3;
 var HORIZON = 32;
 var MAX_TOKENS = 2 ** 20;
 var TICK_MS = 50;
+var n = (x) => Number(x).toLocaleString("en-US");
 function kindName(kind) {
   return KIND_NAMES[kind] || `${kind} layer`;
 }
@@ -363,9 +364,9 @@ function jitter(i) {
   return x - Math.floor(x);
 }
 function illustrativeWeights(first, T, per) {
-  const n = T - first;
-  const stride = Math.max(1, Math.ceil(n / 65536));
-  const bins = new Float64Array(Math.ceil(n / per));
+  const keys = T - first;
+  const stride = Math.max(1, Math.ceil(keys / 65536));
+  const bins = new Float64Array(Math.ceil(keys / per));
   let sum = 0;
   let max = 0;
   for (let i = first; i < T; i += stride) {
@@ -385,7 +386,6 @@ function textWidth(text, size) {
   return text.length * size * 0.56;
 }
 function groupLine(g, step, bits, T) {
-  const n = (x) => Number(x).toLocaleString("en-US");
   const name = kindName(g.kind);
   const layers = `${n(g.count)} layer${g.count === 1 ? "" : "s"}`;
   if (g.kv_heads === void 0 && g.latent === void 0) {
@@ -396,8 +396,7 @@ function groupLine(g, step, bits, T) {
   const dropped = step.dropped_tokens ? `, ${n(step.dropped_tokens)} dropped` : "";
   return `${name} x ${layers}: each holds ${held}${dropped}; ${fmtBytes(step.bytes)} in all (${fmtBytes(groupBytesPerToken(g, bits))} per token)`;
 }
-function render({ model, el }) {
-  const app = createApp({ model, el }, "One decode step at a time: the cache of one conversation");
+function buildControls(app, model) {
   modelSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   intBox(app, "prompt_tokens", "Prompt (tokens)", { min: 1, max: MAX_TOKENS });
@@ -418,12 +417,17 @@ function render({ model, el }) {
     if (held !== want) app.set("attention_layer", held);
   });
   const reset = resetButton(app);
-  const outTokens = app.readout("tokens", "Tokens so far:");
-  const outStored = app.readout("stored_bytes", "Stored:");
-  const outRead = app.readout("read_bytes", "Read by this step:");
-  const outWritten = app.readout("written_bytes", "Written by this step:");
-  const outScored = app.readout("scored", "Keys the query scores:");
+  const outs = {
+    tokens: app.readout("tokens", "Tokens so far:"),
+    stored: app.readout("stored_bytes", "Stored:"),
+    read: app.readout("read_bytes", "Read by this step:"),
+    written: app.readout("written_bytes", "Written by this step:"),
+    scored: app.readout("scored", "Keys the query scores:")
+  };
   diagramBox(app);
+  return { play, stepBtn, reset, outs };
+}
+function wirePlayback(app, model, { play, stepBtn, reset }) {
   let timer = null;
   const advance = (by) => {
     const g = checkInt("generated", model.get("generated"), 0);
@@ -473,393 +477,469 @@ function render({ model, el }) {
     if (timer !== null) start();
   });
   app.root.dataset.playing = "false";
+  return pause;
+}
+function layout(app, P, G, T, decoding) {
+  const t = app.theme();
+  const s = app.scale();
+  const W = diagramWidth(app);
+  const fs = 12 * s;
+  const small = fs * 0.85;
+  const stacked = W < 700 * s;
+  const labelW = stacked ? 0 : 190 * s;
+  const gutter = 22 * s;
+  const qW = 64 * s;
+  const x0 = labelW + gutter;
+  const x1 = W - qW;
+  const stripW = Math.max(40, x1 - x0);
+  const span = tokenSpan(P, T);
+  const cellW = stripW / span;
+  const xOf = (i) => x0 + i * cellW;
+  const xT = xOf(T);
+  const accent = accentColor(app);
+  const cQuery = conceptColor("query");
+  const text = (x, yy, str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
+  return { t, s, W, fs, small, stacked, qW, x0, x1, stripW, span, cellW, xOf, xT, accent, cQuery, P, G, T, decoding, text };
+}
+function drawRows(f, g, first, y, h, color) {
+  const { t, s, cellW, xOf, xT, P, T, decoding } = f;
+  const promptEnd = Math.max(first, Math.min(P, T));
+  if (promptEnd > first) {
+    g.append(svgElement("rect", {
+      class: "kv-dst-row kv-dst-prompt",
+      "data-cell-width": cellW,
+      x: xOf(first),
+      y,
+      width: xOf(promptEnd) - xOf(first),
+      height: h,
+      fill: color
+    }));
+  }
+  const last = decoding ? T - 1 : T;
+  if (last > promptEnd) {
+    const attrs = { class: "kv-dst-row kv-dst-generated", "data-cell-width": cellW, fill: color };
+    const generated = cellW >= MIN_CELL ? svgElement("path", {
+      ...attrs,
+      d: boxesPath(Array.from({ length: last - promptEnd }, (_, k) => [xOf(promptEnd + k), y, cellW, h])),
+      stroke: t.bg,
+      "stroke-width": 1
+    }) : svgElement("rect", { ...attrs, x: xOf(promptEnd), y, width: xOf(last) - xOf(promptEnd), height: h });
+    g.append(generated);
+  }
+  if (decoding) {
+    const w = cellW >= MIN_CELL ? cellW : Math.max(3 * s, cellW);
+    g.append(svgElement("rect", {
+      class: "kv-dst-new",
+      x: xT - w,
+      y,
+      width: w,
+      height: h,
+      fill: color,
+      stroke: cellW >= MIN_CELL ? t.bg : "none",
+      "stroke-width": 1
+    }));
+    g.append(svgElement("rect", { x: xT - Math.max(3 * s, cellW), y, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
+  }
+  if (T > P && P > first) {
+    g.append(svgElement("line", { class: "kv-dst-prompt-end", x1: xOf(P), x2: xOf(P), y1: y - 2 * s, y2: y + h + 2 * s, stroke: t.fg2, "stroke-width": 1.5 * s }));
+  }
+}
+function drawHeader(f) {
+  const { t, s, fs, small, qW, x0, x1, W, span, xOf, xT, accent, P, G, T, decoding, text } = f;
+  const header = svgElement("g", { class: "kv-dst-header", "data-span": span });
+  const axisY = fs;
+  const barY = axisY + 6 * s;
+  const firstLabel = "token 1";
+  const newLabel = `token ${n(T)}${decoding ? " (new)" : ""}`;
+  const gap = 10 * s;
+  const newX = Math.min(W - qW, Math.max(xT, x0 + textWidth(firstLabel, small) + gap + textWidth(newLabel, small)));
+  header.append(text(x0, axisY, firstLabel), text(newX, axisY, newLabel, { "text-anchor": "end", fill: t.fg }));
+  const endLabel = n(span);
+  if (x1 - textWidth(endLabel, small) > newX + gap) header.append(text(x1, axisY, endLabel, { "text-anchor": "end" }));
+  header.append(
+    svgElement("line", { x1: x0, x2: xOf(P), y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 3 * s }),
+    svgElement("line", { x1: xT, x2: x1, y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${3 * s}` }),
+    text(x0, barY + fs * 1.2, `prompt: ${n(P)} tokens (prefill)${G > 0 ? `, then ${n(G)} generated` : ""}`, { fill: t.fg }),
+    text(x1 + 8 * s, axisY, "query")
+  );
+  if (G > 0) header.append(svgElement("line", { x1: xOf(P), x2: xT, y1: barY, y2: barY, stroke: accent, "stroke-width": 3 * s }));
+  return { header, y: barY + fs * 2 };
+}
+function drawStrips(f, row, g, gs, y) {
+  const { t, s, small, x0, x1, stripW, xOf, xT, accent, cQuery, T, decoding, text } = f;
+  const color = conceptColor(g.kind);
+  const stripsTop = y;
+  const first = T - gs.held_tokens;
+  for (const strip of stripsOf(g)) {
+    const h = stripHeight(strip.numbers, s);
+    row.append(
+      svgElement("rect", { x: x0, y, width: stripW, height: h, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+      text(x0 - 6 * s, y + h / 2 + small * 0.35, strip.name, { "text-anchor": "end", "font-weight": 600, class: "kv-dst-strip-label" })
+    );
+    if (first > 0) {
+      row.append(svgElement("rect", {
+        class: "kv-dst-dropped",
+        x: x0,
+        y,
+        width: Math.max(1, xOf(first) - x0),
+        height: h,
+        fill: "none",
+        stroke: t.fg2,
+        "stroke-dasharray": `${3 * s} ${3 * s}`,
+        "stroke-width": 1
+      }));
+    }
+    drawRows(f, row, first, y, h, color);
+    y += h + 3 * s;
+  }
+  const rowH = y - stripsTop - 3 * s;
+  if (decoding) {
+    row.append(svgElement("rect", {
+      class: "kv-dst-read",
+      x: xOf(first) - 2,
+      y: stripsTop - 2,
+      width: xT - xOf(first) + 4,
+      height: rowH + 4,
+      fill: "none",
+      stroke: accent,
+      "stroke-width": 1.5 * s,
+      rx: 2
+    }));
+  }
+  row.append(svgElement("rect", {
+    class: "kv-dst-query",
+    x: x1 + 8 * s,
+    y: stripsTop,
+    width: 22 * s,
+    height: Math.max(8 * s, rowH),
+    fill: "none",
+    stroke: cQuery,
+    "stroke-dasharray": `${3 * s} ${2 * s}`,
+    "stroke-width": 1.5 * s
+  }));
+  row.append(text(x1 + 34 * s, stripsTop + Math.max(8 * s, rowH) / 2 + small * 0.35, "q"));
+  if (first > 0 && xOf(first) - x0 > textWidth("dropped", small) + 12 * s) {
+    row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", {
+      "text-anchor": "middle",
+      stroke: t.bg,
+      "stroke-width": 3 * s,
+      "paint-order": "stroke",
+      "stroke-linejoin": "round"
+    }));
+  }
+  return y;
+}
+function drawLayer(f, g, gs, li, y) {
+  const { t, s, fs, small, stacked, x0, stripW, accent, decoding, text } = f;
+  const strips = stripsOf(g);
+  const row = svgElement("g", { class: "kv-dst-layer", "data-kind": g.kind, "data-held": gs.held_tokens, "data-dropped": gs.dropped_tokens });
+  const rowTop = y;
+  row.append(
+    svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600, text: `${kindName(g.kind)} ${li + 1} of ${n(g.count)}` }),
+    text(0, y + 2.15 * fs, rowLabel(g))
+  );
+  const labelH = 2.5 * fs;
+  if (stacked) y += labelH;
+  if (strips.length) {
+    const stripsH = strips.reduce((a, st2) => a + stripHeight(st2.numbers, s) + 3 * s, 0);
+    if (!stacked) y += Math.max(0, (labelH - stripsH) / 2);
+    y = drawStrips(f, row, g, gs, y);
+    if (!stacked) y = Math.max(y, rowTop + labelH);
+  } else if (Number(g.fixed_bytes || 0) > 0) {
+    const h = 22 * s;
+    const boxW = Math.min(stripW, 90 * s);
+    row.append(svgElement("rect", {
+      class: "kv-dst-state",
+      x: x0,
+      y,
+      width: boxW,
+      height: h,
+      fill: conceptColor(g.kind),
+      stroke: decoding ? accent : "none",
+      "stroke-width": 1.5 * s
+    }));
+    row.append(text(
+      x0 + boxW + 8 * s,
+      y + h / 2 + small * 0.35,
+      `fixed state, ${fmtBytes(Number(g.fixed_bytes))}: ${decoding ? "read and rewritten" : "written"} every step, never grows`
+    ));
+    y += (stacked ? h : Math.max(h, labelH)) + 3 * s;
+  } else {
+    row.append(text(x0, y + fs, "stores nothing per token"));
+    y += stacked ? fs * 1.4 : labelH;
+  }
+  return { row, y };
+}
+function drawCache(f, shape, st, perGroup, parts, y) {
+  const { s, fs, text } = f;
+  shape.groups.forEach((g, gi) => {
+    const gs = st.groups[gi];
+    const drawn = Math.min(g.count, perGroup);
+    for (let li = 0; li < drawn; li++) {
+      const layer = drawLayer(f, g, gs, li, y);
+      parts.push(layer.row);
+      y = layer.y + 8 * s;
+    }
+    if (g.count > drawn) {
+      parts.push(text(0, y + fs * 0.2, `+ ${n(g.count - drawn)} more ${kindName(g.kind)} layers like these (counted in every total)`, { class: "kv-dst-more" }));
+      y += fs * 1.4;
+    }
+    y += 6 * s;
+  });
+  return y;
+}
+function pickAttentionLayer(shape, st, want) {
+  const keyed = shape.groups.map((g, gi) => ({ g, gs: st.groups[gi] })).filter(({ g }) => stripsOf(g).length > 0);
+  const isWindowed = ({ g }) => Number(g.cap) > 0;
+  const windowed = keyed.filter(isWindowed);
+  const full = keyed.filter((k) => !isWindowed(k));
+  const pick = want === "windowed" ? windowed[0] || full[0] : full[0] || windowed[0];
+  const missing = want === "windowed" && !windowed.length ? `${shape.name} has no windowed layer: a full one is shown` : want === "full" && !full.length ? `every layer of ${shape.name} has a window: a windowed one is shown` : "";
+  return { pick, missing };
+}
+function drawScoring(f, p, y) {
+  const { t, s, small, W, x0, stripW, xOf, xT, cQuery, T, text } = f;
+  const { el, first, held, qX, qBox } = p;
+  const latent = stripsOf(p.g).length === 1;
+  const kStrip = stripsOf(p.g)[0];
+  const scoreText = held < T ? `q · k for each of the ${n(held)} keys in the window; the ${n(T - held)} older ones are not scored` : `q · k for every one of the ${n(held)} keys held`;
+  el.append(text(W, y + small, scoreText, { "text-anchor": "end" }));
+  y += small * 1.5;
+  el.append(svgElement("path", {
+    class: "kv-dst-scoring",
+    fill: "none",
+    stroke: cQuery,
+    "stroke-width": 1.5 * s,
+    d: `M ${xOf(first)} ${y + 6 * s} V ${y} H ${qX + qBox / 2} V ${y + 6 * s} M ${xT} ${y} V ${y + 6 * s}`
+  }));
+  y += 8 * s;
+  y = p.stackedLabel(latent ? "latent c, as the keys" : "the keys held (K)", y);
+  const hK = stripHeight(kStrip.numbers, s);
+  p.rowLabels(y - small * 0.3, latent ? "latent c, as the keys" : "the keys held (K)");
+  el.append(
+    svgElement("rect", { x: x0, y, width: stripW, height: hK, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+    text(x0 - 6 * s, y + hK / 2 + small * 0.35, kStrip.name, { "text-anchor": "end", "font-weight": 600 })
+  );
+  if (first > 0) {
+    el.append(svgElement("rect", { x: x0, y, width: Math.max(1, xOf(first) - x0), height: hK, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
+  }
+  drawRows(f, el, first, y, hK, p.color);
+  el.append(
+    svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
+    text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q")
+  );
+  y += hK + 6 * s;
+  return y;
+}
+function drawWeights(f, p, { bins, max, per }, y) {
+  const { t, s, small, x0, x1, cellW, xOf, cQuery, T, text } = f;
+  const { first } = p;
+  const barH = 34 * s;
+  y = p.stackedLabel("weights: softmax of the scores", y);
+  p.rowLabels(y + barH / 2 - small, "weights", "softmax of the scores");
+  const base = y + barH;
+  let d = "";
+  for (let b = 0; b < bins.length; b++) {
+    const h = Math.max(0.5, bins[b] / max * barH);
+    const bx = xOf(first + b * per);
+    const bw = Math.max(0.5, Math.min(per, T - first - b * per) * cellW - (cellW * per >= 3 ? 1 : 0));
+    d += `M ${bx} ${base} v ${-h} h ${bw} v ${h} z `;
+  }
+  p.el.append(
+    svgElement("line", { x1: x0, x2: x1, y1: base, y2: base, stroke: t.grid, "stroke-width": 1 }),
+    svgElement("path", { class: "kv-dst-weights", d, fill: cQuery, "data-bins": bins.length })
+  );
+  if (first > 0 && xOf(first) - x0 > textWidth("not scored", small) + 12 * s) {
+    p.el.append(text((x0 + xOf(first)) / 2, base - small * 0.4, "not scored", { "text-anchor": "middle" }));
+  }
+  return base + 6 * s;
+}
+function drawValues(f, p, { bins, max, per }, y) {
+  const { t, s, small, x0, stripW, cellW, xOf, xT, T, text } = f;
+  const { first, color } = p;
+  const strips = stripsOf(p.g);
+  const vStrip = strips[strips.length - 1];
+  const latent = strips.length === 1;
+  const hV = stripHeight(vStrip.numbers, s);
+  y = p.stackedLabel(latent ? "latent c, as the values, x weights" : "the values (V) x weights", y);
+  p.rowLabels(y - small * 0.3, latent ? "latent c, as the values," : "the values (V)", "each times its weight");
+  p.el.append(
+    svgElement("rect", { x: x0, y, width: stripW, height: hV, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+    text(x0 - 6 * s, y + hV / 2 + small * 0.35, vStrip.name, { "text-anchor": "end", "font-weight": 600 })
+  );
+  const weighted = svgElement("g", { class: "kv-dst-weighted" });
+  const byLevel = Array.from({ length: 16 }, () => []);
+  for (let b = 0; b < bins.length; b++) {
+    const bw = Math.min(per, T - first - b * per) * cellW;
+    byLevel[Math.round(15 * Math.sqrt(bins[b] / max))].push([xOf(first + b * per), y, bw, hV]);
+  }
+  byLevel.forEach((boxes, level) => {
+    if (boxes.length) weighted.append(svgElement("path", { d: boxesPath(boxes), fill: color, "fill-opacity": (0.12 + 0.88 * level / 15).toFixed(3) }));
+  });
+  p.el.append(weighted, svgElement("rect", { x: xOf(first), y, width: xT - xOf(first), height: hV, fill: "none", stroke: color, "stroke-width": 1 }));
+  return { hV, vBottom: y + hV };
+}
+function drawSum(f, p, hV, vBottom) {
+  const { t, s, small, W, xOf, xT, text } = f;
+  const { qX, qBox, color } = p;
+  let y = vBottom + 22 * s;
+  y = p.stackedLabel("their sum: one row, the output", y);
+  p.rowLabels(y - small * 0.3, "their sum: one row,", "this layer's output");
+  const outY = y;
+  p.el.append(
+    svgElement("path", {
+      class: "kv-dst-sum",
+      d: `M ${xOf(p.first)} ${vBottom} L ${xT} ${vBottom} L ${qX + qBox} ${outY} L ${qX} ${outY + hV} Z`,
+      fill: color,
+      "fill-opacity": 0.18,
+      stroke: "none"
+    }),
+    svgElement("rect", { class: "kv-dst-out", x: qX, y: outY, width: qBox, height: hV, fill: color, stroke: t.fg, "stroke-width": 1 }),
+    svgElement("path", {
+      class: "kv-dst-next",
+      d: `M ${qX + qBox + 2 * s} ${outY + hV / 2} H ${W - 3 * s} m ${-5 * s} ${-4 * s} l ${5 * s} ${4 * s} l ${-5 * s} ${4 * s}`,
+      fill: "none",
+      stroke: t.fg,
+      "stroke-width": 1.5 * s
+    }),
+    text(W, outY + hV + small * 1.3, "layer n+1", { "text-anchor": "end", fill: t.fg })
+  );
+  return outY + hV + small * 1.8;
+}
+function drawAttention(f, { g, gs }, missing, y) {
+  const { t, s, fs, small, stacked, x1, cellW, T, text } = f;
+  const el = svgElement("g", { class: "kv-dst-attention", "data-kind": g.kind, "data-scored": gs.held_tokens });
+  y += 4 * s;
+  el.append(svgElement("text", {
+    x: 0,
+    y: y + fs,
+    "font-size": fs,
+    fill: t.fg,
+    "font-weight": 600,
+    text: `Attention in ${kindName(g.kind)} 1, for token ${n(T)}`
+  }));
+  y += fs * 1.5;
+  if (missing) {
+    el.append(text(0, y + small, missing, { fill: t.fg, class: "kv-dst-instead" }));
+    y += small * 1.4;
+  }
+  el.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
+  y += small * 1.6;
+  const p = {
+    el,
+    g,
+    color: conceptColor(g.kind),
+    first: T - gs.held_tokens,
+    held: gs.held_tokens,
+    qX: x1 + 8 * s,
+    qBox: 22 * s,
+    rowLabels: (yy, a, b = void 0) => {
+      if (stacked) return;
+      el.append(text(0, yy + small, a, { fill: t.fg }));
+      if (b) el.append(text(0, yy + small * 2.2, b));
+    },
+    stackedLabel: (a, yy) => {
+      if (!stacked) return yy;
+      el.append(text(0, yy + small, a, { fill: t.fg }));
+      return yy + small * 1.4;
+    }
+  };
+  y = drawScoring(f, p, y);
+  const per = Math.max(1, Math.ceil(2 * s / cellW));
+  const w = { ...illustrativeWeights(p.first, T, per), per };
+  y = drawWeights(f, p, w, y);
+  const { hV, vBottom } = drawValues(f, p, w, y);
+  return { panel: el, y: drawSum(f, p, hV, vBottom) };
+}
+function drawLegend(f, groups, y) {
+  const { t, s, small, W, accent, cQuery, text } = f;
+  let legendY = y + 8 * s;
+  const legend = svgElement("g", { class: "kv-dst-legend" });
+  let lx = 0;
+  const item = (mark, str) => {
+    const w = 18 * s + textWidth(str, small);
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      legendY += 20 * s;
+    }
+    legend.append(mark(lx), text(lx + 18 * s, legendY + 10 * s, str));
+    lx += w + 16 * s;
+  };
+  const sw = 12 * s;
+  for (const kind of new Set(groups.map((g) => g.kind))) {
+    item((x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
+  }
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
+  item(
+    (x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + k * sw / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
+    "generated: a row per step"
+  );
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
+  return { legend, H: legendY + 22 * s };
+}
+function textLines(f, shape, st, bits) {
+  const { P, T, span, decoding } = f;
+  const lines = shape.groups.map((g, gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
+  const hasLatent = shape.groups.some((g) => g.latent !== void 0);
+  lines.push({ text: decoding ? `This step: every layer computes the new token's query, key and value${hasLatent ? " (MLA: one latent in place of the key and value)" : ""}; the new rows are kept, the query is scored against every row held, then dropped.` : `Prefill: the keys and values of all ${n(P)} prompt tokens are computed and stored at once. Play or Step to decode.`, cls: "kv-note" });
+  lines.push({ text: `The token axis runs to token ${n(span)}: the prompt and room for ${n(span - P)} decode steps, doubled whenever the conversation passes it.`, cls: "kv-note" });
+  lines.push({ text: "Attention (under the cache): the new token's query is scored against each key the layer holds (a sliding layer: only the keys in its window), the softmax turns the scores into weights that sum to 1, and the weighted sum of the values is one row, the layer's output, which the next layer takes as its input. The weights drawn are a fixed made-up pattern: the widget knows the cache's sizes, not the model's numbers.", cls: "kv-note" });
+  if (shape.max_context && T > shape.max_context) {
+    lines.push({ text: `${n(T)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(shape.max_context)}).`, cls: "kv-warn" });
+  }
+  return lines;
+}
+function readInputs(model) {
+  const P = checkInt("prompt_tokens", model.get("prompt_tokens"), 1);
+  const G = checkInt("generated", model.get("generated"), 0);
+  if (P > MAX_TOKENS) throw new KVInputError(`prompt_tokens must be at most ${MAX_TOKENS.toLocaleString("en-US")}, got ${P.toLocaleString("en-US")}`);
+  const want = String(model.get("attention_layer"));
+  if (want !== "windowed" && want !== "full") throw new KVInputError(`attention_layer must be 'windowed' or 'full', got '${want}'`);
+  return { P, G, want };
+}
+function render({ model, el }) {
+  const app = createApp({ model, el }, "One decode step at a time: the cache of one conversation");
+  const { play, stepBtn, reset, outs } = buildControls(app, model);
+  const pause = wirePlayback(app, model, { play, stepBtn, reset });
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
     const bits = L.bits("kv_dtype");
-    const P = checkInt("prompt_tokens", model.get("prompt_tokens"), 1);
-    const G = checkInt("generated", model.get("generated"), 0);
-    if (P > MAX_TOKENS) throw new KVInputError(`prompt_tokens must be at most ${MAX_TOKENS.toLocaleString("en-US")}, got ${P.toLocaleString("en-US")}`);
-    const want = String(model.get("attention_layer"));
-    if (want !== "windowed" && want !== "full") throw new KVInputError(`attention_layer must be 'windowed' or 'full', got '${want}'`);
+    const { P, G, want } = readInputs(model);
     const st = decodeStepBytes(shape, P, G, bits);
     const T = st.tokens;
     const decoding = st.phase === "decode";
     const perGroup = Number(axisValues(app, "layers_per_group")[0]) || 2;
-    const n = (x) => Number(x).toLocaleString("en-US");
-    const t = app.theme();
-    const s = app.scale();
-    const W = diagramWidth(app);
-    const fs = 12 * s;
-    const small = fs * 0.85;
-    const stacked = W < 700 * s;
-    const labelW = stacked ? 0 : 190 * s;
-    const gutter = 22 * s;
-    const qW = 64 * s;
-    const x0 = labelW + gutter;
-    const x1 = W - qW;
-    const stripW = Math.max(40, x1 - x0);
-    const span = tokenSpan(P, T);
-    const cellW = stripW / span;
-    const xOf = (i) => x0 + i * cellW;
-    const xT = xOf(T);
-    const accent = accentColor(app);
-    const cQuery = conceptColor("query");
-    const text = (x, yy, str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
-    const drawRows = (g, first, y2, h, color) => {
-      const promptEnd = Math.max(first, Math.min(P, T));
-      if (promptEnd > first) {
-        g.append(svgElement("rect", {
-          class: "kv-dst-row kv-dst-prompt",
-          "data-cell-width": cellW,
-          x: xOf(first),
-          y: y2,
-          width: xOf(promptEnd) - xOf(first),
-          height: h,
-          fill: color
-        }));
-      }
-      const last = decoding ? T - 1 : T;
-      if (last > promptEnd) {
-        const attrs = { class: "kv-dst-row kv-dst-generated", "data-cell-width": cellW, fill: color };
-        const generated = cellW >= MIN_CELL ? svgElement("path", {
-          ...attrs,
-          d: boxesPath(Array.from({ length: last - promptEnd }, (_, k) => [xOf(promptEnd + k), y2, cellW, h])),
-          stroke: t.bg,
-          "stroke-width": 1
-        }) : svgElement("rect", { ...attrs, x: xOf(promptEnd), y: y2, width: xOf(last) - xOf(promptEnd), height: h });
-        g.append(generated);
-      }
-      if (decoding) {
-        const w = cellW >= MIN_CELL ? cellW : Math.max(3 * s, cellW);
-        g.append(svgElement("rect", {
-          class: "kv-dst-new",
-          x: xT - w,
-          y: y2,
-          width: w,
-          height: h,
-          fill: color,
-          stroke: cellW >= MIN_CELL ? t.bg : "none",
-          "stroke-width": 1
-        }));
-        g.append(svgElement("rect", { x: xT - Math.max(3 * s, cellW), y: y2, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
-      }
-      if (T > P && P > first) {
-        g.append(svgElement("line", { class: "kv-dst-prompt-end", x1: xOf(P), x2: xOf(P), y1: y2 - 2 * s, y2: y2 + h + 2 * s, stroke: t.fg2, "stroke-width": 1.5 * s }));
-      }
-    };
-    const parts = [];
-    const header = svgElement("g", { class: "kv-dst-header", "data-span": span });
-    const axisY = fs;
-    const barY = axisY + 6 * s;
-    const firstLabel = "token 1";
-    const newLabel = `token ${n(T)}${decoding ? " (new)" : ""}`;
-    const gap = 10 * s;
-    const newX = Math.min(W - qW, Math.max(xT, x0 + textWidth(firstLabel, small) + gap + textWidth(newLabel, small)));
-    header.append(text(x0, axisY, firstLabel), text(newX, axisY, newLabel, { "text-anchor": "end", fill: t.fg }));
-    const endLabel = n(span);
-    if (x1 - textWidth(endLabel, small) > newX + gap) header.append(text(x1, axisY, endLabel, { "text-anchor": "end" }));
-    header.append(
-      svgElement("line", { x1: x0, x2: xOf(P), y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 3 * s }),
-      svgElement("line", { x1: xT, x2: x1, y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${3 * s}` }),
-      text(x0, barY + fs * 1.2, `prompt: ${n(P)} tokens (prefill)${G > 0 ? `, then ${n(G)} generated` : ""}`, { fill: t.fg }),
-      text(x1 + 8 * s, axisY, "query")
-    );
-    if (G > 0) header.append(svgElement("line", { x1: xOf(P), x2: xT, y1: barY, y2: barY, stroke: accent, "stroke-width": 3 * s }));
-    parts.push(header);
-    let y = barY + fs * 2;
-    shape.groups.forEach((g, gi) => {
-      const gs = st.groups[gi];
-      const color = conceptColor(g.kind);
-      const strips = stripsOf(g);
-      const drawn = Math.min(g.count, perGroup);
-      for (let li = 0; li < drawn; li++) {
-        const row = svgElement("g", { class: "kv-dst-layer", "data-kind": g.kind, "data-held": gs.held_tokens, "data-dropped": gs.dropped_tokens });
-        const rowTop = y;
-        row.append(
-          svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600, text: `${kindName(g.kind)} ${li + 1} of ${n(g.count)}` }),
-          text(0, y + 2.15 * fs, rowLabel(g))
-        );
-        const labelH = 2.5 * fs;
-        if (stacked) y += labelH;
-        if (strips.length) {
-          const stripsH = strips.reduce((a, st2) => a + stripHeight(st2.numbers, s) + 3 * s, 0);
-          if (!stacked) y += Math.max(0, (labelH - stripsH) / 2);
-          const stripsTop = y;
-          const first = T - gs.held_tokens;
-          for (const strip of strips) {
-            const h = stripHeight(strip.numbers, s);
-            row.append(
-              svgElement("rect", { x: x0, y, width: stripW, height: h, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-              text(x0 - 6 * s, y + h / 2 + small * 0.35, strip.name, { "text-anchor": "end", "font-weight": 600, class: "kv-dst-strip-label" })
-            );
-            if (first > 0) {
-              row.append(svgElement("rect", {
-                class: "kv-dst-dropped",
-                x: x0,
-                y,
-                width: Math.max(1, xOf(first) - x0),
-                height: h,
-                fill: "none",
-                stroke: t.fg2,
-                "stroke-dasharray": `${3 * s} ${3 * s}`,
-                "stroke-width": 1
-              }));
-            }
-            drawRows(row, first, y, h, color);
-            y += h + 3 * s;
-          }
-          const rowH = y - stripsTop - 3 * s;
-          if (decoding) {
-            row.append(svgElement("rect", {
-              class: "kv-dst-read",
-              x: xOf(first) - 2,
-              y: stripsTop - 2,
-              width: xT - xOf(first) + 4,
-              height: rowH + 4,
-              fill: "none",
-              stroke: accent,
-              "stroke-width": 1.5 * s,
-              rx: 2
-            }));
-          }
-          row.append(svgElement("rect", {
-            class: "kv-dst-query",
-            x: x1 + 8 * s,
-            y: stripsTop,
-            width: 22 * s,
-            height: Math.max(8 * s, rowH),
-            fill: "none",
-            stroke: cQuery,
-            "stroke-dasharray": `${3 * s} ${2 * s}`,
-            "stroke-width": 1.5 * s
-          }));
-          row.append(text(x1 + 34 * s, stripsTop + Math.max(8 * s, rowH) / 2 + small * 0.35, "q"));
-          if (first > 0 && xOf(first) - x0 > textWidth("dropped", small) + 12 * s) {
-            row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", {
-              "text-anchor": "middle",
-              stroke: t.bg,
-              "stroke-width": 3 * s,
-              "paint-order": "stroke",
-              "stroke-linejoin": "round"
-            }));
-          }
-          if (!stacked) y = Math.max(y, rowTop + labelH);
-        } else if (Number(g.fixed_bytes || 0) > 0) {
-          const h = 22 * s;
-          const boxW = Math.min(stripW, 90 * s);
-          row.append(svgElement("rect", {
-            class: "kv-dst-state",
-            x: x0,
-            y,
-            width: boxW,
-            height: h,
-            fill: color,
-            stroke: decoding ? accent : "none",
-            "stroke-width": 1.5 * s
-          }));
-          row.append(text(
-            x0 + boxW + 8 * s,
-            y + h / 2 + small * 0.35,
-            `fixed state, ${fmtBytes(Number(g.fixed_bytes))}: ${decoding ? "read and rewritten" : "written"} every step, never grows`
-          ));
-          y += (stacked ? h : Math.max(h, labelH)) + 3 * s;
-        } else {
-          row.append(text(x0, y + fs, "stores nothing per token"));
-          y += stacked ? fs * 1.4 : labelH;
-        }
-        parts.push(row);
-        y += 8 * s;
-      }
-      if (g.count > drawn) {
-        parts.push(text(0, y + fs * 0.2, `+ ${n(g.count - drawn)} more ${kindName(g.kind)} layers like these (counted in every total)`, { class: "kv-dst-more" }));
-        y += fs * 1.4;
-      }
-      y += 6 * s;
-    });
-    const keyed = shape.groups.map((g, gi) => ({ g, gs: st.groups[gi] })).filter(({ g }) => stripsOf(g).length > 0);
-    const isWindowed = ({ g }) => Number(g.cap) > 0;
-    const windowed = keyed.filter(isWindowed);
-    const full = keyed.filter((k) => !isWindowed(k));
-    const pick = want === "windowed" ? windowed[0] || full[0] : full[0] || windowed[0];
+    const f = layout(app, P, G, T, decoding);
+    const { header, y: cacheY } = drawHeader(f);
+    const parts = [header];
+    let y = drawCache(f, shape, st, perGroup, parts, cacheY);
+    const { pick, missing } = pickAttentionLayer(shape, st, want);
     if (pick) {
-      const { g, gs } = pick;
-      const color = conceptColor(g.kind);
-      const strips = stripsOf(g);
-      const kStrip = strips[0];
-      const vStrip = strips[strips.length - 1];
-      const latent = strips.length === 1;
-      const first = T - gs.held_tokens;
-      const held = gs.held_tokens;
-      const panel = svgElement("g", { class: "kv-dst-attention", "data-kind": g.kind, "data-scored": held });
-      const missing = want === "windowed" && !windowed.length ? `${shape.name} has no windowed layer: a full one is shown` : want === "full" && !full.length ? `every layer of ${shape.name} has a window: a windowed one is shown` : "";
-      y += 4 * s;
-      panel.append(svgElement("text", {
-        x: 0,
-        y: y + fs,
-        "font-size": fs,
-        fill: t.fg,
-        "font-weight": 600,
-        text: `Attention in ${kindName(g.kind)} 1, for token ${n(T)}`
-      }));
-      y += fs * 1.5;
-      if (missing) {
-        panel.append(text(0, y + small, missing, { fill: t.fg, class: "kv-dst-instead" }));
-        y += small * 1.4;
-      }
-      panel.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
-      y += small * 1.6;
-      const rowLabels = (yy, a, b = void 0) => {
-        if (stacked) return;
-        panel.append(text(0, yy + small, a, { fill: t.fg }));
-        if (b) panel.append(text(0, yy + small * 2.2, b));
-      };
-      const stackedLabel = (a) => {
-        if (!stacked) return;
-        panel.append(text(0, y + small, a, { fill: t.fg }));
-        y += small * 1.4;
-      };
-      const scoreText = held < T ? `q · k for each of the ${n(held)} keys in the window; the ${n(T - held)} older ones are not scored` : `q · k for every one of the ${n(held)} keys held`;
-      panel.append(text(W, y + small, scoreText, { "text-anchor": "end" }));
-      y += small * 1.5;
-      const qX = x1 + 8 * s;
-      const qBox = 22 * s;
-      panel.append(svgElement("path", {
-        class: "kv-dst-scoring",
-        fill: "none",
-        stroke: cQuery,
-        "stroke-width": 1.5 * s,
-        d: `M ${xOf(first)} ${y + 6 * s} V ${y} H ${qX + qBox / 2} V ${y + 6 * s} M ${xT} ${y} V ${y + 6 * s}`
-      }));
-      y += 8 * s;
-      stackedLabel(latent ? "latent c, as the keys" : "the keys held (K)");
-      const hK = stripHeight(kStrip.numbers, s);
-      rowLabels(y - small * 0.3, latent ? "latent c, as the keys" : "the keys held (K)");
-      panel.append(
-        svgElement("rect", { x: x0, y, width: stripW, height: hK, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-        text(x0 - 6 * s, y + hK / 2 + small * 0.35, kStrip.name, { "text-anchor": "end", "font-weight": 600 })
-      );
-      if (first > 0) {
-        panel.append(svgElement("rect", { x: x0, y, width: Math.max(1, xOf(first) - x0), height: hK, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
-      }
-      drawRows(panel, first, y, hK, color);
-      panel.append(
-        svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
-        text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q")
-      );
-      y += hK + 6 * s;
-      const per = Math.max(1, Math.ceil(2 * s / cellW));
-      const { bins, max } = illustrativeWeights(first, T, per);
-      const barH = 34 * s;
-      stackedLabel("weights: softmax of the scores");
-      rowLabels(y + barH / 2 - small, "weights", "softmax of the scores");
-      const base = y + barH;
-      let d = "";
-      for (let b = 0; b < bins.length; b++) {
-        const h = Math.max(0.5, bins[b] / max * barH);
-        const bx = xOf(first + b * per);
-        const bw = Math.max(0.5, Math.min(per, T - first - b * per) * cellW - (cellW * per >= 3 ? 1 : 0));
-        d += `M ${bx} ${base} v ${-h} h ${bw} v ${h} z `;
-      }
-      panel.append(
-        svgElement("line", { x1: x0, x2: x1, y1: base, y2: base, stroke: t.grid, "stroke-width": 1 }),
-        svgElement("path", { class: "kv-dst-weights", d, fill: cQuery, "data-bins": bins.length })
-      );
-      if (first > 0 && xOf(first) - x0 > textWidth("not scored", small) + 12 * s) {
-        panel.append(text((x0 + xOf(first)) / 2, base - small * 0.4, "not scored", { "text-anchor": "middle" }));
-      }
-      y = base + 6 * s;
-      const hV = stripHeight(vStrip.numbers, s);
-      stackedLabel(latent ? "latent c, as the values, x weights" : "the values (V) x weights");
-      rowLabels(y - small * 0.3, latent ? "latent c, as the values," : "the values (V)", "each times its weight");
-      panel.append(
-        svgElement("rect", { x: x0, y, width: stripW, height: hV, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-        text(x0 - 6 * s, y + hV / 2 + small * 0.35, vStrip.name, { "text-anchor": "end", "font-weight": 600 })
-      );
-      const weighted = svgElement("g", { class: "kv-dst-weighted" });
-      const byLevel = Array.from({ length: 16 }, () => []);
-      for (let b = 0; b < bins.length; b++) {
-        const bw = Math.min(per, T - first - b * per) * cellW;
-        byLevel[Math.round(15 * Math.sqrt(bins[b] / max))].push([xOf(first + b * per), y, bw, hV]);
-      }
-      byLevel.forEach((boxes, level) => {
-        if (boxes.length) weighted.append(svgElement("path", { d: boxesPath(boxes), fill: color, "fill-opacity": (0.12 + 0.88 * level / 15).toFixed(3) }));
-      });
-      panel.append(weighted, svgElement("rect", { x: xOf(first), y, width: xT - xOf(first), height: hV, fill: "none", stroke: color, "stroke-width": 1 }));
-      const vBottom = y + hV;
-      y = vBottom + 22 * s;
-      stackedLabel("their sum: one row, the output");
-      rowLabels(y - small * 0.3, "their sum: one row,", "this layer's output");
-      const outY = y;
-      panel.append(
-        svgElement("path", {
-          class: "kv-dst-sum",
-          d: `M ${xOf(first)} ${vBottom} L ${xT} ${vBottom} L ${qX + qBox} ${outY} L ${qX} ${outY + hV} Z`,
-          fill: color,
-          "fill-opacity": 0.18,
-          stroke: "none"
-        }),
-        svgElement("rect", { class: "kv-dst-out", x: qX, y: outY, width: qBox, height: hV, fill: color, stroke: t.fg, "stroke-width": 1 }),
-        svgElement("path", {
-          class: "kv-dst-next",
-          d: `M ${qX + qBox + 2 * s} ${outY + hV / 2} H ${W - 3 * s} m ${-5 * s} ${-4 * s} l ${5 * s} ${4 * s} l ${-5 * s} ${4 * s}`,
-          fill: "none",
-          stroke: t.fg,
-          "stroke-width": 1.5 * s
-        }),
-        text(W, outY + hV + small * 1.3, "layer n+1", { "text-anchor": "end", fill: t.fg })
-      );
-      y = outY + hV + small * 1.8;
-      parts.push(panel);
+      const attention = drawAttention(f, pick, missing, y);
+      parts.push(attention.panel);
+      y = attention.y;
     }
-    let legendY = y + 8 * s;
-    const legend = svgElement("g", { class: "kv-dst-legend" });
-    let lx = 0;
-    const item = (mark, str) => {
-      const w = 18 * s + textWidth(str, small);
-      if (lx > 0 && lx + w > W) {
-        lx = 0;
-        legendY += 20 * s;
-      }
-      legend.append(mark(lx), text(lx + 18 * s, legendY + 10 * s, str));
-      lx += w + 16 * s;
-    };
-    const sw = 12 * s;
-    for (const kind of new Set(shape.groups.map((g) => g.kind))) {
-      item((x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
-    }
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
-    item(
-      (x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + k * sw / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
-      "generated: a row per step"
-    );
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
-    item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
-    const H = legendY + 22 * s;
+    const { legend, H } = drawLegend(f, shape.groups, y);
+    const W = f.W;
     const svg = svgElement("svg", {
       width: W,
       height: H,
       viewBox: `0 0 ${W} ${H}`,
       role: "img",
-      "font-family": t.font,
+      "font-family": f.t.font,
       // the point in words: each kind of layer's rows held and dropped
       "aria-label": `${shape.name}, ${decoding ? `decode step ${n(G)}` : "after the prefill"}: ${n(T)} tokens, ${fmtBytes(st.stored_bytes)} stored. ${shape.groups.map((g, gi) => groupLine(g, st.groups[gi], bits, T)).join(". ")}.`
     }, [...parts, legend]);
-    const lines = shape.groups.map((g, gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
-    const hasLatent = shape.groups.some((g) => g.latent !== void 0);
-    lines.push({ text: decoding ? `This step: every layer computes the new token's query, key and value${hasLatent ? " (MLA: one latent in place of the key and value)" : ""}; the new rows are kept, the query is scored against every row held, then dropped.` : `Prefill: the keys and values of all ${n(P)} prompt tokens are computed and stored at once. Play or Step to decode.`, cls: "kv-note" });
-    lines.push({ text: `The token axis runs to token ${n(span)}: the prompt and room for ${n(span - P)} decode steps, doubled whenever the conversation passes it.`, cls: "kv-note" });
-    lines.push({ text: "Attention (under the cache): the new token's query is scored against each key the layer holds (a sliding layer: only the keys in its window), the softmax turns the scores into weights that sum to 1, and the weighted sum of the values is one row, the layer's output, which the next layer takes as its input. The weights drawn are a fixed made-up pattern: the widget knows the cache's sizes, not the model's numbers.", cls: "kv-note" });
-    if (shape.max_context && T > shape.max_context) {
-      lines.push({ text: `${n(T)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(shape.max_context)}).`, cls: "kv-warn" });
-    }
+    const lines = textLines(f, shape, st, bits);
     app.say(lines);
-    outTokens.textContent = `${n(T)} (${n(P)} prompt + ${n(G)} generated)`;
-    outStored.textContent = fmtBytes(st.stored_bytes);
-    outRead.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
-    outWritten.textContent = fmtBytes(st.written_bytes);
-    outScored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in ${article(kindName(pick.g.kind))} ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
+    outs.tokens.textContent = `${n(T)} (${n(P)} prompt + ${n(G)} generated)`;
+    outs.stored.textContent = fmtBytes(st.stored_bytes);
+    outs.read.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
+    outs.written.textContent = fmtBytes(st.written_bytes);
+    outs.scored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in ${article(kindName(pick.g.kind))} ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
     app.diagram.replaceChildren(svg);
     app.drawnWidth = W;
   };

@@ -6,6 +6,7 @@ var CONCEPT_COLORS;
 var CONTEXT_STEPS;
 var HATCHED;
 var KEYED_TAGS;
+var KIND_NAMES;
 var KVInputError;
 var PAGE_DARK;
 var PAGE_LIGHT;
@@ -121,10 +122,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "257ff11348cb99a3";
+var LIBRARY_HASH = "3a0ba8a92143b186";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KIND_NAMES, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -444,6 +445,51 @@ function headline(entry, row, context) {
   const why = whyFirst(entry, row);
   return why ? `${hold}; ${why}.` : `${hold}.`;
 }
+function legendLabels(entry, row, memory, allFull) {
+  const usable = entry.usable_bytes;
+  const over = entry.ranks.some((r) => r.weights_bytes > usable);
+  const maxHeld = Math.max(0, ...row.replica_conversations);
+  return [
+    ["weights", "weights"],
+    ...maxHeld > 0 ? [
+      /** @type {[string, string]} */
+      ["kv", "cache: one segment per conversation"]
+    ] : [],
+    ...entry.weights_fit ? [
+      /** @type {[string, string]} */
+      ["free", allFull ? "left (less than one more conversation)" : "left (unused while another GPU is full)"]
+    ] : [],
+    ...over ? [
+      /** @type {[string, string]} */
+      ["warning", `weights past the usable ${fmtBytes(usable)}`]
+    ] : [],
+    ...memory > usable && entry.ranks.some((r) => r.weights_bytes < memory) ? [
+      /** @type {[string, string]} */
+      ["reserve", "reserve (1 - utilization)"]
+    ] : []
+  ];
+}
+function drawRankLegend(app, labels, paint, parts, ly, W) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 12 * s;
+  let lx = 0;
+  let rows = 1;
+  for (const [concept, text] of labels) {
+    const w = 18 * s + text.length * fs * 0.52;
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      ly += 18 * s;
+      rows += 1;
+    }
+    parts.push(
+      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
+      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
+    );
+    lx += w + 14 * s;
+  }
+  return { ly, rows };
+}
 function rankBars(app, entry, row, memory, gpuName, W) {
   const t = app.theme();
   const s = app.scale();
@@ -459,7 +505,6 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   const top = fs * 2;
   const full = new Set(row.full_ranks);
   const allFull = full.size === entry.ranks.length;
-  const over = entry.ranks.some((r) => r.weights_bytes > usable);
   const paint = svgPaint(app, s);
   const parts = [];
   parts.push(svgElement("text", {
@@ -548,30 +593,9 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     parts.push(svgElement("text", { x: gx - 4 * s, y: ly + fs * 0.6, "font-size": fs * 0.9, fill: t.fg, "text-anchor": "end", text: `the GPU ends: ${fmtBytes(memory)}` }));
     ly += fs * 1.4;
   }
-  const maxHeld = Math.max(0, ...row.replica_conversations);
-  const labels = [
-    ["weights", "weights"],
-    ...maxHeld > 0 ? [["kv", "cache: one segment per conversation"]] : [],
-    ...entry.weights_fit ? [["free", allFull ? "left (less than one more conversation)" : "left (unused while another GPU is full)"]] : [],
-    ...over ? [["warning", `weights past the usable ${fmtBytes(usable)}`]] : [],
-    // the reserve is named only where some of it shows: weights past the GPU's end cover it
-    ...memory > usable && entry.ranks.some((r) => r.weights_bytes < memory) ? [["reserve", "reserve (1 - utilization)"]] : []
-  ];
-  let lx = 0;
-  let legendRows = 1;
-  for (const [concept, text] of labels) {
-    const w = 18 * s + text.length * fs * 0.52;
-    if (lx > 0 && lx + w > W) {
-      lx = 0;
-      ly += 18 * s;
-      legendRows += 1;
-    }
-    parts.push(
-      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
-      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
-    );
-    lx += w + 14 * s;
-  }
+  const legend = drawRankLegend(app, legendLabels(entry, row, memory, allFull), paint, parts, ly, W);
+  ly = legend.ly;
+  const legendRows = legend.rows;
   const keptRows = app.keepsHeight() && W < 760 * s ? 2 : 1;
   const H = ly + 20 * s + Math.max(0, keptRows - legendRows) * 18 * s;
   const summary = entry.weights_fit ? `${fmtConversations(row.conversations)}; GPU ${row.full_ranks[0]} fills first` : "the weights do not fit";

@@ -6,6 +6,7 @@ var CONCEPT_COLORS;
 var CONTEXT_STEPS;
 var HATCHED;
 var KEYED_TAGS;
+var KIND_NAMES;
 var KVInputError;
 var PAGE_DARK;
 var PAGE_LIGHT;
@@ -121,10 +122,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "257ff11348cb99a3";
+var LIBRARY_HASH = "3a0ba8a92143b186";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KIND_NAMES, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -338,8 +339,7 @@ function neverFillsMessage(trace, neverFull, count, ref, counts) {
   ];
   return `At ${n(trace.kv_slots)} token slots the cache never fills under ${who}: all ${n(count)} requests run at once, no request waits for memory, and the shares would measure memory nobody asked for. The four allocators cannot be compared here. To fill the cache, give ${more.length ? `more requests (${n(more[more.length - 1])}) or ` : ""}less KV memory (${less.join(", ")}).`;
 }
-function render({ model, el }) {
-  const app = createApp({ model, el }, "Where does KV memory go when each request reserves its own, and when it is paged?");
+function buildControls(app, model) {
   selectControl(app, "dataset", "Requests like", () => Object.keys(model.get("lengths") || DATASET_LABELS).map((d) => [d, DATASET_LABELS[d] || d]), ["lengths"]);
   selectControl(app, "num_requests", "How many", () => axisValues(app, "request_counts").map((c) => [c, n(c)]), ["axes"]);
   selectControl(app, "kv_slots", "KV memory", () => {
@@ -359,8 +359,11 @@ function render({ model, el }) {
   diagramBox(app);
   const table = element("table", { class: "kv-how-table" });
   app.text.before(table);
+  return { sized, sizedOff, outs, outWasted, values, hatchId, table };
+}
+function traceRunner(app, model) {
   let cache = { key: "", trace: null };
-  const runTrace = () => {
+  return () => {
     const L = app.lookup();
     const dataset = model.get("dataset");
     const lengths = model.get("lengths") || {};
@@ -388,15 +391,200 @@ function render({ model, el }) {
     }
     return { trace: cache.trace, dataset, count, budget };
   };
-  app.draw = () => {
-    const paperMemory = Number(model.get("kv_slots")) !== 0;
-    const why = `off: the paper's KV memory is a fixed count of token slots; pick "what the model leaves on the GPU" under KV memory to size it from the model`;
-    for (const c of sized) {
-      c.disabled = paperMemory;
-      c.title = paperMemory ? why : "";
+}
+function drawLegend(f, finishesEarly) {
+  const { t, s, W, fs, paint, hatchId } = f;
+  let lx = 0;
+  let ly = 0;
+  const legend = svgElement("g", { class: "kv-mt-legend" });
+  const entries = USES.map(([, concept, label]) => [paint.fill(concept), label]);
+  if (finishesEarly) entries.push([`url(#${hatchId})`, FINISHED_LABEL]);
+  for (const [fill, label] of entries) {
+    const w = 18 * s + label.length * fs * 0.52;
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      ly += 18 * s;
     }
-    sizedOff.textContent = paperMemory ? "Model to KV cache: off while KV memory is the paper's" : "";
-    sizedOff.hidden = !paperMemory;
+    legend.append(
+      svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill, stroke: t.fg2, "stroke-width": fill.startsWith("url") ? 0.5 * s : 0 }),
+      svgElement("text", { x: lx + 17 * s, y: ly + 11 * s, "font-size": fs * 0.9, fill: t.fg2, text: label })
+    );
+    lx += w + 14 * s;
+  }
+  return { legend, top: ly + 26 * s };
+}
+function drawAreas(f, g, run, { px, py, plotW, ph, X, Y }) {
+  const { t, s, fs, paint, hatchId, lastStep } = f;
+  const steps = f.trace.steps;
+  const runEnd = Math.min(run.total_steps, lastStep);
+  const idx = steps.map((_, j) => j).filter((j) => steps[j] < runEnd);
+  const xs = [...idx.map((j) => X(steps[j])), X(runEnd)];
+  const below = xs.map(() => 0);
+  for (const [key, concept] of USES) {
+    const above = below.map((b, k) => b + run[key][idx[Math.min(k, idx.length - 1)]]);
+    let d = xs.map((x, k) => `${k ? "L" : "M"}${x.toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
+    for (let k = xs.length - 1; k >= 0; k--) d += `L${xs[k].toFixed(1)},${Y(below[k]).toFixed(1)}`;
+    g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: paint.fill(concept), stroke: "none" }));
+    for (let k = 0; k < below.length; k++) below[k] = above[k];
+  }
+  if (runEnd < lastStep) {
+    const fx = X(runEnd);
+    g.append(svgElement("rect", { class: "kv-mt-finished", x: fx, y: py, width: px + plotW - fx, height: ph, fill: `url(#${hatchId})` }));
+    const word = "finished";
+    if (px + plotW - fx > word.length * fs * 0.6 + 12 * s) {
+      g.append(svgElement("text", {
+        x: (fx + px + plotW) / 2,
+        y: py + ph / 2 + fs * 0.35,
+        "font-size": fs,
+        "font-weight": 600,
+        fill: t.fg,
+        "text-anchor": "middle",
+        stroke: t.bg,
+        "stroke-width": 4 * s,
+        "stroke-linejoin": "round",
+        "paint-order": "stroke",
+        text: word
+      }));
+    }
+  }
+}
+function drawPanelAxes(f, g, run, { px, py, plotW, ph, X, Y }) {
+  const { t, s, fs, lastStep } = f;
+  g.append(svgElement("rect", { x: px, y: py, width: plotW, height: ph, fill: "none", stroke: t.grid, "stroke-width": 1 }));
+  for (const share of [0, 0.5, 1]) {
+    g.append(svgElement("text", { x: px - 4 * s, y: Y(share) + fs * 0.3, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": "end", text: pct(share) }));
+  }
+  const done = X(Math.min(run.total_steps, lastStep));
+  g.append(svgElement("line", { x1: done, x2: done, y1: py, y2: py + ph, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${3 * s} ${2 * s}` }));
+  const doneText = `all done at step ${n(run.total_steps)}`;
+  const doneW = doneText.length * fs * 0.8 * 0.55;
+  const leftOfLine = done - px > doneW + 6 * s;
+  g.append(svgElement("text", { x: leftOfLine ? done - 4 * s : Math.min(done + 4 * s, px + plotW - doneW), y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": leftOfLine ? "end" : "start", text: doneText }));
+  if (leftOfLine && done - px > doneW + 60 * s) g.append(svgElement("text", { x: px, y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, text: "step 0" }));
+}
+function drawPanel(f, pol, b) {
+  const { t, fs } = f;
+  const run = f.trace.runs[pol];
+  const g = svgElement("g", { class: "kv-mt-panel", "data-policy": pol, "data-token-share": run.mean_token_states.toFixed(4), "data-batch": run.mean_running.toFixed(2) });
+  g.append(
+    svgElement("text", { x: b.x0, y: b.y0 + fs, "font-size": fs, "font-weight": 600, fill: t.fg, text: run.label }),
+    svgElement("text", { x: b.x0 + b.pw, y: b.y0 + fs, "font-size": fs * 0.9, fill: t.fg2, "text-anchor": "end", text: `${pct(run.mean_token_states)} tokens, batch ${batch(run.mean_running)}` })
+  );
+  drawAreas(f, g, run, b);
+  drawPanelAxes(f, g, run, b);
+  return g;
+}
+function drawFigure(app, trace, shown, hatchId) {
+  const t = app.theme();
+  const s = app.scale();
+  const W = diagramWidth(app);
+  const fs = 12 * s;
+  const paint = svgPaint(app, s);
+  const steps = trace.steps;
+  const end = shown.length > 1 ? steps.length ? steps[steps.length - 1] : 1 : trace.runs[shown[0]].total_steps;
+  const f = { t, s, W, fs, paint, hatchId, trace, lastStep: Math.max(1, end) };
+  const finishesEarly = shown.some((p) => trace.runs[p].total_steps < f.lastStep);
+  const hatch = svgElement("pattern", { id: hatchId, width: 6 * s, height: 6 * s, patternUnits: "userSpaceOnUse", patternTransform: "rotate(0)" }, [
+    svgElement("rect", { width: 6 * s, height: 6 * s, fill: t.bg }),
+    svgElement("line", { x1: 0, x2: 0, y1: 0, y2: 6 * s, stroke: t.fg2, "stroke-width": 1.2 * s })
+  ]);
+  const { legend, top } = drawLegend(f, finishesEarly);
+  const parts = [svgElement("defs", {}, [hatch]), legend];
+  const cols = shown.length > 1 && W >= 620 * s ? 2 : 1;
+  const gap = 22 * s;
+  const pw = (W - gap * (cols - 1)) / cols;
+  const ph = (shown.length > 1 ? 110 : 220) * s;
+  const axisW = 36 * s;
+  const titleH = fs * 1.9;
+  const ticksH = fs * 1.5;
+  const rowH = titleH + ph + ticksH + 10 * s;
+  shown.forEach((pol, i) => {
+    const x0 = i % cols * (pw + gap);
+    const y0 = top + Math.floor(i / cols) * rowH;
+    const px = x0 + axisW;
+    const plotW = Math.max(60, pw - axisW - 4 * s);
+    const py = y0 + titleH;
+    const X = (step) => px + (f.lastStep > 0 ? step / f.lastStep * plotW : 0);
+    const Y = (share) => py + ph * (1 - share);
+    parts.push(drawPanel(f, pol, { x0, y0, pw, px, py, plotW, ph, X, Y }));
+  });
+  const H = top + Math.ceil(shown.length / cols) * rowH;
+  const aria = shown.map((p) => `${POLICY_LABELS[p]}: ${pct(trace.runs[p].mean_token_states)} of the cache holds tokens, batch ${batch(trace.runs[p].mean_running)}`).join("; ");
+  return { W, svg: svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font, "aria-label": aria }, [paint.defs(), ...parts]) };
+}
+function textLines(model, { trace, dataset, count, budget }, paperSetting) {
+  const ref = model.get("reference") || {};
+  const fit = (ref.fits || {})[dataset] || {};
+  const lines = [];
+  const memory = budget ? `${n(trace.kv_slots)} token slots: what ${budget.shape.name} leaves on ${budget.numGpus} x ${budget.gpu.name} at 90% utilization, divided by its KV bytes per token (a slot is one token in every layer)` : `${n(trace.kv_slots)} token slots${trace.kv_slots === ref.paper_kv_slots ? " (the paper's Table 1: OPT-13B on an A100-40GB leaves 12 GiB for the cache, at 800 KiB a token)" : ""}`;
+  lines.push(
+    { text: `${n(count)} requests like ${fit.label || dataset}'s (seed ${model.get("seed")}) on ${memory}; the longest sequence is ${n(trace.max_len)} tokens (OPT's), blocks of ${trace.block_size}.` },
+    { text: "Every request waits at step 0 and is admitted first come, first served when its memory fits; one decode step writes one token per running request. The shares are averages over the steps at which a request is still waiting: a full server." },
+    { text: "Orca (Max) reserves the maximum length, Orca (Pow2) the prompt plus the output rounded up to a power of two, Orca (Oracle) exactly prompt + output; each reservation is placed by a buddy allocator (the paper's assumption), which rounds it up to a power of two and can split free space too finely for the next request. vLLM hands out blocks as a sequence grows, keeps 1% of the blocks free when admitting (vLLM 0.2.0) and preempts the latest request when blocks run out." },
+    { text: "Reserved, not yet written: slots held for tokens the request will still write. Never written: slots held past a request's end (or the empty tail of its last block). Allocator rounding + free: what the paper calls external fragmentation and others." },
+    { text: `Request lengths: lognormal draws with the paper's mean lengths (Figure 11: ${fit.label || dataset} prompts ${fit.input_mean} tokens, outputs ${fit.output_mean}); the spread is ours: output sigma ${fit.output_sigma} fitted to Figure 2's Orca (Max) bar, prompt sigma ${fit.input_sigma} assumed; prompts at most ${n(fit.max_input || 0)} tokens.` }
+  );
+  if (paperSetting) {
+    lines.push({ text: "The paper's runs are one-hour traces of real lengths at one request rate (ShareGPT 2 requests/s, Alpaca 30); ours are saturated synthetic traces. vLLM's Alpaca batch (132) is not a memory limit at the paper's rate, so ours is higher; the paper's vLLM bar gives only the token share (96.3%)." });
+  }
+  if (ref.source) lines.push({ text: `Source: ${ref.source}` });
+  return lines;
+}
+function howTable(trace, dataset, ref, paperSetting) {
+  const paperUse = (p) => paperSetting && dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {};
+  const paperBatch = (p) => paperSetting ? ((ref.paper_batch || {})[dataset] || {})[p] : void 0;
+  const cell = (ours, paper) => element("td", {}, [
+    element("span", { text: ours }),
+    ...paper === void 0 ? [] : [element("span", { class: "kv-paper", text: ` (${paper})` })]
+  ]);
+  const head = ["", "token states", "reserved", "never written", "rounding + free", "batch", "steps to finish", "preemptions"];
+  const tableRows = POLICIES.map((p) => {
+    const r = trace.runs[p];
+    const u = paperUse(p);
+    const b = paperBatch(p);
+    const opt = (v) => v === void 0 ? void 0 : pct1(v);
+    return element("tr", {}, [
+      element("td", { text: POLICY_LABELS[p] }),
+      cell(pct1(r.mean_token_states), opt(u.token_states)),
+      cell(pct1(r.mean_reserved), opt(u.reserved)),
+      cell(pct1(r.mean_internal), opt(u.internal)),
+      cell(pct1(r.mean_rounding + r.mean_free), opt(u.external_and_others)),
+      cell(r.mean_running.toFixed(2), b === void 0 ? void 0 : b.toFixed(2)),
+      cell(n(r.total_steps), void 0),
+      cell(p === "paged" ? n(r.preemptions) : "", void 0)
+    ]);
+  });
+  const caption = paperSetting ? `Averages over the saturated steps; in brackets the paper's (Figure 2${dataset === "sharegpt" ? "" : ": ShareGPT only"}; Figure 13's mean batch).` : "Averages over the saturated steps (the paper's figures are shown in its setting: its memory, blocks of 16).";
+  return [element("caption", { text: caption }), element("tr", {}, head.map((h) => element("th", { text: h }))), ...tableRows];
+}
+function switchSizedMenus({ sized, sizedOff }, paperMemory) {
+  const why = `off: the paper's KV memory is a fixed count of token slots; pick "what the model leaves on the GPU" under KV memory to size it from the model`;
+  for (const c of sized) {
+    c.disabled = paperMemory;
+    c.title = paperMemory ? why : "";
+  }
+  sizedOff.textContent = paperMemory ? "Model to KV cache: off while KV memory is the paper's" : "";
+  sizedOff.hidden = !paperMemory;
+}
+function showNeverFills(app, model, { table, outs, outWasted, values }, trace, count, neverFull) {
+  app.failure(neverFillsMessage(trace, neverFull, count, model.get("reference") || {}, axisValues(app, "request_counts")));
+  app.say([{ text: "The shares are averages over the steps at which a request is waiting for memory: a full server. A run in which none waits has no such step." }]);
+  app.diagram.replaceChildren();
+  table.replaceChildren();
+  for (const p of POLICIES) {
+    const r = trace.runs[p];
+    outs[p].textContent = neverFull.includes(p) ? `not applicable: never full (all ${n(count)} requests at once)` : `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
+  }
+  outWasted.textContent = "not applicable: the cache never fills";
+  markHolds(values, true);
+}
+function render({ model, el }) {
+  const app = createApp({ model, el }, "Where does KV memory go when each request reserves its own, and when it is paged?");
+  const ui = buildControls(app, model);
+  const { outs, outWasted, values, hatchId, table } = ui;
+  const runTrace = traceRunner(app, model);
+  app.draw = () => {
+    switchSizedMenus(ui, Number(model.get("kv_slots")) !== 0);
     markHolds(values, false);
     let traced;
     try {
@@ -411,169 +599,20 @@ function render({ model, el }) {
       markHolds(values, true);
       return;
     }
-    const { trace, dataset, count, budget } = traced;
+    const { trace, dataset, count } = traced;
     const neverFull = POLICIES.filter((p) => trace.runs[p].saturated_steps === 0);
     if (neverFull.length) {
-      app.failure(neverFillsMessage(trace, neverFull, count, model.get("reference") || {}, axisValues(app, "request_counts")));
-      app.say([{ text: "The shares are averages over the steps at which a request is waiting for memory: a full server. A run in which none waits has no such step." }]);
-      app.diagram.replaceChildren();
-      table.replaceChildren();
-      for (const p of POLICIES) {
-        const r = trace.runs[p];
-        outs[p].textContent = neverFull.includes(p) ? `not applicable: never full (all ${n(count)} requests at once)` : `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
-      }
-      outWasted.textContent = "not applicable: the cache never fills";
-      markHolds(values, true);
+      showNeverFills(app, model, ui, trace, count, neverFull);
       return;
     }
     const view = model.get("view");
     const shown = view === "all" ? POLICIES : POLICIES.filter((p) => p === view);
     if (!shown.length) throw new KVInputError(`view must be one of ${axisValues(app, "views").join(", ")}, got ${view}`);
-    const t = app.theme();
-    const s = app.scale();
-    const W = diagramWidth(app);
-    const fs = 12 * s;
-    const parts = [];
-    const paint = svgPaint(app, s);
-    const steps = trace.steps;
-    const end = shown.length > 1 ? steps.length ? steps[steps.length - 1] : 1 : trace.runs[shown[0]].total_steps;
-    const lastStep = Math.max(1, end);
-    const finishesEarly = shown.some((p) => trace.runs[p].total_steps < lastStep);
-    const hatch = svgElement("pattern", { id: hatchId, width: 6 * s, height: 6 * s, patternUnits: "userSpaceOnUse", patternTransform: "rotate(0)" }, [
-      svgElement("rect", { width: 6 * s, height: 6 * s, fill: t.bg }),
-      svgElement("line", { x1: 0, x2: 0, y1: 0, y2: 6 * s, stroke: t.fg2, "stroke-width": 1.2 * s })
-    ]);
-    parts.push(svgElement("defs", {}, [hatch]));
-    let lx = 0;
-    let ly = 0;
-    const legend = svgElement("g", { class: "kv-mt-legend" });
-    const entries = USES.map(([, concept, label]) => [paint.fill(concept), label]);
-    if (finishesEarly) entries.push([`url(#${hatchId})`, FINISHED_LABEL]);
-    for (const [fill, label] of entries) {
-      const w = 18 * s + label.length * fs * 0.52;
-      if (lx > 0 && lx + w > W) {
-        lx = 0;
-        ly += 18 * s;
-      }
-      legend.append(
-        svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill, stroke: t.fg2, "stroke-width": fill.startsWith("url") ? 0.5 * s : 0 }),
-        svgElement("text", { x: lx + 17 * s, y: ly + 11 * s, "font-size": fs * 0.9, fill: t.fg2, text: label })
-      );
-      lx += w + 14 * s;
-    }
-    parts.push(legend);
-    const top = ly + 26 * s;
-    const cols = shown.length > 1 && W >= 620 * s ? 2 : 1;
-    const gap = 22 * s;
-    const pw = (W - gap * (cols - 1)) / cols;
-    const ph = (shown.length > 1 ? 110 : 220) * s;
-    const axisW = 36 * s;
-    const titleH = fs * 1.9;
-    const ticksH = fs * 1.5;
-    const rowH = titleH + ph + ticksH + 10 * s;
-    shown.forEach((pol, i) => {
-      const run = trace.runs[pol];
-      const x0 = i % cols * (pw + gap);
-      const y0 = top + Math.floor(i / cols) * rowH;
-      const px = x0 + axisW;
-      const plotW = Math.max(60, pw - axisW - 4 * s);
-      const py = y0 + titleH;
-      const g = svgElement("g", { class: "kv-mt-panel", "data-policy": pol, "data-token-share": run.mean_token_states.toFixed(4), "data-batch": run.mean_running.toFixed(2) });
-      g.append(
-        svgElement("text", { x: x0, y: y0 + fs, "font-size": fs, "font-weight": 600, fill: t.fg, text: run.label }),
-        svgElement("text", { x: x0 + pw, y: y0 + fs, "font-size": fs * 0.9, fill: t.fg2, "text-anchor": "end", text: `${pct(run.mean_token_states)} tokens, batch ${batch(run.mean_running)}` })
-      );
-      const X = (step) => px + (lastStep > 0 ? step / lastStep * plotW : 0);
-      const Y = (share) => py + ph * (1 - share);
-      const runEnd = Math.min(run.total_steps, lastStep);
-      const idx = steps.map((_, j) => j).filter((j) => steps[j] < runEnd);
-      const xs = [...idx.map((j) => X(steps[j])), X(runEnd)];
-      const below = xs.map(() => 0);
-      for (const [key, concept] of USES) {
-        const above = below.map((b, k) => b + run[key][idx[Math.min(k, idx.length - 1)]]);
-        let d = xs.map((x, k) => `${k ? "L" : "M"}${x.toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
-        for (let k = xs.length - 1; k >= 0; k--) d += `L${xs[k].toFixed(1)},${Y(below[k]).toFixed(1)}`;
-        g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: paint.fill(concept), stroke: "none" }));
-        for (let k = 0; k < below.length; k++) below[k] = above[k];
-      }
-      if (runEnd < lastStep) {
-        const fx = X(runEnd);
-        g.append(svgElement("rect", { class: "kv-mt-finished", x: fx, y: py, width: px + plotW - fx, height: ph, fill: `url(#${hatchId})` }));
-        const word = "finished";
-        if (px + plotW - fx > word.length * fs * 0.6 + 12 * s) {
-          g.append(svgElement("text", {
-            x: (fx + px + plotW) / 2,
-            y: py + ph / 2 + fs * 0.35,
-            "font-size": fs,
-            "font-weight": 600,
-            fill: t.fg,
-            "text-anchor": "middle",
-            stroke: t.bg,
-            "stroke-width": 4 * s,
-            "stroke-linejoin": "round",
-            "paint-order": "stroke",
-            text: word
-          }));
-        }
-      }
-      g.append(svgElement("rect", { x: px, y: py, width: plotW, height: ph, fill: "none", stroke: t.grid, "stroke-width": 1 }));
-      for (const share of [0, 0.5, 1]) {
-        g.append(svgElement("text", { x: px - 4 * s, y: Y(share) + fs * 0.3, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": "end", text: pct(share) }));
-      }
-      const done = X(Math.min(run.total_steps, lastStep));
-      g.append(svgElement("line", { x1: done, x2: done, y1: py, y2: py + ph, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${3 * s} ${2 * s}` }));
-      const doneText = `all done at step ${n(run.total_steps)}`;
-      const doneW = doneText.length * fs * 0.8 * 0.55;
-      const leftOfLine = done - px > doneW + 6 * s;
-      g.append(svgElement("text", { x: leftOfLine ? done - 4 * s : Math.min(done + 4 * s, px + plotW - doneW), y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": leftOfLine ? "end" : "start", text: doneText }));
-      if (leftOfLine && done - px > doneW + 60 * s) g.append(svgElement("text", { x: px, y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, text: "step 0" }));
-      parts.push(g);
-    });
-    const rows = Math.ceil(shown.length / cols);
-    const H = top + rows * rowH;
-    const aria = shown.map((p) => `${POLICY_LABELS[p]}: ${pct(trace.runs[p].mean_token_states)} of the cache holds tokens, batch ${batch(trace.runs[p].mean_running)}`).join("; ");
-    const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font, "aria-label": aria }, [paint.defs(), ...parts]);
+    const { svg, W } = drawFigure(app, trace, shown, hatchId);
     const ref = model.get("reference") || {};
-    const fit = (ref.fits || {})[dataset] || {};
     const paperSetting = trace.kv_slots === ref.paper_kv_slots && trace.block_size === 16 && trace.max_len === ref.paper_max_len;
-    const lines = [];
-    const memory = budget ? `${n(trace.kv_slots)} token slots: what ${budget.shape.name} leaves on ${budget.numGpus} x ${budget.gpu.name} at 90% utilization, divided by its KV bytes per token (a slot is one token in every layer)` : `${n(trace.kv_slots)} token slots${trace.kv_slots === ref.paper_kv_slots ? " (the paper's Table 1: OPT-13B on an A100-40GB leaves 12 GiB for the cache, at 800 KiB a token)" : ""}`;
-    lines.push(
-      { text: `${n(count)} requests like ${fit.label || dataset}'s (seed ${model.get("seed")}) on ${memory}; the longest sequence is ${n(trace.max_len)} tokens (OPT's), blocks of ${trace.block_size}.` },
-      { text: "Every request waits at step 0 and is admitted first come, first served when its memory fits; one decode step writes one token per running request. The shares are averages over the steps at which a request is still waiting: a full server." },
-      { text: "Orca (Max) reserves the maximum length, Orca (Pow2) the prompt plus the output rounded up to a power of two, Orca (Oracle) exactly prompt + output; each reservation is placed by a buddy allocator (the paper's assumption), which rounds it up to a power of two and can split free space too finely for the next request. vLLM hands out blocks as a sequence grows, keeps 1% of the blocks free when admitting (vLLM 0.2.0) and preempts the latest request when blocks run out." },
-      { text: "Reserved, not yet written: slots held for tokens the request will still write. Never written: slots held past a request's end (or the empty tail of its last block). Allocator rounding + free: what the paper calls external fragmentation and others." },
-      { text: `Request lengths: lognormal draws with the paper's mean lengths (Figure 11: ${fit.label || dataset} prompts ${fit.input_mean} tokens, outputs ${fit.output_mean}); the spread is ours: output sigma ${fit.output_sigma} fitted to Figure 2's Orca (Max) bar, prompt sigma ${fit.input_sigma} assumed; prompts at most ${n(fit.max_input || 0)} tokens.` }
-    );
-    const paperUse = (p) => paperSetting && dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {};
-    const paperBatch = (p) => paperSetting ? ((ref.paper_batch || {})[dataset] || {})[p] : void 0;
-    const cell = (ours, paper) => element("td", {}, [
-      element("span", { text: ours }),
-      ...paper === void 0 ? [] : [element("span", { class: "kv-paper", text: ` (${paper})` })]
-    ]);
-    const head = ["", "token states", "reserved", "never written", "rounding + free", "batch", "steps to finish", "preemptions"];
-    const tableRows = POLICIES.map((p) => {
-      const r = trace.runs[p];
-      const u = paperUse(p);
-      const b = paperBatch(p);
-      const opt = (v) => v === void 0 ? void 0 : pct1(v);
-      return element("tr", {}, [
-        element("td", { text: POLICY_LABELS[p] }),
-        cell(pct1(r.mean_token_states), opt(u.token_states)),
-        cell(pct1(r.mean_reserved), opt(u.reserved)),
-        cell(pct1(r.mean_internal), opt(u.internal)),
-        cell(pct1(r.mean_rounding + r.mean_free), opt(u.external_and_others)),
-        cell(r.mean_running.toFixed(2), b === void 0 ? void 0 : b.toFixed(2)),
-        cell(n(r.total_steps), void 0),
-        cell(p === "paged" ? n(r.preemptions) : "", void 0)
-      ]);
-    });
-    const caption = paperSetting ? `Averages over the saturated steps; in brackets the paper's (Figure 2${dataset === "sharegpt" ? "" : ": ShareGPT only"}; Figure 13's mean batch).` : "Averages over the saturated steps (the paper's figures are shown in its setting: its memory, blocks of 16).";
-    const newTable = [element("caption", { text: caption }), element("tr", {}, head.map((h) => element("th", { text: h }))), ...tableRows];
-    if (paperSetting) {
-      lines.push({ text: "The paper's runs are one-hour traces of real lengths at one request rate (ShareGPT 2 requests/s, Alpaca 30); ours are saturated synthetic traces. vLLM's Alpaca batch (132) is not a memory limit at the paper's rate, so ours is higher; the paper's vLLM bar gives only the token share (96.3%)." });
-    }
-    if (ref.source) lines.push({ text: `Source: ${ref.source}` });
+    const lines = textLines(model, traced, paperSetting);
+    const newTable = howTable(trace, dataset, ref, paperSetting);
     app.say(lines);
     table.replaceChildren(...newTable);
     for (const p of POLICIES) {

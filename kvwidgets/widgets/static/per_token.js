@@ -6,6 +6,7 @@ var CONCEPT_COLORS;
 var CONTEXT_STEPS;
 var HATCHED;
 var KEYED_TAGS;
+var KIND_NAMES;
 var KVInputError;
 var PAGE_DARK;
 var PAGE_LIGHT;
@@ -121,10 +122,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "257ff11348cb99a3";
+var LIBRARY_HASH = "3a0ba8a92143b186";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KIND_NAMES, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -313,7 +314,6 @@ function widgetModule(render2) {
 
 // kvwidgets/widgets/js/widgets/per_token.js
 var MIN_SHARE = 0.02;
-var KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 function compressedLine(g, per) {
   const n = (x) => Number(x).toLocaleString("en-US");
   const window2 = `window of ${n(g.window)} tokens x ${g.entry_bytes} B`;
@@ -409,8 +409,52 @@ function withoutWindows(shape) {
   );
   return { ...shape, groups: shape.groups.map((g) => windowed(g) ? unwindowed(g) : g) };
 }
-function render({ model, el }) {
-  const app = createApp({ model, el }, "How many bytes does each token add to the KV cache?");
+function drawnParts(b, kinds, floor, i) {
+  const v = Object.fromEntries(kinds.map((k) => [k, Number(b[k] || 0n) / 1e9]));
+  const biggest = kinds.reduce((a, k) => v[k] > v[a] ? k : a, kinds[0]);
+  const thin = /* @__PURE__ */ new Set();
+  for (const k of kinds) {
+    if (k !== biggest && v[k] > 0 && v[k] < floor && v[biggest] - (floor - v[k]) >= 2 * floor) {
+      v[biggest] -= floor - v[k];
+      v[k] = floor;
+      thin.add(k);
+    }
+  }
+  return { v, thin, i };
+}
+function thinPartLabels(app, { kinds, names, drawn, chosen, byCtx, totals, floor, top, bars }) {
+  const s = app.scale();
+  const annotations = [];
+  const plotWidth = Math.max(0, (app.plot.clientWidth || 700) - 92 * s);
+  const barPx = 0.8 * plotWidth / bars;
+  const pxPerGB = (360 * s - 86 * s) / (top * 1.08);
+  let below = 0;
+  for (const k of kinds) {
+    const d = drawn[chosen];
+    const at = below;
+    below += d.v[k];
+    if (!d.thin.has(k)) continue;
+    const size = fmtBytes(byCtx[chosen][k]);
+    const wideOf = (words) => Math.max(...words.map((w) => w.length), size.length + 2) * 12 * s * 0.6;
+    const rows = wideOf([names[k]]) < barPx - 6 * s ? [names[k]] : names[k].split(" ");
+    const text = `${rows.join("<br>")}<br>${size} ↓`;
+    const roomAbove = (totals[chosen] - at - floor) * pxPerGB;
+    if (wideOf(rows) < barPx - 6 * s && roomAbove > (rows.length + 1) * 20 * s) {
+      const over = kinds.find((o) => o !== k && !d.thin.has(o)) || k;
+      annotations.push({
+        x: chosen,
+        y: at + floor,
+        yanchor: "bottom",
+        yshift: 2 * s,
+        showarrow: false,
+        text,
+        font: { color: inkOn(conceptColor(over)) }
+      });
+    }
+  }
+  return annotations;
+}
+function buildControls(app) {
   modelSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   contextControl(app);
@@ -425,6 +469,16 @@ function render({ model, el }) {
   );
   const formula = element("div", { class: "kv-formula", role: "group", "aria-label": "bytes per token, factor by factor" });
   app.readouts.after(formula);
+  return { outBpt, outMha, outSeq, outSaving, savingItem, formula };
+}
+function windowSaving(full, seq, context, bits) {
+  const none = Number(kvBytes(full, context, bits));
+  const saved = none > 0 ? Math.round(100 * (none - Number(seq)) / none) : 0;
+  return `${fmtBytes(none)}; the windows save ${saved}%`;
+}
+function render({ model, el }) {
+  const app = createApp({ model, el }, "How many bytes does each token add to the KV cache?");
+  const { outBpt, outMha, outSeq, outSaving, savingItem, formula } = buildControls(app);
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
@@ -451,19 +505,7 @@ function render({ model, el }) {
     const top = Math.max(...totals, ...ghosts);
     const seq = kvBytes(shape, context, bits);
     const floor = MIN_SHARE * top;
-    const drawn = byCtx.map((b, i) => {
-      const v = Object.fromEntries(kinds.map((k) => [k, gb(b[k] || 0n)]));
-      const biggest = kinds.reduce((a, k) => v[k] > v[a] ? k : a, kinds[0]);
-      const thin = /* @__PURE__ */ new Set();
-      for (const k of kinds) {
-        if (k !== biggest && v[k] > 0 && v[k] < floor && v[biggest] - (floor - v[k]) >= 2 * floor) {
-          v[biggest] -= floor - v[k];
-          v[k] = floor;
-          thin.add(k);
-        }
-      }
-      return { v, thin, i };
-    });
+    const drawn = byCtx.map((b, i) => drawnParts(b, kinds, floor, i));
     const t = app.theme();
     const s = app.scale();
     const names = Object.fromEntries(kinds.map((k) => [k, KIND_NAMES[k] || k]));
@@ -479,7 +521,6 @@ function render({ model, el }) {
       hovertemplate: "%{x}: %{customdata}<extra>" + names[k] + "</extra>"
     }));
     const shapes = [];
-    const annotations = [];
     if (full) {
       ghosts.forEach((g, i) => shapes.push({
         type: "rect",
@@ -502,33 +543,7 @@ function render({ model, el }) {
         line: { color: t.fg2, width: 1.5 * s, dash: "dash" }
       });
     }
-    const plotWidth = Math.max(0, (app.plot.clientWidth || 700) - 92 * s);
-    const barPx = 0.8 * plotWidth / contexts.length;
-    const pxPerGB = (360 * s - 86 * s) / (top * 1.08);
-    let below = 0;
-    for (const k of kinds) {
-      const d = drawn[chosen];
-      const at = below;
-      below += d.v[k];
-      if (!d.thin.has(k)) continue;
-      const size = fmtBytes(byCtx[chosen][k]);
-      const wideOf = (words) => Math.max(...words.map((w) => w.length), size.length + 2) * 12 * s * 0.6;
-      const rows = wideOf([names[k]]) < barPx - 6 * s ? [names[k]] : names[k].split(" ");
-      const text = `${rows.join("<br>")}<br>${size} ↓`;
-      const roomAbove = (totals[chosen] - at - floor) * pxPerGB;
-      if (wideOf(rows) < barPx - 6 * s && roomAbove > (rows.length + 1) * 20 * s) {
-        const over = kinds.find((o) => o !== k && !d.thin.has(o)) || k;
-        annotations.push({
-          x: chosen,
-          y: at + floor,
-          yanchor: "bottom",
-          yshift: 2 * s,
-          showarrow: false,
-          text,
-          font: { color: inkOn(conceptColor(over)) }
-        });
-      }
-    }
+    const annotations = thinPartLabels(app, { kinds, names, drawn, chosen, byCtx, totals, floor, top, bars: contexts.length });
     lines.push(...limitLines(shape, { context }));
     showFormula();
     app.say(lines);
@@ -537,13 +552,7 @@ function render({ model, el }) {
     outSeq.textContent = `${fmtBytes(seq)} at ${context.toLocaleString("en-US")} tokens`;
     if (full) app.readouts.append(savingItem);
     else savingItem.remove();
-    if (full) {
-      const none = Number(kvBytes(full, context, bits));
-      const saved = none > 0 ? Math.round(100 * (none - Number(seq)) / none) : 0;
-      outSaving.textContent = `${fmtBytes(none)}; the windows save ${saved}%`;
-    } else {
-      outSaving.textContent = "";
-    }
+    outSaving.textContent = full ? windowSaving(full, seq, context, bits) : "";
     app.describeFigure(
       `KV cache of one ${shape.name} conversation at ${contexts.map(fmtTokens).join(", ")} tokens, by kind of layer`,
       `Each token adds ${texts.bytes_per_token}; at ${fmtTokens(context)} tokens one conversation holds ${fmtBytes(seq)}${kinds.length > 1 ? ` (${kinds.map((k) => `${names[k]} ${fmtBytes(byCtx[chosen][k] || 0n)}`).join(", ")})` : ""}${full ? `; with every layer full it would hold ${outSaving.textContent}` : ""}; from ${fmtBytes(kvBytes(shape, contexts[0], bits))} at ${fmtTokens(contexts[0])} to ${fmtBytes(kvBytes(shape, contexts[contexts.length - 1], bits))} at ${fmtTokens(contexts[contexts.length - 1])}.`

@@ -14,6 +14,7 @@
     CONTEXT_STEPS: () => CONTEXT_STEPS,
     HATCHED: () => HATCHED,
     KEYED_TAGS: () => KEYED_TAGS,
+    KIND_NAMES: () => KIND_NAMES,
     KVInputError: () => KVInputError,
     PAGE_DARK: () => PAGE_DARK,
     PAGE_LIGHT: () => PAGE_LIGHT,
@@ -756,14 +757,7 @@
       }
     }
   };
-  function runReserving(policy, reqs, capacity, maxLen, buddy) {
-    const res = reqs.map(([
-      /** @type {number} */
-      p,
-      /** @type {number} */
-      o
-    ]) => reservation(policy, p, o, maxLen));
-    const chunk = buddy ? res.map(nextPow2) : res;
+  function checkEveryChunkFits(policy, chunk, capacity, buddy) {
     let room = capacity;
     if (buddy) {
       room = 1;
@@ -774,6 +768,16 @@
         throw new KVInputError(`request ${i} needs a ${n(c)}-slot reservation under ${POLICY_LABELS[policy]}, more than the ${n(room)} contiguous KV slots there are: it could never be admitted (give more memory or shorter requests)`);
       }
     });
+  }
+  function runReserving(policy, reqs, capacity, maxLen, buddy) {
+    const res = reqs.map(([
+      /** @type {number} */
+      p,
+      /** @type {number} */
+      o
+    ]) => reservation(policy, p, o, maxLen));
+    const chunk = buddy ? res.map(nextPow2) : res;
+    checkEveryChunkFits(policy, chunk, capacity, buddy);
     const sums = new Sums(capacity);
     const segments = [];
     const queue = reqs.map((_, i) => i);
@@ -844,8 +848,7 @@
     return { sums, sample, total: t, preemptions: 0 };
   }
   var ceilDivInt = (a, b) => Math.floor((a + b - 1) / b);
-  function runPaged(reqs, capacity, B, watermarkBlocks) {
-    const totalBlocks = Math.floor(capacity / B);
+  function checkEveryRequestFits(reqs, B, totalBlocks, watermarkBlocks) {
     reqs.forEach(([
       /** @type {number} */
       p,
@@ -857,126 +860,157 @@
         throw new KVInputError(`request ${i} needs ${n(need)} blocks of ${B} tokens, more than the ${n(totalBlocks - watermarkBlocks)} a request may take: it could never finish (give more memory or shorter requests)`);
       }
     });
+  }
+  function pushAt(map, key, v) {
+    const list = map.get(key);
+    if (list) list.push(v);
+    else map.set(key, [v]);
+  }
+  function admitPaged(R) {
+    const { B, t } = R;
+    while (R.head < R.queue.length) {
+      const i = R.queue[R.head];
+      const b = ceilDivInt(R.length[i], B);
+      if (R.free - b < R.watermarkBlocks) break;
+      R.head += 1;
+      R.free -= b;
+      R.usedBlocks += b;
+      R.blocks[i] = b;
+      const L0 = R.startLen[i] = R.length[i];
+      R.admittedAt[i] = t;
+      R.epoch[i] += 1;
+      R.running[i] = true;
+      R.k += 1;
+      R.tokens += L0;
+      R.victims.push(i);
+      const rem = R.final[i] - L0;
+      for (let j = (-L0 % B + B) % B; j < rem; j += B) pushAt(R.needs, t + j, [i, R.epoch[i]]);
+      pushAt(R.ends, t + rem - 1, [i, R.epoch[i]]);
+      R.tailCounted[i] = b === ceilDivInt(R.final[i], B);
+      if (R.tailCounted[i]) R.never += R.tail[i];
+    }
+  }
+  function preemptFor(R, want) {
+    const { t } = R;
+    while (want.length > R.free) {
+      while (!R.running[R.victims.peek()]) R.victims.pop();
+      const v = R.victims.pop();
+      const have = R.startLen[v] + (t - R.admittedAt[v]);
+      R.running[v] = false;
+      R.k -= 1;
+      R.tokens -= have;
+      R.free += R.blocks[v];
+      R.usedBlocks -= R.blocks[v];
+      if (R.tailCounted[v]) R.never -= R.tail[v];
+      R.length[v] = have;
+      if (R.head > 0) {
+        R.head -= 1;
+        R.queue[R.head] = v;
+      } else {
+        R.queue = [v, ...R.queue];
+      }
+      R.preemptions += 1;
+      const at = want.indexOf(v);
+      if (at >= 0) want.splice(at, 1);
+    }
+  }
+  function wantingBlocks(R) {
+    const want = [];
+    const asked = R.needs.get(R.t);
+    if (asked) {
+      for (const [i, e] of asked) if (R.running[i] && R.epoch[i] === e) want.push(i);
+      R.needs.delete(R.t);
+    }
+    return want;
+  }
+  function growPaged(R, want) {
+    for (const i of want) {
+      R.blocks[i] += 1;
+      if (R.blocks[i] === ceilDivInt(R.final[i], R.B)) {
+        R.tailCounted[i] = true;
+        R.never += R.tail[i];
+      }
+    }
+    R.free -= want.length;
+    R.usedBlocks += want.length;
+  }
+  function finishPaged(R) {
+    for (const [i, e] of R.ends.get(R.t) || []) {
+      if (R.running[i] && R.epoch[i] === e) {
+        R.running[i] = false;
+        R.k -= 1;
+        R.tokens -= R.final[i];
+        R.free += R.blocks[i];
+        R.usedBlocks -= R.blocks[i];
+        R.never -= R.tail[i];
+      }
+    }
+    R.ends.delete(R.t);
+  }
+  function pagedStart(reqs, B, totalBlocks, watermarkBlocks) {
     const N = reqs.length;
-    const length = reqs.map(([
-      /** @type {number} */
-      p
-    ]) => p);
     const final = reqs.map(([
       /** @type {number} */
       p,
       /** @type {number} */
       o
     ]) => p + o);
-    const tail = final.map((f) => ceilDivInt(f, B) * B - f);
-    const admittedAt = new Array(N).fill(0);
-    const startLen = new Array(N).fill(0);
-    const blocks = new Array(N).fill(0);
-    const epoch = new Array(N).fill(0);
-    const tailCounted = new Array(N).fill(false);
-    const needs = /* @__PURE__ */ new Map();
-    const ends = /* @__PURE__ */ new Map();
-    const victims = new Heap((x, y) => x > y);
-    const running = new Array(N).fill(false);
-    let queue = reqs.map((_, i) => i);
-    let free = totalBlocks;
-    let tokens = 0;
-    let usedBlocks = 0;
-    let never = 0;
-    let k = 0;
-    let preemptions = 0;
+    return {
+      B,
+      watermarkBlocks,
+      length: reqs.map(([
+        /** @type {number} */
+        p
+      ]) => p),
+      final,
+      tail: final.map((f) => ceilDivInt(f, B) * B - f),
+      admittedAt: new Array(N).fill(0),
+      startLen: new Array(N).fill(0),
+      blocks: new Array(N).fill(0),
+      epoch: new Array(N).fill(0),
+      tailCounted: new Array(N).fill(false),
+      running: new Array(N).fill(false),
+      needs: /* @__PURE__ */ new Map(),
+      ends: /* @__PURE__ */ new Map(),
+      victims: new Heap((x, y) => x > y),
+      // the latest arrival first (Python: a heap of -id)
+      queue: reqs.map((_, i) => i),
+      head: 0,
+      free: totalBlocks,
+      tokens: 0,
+      usedBlocks: 0,
+      never: 0,
+      k: 0,
+      preemptions: 0,
+      t: 0
+    };
+  }
+  function runPaged(reqs, capacity, B, watermarkBlocks) {
+    const totalBlocks = Math.floor(capacity / B);
+    checkEveryRequestFits(reqs, B, totalBlocks, watermarkBlocks);
+    const R = pagedStart(reqs, B, totalBlocks, watermarkBlocks);
     const sums = new Sums(capacity);
     const stepTokens = [];
     const stepSlack = [];
     const stepNever = [];
     const stepRunning = [];
-    const push = (map, key, v) => {
-      const list = map.get(key);
-      if (list) list.push(v);
-      else map.set(key, [v]);
-    };
-    let t = 0;
-    let head = 0;
-    while (head < queue.length || k) {
-      while (head < queue.length) {
-        const i = queue[head];
-        const b = ceilDivInt(length[i], B);
-        if (free - b < watermarkBlocks) break;
-        head += 1;
-        free -= b;
-        usedBlocks += b;
-        blocks[i] = b;
-        const L0 = startLen[i] = length[i];
-        admittedAt[i] = t;
-        epoch[i] += 1;
-        running[i] = true;
-        k += 1;
-        tokens += L0;
-        victims.push(i);
-        const rem = final[i] - L0;
-        for (let j = (-L0 % B + B) % B; j < rem; j += B) push(needs, t + j, [i, epoch[i]]);
-        push(ends, t + rem - 1, [i, epoch[i]]);
-        tailCounted[i] = b === ceilDivInt(final[i], B);
-        if (tailCounted[i]) never += tail[i];
-      }
-      const want = [];
-      const asked = needs.get(t);
-      if (asked) {
-        for (const [i, e] of asked) if (running[i] && epoch[i] === e) want.push(i);
-        needs.delete(t);
-      }
-      while (want.length > free) {
-        while (!running[victims.peek()]) victims.pop();
-        const v = victims.pop();
-        const have = startLen[v] + (t - admittedAt[v]);
-        running[v] = false;
-        k -= 1;
-        tokens -= have;
-        free += blocks[v];
-        usedBlocks -= blocks[v];
-        if (tailCounted[v]) never -= tail[v];
-        length[v] = have;
-        if (head > 0) {
-          head -= 1;
-          queue[head] = v;
-        } else {
-          queue = [v, ...queue];
-        }
-        preemptions += 1;
-        const at = want.indexOf(v);
-        if (at >= 0) want.splice(at, 1);
-      }
-      for (const i of want) {
-        blocks[i] += 1;
-        if (blocks[i] === ceilDivInt(final[i], B)) {
-          tailCounted[i] = true;
-          never += tail[i];
-        }
-      }
-      free -= want.length;
-      usedBlocks += want.length;
-      tokens += k;
-      const slack = usedBlocks * B - tokens;
-      sums.add(tokens, slack - never, never, 0, k, 1, head < queue.length);
-      stepTokens.push(tokens);
+    while (R.head < R.queue.length || R.k) {
+      admitPaged(R);
+      const want = wantingBlocks(R);
+      preemptFor(R, want);
+      growPaged(R, want);
+      R.tokens += R.k;
+      const slack = R.usedBlocks * B - R.tokens;
+      sums.add(R.tokens, slack - R.never, R.never, 0, R.k, 1, R.head < R.queue.length);
+      stepTokens.push(R.tokens);
       stepSlack.push(slack);
-      stepNever.push(never);
-      stepRunning.push(k);
-      for (const [i, e] of ends.get(t) || []) {
-        if (running[i] && epoch[i] === e) {
-          running[i] = false;
-          k -= 1;
-          tokens -= final[i];
-          free += blocks[i];
-          usedBlocks -= blocks[i];
-          never -= tail[i];
-        }
-      }
-      ends.delete(t);
-      t += 1;
+      stepNever.push(R.never);
+      stepRunning.push(R.k);
+      finishPaged(R);
+      R.t += 1;
     }
     const sample = (grid) => grid.map((s) => s >= stepTokens.length ? [0, 0, 0, 0, 0] : [stepTokens[s], stepSlack[s] - stepNever[s], stepNever[s], 0, stepRunning[s]]);
-    return { sums, sample, total: t, preemptions };
+    return { sums, sample, total: R.t, preemptions: R.preemptions };
   }
   function roundHalfEven(x) {
     const r = Math.round(x);
@@ -1796,6 +1830,7 @@
     paper: "#ffffff"
     // text on one of the darker fills
   };
+  var KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
   var HATCHED = { free: 45, reserved: -45 };
   function dtypeColor(dtype) {
     return ["bf16", "fp16", "fp32", "fp8", "int8", "int4"].includes(dtype) ? CONCEPT_COLORS.kv : null;
@@ -2203,7 +2238,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "257ff11348cb99a3";
+  var LIBRARY_HASH = "3a0ba8a92143b186";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

@@ -6,6 +6,7 @@ var CONCEPT_COLORS;
 var CONTEXT_STEPS;
 var HATCHED;
 var KEYED_TAGS;
+var KIND_NAMES;
 var KVInputError;
 var PAGE_DARK;
 var PAGE_LIGHT;
@@ -121,10 +122,10 @@ var usersThatFit;
 var utilizationFraction;
 var utilizationSlider;
 var weightBytes;
-var LIBRARY_HASH = "257ff11348cb99a3";
+var LIBRARY_HASH = "3a0ba8a92143b186";
 var inlinedLibrary = null;
 function bindLibrary(lib) {
-  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
+  ({ Buddy, CONCEPT_COLORS, CONTEXT_STEPS, HATCHED, KEYED_TAGS, KIND_NAMES, KVInputError, PAGE_DARK, PAGE_LIGHT, POLICIES, POLICY_LABELS, RAMP, SCALE, SVG_NS, accentColor, activeParams, allocatorTrace, axisValues, barMarker, big, billionsBox, blockPlan, blocksFor, boxesPath, bytesByKind, cacheTransfer, ceilDiv, checkInt, conceptColor, contextControl, contextGrid, contextToPosition, createApp, decimalFraction, decodeCeiling, decodeFits, decodeStepBytes, decodeWeightBytes, decodeWeightParams, diagramBox, diagramWidth, drawPlot, dtypeBits, dtypeColor, dtypeDash, dtypeSelect, element, endLabels, exactDouble, fitMessage, fixed, fixedBytes, floatSlider, floorDiv, fmtBytes, fmtConversations, fmtGB, fmtTokens, getLink, gpuCount, gpuMemory, gpuSelect, groupBits, groupBytesPerToken, groupsBytesPerToken, grows, inkOn, inputNames, intBox, interpolateLog, isFocused, kvBytes, kvBytesPerToken, kvBytesPerTokenWithinWindows, kvHeadsPerGpu, kvSlotsFor, labelled, limitLines, luminance, makeLookup, markHolds, maxContext, memoryBudget, modelSelect, modelWeightBytes, moreFold, nextPow2, notePlotlyProblem, noteWidth, numbersPerToken, pageScheme, paramsBox, paramsOverride, perTokenReadouts, plotLayout, positionToContext, prefillSeconds, rampColor, readTheme, recomputeCrossover, reloadSeconds, resetButton, selectControl, setTextLines, sharePlotlyStyles, startApp, svgElement, svgPaint, themeKey, themeSource, tierGbps, tokenBits, tokenBitsFraction, tokensHeld, traceGrid, tryModelCall, usersStaircase, usersThatFit, utilizationFraction, utilizationSlider, weightBytes } = lib);
 }
 
 // kvwidgets/widgets/js/loader/page_slots.js
@@ -330,6 +331,39 @@ function layout(fit) {
   return { weights, working, conv, end, over, n };
 }
 var LEGEND_ROWS = (W, s) => W < 760 * s ? 3 : 2;
+function memoryLegendLabels(fit, L, group) {
+  const n = L.n;
+  const memory = fit.memory_bytes;
+  return [
+    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
+    ...L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : [],
+    ...n > 0 ? [["kv", `${fmtConversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
+    ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : [],
+    // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
+    ...fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
+  ];
+}
+function drawMemoryLegend(app, labels, paint, parts, ly, W) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 12 * s;
+  let lx = 0;
+  let rows = 1;
+  for (const [concept, text] of labels) {
+    const w = 18 * s + text.length * fs * 0.55;
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      ly += 18 * s;
+      rows += 1;
+    }
+    parts.push(
+      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
+      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
+    );
+    lx += w + 14 * s;
+  }
+  return { ly, rows };
+}
 function memoryBar(app, fit, gpu, W) {
   const t = app.theme();
   const s = app.scale();
@@ -409,29 +443,9 @@ function memoryBar(app, fit, gpu, W) {
     endMark("kv-mem-end", x(memory), `the GPU ends: ${fmtBytes(memory)}`, 1, { "stroke-width": 2 * s });
     ly += fs * 2.4;
   }
-  const labels = [
-    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
-    ...L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : [],
-    ...n > 0 ? [["kv", `${fmtConversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]] : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : [],
-    ...L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]] : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : [],
-    // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
-    ...fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []
-  ];
-  let lx = 0;
-  let legendRows = 1;
-  for (const [concept, text] of labels) {
-    const w = 18 * s + text.length * fs * 0.55;
-    if (lx > 0 && lx + w > W) {
-      lx = 0;
-      ly += 18 * s;
-      legendRows += 1;
-    }
-    parts.push(
-      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
-      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
-    );
-    lx += w + 14 * s;
-  }
+  const legend = drawMemoryLegend(app, memoryLegendLabels(fit, L, group), paint, parts, ly, W);
+  ly = legend.ly;
+  const legendRows = legend.rows;
   const [inBar, from, to, under] = n ? [fmtConversations(n), convFrom, convTo, conceptColor("kv")] : [fit.weights_fit ? "one conversation does not fit" : "the weights do not fit", x(memory) + 2 * s, x(L.end), conceptColor("warning")];
   if (to - from > inBar.length * fs * 0.6 + 8 * s) {
     parts.push(svgElement("text", {
@@ -460,8 +474,7 @@ function memoryBar(app, fit, gpu, W) {
     "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${fitPoint(fit, gpu)}`
   }, [paint.defs(), ...parts]);
 }
-function render({ model, el }) {
-  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
+function buildControls(app) {
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -483,7 +496,34 @@ function render({ model, el }) {
   const outPer = app.readout("kv_per_user", "KV per conversation:");
   const outBudget = app.readout("kv_budget", "Left after weights:");
   const outPerToken = app.readout("kv_per_token", "KV per token:");
-  const values = [outUsers, outPer, outBudget, outPerToken];
+  return { outUsers, outPer, outBudget, outPerToken };
+}
+var gbOf = (f, key) => f.error ? 0 : Number(f[key]) / 1e9;
+var holdsNone = (f) => !f.error && f.weights_fit && f.users === 0n;
+var convOver = (f) => holdsNone(f) ? gbOf(f, "kv_per_user_bytes") - gbOf(f, "kv_budget_bytes") : 0;
+var COUNT_BAR_PARTS = [
+  ["weights", "weights", (f) => Math.min(gbOf(f, "weights_bytes"), gbOf(f, "usable_bytes"))],
+  ["warning", "weights past the usable memory", (f) => f.error || f.weights_fit ? 0 : gbOf(f, "weights_bytes") - gbOf(f, "usable_bytes")],
+  ["working", "working area", (f) => f.error || !f.weights_fit ? 0 : gbOf(f, "working_bytes")],
+  ["kv", "conversations' KV", (f) => gbOf(f, "kv_used_bytes")],
+  ["kv", "one conversation: the part that fits", (f) => holdsNone(f) ? gbOf(f, "kv_budget_bytes") : 0],
+  ["warning", "one conversation: past the usable memory", convOver],
+  ["free", "unused (less than one more conversation)", (f) => holdsNone(f) ? 0 : gbOf(f, "left_over_bytes")],
+  ["reserve", "reserve (1 - utilization)", (f) => f.error || !f.weights_fit ? 0 : Math.max(0, gbOf(f, "reserve_bytes") - convOver(f))]
+];
+function fitsByCount(shape, gpu, context, o, counts) {
+  return counts.map((n) => {
+    try {
+      return usersThatFit(shape, gpu, context, { ...o, numGpus: n });
+    } catch (e) {
+      return { error: (
+        /** @type {Error} */
+        e.message
+      ), num_gpus: n };
+    }
+  });
+}
+function figureParts(app) {
   const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
   const keep = (yes) => {
@@ -494,6 +534,13 @@ function render({ model, el }) {
     app.figure.querySelector(".kv-failure")
   );
   panel.after(app.plot);
+  return { bar, keep };
+}
+function render({ model, el }) {
+  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
+  const { outUsers, outPer, outBudget, outPerToken } = buildControls(app);
+  const values = [outUsers, outPer, outBudget, outPerToken];
+  const { bar, keep } = figureParts(app);
   app.draw = () => {
     markHolds(values, false);
     keep(false);
@@ -514,33 +561,11 @@ function render({ model, el }) {
     const counts = [...axisValues(app, "gpu_counts")];
     if (!counts.includes(fit.num_gpus)) counts.push(fit.num_gpus);
     counts.sort((a, b) => a - b);
-    const fits = counts.map((n) => {
-      try {
-        return usersThatFit(shape, gpu, context, { ...o, numGpus: n });
-      } catch (e) {
-        return { error: (
-          /** @type {Error} */
-          e.message
-        ), num_gpus: n };
-      }
-    });
+    const fits = fitsByCount(shape, gpu, context, o, counts);
     const labels = counts.map((n) => `${n} GPU${n > 1 ? "s" : ""}${n === fit.num_gpus ? " (chosen)" : ""}`);
-    const gb = (f, key) => f.error ? 0 : Number(f[key]) / 1e9;
-    const none = (f) => !f.error && f.weights_fit && f.users === 0n;
-    const convOver = (f) => none(f) ? gb(f, "kv_per_user_bytes") - gb(f, "kv_budget_bytes") : 0;
-    const parts = [
-      ["weights", "weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
-      ["warning", "weights past the usable memory", (f) => f.error || f.weights_fit ? 0 : gb(f, "weights_bytes") - gb(f, "usable_bytes")],
-      ["working", "working area", (f) => f.error || !f.weights_fit ? 0 : gb(f, "working_bytes")],
-      ["kv", "conversations' KV", (f) => gb(f, "kv_used_bytes")],
-      ["kv", "one conversation: the part that fits", (f) => none(f) ? gb(f, "kv_budget_bytes") : 0],
-      ["warning", "one conversation: past the usable memory", convOver],
-      ["free", "unused (less than one more conversation)", (f) => none(f) ? 0 : gb(f, "left_over_bytes")],
-      ["reserve", "reserve (1 - utilization)", (f) => f.error || !f.weights_fit ? 0 : Math.max(0, gb(f, "reserve_bytes") - convOver(f))]
-    ];
     const t = app.theme();
     const s = app.scale();
-    const traces = parts.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
+    const traces = COUNT_BAR_PARTS.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
       type: "bar",
       orientation: "h",
       name,
@@ -549,7 +574,7 @@ function render({ model, el }) {
       marker: barMarker(concept, s),
       hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>"
     }));
-    const ends = fits.map((f) => f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes"), gb(f, "usable_bytes") + convOver(f)));
+    const ends = fits.map((f) => f.error ? 0 : Math.max(gbOf(f, "memory_bytes"), gbOf(f, "weights_bytes"), gbOf(f, "usable_bytes") + convOver(f)));
     const countText = (f) => f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : fmtConversations(Number(f.users));
     const plotPx = Math.max(1, (app.plot.clientWidth || diagramWidth(app)) - 134 * s);
     const labelPx = Math.max(...fits.map((f) => countText(f).length)) * 12 * s * 0.6 + 8 * s;

@@ -38,6 +38,11 @@ export const CONCEPT_COLORS = {
   paper: "#ffffff",    // text on one of the darker fills
 };
 
+/** What each kind of layer is called in the widgets' text, one name per kind of
+ *  CONCEPT_COLORS (a kind not listed is named by its key). */
+/** @type {Record<string, string>} */
+export const KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
+
 /** Concepts drawn as a hatch of their colour over the page instead of a solid fill, and the
  *  angle of the hatch. Free memory is room, not content; reserved slots are held, not yet
  *  written: next to the solid token states the hatch tells them apart where colour cannot

@@ -21,7 +21,7 @@ import { groupBytesPerToken } from "../calc/layers.js";
 import { decodeStepBytes } from "../calc/step.js";
 import { fmtBytes, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { accentColor, conceptColor } from "../ui/colours.js";
+import { KIND_NAMES, accentColor, conceptColor } from "../ui/colours.js";
 import { dtypeSelect, intBox, modelSelect, resetButton, selectControl } from "../ui/controls.js";
 import { boxesPath, diagramBox, diagramWidth } from "../ui/diagram.js";
 import { element, svgElement } from "../ui/dom.js";
@@ -36,12 +36,13 @@ import { widgetModule } from "../loader/widget_module.js";
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
  */
 
-/** @type {Record<string, string>} */
-const KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 const MIN_CELL = 3;       // px: narrower token cells are drawn as one block per run
 const HORIZON = 32;       // decode steps the token axis has room for at first (it doubles when passed)
 const MAX_TOKENS = 2 ** 20;
 const TICK_MS = 50;       // at most 20 advances a second; faster speeds take several steps a tick
+
+/** @param {number} x */
+const n = (x) => Number(x).toLocaleString("en-US");
 
 /**
  * @param {string} kind
@@ -145,9 +146,9 @@ function jitter(i) {
  * @param {number} per
  */
 function illustrativeWeights(first, T, per) {
-  const n = T - first;
-  const stride = Math.max(1, Math.ceil(n / 65536)); // past 64K keys, a sample stands for the rest
-  const bins = new Float64Array(Math.ceil(n / per));
+  const keys = T - first;
+  const stride = Math.max(1, Math.ceil(keys / 65536)); // past 64K keys, a sample stands for the rest
+  const bins = new Float64Array(Math.ceil(keys / per));
   let sum = 0;
   let max = 0;
   for (let i = first; i < T; i += stride) {
@@ -180,7 +181,6 @@ function textWidth(text, size) {
  * @param {number} T
  */
 function groupLine(g, step, bits, T) {
-  const n = (/** @type {number} */ x) => Number(x).toLocaleString("en-US");
   const name = kindName(g.kind);
   const layers = `${n(g.count)} layer${g.count === 1 ? "" : "s"}`;
   if (g.kv_heads === undefined && g.latent === undefined) {
@@ -194,10 +194,43 @@ function groupLine(g, step, bits, T) {
 }
 
 /**
- * @param {RenderContext} ctx
+ * What every piece of one draw reads: the step, the page's scale and theme, and the token
+ * axis's layout.
+ * @typedef {object} Frame
+ * @property {ReturnType<App["theme"]>} t
+ * @property {number} s the drawing's scale
+ * @property {number} W its width
+ * @property {number} fs font size of the names
+ * @property {number} small font size of the labels
+ * @property {boolean} stacked labels above the strips (narrow) rather than beside them
+ * @property {number} qW the query's column
+ * @property {number} x0 where the strips start
+ * @property {number} x1 where they end
+ * @property {number} stripW
+ * @property {number} span tokens the axis spans
+ * @property {number} cellW one token's width
+ * @property {(i: number) => number} xOf
+ * @property {number} xT where the newest token ends
+ * @property {string} accent
+ * @property {string} cQuery
+ * @property {number} P prompt tokens
+ * @property {number} G generated tokens
+ * @property {number} T tokens so far
+ * @property {boolean} decoding
+ * @property {(x: number, yy: number, str: string, extra?: Record<string, any>) => Element} text a label
  */
-function render({ model, el }) {
-  const app = createApp({ model, el }, "One decode step at a time: the cache of one conversation");
+
+/**
+ * @typedef {import("../ui/app.js").App} App
+ * @typedef {{ g: LayerGroup, gs: StepGroup }} Keyed
+ */
+
+/**
+ * The controls, the play and step buttons and the readouts.
+ * @param {App} app
+ * @param {import("../ui/app.js").AnyModel} model
+ */
+function buildControls(app, model) {
   modelSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   intBox(app, "prompt_tokens", "Prompt (tokens)", { min: 1, max: MAX_TOKENS });
@@ -220,14 +253,24 @@ function render({ model, el }) {
     if (held !== want) app.set("attention_layer", held);
   });
   const reset = resetButton(app);
-  const outTokens = app.readout("tokens", "Tokens so far:");
-  const outStored = app.readout("stored_bytes", "Stored:");
-  const outRead = app.readout("read_bytes", "Read by this step:");
-  const outWritten = app.readout("written_bytes", "Written by this step:");
-  const outScored = app.readout("scored", "Keys the query scores:");
+  const outs = {
+    tokens: app.readout("tokens", "Tokens so far:"),
+    stored: app.readout("stored_bytes", "Stored:"),
+    read: app.readout("read_bytes", "Read by this step:"),
+    written: app.readout("written_bytes", "Written by this step:"),
+    scored: app.readout("scored", "Keys the query scores:"),
+  };
   diagramBox(app);
+  return { play, stepBtn, reset, outs };
+}
 
-  // ---- playing: a timer that takes steps; the `generated` trait is the position ------
+/**
+ * Playing: a timer that takes steps; the `generated` trait is the position. Returns pause.
+ * @param {App} app
+ * @param {import("../ui/app.js").AnyModel} model
+ * @param {{ play: HTMLButtonElement, stepBtn: HTMLButtonElement, reset: HTMLButtonElement }} buttons
+ */
+function wirePlayback(app, model, { play, stepBtn, reset }) {
   /** @type {ReturnType<typeof setInterval> | null} */
   let timer = null;
   const advance = (/** @type {number} */ by) => {
@@ -276,338 +319,542 @@ function render({ model, el }) {
   reset.addEventListener("click", pause);
   app.on("change:speed", () => { if (timer !== null) start(); });
   app.root.dataset.playing = "false";
+  return pause;
+}
+
+/**
+ * The page's scale and theme and the token axis's layout for this step.
+ * @param {App} app
+ * @param {number} P
+ * @param {number} G
+ * @param {number} T
+ * @param {boolean} decoding
+ * @returns {Frame}
+ */
+function layout(app, P, G, T, decoding) {
+  const t = app.theme();
+  const s = app.scale();
+  const W = diagramWidth(app);
+  const fs = 12 * s;
+  const small = fs * 0.85;
+  // labels beside the strips when there is room, above them when narrow (scale 1.5, a phone)
+  const stacked = W < 700 * s;
+  const labelW = stacked ? 0 : 190 * s;
+  const gutter = 22 * s;  // the strip's own label: K, V or c
+  const qW = 64 * s;      // the query's column
+  const x0 = labelW + gutter;
+  const x1 = W - qW;
+  const stripW = Math.max(40, x1 - x0);
+  const span = tokenSpan(P, T);
+  const cellW = stripW / span;
+  const xOf = (/** @type {number} */ i) => x0 + i * cellW;
+  const xT = xOf(T);
+  const accent = accentColor(app);
+  const cQuery = conceptColor("query");
+  const text = (/** @type {number} */ x, /** @type {number} */ yy, /** @type {string} */ str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
+  return { t, s, W, fs, small, stacked, qW, x0, x1, stripW, span, cellW, xOf, xT, accent, cQuery, P, G, T, decoding, text };
+}
+
+/**
+ * One strip's rows first..T-1 on the fixed axis, every row in its kind's own colour,
+ * opaque, so the kinds read apart the same on a light and a dark page (a translucent
+ * fill takes on the page's colour, and a lighter shade over black is a darker one). The
+ * phase shows as texture: the prompt's rows, written together by the prefill, are one
+ * block; each generated row is a cell of its own (when cells are wide enough to see),
+ * and a line marks where the prompt ends.
+ * @param {Frame} f
+ * @param {Element} g
+ * @param {number} first
+ * @param {number} y
+ * @param {number} h
+ * @param {string} color
+ */
+function drawRows(f, g, first, y, h, color) {
+  const { t, s, cellW, xOf, xT, P, T, decoding } = f;
+  const promptEnd = Math.max(first, Math.min(P, T));
+  if (promptEnd > first) {
+    g.append(svgElement("rect", { class: "kv-dst-row kv-dst-prompt", "data-cell-width": cellW, x: xOf(first), y,
+      width: xOf(promptEnd) - xOf(first), height: h, fill: color }));
+  }
+  const last = decoding ? T - 1 : T; // the newest row is its own rect, outlined below
+  if (last > promptEnd) {
+    const attrs = { class: "kv-dst-row kv-dst-generated", "data-cell-width": cellW, fill: color };
+    // one path for the generated cells (a rect per cell made a step's redraw a third
+    // slower at a few hundred tokens)
+    const generated = cellW >= MIN_CELL
+      ? svgElement("path", { ...attrs, d: boxesPath(Array.from({ length: last - promptEnd }, (_, k) => [xOf(promptEnd + k), y, cellW, h])),
+        stroke: t.bg, "stroke-width": 1 })
+      : svgElement("rect", { ...attrs, x: xOf(promptEnd), y, width: xOf(last) - xOf(promptEnd), height: h });
+    g.append(generated);
+  }
+  if (decoding) {
+    const w = cellW >= MIN_CELL ? cellW : Math.max(3 * s, cellW);
+    g.append(svgElement("rect", { class: "kv-dst-new", x: xT - w, y, width: w, height: h, fill: color,
+      stroke: cellW >= MIN_CELL ? t.bg : "none", "stroke-width": 1 }));
+    // the row this step appended
+    g.append(svgElement("rect", { x: xT - Math.max(3 * s, cellW), y, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
+  }
+  if (T > P && P > first) {
+    // where the prompt ends and decoding began
+    g.append(svgElement("line", { class: "kv-dst-prompt-end", x1: xOf(P), x2: xOf(P), y1: y - 2 * s, y2: y + h + 2 * s, stroke: t.fg2, "stroke-width": 1.5 * s }));
+  }
+}
+
+/**
+ * The token axis: fixed while the conversation grows. Returns the header and where the
+ * cache starts.
+ * @param {Frame} f
+ */
+function drawHeader(f) {
+  const { t, s, fs, small, qW, x0, x1, W, span, xOf, xT, accent, P, G, T, decoding, text } = f;
+  const header = svgElement("g", { class: "kv-dst-header", "data-span": span });
+  const axisY = fs;
+  const barY = axisY + 6 * s;
+  const firstLabel = "token 1";
+  const newLabel = `token ${n(T)}${decoding ? " (new)" : ""}`;
+  const gap = 10 * s;
+  const newX = Math.min(W - qW, Math.max(xT, x0 + textWidth(firstLabel, small) + gap + textWidth(newLabel, small)));
+  header.append(text(x0, axisY, firstLabel), text(newX, axisY, newLabel, { "text-anchor": "end", fill: t.fg }));
+  const endLabel = n(span);
+  if (x1 - textWidth(endLabel, small) > newX + gap) header.append(text(x1, axisY, endLabel, { "text-anchor": "end" }));
+  header.append(
+    svgElement("line", { x1: x0, x2: xOf(P), y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 3 * s }),
+    svgElement("line", { x1: xT, x2: x1, y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${3 * s}` }),
+    text(x0, barY + fs * 1.2, `prompt: ${n(P)} tokens (prefill)${G > 0 ? `, then ${n(G)} generated` : ""}`, { fill: t.fg }),
+    text(x1 + 8 * s, axisY, "query"),
+  );
+  if (G > 0) header.append(svgElement("line", { x1: xOf(P), x2: xT, y1: barY, y2: barY, stroke: accent, "stroke-width": 3 * s }));
+  return { header, y: barY + fs * 2 };
+}
+
+/**
+ * A keyed layer's strips (K and V, or the latent), what the step reads of them and its
+ * query. Returns the y under them.
+ * @param {Frame} f
+ * @param {Element} row
+ * @param {LayerGroup} g
+ * @param {StepGroup} gs
+ * @param {number} y
+ */
+function drawStrips(f, row, g, gs, y) {
+  const { t, s, small, x0, x1, stripW, xOf, xT, accent, cQuery, T, decoding, text } = f;
+  const color = conceptColor(g.kind);
+  const stripsTop = y;
+  const first = T - gs.held_tokens; // index of the oldest row still held
+  for (const strip of stripsOf(g)) {
+    const h = stripHeight(strip.numbers, s);
+    // the axis's room to grow, outlined faintly
+    row.append(svgElement("rect", { x: x0, y, width: stripW, height: h, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+      text(x0 - 6 * s, y + h / 2 + small * 0.35, strip.name, { "text-anchor": "end", "font-weight": 600, class: "kv-dst-strip-label" }));
+    if (first > 0) {
+      // the rows the window let go: an empty dashed outline
+      row.append(svgElement("rect", { class: "kv-dst-dropped", x: x0, y, width: Math.max(1, xOf(first) - x0), height: h,
+        fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
+    }
+    drawRows(f, row, first, y, h, color);
+    y += h + 3 * s;
+  }
+  const rowH = y - stripsTop - 3 * s;
+  if (decoding) {
+    // everything this step reads: the rows still held
+    row.append(svgElement("rect", { class: "kv-dst-read", x: xOf(first) - 2, y: stripsTop - 2, width: xT - xOf(first) + 4, height: rowH + 4,
+      fill: "none", stroke: accent, "stroke-width": 1.5 * s, rx: 2 }));
+  }
+  // the query of this step: computed, used against every row held, not stored
+  row.append(svgElement("rect", { class: "kv-dst-query", x: x1 + 8 * s, y: stripsTop, width: 22 * s, height: Math.max(8 * s, rowH),
+    fill: "none", stroke: cQuery, "stroke-dasharray": `${3 * s} ${2 * s}`, "stroke-width": 1.5 * s }));
+  row.append(text(x1 + 34 * s, stripsTop + Math.max(8 * s, rowH) / 2 + small * 0.35, "q"));
+  if (first > 0 && xOf(first) - x0 > textWidth("dropped", small) + 12 * s) {
+    // over the strips' edges: a halo of the background keeps the word whole
+    row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", { "text-anchor": "middle",
+      stroke: t.bg, "stroke-width": 3 * s, "paint-order": "stroke", "stroke-linejoin": "round" }));
+  }
+  return y;
+}
+
+/**
+ * One drawn layer of a group (li counts from 0): its name, what a row holds, and its rows
+ * or its fixed state. Returns the row and the y under it.
+ * @param {Frame} f
+ * @param {LayerGroup} g
+ * @param {StepGroup} gs
+ * @param {number} li
+ * @param {number} y
+ */
+function drawLayer(f, g, gs, li, y) {
+  const { t, s, fs, small, stacked, x0, stripW, accent, decoding, text } = f;
+  const strips = stripsOf(g);
+  const row = svgElement("g", { class: "kv-dst-layer", "data-kind": g.kind, "data-held": gs.held_tokens, "data-dropped": gs.dropped_tokens });
+  const rowTop = y;
+  row.append(
+    svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600, text: `${kindName(g.kind)} ${li + 1} of ${n(g.count)}` }),
+    text(0, y + 2.15 * fs, rowLabel(g)),
+  );
+  const labelH = 2.5 * fs;
+  if (stacked) y += labelH;
+  if (strips.length) {
+    const stripsH = strips.reduce((a, st2) => a + stripHeight(st2.numbers, s) + 3 * s, 0);
+    if (!stacked) y += Math.max(0, (labelH - stripsH) / 2);
+    y = drawStrips(f, row, g, gs, y);
+    if (!stacked) y = Math.max(y, rowTop + labelH);
+  } else if (Number(g.fixed_bytes || 0) > 0) {
+    const h = 22 * s;
+    const boxW = Math.min(stripW, 90 * s);
+    row.append(svgElement("rect", { class: "kv-dst-state", x: x0, y, width: boxW, height: h, fill: conceptColor(g.kind),
+      stroke: decoding ? accent : "none", "stroke-width": 1.5 * s }));
+    row.append(text(x0 + boxW + 8 * s, y + h / 2 + small * 0.35,
+      `fixed state, ${fmtBytes(Number(g.fixed_bytes))}: ${decoding ? "read and rewritten" : "written"} every step, never grows`));
+    y += (stacked ? h : Math.max(h, labelH)) + 3 * s;
+  } else {
+    row.append(text(x0, y + fs, "stores nothing per token"));
+    y += stacked ? fs * 1.4 : labelH;
+  }
+  return { row, y };
+}
+
+/**
+ * The cache: every group, up to perGroup layers of it. Appends to parts; returns the y
+ * under it.
+ * @param {Frame} f
+ * @param {{ groups: LayerGroup[] }} shape
+ * @param {{ groups: StepGroup[] }} st
+ * @param {number} perGroup
+ * @param {Element[]} parts
+ * @param {number} y
+ */
+function drawCache(f, shape, st, perGroup, parts, y) {
+  const { s, fs, text } = f;
+  shape.groups.forEach((g, gi) => {
+    const gs = st.groups[gi];
+    const drawn = Math.min(g.count, perGroup);
+    for (let li = 0; li < drawn; li++) {
+      const layer = drawLayer(f, g, gs, li, y);
+      parts.push(layer.row);
+      y = layer.y + 8 * s;
+    }
+    if (g.count > drawn) {
+      parts.push(text(0, y + fs * 0.2, `+ ${n(g.count - drawn)} more ${kindName(g.kind)} layers like these (counted in every total)`, { class: "kv-dst-more" }));
+      y += fs * 1.4;
+    }
+    y += 6 * s;
+  });
+  return y;
+}
+
+/**
+ * The layer the attention panel shows: the first keyed layer of the kind asked for, else
+ * of the other kind, and the note when the model has none of the kind asked for.
+ * @param {{ name: string, groups: LayerGroup[] }} shape
+ * @param {{ groups: StepGroup[] }} st
+ * @param {string} want
+ * @returns {{ pick: Keyed | undefined, missing: string }}
+ */
+function pickAttentionLayer(shape, st, want) {
+  const keyed = shape.groups.map((g, gi) => ({ g, gs: st.groups[gi] })).filter(({ g }) => stripsOf(g).length > 0);
+  const isWindowed = (/** @type {Keyed} */ { g }) => Number(g.cap) > 0;
+  const windowed = keyed.filter(isWindowed);
+  const full = keyed.filter((k) => !isWindowed(k));
+  const pick = want === "windowed" ? windowed[0] || full[0] : full[0] || windowed[0];
+  const missing = want === "windowed" && !windowed.length ? `${shape.name} has no windowed layer: a full one is shown`
+    : want === "full" && !full.length ? `every layer of ${shape.name} has a window: a windowed one is shown` : "";
+  return { pick, missing };
+}
+
+/**
+ * What the attention panel's pieces share: the panel, the layer, its held keys and the
+ * row labels (beside the strips, or above them when stacked).
+ * @typedef {object} Panel
+ * @property {Element} el
+ * @property {LayerGroup} g
+ * @property {string} color
+ * @property {number} first the oldest key held
+ * @property {number} held
+ * @property {number} qX the query's box
+ * @property {number} qBox its width
+ * @property {(yy: number, a: string, b?: string) => void} rowLabels beside a row (wide)
+ * @property {(a: string, y: number) => number} stackedLabel above a row (narrow): the y under it
+ */
+
+/**
+ * 1. The query scores each key held: a bracket from q over the keys. Returns the y under it.
+ * @param {Frame} f
+ * @param {Panel} p
+ * @param {number} y
+ */
+function drawScoring(f, p, y) {
+  const { t, s, small, W, x0, stripW, xOf, xT, cQuery, T, text } = f;
+  const { el, first, held, qX, qBox } = p;
+  const latent = stripsOf(p.g).length === 1;
+  const kStrip = stripsOf(p.g)[0];
+  const scoreText = held < T
+    ? `q · k for each of the ${n(held)} keys in the window; the ${n(T - held)} older ones are not scored`
+    : `q · k for every one of the ${n(held)} keys held`;
+  el.append(text(W, y + small, scoreText, { "text-anchor": "end" }));
+  y += small * 1.5;
+  el.append(svgElement("path", { class: "kv-dst-scoring", fill: "none", stroke: cQuery, "stroke-width": 1.5 * s,
+    d: `M ${xOf(first)} ${y + 6 * s} V ${y} H ${qX + qBox / 2} V ${y + 6 * s} M ${xT} ${y} V ${y + 6 * s}` }));
+  y += 8 * s;
+  y = p.stackedLabel(latent ? "latent c, as the keys" : "the keys held (K)", y);
+  const hK = stripHeight(kStrip.numbers, s);
+  p.rowLabels(y - small * 0.3, latent ? "latent c, as the keys" : "the keys held (K)");
+  el.append(svgElement("rect", { x: x0, y, width: stripW, height: hK, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+    text(x0 - 6 * s, y + hK / 2 + small * 0.35, kStrip.name, { "text-anchor": "end", "font-weight": 600 }));
+  if (first > 0) {
+    el.append(svgElement("rect", { x: x0, y, width: Math.max(1, xOf(first) - x0), height: hK, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
+  }
+  drawRows(f, el, first, y, hK, p.color);
+  el.append(svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
+    text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q"));
+  y += hK + 6 * s;
+  return y;
+}
+
+/**
+ * 2. The weights: a softmax of the scores, one bar per key (per bin of keys when narrow).
+ * Returns the y under them.
+ * @param {Frame} f
+ * @param {Panel} p
+ * @param {{ bins: Float64Array, max: number, per: number }} w
+ * @param {number} y
+ */
+function drawWeights(f, p, { bins, max, per }, y) {
+  const { t, s, small, x0, x1, cellW, xOf, cQuery, T, text } = f;
+  const { first } = p;
+  const barH = 34 * s;
+  y = p.stackedLabel("weights: softmax of the scores", y);
+  p.rowLabels(y + barH / 2 - small, "weights", "softmax of the scores");
+  const base = y + barH;
+  let d = "";
+  for (let b = 0; b < bins.length; b++) {
+    const h = Math.max(0.5, (bins[b] / max) * barH);
+    const bx = xOf(first + b * per);
+    const bw = Math.max(0.5, Math.min(per, T - first - b * per) * cellW - (cellW * per >= 3 ? 1 : 0));
+    d += `M ${bx} ${base} v ${-h} h ${bw} v ${h} z `;
+  }
+  p.el.append(svgElement("line", { x1: x0, x2: x1, y1: base, y2: base, stroke: t.grid, "stroke-width": 1 }),
+    svgElement("path", { class: "kv-dst-weights", d, fill: cQuery, "data-bins": bins.length }));
+  if (first > 0 && xOf(first) - x0 > textWidth("not scored", small) + 12 * s) {
+    p.el.append(text((x0 + xOf(first)) / 2, base - small * 0.4, "not scored", { "text-anchor": "middle" }));
+  }
+  return base + 6 * s;
+}
+
+/**
+ * 3. The values, each weighted by its key's weight. Returns the values' height and the y
+ * of their bottom edge.
+ * @param {Frame} f
+ * @param {Panel} p
+ * @param {{ bins: Float64Array, max: number, per: number }} w
+ * @param {number} y
+ */
+function drawValues(f, p, { bins, max, per }, y) {
+  const { t, s, small, x0, stripW, cellW, xOf, xT, T, text } = f;
+  const { first, color } = p;
+  const strips = stripsOf(p.g);
+  const vStrip = strips[strips.length - 1];
+  const latent = strips.length === 1;
+  const hV = stripHeight(vStrip.numbers, s);
+  y = p.stackedLabel(latent ? "latent c, as the values, x weights" : "the values (V) x weights", y);
+  p.rowLabels(y - small * 0.3, latent ? "latent c, as the values," : "the values (V)", "each times its weight");
+  p.el.append(svgElement("rect", { x: x0, y, width: stripW, height: hV, fill: "none", stroke: t.grid, "stroke-width": 1 }),
+    text(x0 - 6 * s, y + hV / 2 + small * 0.35, vStrip.name, { "text-anchor": "end", "font-weight": 600 }));
+  // each value's opacity follows its weight, in 16 steps: one path per step
+  const weighted = svgElement("g", { class: "kv-dst-weighted" });
+  /** @type {Array<Array<[number, number, number, number]>>} */
+  const byLevel = Array.from({ length: 16 }, () => []);
+  for (let b = 0; b < bins.length; b++) {
+    const bw = Math.min(per, T - first - b * per) * cellW;
+    byLevel[Math.round(15 * Math.sqrt(bins[b] / max))].push([xOf(first + b * per), y, bw, hV]);
+  }
+  byLevel.forEach((boxes, level) => {
+    if (boxes.length) weighted.append(svgElement("path", { d: boxesPath(boxes), fill: color, "fill-opacity": (0.12 + (0.88 * level) / 15).toFixed(3) }));
+  });
+  p.el.append(weighted, svgElement("rect", { x: xOf(first), y, width: xT - xOf(first), height: hV, fill: "none", stroke: color, "stroke-width": 1 }));
+  return { hV, vBottom: y + hV };
+}
+
+/**
+ * 4. Their sum: one row, this layer's output for the new token, passed to the next layer.
+ * Returns the y under it.
+ * @param {Frame} f
+ * @param {Panel} p
+ * @param {number} hV
+ * @param {number} vBottom
+ */
+function drawSum(f, p, hV, vBottom) {
+  const { t, s, small, W, xOf, xT, text } = f;
+  const { qX, qBox, color } = p;
+  let y = vBottom + 22 * s;
+  y = p.stackedLabel("their sum: one row, the output", y);
+  p.rowLabels(y - small * 0.3, "their sum: one row,", "this layer's output");
+  const outY = y;
+  p.el.append(
+    svgElement("path", { class: "kv-dst-sum", d: `M ${xOf(p.first)} ${vBottom} L ${xT} ${vBottom} L ${qX + qBox} ${outY} L ${qX} ${outY + hV} Z`,
+      fill: color, "fill-opacity": 0.18, stroke: "none" }),
+    svgElement("rect", { class: "kv-dst-out", x: qX, y: outY, width: qBox, height: hV, fill: color, stroke: t.fg, "stroke-width": 1 }),
+    svgElement("path", { class: "kv-dst-next", d: `M ${qX + qBox + 2 * s} ${outY + hV / 2} H ${W - 3 * s} m ${-5 * s} ${-4 * s} l ${5 * s} ${4 * s} l ${-5 * s} ${4 * s}`,
+      fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }),
+    text(W, outY + hV + small * 1.3, "layer n+1", { "text-anchor": "end", fill: t.fg }),
+  );
+  return outY + hV + small * 1.8;
+}
+
+/**
+ * Attention in one layer: score every held key, weight the values, pass the sum on.
+ * Returns the panel and the y under it.
+ * @param {Frame} f
+ * @param {Keyed} pick
+ * @param {string} missing
+ * @param {number} y
+ */
+function drawAttention(f, { g, gs }, missing, y) {
+  const { t, s, fs, small, stacked, x1, cellW, T, text } = f;
+  const el = svgElement("g", { class: "kv-dst-attention", "data-kind": g.kind, "data-scored": gs.held_tokens });
+  y += 4 * s;
+  el.append(svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600,
+    text: `Attention in ${kindName(g.kind)} 1, for token ${n(T)}` }));
+  y += fs * 1.5;
+  if (missing) {
+    el.append(text(0, y + small, missing, { fill: t.fg, class: "kv-dst-instead" }));
+    y += small * 1.4;
+  }
+  el.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
+  y += small * 1.6;
+  /** @type {Panel} */
+  const p = {
+    el, g, color: conceptColor(g.kind), first: T - gs.held_tokens, held: gs.held_tokens, qX: x1 + 8 * s, qBox: 22 * s,
+    rowLabels: (yy, a, b = undefined) => {
+      if (stacked) return;
+      el.append(text(0, yy + small, a, { fill: t.fg }));
+      if (b) el.append(text(0, yy + small * 2.2, b));
+    },
+    stackedLabel: (a, yy) => {
+      if (!stacked) return yy;
+      el.append(text(0, yy + small, a, { fill: t.fg }));
+      return yy + small * 1.4;
+    },
+  };
+  y = drawScoring(f, p, y);
+  const per = Math.max(1, Math.ceil((2 * s) / cellW));
+  const w = { ...illustrativeWeights(p.first, T, per), per };
+  y = drawWeights(f, p, w, y);
+  const { hV, vBottom } = drawValues(f, p, w, y);
+  return { panel: el, y: drawSum(f, p, hV, vBottom) };
+}
+
+/**
+ * The legend: what the marks mean, a swatch per kind drawn and the textures. Returns it
+ * and the drawing's height.
+ * @param {Frame} f
+ * @param {LayerGroup[]} groups
+ * @param {number} y
+ */
+function drawLegend(f, groups, y) {
+  const { t, s, small, W, accent, cQuery, text } = f;
+  let legendY = y + 8 * s;
+  const legend = svgElement("g", { class: "kv-dst-legend" });
+  let lx = 0;
+  const item = (/** @type {(x: number) => Element} */ mark, /** @type {string} */ str) => {
+    const w = 18 * s + textWidth(str, small);
+    if (lx > 0 && lx + w > W) {  // wrap onto the next line
+      lx = 0;
+      legendY += 20 * s;
+    }
+    legend.append(mark(lx), text(lx + 18 * s, legendY + 10 * s, str));
+    lx += w + 16 * s;
+  };
+  const sw = 12 * s;
+  // a swatch per kind drawn, in the colour its rows have; the phase is a texture, not a colour
+  for (const kind of new Set(groups.map((g) => g.kind))) {
+    item((x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
+  }
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
+  item((x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + (k * sw) / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
+    "generated: a row per step");
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
+  item((x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
+  return { legend, H: legendY + 22 * s };
+}
+
+/**
+ * The text lines under the drawing: every group exactly, the phase, the axis, and the limits.
+ * @param {Frame} f
+ * @param {any} shape
+ * @param {{ groups: StepGroup[] }} st
+ * @param {number} bits
+ */
+function textLines(f, shape, st, bits) {
+  const { P, T, span, decoding } = f;
+  /** @type {Array<{ text: string, cls?: string }>} */
+  const lines = shape.groups.map((/** @type {LayerGroup} */ g, /** @type {number} */ gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
+  const hasLatent = shape.groups.some((/** @type {LayerGroup} */ g) => g.latent !== undefined);
+  lines.push({ text: decoding
+    ? `This step: every layer computes the new token's query, key and value${hasLatent ? " (MLA: one latent in place of the key and value)" : ""}; the new rows are kept, the query is scored against every row held, then dropped.`
+    : `Prefill: the keys and values of all ${n(P)} prompt tokens are computed and stored at once. Play or Step to decode.`, cls: "kv-note" });
+  lines.push({ text: `The token axis runs to token ${n(span)}: the prompt and room for ${n(span - P)} decode steps, doubled whenever the conversation passes it.`, cls: "kv-note" });
+  lines.push({ text: "Attention (under the cache): the new token's query is scored against each key the layer holds (a sliding layer: only the keys in its window), the softmax turns the scores into weights that sum to 1, and the weighted sum of the values is one row, the layer's output, which the next layer takes as its input. The weights drawn are a fixed made-up pattern: the widget knows the cache's sizes, not the model's numbers.", cls: "kv-note" });
+  if (shape.max_context && T > shape.max_context) {
+    lines.push({ text: `${n(T)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(shape.max_context)}).`, cls: "kv-warn" });
+  }
+  return lines;
+}
+
+/**
+ * The step's inputs, checked.
+ * @param {import("../ui/app.js").AnyModel} model
+ */
+function readInputs(model) {
+  const P = checkInt("prompt_tokens", model.get("prompt_tokens"), 1);
+  const G = checkInt("generated", model.get("generated"), 0);
+  if (P > MAX_TOKENS) throw new KVInputError(`prompt_tokens must be at most ${MAX_TOKENS.toLocaleString("en-US")}, got ${P.toLocaleString("en-US")}`);
+  const want = String(model.get("attention_layer"));
+  if (want !== "windowed" && want !== "full") throw new KVInputError(`attention_layer must be 'windowed' or 'full', got '${want}'`);
+  return { P, G, want };
+}
+
+/**
+ * @param {RenderContext} ctx
+ */
+function render({ model, el }) {
+  const app = createApp({ model, el }, "One decode step at a time: the cache of one conversation");
+  const { play, stepBtn, reset, outs } = buildControls(app, model);
+  const pause = wirePlayback(app, model, { play, stepBtn, reset });
 
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
     const bits = L.bits("kv_dtype");
-    const P = checkInt("prompt_tokens", model.get("prompt_tokens"), 1);
-    const G = checkInt("generated", model.get("generated"), 0);
-    if (P > MAX_TOKENS) throw new KVInputError(`prompt_tokens must be at most ${MAX_TOKENS.toLocaleString("en-US")}, got ${P.toLocaleString("en-US")}`);
-    const want = String(model.get("attention_layer"));
-    if (want !== "windowed" && want !== "full") throw new KVInputError(`attention_layer must be 'windowed' or 'full', got '${want}'`);
+    const { P, G, want } = readInputs(model);
     const st = decodeStepBytes(shape, P, G, bits);
     const T = st.tokens;
     const decoding = st.phase === "decode";
     const perGroup = Number(axisValues(app, "layers_per_group")[0]) || 2;
-    const n = (/** @type {number} */ x) => Number(x).toLocaleString("en-US");
-    const t = app.theme();
-    const s = app.scale();
-    const W = diagramWidth(app);
-    const fs = 12 * s;
-    const small = fs * 0.85;
-    // labels beside the strips when there is room, above them when narrow (scale 1.5, a phone)
-    const stacked = W < 700 * s;
-    const labelW = stacked ? 0 : 190 * s;
-    const gutter = 22 * s;  // the strip's own label: K, V or c
-    const qW = 64 * s;      // the query's column
-    const x0 = labelW + gutter;
-    const x1 = W - qW;
-    const stripW = Math.max(40, x1 - x0);
-    const span = tokenSpan(P, T);
-    const cellW = stripW / span;
-    const xOf = (/** @type {number} */ i) => x0 + i * cellW;
-    const xT = xOf(T);
-    const accent = accentColor(app);
-    const cQuery = conceptColor("query");
-    const text = (/** @type {number} */ x, /** @type {number} */ yy, /** @type {string} */ str, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text: str });
-
-    /**
-     * One strip's rows first..T-1 on the fixed axis, every row in its kind's own colour,
-     * opaque, so the kinds read apart the same on a light and a dark page (a translucent
-     * fill takes on the page's colour, and a lighter shade over black is a darker one). The
-     * phase shows as texture: the prompt's rows, written together by the prefill, are one
-     * block; each generated row is a cell of its own (when cells are wide enough to see),
-     * and a line marks where the prompt ends.
-     */
-    const drawRows = (/** @type {Element} */ g, /** @type {number} */ first, /** @type {number} */ y, /** @type {number} */ h, /** @type {string} */ color) => {
-      const promptEnd = Math.max(first, Math.min(P, T));
-      if (promptEnd > first) {
-        g.append(svgElement("rect", { class: "kv-dst-row kv-dst-prompt", "data-cell-width": cellW, x: xOf(first), y,
-          width: xOf(promptEnd) - xOf(first), height: h, fill: color }));
-      }
-      const last = decoding ? T - 1 : T; // the newest row is its own rect, outlined below
-      if (last > promptEnd) {
-        const attrs = { class: "kv-dst-row kv-dst-generated", "data-cell-width": cellW, fill: color };
-        // one path for the generated cells (a rect per cell made a step's redraw a third
-        // slower at a few hundred tokens)
-        const generated = cellW >= MIN_CELL
-          ? svgElement("path", { ...attrs, d: boxesPath(Array.from({ length: last - promptEnd }, (_, k) => [xOf(promptEnd + k), y, cellW, h])),
-            stroke: t.bg, "stroke-width": 1 })
-          : svgElement("rect", { ...attrs, x: xOf(promptEnd), y, width: xOf(last) - xOf(promptEnd), height: h });
-        g.append(generated);
-      }
-      if (decoding) {
-        const w = cellW >= MIN_CELL ? cellW : Math.max(3 * s, cellW);
-        g.append(svgElement("rect", { class: "kv-dst-new", x: xT - w, y, width: w, height: h, fill: color,
-          stroke: cellW >= MIN_CELL ? t.bg : "none", "stroke-width": 1 }));
-        // the row this step appended
-        g.append(svgElement("rect", { x: xT - Math.max(3 * s, cellW), y, width: Math.max(3 * s, cellW), height: h, fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }));
-      }
-      if (T > P && P > first) {
-        // where the prompt ends and decoding began
-        g.append(svgElement("line", { class: "kv-dst-prompt-end", x1: xOf(P), x2: xOf(P), y1: y - 2 * s, y2: y + h + 2 * s, stroke: t.fg2, "stroke-width": 1.5 * s }));
-      }
-    };
-
-    // -- the token axis: fixed while the conversation grows ------------------------------
-    const parts = [];
-    const header = svgElement("g", { class: "kv-dst-header", "data-span": span });
-    const axisY = fs;
-    const barY = axisY + 6 * s;
-    const firstLabel = "token 1";
-    const newLabel = `token ${n(T)}${decoding ? " (new)" : ""}`;
-    const gap = 10 * s;
-    const newX = Math.min(W - qW, Math.max(xT, x0 + textWidth(firstLabel, small) + gap + textWidth(newLabel, small)));
-    header.append(text(x0, axisY, firstLabel), text(newX, axisY, newLabel, { "text-anchor": "end", fill: t.fg }));
-    const endLabel = n(span);
-    if (x1 - textWidth(endLabel, small) > newX + gap) header.append(text(x1, axisY, endLabel, { "text-anchor": "end" }));
-    header.append(
-      svgElement("line", { x1: x0, x2: xOf(P), y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 3 * s }),
-      svgElement("line", { x1: xT, x2: x1, y1: barY, y2: barY, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${3 * s}` }),
-      text(x0, barY + fs * 1.2, `prompt: ${n(P)} tokens (prefill)${G > 0 ? `, then ${n(G)} generated` : ""}`, { fill: t.fg }),
-      text(x1 + 8 * s, axisY, "query"),
-    );
-    if (G > 0) header.append(svgElement("line", { x1: xOf(P), x2: xT, y1: barY, y2: barY, stroke: accent, "stroke-width": 3 * s }));
-    parts.push(header);
-    let y = barY + fs * 2;
-
-    // -- the cache: every group, up to perGroup layers of it -------------------------------
-    shape.groups.forEach((/** @type {LayerGroup} */ g, /** @type {number} */ gi) => {
-      const gs = st.groups[gi];
-      const color = conceptColor(g.kind);
-      const strips = stripsOf(g);
-      const drawn = Math.min(g.count, perGroup);
-      for (let li = 0; li < drawn; li++) {
-        const row = svgElement("g", { class: "kv-dst-layer", "data-kind": g.kind, "data-held": gs.held_tokens, "data-dropped": gs.dropped_tokens });
-        const rowTop = y;
-        row.append(
-          svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600, text: `${kindName(g.kind)} ${li + 1} of ${n(g.count)}` }),
-          text(0, y + 2.15 * fs, rowLabel(g)),
-        );
-        const labelH = 2.5 * fs;
-        if (stacked) y += labelH;
-        if (strips.length) {
-          const stripsH = strips.reduce((a, st2) => a + stripHeight(st2.numbers, s) + 3 * s, 0);
-          if (!stacked) y += Math.max(0, (labelH - stripsH) / 2);
-          const stripsTop = y;
-          const first = T - gs.held_tokens; // index of the oldest row still held
-          for (const strip of strips) {
-            const h = stripHeight(strip.numbers, s);
-            // the axis's room to grow, outlined faintly
-            row.append(svgElement("rect", { x: x0, y, width: stripW, height: h, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-              text(x0 - 6 * s, y + h / 2 + small * 0.35, strip.name, { "text-anchor": "end", "font-weight": 600, class: "kv-dst-strip-label" }));
-            if (first > 0) {
-              // the rows the window let go: an empty dashed outline
-              row.append(svgElement("rect", { class: "kv-dst-dropped", x: x0, y, width: Math.max(1, xOf(first) - x0), height: h,
-                fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
-            }
-            drawRows(row, first, y, h, color);
-            y += h + 3 * s;
-          }
-          const rowH = y - stripsTop - 3 * s;
-          if (decoding) {
-            // everything this step reads: the rows still held
-            row.append(svgElement("rect", { class: "kv-dst-read", x: xOf(first) - 2, y: stripsTop - 2, width: xT - xOf(first) + 4, height: rowH + 4,
-              fill: "none", stroke: accent, "stroke-width": 1.5 * s, rx: 2 }));
-          }
-          // the query of this step: computed, used against every row held, not stored
-          row.append(svgElement("rect", { class: "kv-dst-query", x: x1 + 8 * s, y: stripsTop, width: 22 * s, height: Math.max(8 * s, rowH),
-            fill: "none", stroke: cQuery, "stroke-dasharray": `${3 * s} ${2 * s}`, "stroke-width": 1.5 * s }));
-          row.append(text(x1 + 34 * s, stripsTop + Math.max(8 * s, rowH) / 2 + small * 0.35, "q"));
-          if (first > 0 && xOf(first) - x0 > textWidth("dropped", small) + 12 * s) {
-            // over the strips' edges: a halo of the background keeps the word whole
-            row.append(text((x0 + xOf(first)) / 2, stripsTop + rowH / 2 + small * 0.35, "dropped", { "text-anchor": "middle",
-              stroke: t.bg, "stroke-width": 3 * s, "paint-order": "stroke", "stroke-linejoin": "round" }));
-          }
-          if (!stacked) y = Math.max(y, rowTop + labelH);
-        } else if (Number(g.fixed_bytes || 0) > 0) {
-          const h = 22 * s;
-          const boxW = Math.min(stripW, 90 * s);
-          row.append(svgElement("rect", { class: "kv-dst-state", x: x0, y, width: boxW, height: h, fill: color,
-            stroke: decoding ? accent : "none", "stroke-width": 1.5 * s }));
-          row.append(text(x0 + boxW + 8 * s, y + h / 2 + small * 0.35,
-            `fixed state, ${fmtBytes(Number(g.fixed_bytes))}: ${decoding ? "read and rewritten" : "written"} every step, never grows`));
-          y += (stacked ? h : Math.max(h, labelH)) + 3 * s;
-        } else {
-          row.append(text(x0, y + fs, "stores nothing per token"));
-          y += stacked ? fs * 1.4 : labelH;
-        }
-        parts.push(row);
-        y += 8 * s;
-      }
-      if (g.count > drawn) {
-        parts.push(text(0, y + fs * 0.2, `+ ${n(g.count - drawn)} more ${kindName(g.kind)} layers like these (counted in every total)`, { class: "kv-dst-more" }));
-        y += fs * 1.4;
-      }
-      y += 6 * s;
-    });
-
-    // -- attention in one layer: score every held key, weight the values, pass the sum on --
-    const keyed = shape.groups.map((/** @type {LayerGroup} */ g, /** @type {number} */ gi) => ({ g, gs: st.groups[gi] })).filter((/** @type {{ g: LayerGroup }} */ { g }) => stripsOf(g).length > 0);
-    const isWindowed = (/** @type {{ g: LayerGroup }} */ { g }) => Number(g.cap) > 0;
-    const windowed = keyed.filter(isWindowed);
-    const full = keyed.filter((/** @type {{ g: LayerGroup, gs: StepGroup }} */ k) => !isWindowed(k));
-    const pick = want === "windowed" ? windowed[0] || full[0] : full[0] || windowed[0];
+    const f = layout(app, P, G, T, decoding);
+    const { header, y: cacheY } = drawHeader(f);
+    /** @type {Element[]} */
+    const parts = [header];
+    let y = drawCache(f, shape, st, perGroup, parts, cacheY);
+    const { pick, missing } = pickAttentionLayer(shape, st, want);
     if (pick) {
-      const { g, gs } = pick;
-      const color = conceptColor(g.kind);
-      const strips = stripsOf(g);
-      const kStrip = strips[0];
-      const vStrip = strips[strips.length - 1];
-      const latent = strips.length === 1;
-      const first = T - gs.held_tokens;
-      const held = gs.held_tokens;
-      const panel = svgElement("g", { class: "kv-dst-attention", "data-kind": g.kind, "data-scored": held });
-      const missing = want === "windowed" && !windowed.length ? `${shape.name} has no windowed layer: a full one is shown`
-        : want === "full" && !full.length ? `every layer of ${shape.name} has a window: a windowed one is shown` : "";
-      y += 4 * s;
-      panel.append(svgElement("text", { x: 0, y: y + fs, "font-size": fs, fill: t.fg, "font-weight": 600,
-        text: `Attention in ${kindName(g.kind)} 1, for token ${n(T)}` }));
-      y += fs * 1.5;
-      if (missing) {
-        panel.append(text(0, y + small, missing, { fill: t.fg, class: "kv-dst-instead" }));
-        y += small * 1.4;
-      }
-      panel.append(text(0, y + small, "weights illustrative: a made-up pattern, not the model's"));
-      y += small * 1.6;
-      const rowLabels = (/** @type {number} */ yy, /** @type {string} */ a, /** @type {string | undefined} */ b = undefined) => {
-        if (stacked) return;
-        panel.append(text(0, yy + small, a, { fill: t.fg }));
-        if (b) panel.append(text(0, yy + small * 2.2, b));
-      };
-      const stackedLabel = (/** @type {string} */ a) => {
-        if (!stacked) return;
-        panel.append(text(0, y + small, a, { fill: t.fg }));
-        y += small * 1.4;
-      };
-      // 1. the query scores each key held: a bracket from q over the keys
-      const scoreText = held < T
-        ? `q · k for each of the ${n(held)} keys in the window; the ${n(T - held)} older ones are not scored`
-        : `q · k for every one of the ${n(held)} keys held`;
-      panel.append(text(W, y + small, scoreText, { "text-anchor": "end" }));
-      y += small * 1.5;
-      const qX = x1 + 8 * s;
-      const qBox = 22 * s;
-      panel.append(svgElement("path", { class: "kv-dst-scoring", fill: "none", stroke: cQuery, "stroke-width": 1.5 * s,
-        d: `M ${xOf(first)} ${y + 6 * s} V ${y} H ${qX + qBox / 2} V ${y + 6 * s} M ${xT} ${y} V ${y + 6 * s}` }));
-      y += 8 * s;
-      stackedLabel(latent ? "latent c, as the keys" : "the keys held (K)");
-      const hK = stripHeight(kStrip.numbers, s);
-      rowLabels(y - small * 0.3, latent ? "latent c, as the keys" : "the keys held (K)");
-      panel.append(svgElement("rect", { x: x0, y, width: stripW, height: hK, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-        text(x0 - 6 * s, y + hK / 2 + small * 0.35, kStrip.name, { "text-anchor": "end", "font-weight": 600 }));
-      if (first > 0) {
-        panel.append(svgElement("rect", { x: x0, y, width: Math.max(1, xOf(first) - x0), height: hK, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${3 * s}`, "stroke-width": 1 }));
-      }
-      drawRows(panel, first, y, hK, color);
-      panel.append(svgElement("rect", { class: "kv-dst-q", x: qX, y, width: qBox, height: hK, fill: cQuery }),
-        text(qX + qBox + 4 * s, y + hK / 2 + small * 0.35, "q"));
-      y += hK + 6 * s;
-      // 2. the weights: a softmax of the scores, one bar per key (per bin of keys when narrow)
-      const per = Math.max(1, Math.ceil((2 * s) / cellW));
-      const { bins, max } = illustrativeWeights(first, T, per);
-      const barH = 34 * s;
-      stackedLabel("weights: softmax of the scores");
-      rowLabels(y + barH / 2 - small, "weights", "softmax of the scores");
-      const base = y + barH;
-      let d = "";
-      for (let b = 0; b < bins.length; b++) {
-        const h = Math.max(0.5, (bins[b] / max) * barH);
-        const bx = xOf(first + b * per);
-        const bw = Math.max(0.5, Math.min(per, T - first - b * per) * cellW - (cellW * per >= 3 ? 1 : 0));
-        d += `M ${bx} ${base} v ${-h} h ${bw} v ${h} z `;
-      }
-      panel.append(svgElement("line", { x1: x0, x2: x1, y1: base, y2: base, stroke: t.grid, "stroke-width": 1 }),
-        svgElement("path", { class: "kv-dst-weights", d, fill: cQuery, "data-bins": bins.length }));
-      if (first > 0 && xOf(first) - x0 > textWidth("not scored", small) + 12 * s) {
-        panel.append(text((x0 + xOf(first)) / 2, base - small * 0.4, "not scored", { "text-anchor": "middle" }));
-      }
-      y = base + 6 * s;
-      // 3. the values, each weighted by its key's weight
-      const hV = stripHeight(vStrip.numbers, s);
-      stackedLabel(latent ? "latent c, as the values, x weights" : "the values (V) x weights");
-      rowLabels(y - small * 0.3, latent ? "latent c, as the values," : "the values (V)", "each times its weight");
-      panel.append(svgElement("rect", { x: x0, y, width: stripW, height: hV, fill: "none", stroke: t.grid, "stroke-width": 1 }),
-        text(x0 - 6 * s, y + hV / 2 + small * 0.35, vStrip.name, { "text-anchor": "end", "font-weight": 600 }));
-      // each value's opacity follows its weight, in 16 steps: one path per step
-      const weighted = svgElement("g", { class: "kv-dst-weighted" });
-      /** @type {Array<Array<[number, number, number, number]>>} */
-      const byLevel = Array.from({ length: 16 }, () => []);
-      for (let b = 0; b < bins.length; b++) {
-        const bw = Math.min(per, T - first - b * per) * cellW;
-        byLevel[Math.round(15 * Math.sqrt(bins[b] / max))].push([xOf(first + b * per), y, bw, hV]);
-      }
-      byLevel.forEach((boxes, level) => {
-        if (boxes.length) weighted.append(svgElement("path", { d: boxesPath(boxes), fill: color, "fill-opacity": (0.12 + (0.88 * level) / 15).toFixed(3) }));
-      });
-      panel.append(weighted, svgElement("rect", { x: xOf(first), y, width: xT - xOf(first), height: hV, fill: "none", stroke: color, "stroke-width": 1 }));
-      const vBottom = y + hV;
-      y = vBottom + 22 * s;
-      // 4. their sum: one row, this layer's output for the new token, passed to the next layer
-      stackedLabel("their sum: one row, the output");
-      rowLabels(y - small * 0.3, "their sum: one row,", "this layer's output");
-      const outY = y;
-      panel.append(
-        svgElement("path", { class: "kv-dst-sum", d: `M ${xOf(first)} ${vBottom} L ${xT} ${vBottom} L ${qX + qBox} ${outY} L ${qX} ${outY + hV} Z`,
-          fill: color, "fill-opacity": 0.18, stroke: "none" }),
-        svgElement("rect", { class: "kv-dst-out", x: qX, y: outY, width: qBox, height: hV, fill: color, stroke: t.fg, "stroke-width": 1 }),
-        svgElement("path", { class: "kv-dst-next", d: `M ${qX + qBox + 2 * s} ${outY + hV / 2} H ${W - 3 * s} m ${-5 * s} ${-4 * s} l ${5 * s} ${4 * s} l ${-5 * s} ${4 * s}`,
-          fill: "none", stroke: t.fg, "stroke-width": 1.5 * s }),
-        text(W, outY + hV + small * 1.3, "layer n+1", { "text-anchor": "end", fill: t.fg }),
-      );
-      y = outY + hV + small * 1.8;
-      parts.push(panel);
+      const attention = drawAttention(f, pick, missing, y);
+      parts.push(attention.panel);
+      y = attention.y;
     }
-
-    // -- legend: what the marks mean -------------------------------------------------------
-    let legendY = y + 8 * s;
-    const legend = svgElement("g", { class: "kv-dst-legend" });
-    let lx = 0;
-    const item = (/** @type {(x: number) => Element} */ mark, /** @type {string} */ str) => {
-      const w = 18 * s + textWidth(str, small);
-      if (lx > 0 && lx + w > W) {  // wrap onto the next line
-        lx = 0;
-        legendY += 20 * s;
-      }
-      legend.append(mark(lx), text(lx + 18 * s, legendY + 10 * s, str));
-      lx += w + 16 * s;
-    };
-    const sw = 12 * s;
-    // a swatch per kind drawn, in the colour its rows have; the phase is a texture, not a colour
-    for (const kind of new Set(shape.groups.map((/** @type {LayerGroup} */ g) => g.kind))) {
-      item((/** @type {number} */ x) => svgElement("rect", { class: "kv-dst-kind", "data-kind": kind, x, y: legendY, width: sw, height: sw, fill: conceptColor(kind) }), `${kindName(kind)} layer`);
-    }
-    item((/** @type {number} */ x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-width": 1 }), "prompt rows: one block (prefill)");
-    item((/** @type {number} */ x) => svgElement("path", { d: boxesPath([0, 1, 2].map((k) => [x + (k * sw) / 3, legendY, sw / 3, sw])), fill: "none", stroke: t.fg2, "stroke-width": 1 }),
-      "generated: a row per step");
-    item((/** @type {number} */ x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: accent, "stroke-width": 1.5 * s }), "read by this step");
-    item((/** @type {number} */ x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: "none", stroke: t.fg2, "stroke-dasharray": `${3 * s} ${2 * s}` }), "dropped rows");
-    item((/** @type {number} */ x) => svgElement("rect", { x, y: legendY, width: sw, height: sw, fill: cQuery }), "query and weights (used once, not kept)");
-    const H = legendY + 22 * s;
-    const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
+    const { legend, H } = drawLegend(f, shape.groups, y);
+    const W = f.W;
+    const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": f.t.font,
       // the point in words: each kind of layer's rows held and dropped
       "aria-label": `${shape.name}, ${decoding ? `decode step ${n(G)}` : "after the prefill"}: ${n(T)} tokens, ${fmtBytes(st.stored_bytes)} stored. `
         + `${shape.groups.map((/** @type {LayerGroup} */ g, /** @type {number} */ gi) => groupLine(g, st.groups[gi], bits, T)).join(". ")}.` }, [...parts, legend]);
-
-    // -- text lines: every group exactly, and the limits -----------------------------------
-    const lines = shape.groups.map((/** @type {LayerGroup} */ g, /** @type {number} */ gi) => ({ text: groupLine(g, st.groups[gi], bits, T) }));
-    const hasLatent = shape.groups.some((/** @type {LayerGroup} */ g) => g.latent !== undefined);
-    lines.push({ text: decoding
-      ? `This step: every layer computes the new token's query, key and value${hasLatent ? " (MLA: one latent in place of the key and value)" : ""}; the new rows are kept, the query is scored against every row held, then dropped.`
-      : `Prefill: the keys and values of all ${n(P)} prompt tokens are computed and stored at once. Play or Step to decode.`, cls: "kv-note" });
-    lines.push({ text: `The token axis runs to token ${n(span)}: the prompt and room for ${n(span - P)} decode steps, doubled whenever the conversation passes it.`, cls: "kv-note" });
-    lines.push({ text: "Attention (under the cache): the new token's query is scored against each key the layer holds (a sliding layer: only the keys in its window), the softmax turns the scores into weights that sum to 1, and the weighted sum of the values is one row, the layer's output, which the next layer takes as its input. The weights drawn are a fixed made-up pattern: the widget knows the cache's sizes, not the model's numbers.", cls: "kv-note" });
-    if (shape.max_context && T > shape.max_context) {
-      lines.push({ text: `${n(T)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(shape.max_context)}).`, cls: "kv-warn" });
-    }
+    const lines = textLines(f, shape, st, bits);
     // Everything is computed: now touch the page.
     app.say(lines);
-    outTokens.textContent = `${n(T)} (${n(P)} prompt + ${n(G)} generated)`;
-    outStored.textContent = fmtBytes(st.stored_bytes);
-    outRead.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
-    outWritten.textContent = fmtBytes(st.written_bytes);
-    outScored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in ${article(kindName(pick.g.kind))} ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
+    outs.tokens.textContent = `${n(T)} (${n(P)} prompt + ${n(G)} generated)`;
+    outs.stored.textContent = fmtBytes(st.stored_bytes);
+    outs.read.textContent = decoding ? fmtBytes(st.read_bytes) : "none yet (prefill)";
+    outs.written.textContent = fmtBytes(st.written_bytes);
+    outs.scored.textContent = pick ? `${n(pick.gs.held_tokens)} of ${n(T)} in ${article(kindName(pick.g.kind))} ${kindName(pick.g.kind)} layer` : "none: no layer keeps keys";
     /** @type {Element} */ (app.diagram).replaceChildren(svg);
     app.drawnWidth = W;
   };

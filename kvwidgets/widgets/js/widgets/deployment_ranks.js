@@ -226,6 +226,55 @@ function headline(entry, row, context) {
 }
 
 /**
+ * The legend's concepts and names: the cache only where a conversation is held, what is
+ * left only where the weights load, the overflow only where weights overflow, the reserve
+ * only where some of it shows (weights past the GPU's end cover it).
+ * @param {BuiltLayout} entry
+ * @param {DeploymentAtContext} row
+ * @param {number} memory
+ * @param {boolean} allFull
+ * @returns {Array<[string, string]>}
+ */
+function legendLabels(entry, row, memory, allFull) {
+  const usable = entry.usable_bytes;
+  const over = entry.ranks.some((/** @type {DeploymentRank} */ r) => r.weights_bytes > usable);
+  const maxHeld = Math.max(0, ...row.replica_conversations);
+  return [
+    ["weights", "weights"],
+    ...(maxHeld > 0 ? [/** @type {[string, string]} */ (["kv", "cache: one segment per conversation"])] : []),
+    ...(entry.weights_fit ? [/** @type {[string, string]} */ (["free", allFull ? "left (less than one more conversation)" : "left (unused while another GPU is full)"])] : []),
+    ...(over ? [/** @type {[string, string]} */ (["warning", `weights past the usable ${fmtBytes(usable)}`])] : []),
+    ...(memory > usable && entry.ranks.some((/** @type {DeploymentRank} */ r) => r.weights_bytes < memory) ? [/** @type {[string, string]} */ (["reserve", "reserve (1 - utilization)"])] : []),
+  ];
+}
+
+/**
+ * The legend from y = ly, wrapped to the width W: a swatch and a name per label, appended
+ * to parts. Returns the y of its last row and how many rows it took.
+ * @param {App} app
+ * @param {Array<[string, string]>} labels concept and name
+ * @param {ReturnType<typeof svgPaint>} paint
+ * @param {Element[]} parts
+ * @param {number} ly
+ * @param {number} W
+ */
+function drawRankLegend(app, labels, paint, parts, ly, W) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 12 * s;
+  let lx = 0;
+  let rows = 1;
+  for (const [concept, text] of labels) {
+    const w = 18 * s + text.length * fs * 0.52;
+    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; rows += 1; }
+    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
+      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
+    lx += w + 14 * s;
+  }
+  return { ly, rows };
+}
+
+/**
  * One bar per GPU: weights, the cache of the conversations its replica holds (one segment
  * each when they can be counted), what is left, the reserve. Weights that do not load run
  * past the usable end in the warning colour, past the GPU's end if need be, marked.
@@ -251,8 +300,8 @@ function rankBars(app, entry, row, memory, gpuName, W) {
   const top = fs * 2;
   const full = new Set(row.full_ranks);
   const allFull = full.size === entry.ranks.length;
-  const over = entry.ranks.some((/** @type {DeploymentRank} */ r) => r.weights_bytes > usable);
   const paint = svgPaint(app, s);  // free memory hatched: apart from the cache without colour
+  /** @type {Element[]} */
   const parts = [];
   parts.push(svgElement("text", { x: 0, y: fs * 1.1, "font-size": fs, fill: t.fg, "font-weight": 600,
     text: `${layoutName(entry)}: ${entry.ranks.length} x ${gpuName}, ${fmtBytes(memory)} each` }));
@@ -307,24 +356,9 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     parts.push(svgElement("text", { x: gx - 4 * s, y: ly + fs * 0.6, "font-size": fs * 0.9, fill: t.fg, "text-anchor": "end", text: `the GPU ends: ${fmtBytes(memory)}` }));
     ly += fs * 1.4;
   }
-  const maxHeld = Math.max(0, ...row.replica_conversations);
-  const labels = [
-    ["weights", "weights"],
-    ...(maxHeld > 0 ? [["kv", "cache: one segment per conversation"]] : []),
-    ...(entry.weights_fit ? [["free", allFull ? "left (less than one more conversation)" : "left (unused while another GPU is full)"]] : []),
-    ...(over ? [["warning", `weights past the usable ${fmtBytes(usable)}`]] : []),
-    // the reserve is named only where some of it shows: weights past the GPU's end cover it
-    ...(memory > usable && entry.ranks.some((/** @type {DeploymentRank} */ r) => r.weights_bytes < memory) ? [["reserve", "reserve (1 - utilization)"]] : []),
-  ];
-  let lx = 0;
-  let legendRows = 1;
-  for (const [concept, text] of labels) {
-    const w = 18 * s + text.length * fs * 0.52;
-    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; legendRows += 1; }
-    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
-      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
-    lx += w + 14 * s;
-  }
+  const legend = drawRankLegend(app, legendLabels(entry, row, memory, allFull), paint, parts, ly, W);
+  ly = legend.ly;
+  const legendRows = legend.rows;
   // a narrow page wraps the legend onto a second row for some inputs only: the row is kept
   // for all, so the widget holds its height while the context slider moves
   const keptRows = app.keepsHeight() && W < 760 * s ? 2 : 1;

@@ -121,6 +121,28 @@ function pastTrainedLength(real, long) {
 }
 
 /**
+ * The text lines: each design's and each real model's bytes per token, what the designs
+ * are, and the models asked past their trained length.
+ * @param {string[]} labels the designs
+ * @param {number[]} perToken their bytes per token
+ * @param {Array<[string, ModelShape]>} real the real models beside them
+ * @param {number} bits
+ * @param {number} win the hybrid's window
+ * @param {number} long the long context
+ */
+function textLines(labels, perToken, real, bits, win, long) {
+  /** @type {Array<{ text: string, cls?: string }>} */
+  const lines = labels.map((/** @type {string} */ l, /** @type {number} */ i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
+  for (const [n, s] of real) {
+    const capped = s.groups.some((/** @type {LayerGroup} */ g) => g.cap !== null && g.cap !== undefined);
+    lines.push({ text: `${n.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
+  }
+  lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
+  lines.push(...pastTrainedLength(real, long));
+  return lines;
+}
+
+/**
  * @param {RenderContext} ctx
  */
 function render({ model, el }) {
@@ -172,13 +194,7 @@ function render({ model, el }) {
         hovertemplate: "%{y}: %{x:.3f} GB<extra>" + name + "</extra>",
       };
     });
-    const lines = labels.map((/** @type {string} */ l, /** @type {number} */ i) => ({ text: `${l.padEnd(20)} ${fmtBytes(perToken[i]).padStart(11)} per token${i === 4 ? " past the window (the sliding half holds at most " + win + " tokens)" : ""}` }));
-    for (const [n, s] of real) {
-      const capped = s.groups.some((/** @type {LayerGroup} */ g) => g.cap !== null && g.cap !== undefined);
-      lines.push({ text: `${n.padEnd(20)} ${fmtBytes(kvBytesPerToken(s, bits)).padStart(11)} per token${capped ? " past its windows" : ""}` });
-    }
-    lines.push({ text: "Designs on the Llama 3 8B shape: 32 layers, 32 query heads, 128 head dim; GQA keeps 8 KV heads, MQA 1, MLA DeepSeek-V3's 512 + 64 latent.", cls: "kv-note" });
-    lines.push(...pastTrainedLength(real, long));
+    const lines = textLines(labels, perToken, real, bits, win, long);
     // The diagram does not depend on the context lengths: a slider move keeps it.
     const headsWidth = diagramWidth(app);
     const headsKey = JSON.stringify([labels, perToken.map(String), headsWidth, sc, t]);

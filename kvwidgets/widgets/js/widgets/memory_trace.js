@@ -59,10 +59,45 @@ function neverFillsMessage(trace, neverFull, count, ref, counts) {
 }
 
 /**
- * @param {RenderContext} ctx
+ * @typedef {import("../ui/app.js").App} App
+ * @typedef {import("../ui/app.js").AnyModel} AnyModel
+ * @typedef {ReturnType<typeof svgPaint>} Paint
  */
-function render({ model, el }) {
-  const app = createApp({ model, el }, "Where does KV memory go when each request reserves its own, and when it is paged?");
+
+/**
+ * What the pieces of one figure share: the page's scale and theme, the paints, the hatch
+ * of a finished run, the trace and the step scale every panel uses.
+ * @typedef {object} Frame
+ * @property {ReturnType<App["theme"]>} t
+ * @property {number} s the drawing's scale
+ * @property {number} W its width
+ * @property {number} fs font size
+ * @property {Paint} paint
+ * @property {string} hatchId
+ * @property {any} trace allocatorTrace's answer
+ * @property {number} lastStep the step the panels' time axis ends at
+ */
+
+/**
+ * A panel's box: where its title, plot and axes go.
+ * @typedef {object} PanelBox
+ * @property {number} x0 the panel's left
+ * @property {number} y0 its top
+ * @property {number} pw its width
+ * @property {number} px the plot's left
+ * @property {number} py the plot's top
+ * @property {number} plotW
+ * @property {number} ph the plot's height
+ * @property {(step: number) => number} X
+ * @property {(share: number) => number} Y
+ */
+
+/**
+ * The controls, the readouts and the fold's table.
+ * @param {App} app
+ * @param {AnyModel} model
+ */
+function buildControls(app, model) {
   selectControl(app, "dataset", "Requests like", () => Object.keys(model.get("lengths") || DATASET_LABELS).map((d) => [d, DATASET_LABELS[d] || d]), ["lengths"]);
   selectControl(app, "num_requests", "How many", () => axisValues(app, "request_counts").map((/** @type {number} */ c) => [c, n(c)]), ["axes"]);
   selectControl(app, "kv_slots", "KV memory", () => {
@@ -86,11 +121,19 @@ function render({ model, el }) {
   // ours beside the paper's, policy by policy, in the fold under its text
   const table = element("table", { class: "kv-how-table" });
   app.text.before(table);
+  return { sized, sizedOff, outs, outWasted, values, hatchId, table };
+}
+
+/**
+ * The trace for the inputs on screen, computed once per set of inputs (not per view or
+ * width): a function that runs it, with its last answer kept per widget.
+ * @param {App} app
+ * @param {AnyModel} model
+ */
+function traceRunner(app, model) {
   /** @type {{key: string, trace: any}} the last trace, per widget */
   let cache = { key: "", trace: null };
-
-  /** The trace for the inputs on screen, computed once per set of inputs (not per view or width). */
-  const runTrace = () => {
+  return () => {
     const L = app.lookup();
     const dataset = model.get("dataset");
     const lengths = model.get("lengths") || {};
@@ -119,19 +162,276 @@ function render({ model, el }) {
     }
     return { trace: cache.trace, dataset, count, budget };
   };
+}
+
+/**
+ * The legend: one swatch per use, wrapped to the width, and the finished hatch when a
+ * panel has it. Returns it and where the panels start.
+ * @param {Frame} f
+ * @param {boolean} finishesEarly
+ */
+function drawLegend(f, finishesEarly) {
+  const { t, s, W, fs, paint, hatchId } = f;
+  let lx = 0;
+  let ly = 0;
+  const legend = svgElement("g", { class: "kv-mt-legend" });
+  const entries = USES.map(([, concept, label]) => [paint.fill(concept), label]);
+  if (finishesEarly) entries.push([`url(#${hatchId})`, FINISHED_LABEL]);
+  for (const [fill, label] of entries) {
+    const w = 18 * s + label.length * fs * 0.52;
+    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; }
+    legend.append(svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill, stroke: t.fg2, "stroke-width": fill.startsWith("url") ? 0.5 * s : 0 }),
+      svgElement("text", { x: lx + 17 * s, y: ly + 11 * s, "font-size": fs * 0.9, fill: t.fg2, text: label }));
+    lx += w + 14 * s;
+  }
+  return { legend, top: ly + 26 * s };
+}
+
+/**
+ * A run's stacked areas while it lasts: each use between the cumulative share below it and
+ * below plus it; the last sample holds to the run's end (a sample at or past it is an
+ * empty server, which the hatch shows). Then the hatch of the time after its end.
+ * @param {Frame} f
+ * @param {Element} g
+ * @param {any} run
+ * @param {PanelBox} b
+ */
+function drawAreas(f, g, run, { px, py, plotW, ph, X, Y }) {
+  const { t, s, fs, paint, hatchId, lastStep } = f;
+  const steps = f.trace.steps;
+  const runEnd = Math.min(run.total_steps, lastStep);
+  const idx = steps.map((/** @type {unknown} */ _, /** @type {number} */ j) => j).filter((/** @type {number} */ j) => steps[j] < runEnd);
+  const xs = [...idx.map((/** @type {number} */ j) => X(steps[j])), X(runEnd)];
+  const below = xs.map(() => 0);
+  for (const [key, concept] of USES) {
+    const above = below.map((b, k) => b + run[key][idx[Math.min(k, idx.length - 1)]]);
+    let d = xs.map((x, k) => `${k ? "L" : "M"}${x.toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
+    for (let k = xs.length - 1; k >= 0; k--) d += `L${xs[k].toFixed(1)},${Y(below[k]).toFixed(1)}`;
+    g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: paint.fill(concept), stroke: "none" }));
+    for (let k = 0; k < below.length; k++) below[k] = above[k];
+  }
+  if (runEnd < lastStep) {
+    const fx = X(runEnd);
+    g.append(svgElement("rect", { class: "kv-mt-finished", x: fx, y: py, width: px + plotW - fx, height: ph, fill: `url(#${hatchId})` }));
+    const word = "finished";
+    if (px + plotW - fx > word.length * fs * 0.6 + 12 * s) {
+      g.append(svgElement("text", { x: (fx + px + plotW) / 2, y: py + ph / 2 + fs * 0.35, "font-size": fs, "font-weight": 600, fill: t.fg, "text-anchor": "middle",
+        stroke: t.bg, "stroke-width": 4 * s, "stroke-linejoin": "round", "paint-order": "stroke", text: word }));
+    }
+  }
+}
+
+/**
+ * A panel's frame, share ticks, and the line where the policy's last request finished
+ * (the same step scale in every panel) with its label.
+ * @param {Frame} f
+ * @param {Element} g
+ * @param {any} run
+ * @param {PanelBox} b
+ */
+function drawPanelAxes(f, g, run, { px, py, plotW, ph, X, Y }) {
+  const { t, s, fs, lastStep } = f;
+  g.append(svgElement("rect", { x: px, y: py, width: plotW, height: ph, fill: "none", stroke: t.grid, "stroke-width": 1 }));
+  for (const share of [0, 0.5, 1]) {
+    g.append(svgElement("text", { x: px - 4 * s, y: Y(share) + fs * 0.3, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": "end", text: pct(share) }));
+  }
+  const done = X(Math.min(run.total_steps, lastStep));
+  g.append(svgElement("line", { x1: done, x2: done, y1: py, y2: py + ph, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${3 * s} ${2 * s}` }));
+  const doneText = `all done at step ${n(run.total_steps)}`;
+  const doneW = doneText.length * fs * 0.8 * 0.55;
+  const leftOfLine = done - px > doneW + 6 * s;
+  g.append(svgElement("text", { x: leftOfLine ? done - 4 * s : Math.min(done + 4 * s, px + plotW - doneW), y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": leftOfLine ? "end" : "start", text: doneText }));
+  if (leftOfLine && done - px > doneW + 60 * s) g.append(svgElement("text", { x: px, y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, text: "step 0" }));
+}
+
+/**
+ * One policy's panel: its title and averages, its areas and its axes.
+ * @param {Frame} f
+ * @param {string} pol
+ * @param {PanelBox} b
+ */
+function drawPanel(f, pol, b) {
+  const { t, fs } = f;
+  const run = f.trace.runs[pol];
+  const g = svgElement("g", { class: "kv-mt-panel", "data-policy": pol, "data-token-share": run.mean_token_states.toFixed(4), "data-batch": run.mean_running.toFixed(2) });
+  g.append(svgElement("text", { x: b.x0, y: b.y0 + fs, "font-size": fs, "font-weight": 600, fill: t.fg, text: run.label }),
+    svgElement("text", { x: b.x0 + b.pw, y: b.y0 + fs, "font-size": fs * 0.9, fill: t.fg2, "text-anchor": "end", text: `${pct(run.mean_token_states)} tokens, batch ${batch(run.mean_running)}` }));
+  drawAreas(f, g, run, b);
+  drawPanelAxes(f, g, run, b);
+  return g;
+}
+
+/**
+ * The figure: the legend, then a panel per policy shown, in two columns when there is
+ * room for all four, one otherwise. Returns its svg and the width it was drawn at.
+ * @param {App} app
+ * @param {any} trace
+ * @param {string[]} shown
+ * @param {string} hatchId
+ */
+function drawFigure(app, trace, shown, hatchId) {
+  const t = app.theme();
+  const s = app.scale();
+  const W = diagramWidth(app);
+  const fs = 12 * s;
+  const paint = svgPaint(app, s);  // free and reserved hatched: apart from the token states without colour
+  const steps = trace.steps;
+  // one scale for every panel (so a faster policy's earlier end shows); one panel alone
+  // ends where its own run does
+  const end = shown.length > 1 ? (steps.length ? steps[steps.length - 1] : 1) : trace.runs[shown[0]].total_steps;
+  /** @type {Frame} */
+  const f = { t, s, W, fs, paint, hatchId, trace, lastStep: Math.max(1, end) };
+  const finishesEarly = shown.some((p) => trace.runs[p].total_steps < f.lastStep);
+  // the hatch of a finished run: upright lines in the secondary text colour on the background
+  // (free and reserved memory are hatched on the diagonals, so the angle alone tells them apart)
+  const hatch = svgElement("pattern", { id: hatchId, width: 6 * s, height: 6 * s, patternUnits: "userSpaceOnUse", patternTransform: "rotate(0)" }, [
+    svgElement("rect", { width: 6 * s, height: 6 * s, fill: t.bg }),
+    svgElement("line", { x1: 0, x2: 0, y1: 0, y2: 6 * s, stroke: t.fg2, "stroke-width": 1.2 * s }),
+  ]);
+  const { legend, top } = drawLegend(f, finishesEarly);
+  const parts = [svgElement("defs", {}, [hatch]), legend];
+  const cols = shown.length > 1 && W >= 620 * s ? 2 : 1;
+  const gap = 22 * s;
+  const pw = (W - gap * (cols - 1)) / cols;
+  const ph = (shown.length > 1 ? 110 : 220) * s;
+  const axisW = 36 * s;
+  const titleH = fs * 1.9; // the title line, then room for the 100% label above the plot
+  const ticksH = fs * 1.5;
+  const rowH = titleH + ph + ticksH + 10 * s;
+  shown.forEach((pol, i) => {
+    const x0 = (i % cols) * (pw + gap);
+    const y0 = top + Math.floor(i / cols) * rowH;
+    const px = x0 + axisW;
+    const plotW = Math.max(60, pw - axisW - 4 * s);
+    const py = y0 + titleH;
+    const X = (/** @type {number} */ step) => px + (f.lastStep > 0 ? (step / f.lastStep) * plotW : 0);
+    const Y = (/** @type {number} */ share) => py + ph * (1 - share);
+    parts.push(drawPanel(f, pol, { x0, y0, pw, px, py, plotW, ph, X, Y }));
+  });
+  const H = top + Math.ceil(shown.length / cols) * rowH;
+  const aria = shown.map((p) => `${POLICY_LABELS[p]}: ${pct(trace.runs[p].mean_token_states)} of the cache holds tokens, batch ${batch(trace.runs[p].mean_running)}`).join("; ");
+  return { W, svg: svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font, "aria-label": aria }, [paint.defs(), ...parts]) };
+}
+
+/**
+ * The text lines under the figure: the setting, how the trace runs, the allocators, the
+ * uses, the lengths, and the paper's setting and source.
+ * @param {AnyModel} model
+ * @param {{ trace: any, dataset: string, count: number, budget: any }} traced
+ * @param {boolean} paperSetting
+ */
+function textLines(model, { trace, dataset, count, budget }, paperSetting) {
+  const ref = model.get("reference") || {};
+  const fit = (ref.fits || {})[dataset] || {};
+  const lines = [];
+  const memory = budget
+    ? `${n(trace.kv_slots)} token slots: what ${budget.shape.name} leaves on ${budget.numGpus} x ${budget.gpu.name} at 90% utilization, divided by its KV bytes per token (a slot is one token in every layer)`
+    : `${n(trace.kv_slots)} token slots${trace.kv_slots === ref.paper_kv_slots ? " (the paper's Table 1: OPT-13B on an A100-40GB leaves 12 GiB for the cache, at 800 KiB a token)" : ""}`;
+  lines.push(
+    { text: `${n(count)} requests like ${fit.label || dataset}'s (seed ${model.get("seed")}) on ${memory}; the longest sequence is ${n(trace.max_len)} tokens (OPT's), blocks of ${trace.block_size}.` },
+    { text: "Every request waits at step 0 and is admitted first come, first served when its memory fits; one decode step writes one token per running request. The shares are averages over the steps at which a request is still waiting: a full server." },
+    { text: "Orca (Max) reserves the maximum length, Orca (Pow2) the prompt plus the output rounded up to a power of two, Orca (Oracle) exactly prompt + output; each reservation is placed by a buddy allocator (the paper's assumption), which rounds it up to a power of two and can split free space too finely for the next request. vLLM hands out blocks as a sequence grows, keeps 1% of the blocks free when admitting (vLLM 0.2.0) and preempts the latest request when blocks run out." },
+    { text: "Reserved, not yet written: slots held for tokens the request will still write. Never written: slots held past a request's end (or the empty tail of its last block). Allocator rounding + free: what the paper calls external fragmentation and others." },
+    { text: `Request lengths: lognormal draws with the paper's mean lengths (Figure 11: ${fit.label || dataset} prompts ${fit.input_mean} tokens, outputs ${fit.output_mean}); the spread is ours: output sigma ${fit.output_sigma} fitted to Figure 2's Orca (Max) bar, prompt sigma ${fit.input_sigma} assumed; prompts at most ${n(fit.max_input || 0)} tokens.` },
+  );
+  if (paperSetting) {
+    lines.push({ text: "The paper's runs are one-hour traces of real lengths at one request rate (ShareGPT 2 requests/s, Alpaca 30); ours are saturated synthetic traces. vLLM's Alpaca batch (132) is not a memory limit at the paper's rate, so ours is higher; the paper's vLLM bar gives only the token share (96.3%)." });
+  }
+  if (ref.source) lines.push({ text: `Source: ${ref.source}` });
+  return lines;
+}
+
+/**
+ * The fold's table: each policy's averages, and the paper's where it gives them.
+ * @param {any} trace
+ * @param {string} dataset
+ * @param {any} ref the widget's `reference`
+ * @param {boolean} paperSetting
+ */
+function howTable(trace, dataset, ref, paperSetting) {
+  const paperUse = (/** @type {string} */ p) => (paperSetting && dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {});
+  const paperBatch = (/** @type {string} */ p) => (paperSetting ? ((ref.paper_batch || {})[dataset] || {})[p] : undefined);
+  const cell = (/** @type {string} */ ours, /** @type {string | undefined} */ paper) => element("td", {}, [
+    element("span", { text: ours }),
+    ...(paper === undefined ? [] : [element("span", { class: "kv-paper", text: ` (${paper})` })]),
+  ]);
+  const head = ["", "token states", "reserved", "never written", "rounding + free", "batch", "steps to finish", "preemptions"];
+  const tableRows = POLICIES.map((p) => {
+    const r = trace.runs[p];
+    const u = paperUse(p);
+    const b = paperBatch(p);
+    const opt = (/** @type {number | undefined} */ v) => (v === undefined ? undefined : pct1(v));
+    return element("tr", {}, [
+      element("td", { text: POLICY_LABELS[p] }),
+      cell(pct1(r.mean_token_states), opt(u.token_states)),
+      cell(pct1(r.mean_reserved), opt(u.reserved)),
+      cell(pct1(r.mean_internal), opt(u.internal)),
+      cell(pct1(r.mean_rounding + r.mean_free), opt(u.external_and_others)),
+      cell(r.mean_running.toFixed(2), b === undefined ? undefined : b.toFixed(2)),
+      cell(n(r.total_steps), undefined),
+      cell(p === "paged" ? n(r.preemptions) : "", undefined),
+    ]);
+  });
+  const caption = paperSetting
+    ? `Averages over the saturated steps; in brackets the paper's (Figure 2${dataset === "sharegpt" ? "" : ": ShareGPT only"}; Figure 13's mean batch).`
+    : "Averages over the saturated steps (the paper's figures are shown in its setting: its memory, blocks of 16).";
+  return [element("caption", { text: caption }), element("tr", {}, head.map((h) => element("th", { text: h }))), ...tableRows];
+}
+
+/**
+ * With the paper's memory (a fixed count of token slots) the model, GPU and format menus
+ * change nothing in the trace: they are off, and say why, until KV memory is "what the
+ * model leaves on the GPU".
+ * @param {ReturnType<typeof buildControls>} ui
+ * @param {boolean} paperMemory
+ */
+function switchSizedMenus({ sized, sizedOff }, paperMemory) {
+  const why = "off: the paper's KV memory is a fixed count of token slots; pick \"what the model leaves on the GPU\" under KV memory to size it from the model";
+  for (const c of sized) {
+    c.disabled = paperMemory;
+    c.title = paperMemory ? why : "";
+  }
+  sizedOff.textContent = paperMemory ? "Model to KV cache: off while KV memory is the paper's" : "";
+  sizedOff.hidden = !paperMemory;
+}
+
+/**
+ * A cache that never fills under some policy makes no request wait there: its shares are
+ * then of memory nobody asked for, and the policies cannot be compared (paging at "97% not
+ * holding tokens" would be the opposite of the lesson). Say so in place of the panels,
+ * with what to change.
+ * @param {App} app
+ * @param {AnyModel} model
+ * @param {ReturnType<typeof buildControls>} ui
+ * @param {any} trace
+ * @param {number} count
+ * @param {string[]} neverFull
+ */
+function showNeverFills(app, model, { table, outs, outWasted, values }, trace, count, neverFull) {
+  app.failure(neverFillsMessage(trace, neverFull, count, model.get("reference") || {}, axisValues(app, "request_counts")));
+  app.say([{ text: "The shares are averages over the steps at which a request is waiting for memory: a full server. A run in which none waits has no such step." }]);
+  /** @type {Element} */ (app.diagram).replaceChildren();
+  table.replaceChildren();
+  for (const p of POLICIES) {
+    const r = trace.runs[p];
+    // a policy that does fill keeps its true figures; one that never does has none to give
+    outs[p].textContent = neverFull.includes(p) ? `not applicable: never full (all ${n(count)} requests at once)` : `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
+  }
+  outWasted.textContent = "not applicable: the cache never fills";
+  markHolds(values, true);
+}
+
+/**
+ * @param {RenderContext} ctx
+ */
+function render({ model, el }) {
+  const app = createApp({ model, el }, "Where does KV memory go when each request reserves its own, and when it is paged?");
+  const ui = buildControls(app, model);
+  const { outs, outWasted, values, hatchId, table } = ui;
+  const runTrace = traceRunner(app, model);
 
   app.draw = () => {
-    // With the paper's memory (a fixed count of token slots) the model, GPU and format menus
-    // change nothing in the trace: they are off, and say why, until KV memory is "what the
-    // model leaves on the GPU"
-    const paperMemory = Number(model.get("kv_slots")) !== 0;
-    const why = "off: the paper's KV memory is a fixed count of token slots; pick \"what the model leaves on the GPU\" under KV memory to size it from the model";
-    for (const c of sized) {
-      c.disabled = paperMemory;
-      c.title = paperMemory ? why : "";
-    }
-    sizedOff.textContent = paperMemory ? "Model to KV cache: off while KV memory is the paper's" : "";
-    sizedOff.hidden = !paperMemory;
+    switchSizedMenus(ui, Number(model.get("kv_slots")) !== 0);
     markHolds(values, false);
     let traced;
     try {
@@ -148,177 +448,20 @@ function render({ model, el }) {
       markHolds(values, true);  // "none" is the answer, not a number drawn for other inputs
       return;
     }
-    const { trace, dataset, count, budget } = traced;
-    // A cache that never fills under some policy makes no request wait there: its shares
-    // are then of memory nobody asked for, and the policies cannot be compared (paging at
-    // "97% not holding tokens" would be the opposite of the lesson). Say so in place of
-    // the panels, with what to change.
+    const { trace, dataset, count } = traced;
     const neverFull = POLICIES.filter((p) => trace.runs[p].saturated_steps === 0);
     if (neverFull.length) {
-      app.failure(neverFillsMessage(trace, neverFull, count, model.get("reference") || {}, axisValues(app, "request_counts")));
-      app.say([{ text: "The shares are averages over the steps at which a request is waiting for memory: a full server. A run in which none waits has no such step." }]);
-      /** @type {Element} */ (app.diagram).replaceChildren();
-      table.replaceChildren();
-      for (const p of POLICIES) {
-        const r = trace.runs[p];
-        // a policy that does fill keeps its true figures; one that never does has none to give
-        outs[p].textContent = neverFull.includes(p) ? `not applicable: never full (all ${n(count)} requests at once)` : `${pct(r.mean_token_states)} of the cache holds tokens, batch ${batch(r.mean_running)}`;
-      }
-      outWasted.textContent = "not applicable: the cache never fills";
-      markHolds(values, true);
+      showNeverFills(app, model, ui, trace, count, neverFull);
       return;
     }
     const view = model.get("view");
     const shown = view === "all" ? POLICIES : POLICIES.filter((p) => p === view);
     if (!shown.length) throw new KVInputError(`view must be one of ${axisValues(app, "views").join(", ")}, got ${view}`);
-    const t = app.theme();
-    const s = app.scale();
-    const W = diagramWidth(app);
-    const fs = 12 * s;
-    const parts = [];
-    const paint = svgPaint(app, s);  // free and reserved hatched: apart from the token states without colour
-
-    const steps = trace.steps;
-    // one scale for every panel (so a faster policy's earlier end shows); one panel alone
-    // ends where its own run does
-    const end = shown.length > 1 ? (steps.length ? steps[steps.length - 1] : 1) : trace.runs[shown[0]].total_steps;
-    const lastStep = Math.max(1, end);
-    const finishesEarly = shown.some((p) => trace.runs[p].total_steps < lastStep);
-    // the hatch of a finished run: upright lines in the secondary text colour on the background
-    // (free and reserved memory are hatched on the diagonals, so the angle alone tells them apart)
-    const hatch = svgElement("pattern", { id: hatchId, width: 6 * s, height: 6 * s, patternUnits: "userSpaceOnUse", patternTransform: "rotate(0)" }, [
-      svgElement("rect", { width: 6 * s, height: 6 * s, fill: t.bg }),
-      svgElement("line", { x1: 0, x2: 0, y1: 0, y2: 6 * s, stroke: t.fg2, "stroke-width": 1.2 * s }),
-    ]);
-    parts.push(svgElement("defs", {}, [hatch]));
-
-    // legend: one swatch per use, wrapped to the width, and the finished hatch when a panel has it
-    let lx = 0;
-    let ly = 0;
-    const legend = svgElement("g", { class: "kv-mt-legend" });
-    const entries = USES.map(([, concept, label]) => [paint.fill(concept), label]);
-    if (finishesEarly) entries.push([`url(#${hatchId})`, FINISHED_LABEL]);
-    for (const [fill, label] of entries) {
-      const w = 18 * s + label.length * fs * 0.52;
-      if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; }
-      legend.append(svgElement("rect", { x: lx, y: ly + 1 * s, width: 12 * s, height: 12 * s, fill, stroke: t.fg2, "stroke-width": fill.startsWith("url") ? 0.5 * s : 0 }),
-        svgElement("text", { x: lx + 17 * s, y: ly + 11 * s, "font-size": fs * 0.9, fill: t.fg2, text: label }));
-      lx += w + 14 * s;
-    }
-    parts.push(legend);
-    const top = ly + 26 * s;
-
-    // panels: two columns when there is room for all four, one otherwise
-    const cols = shown.length > 1 && W >= 620 * s ? 2 : 1;
-    const gap = 22 * s;
-    const pw = (W - gap * (cols - 1)) / cols;
-    const ph = (shown.length > 1 ? 110 : 220) * s;
-    const axisW = 36 * s;
-    const titleH = fs * 1.9; // the title line, then room for the 100% label above the plot
-    const ticksH = fs * 1.5;
-    const rowH = titleH + ph + ticksH + 10 * s;
-    shown.forEach((pol, i) => {
-      const run = trace.runs[pol];
-      const x0 = (i % cols) * (pw + gap);
-      const y0 = top + Math.floor(i / cols) * rowH;
-      const px = x0 + axisW;
-      const plotW = Math.max(60, pw - axisW - 4 * s);
-      const py = y0 + titleH;
-      const g = svgElement("g", { class: "kv-mt-panel", "data-policy": pol, "data-token-share": run.mean_token_states.toFixed(4), "data-batch": run.mean_running.toFixed(2) });
-      g.append(svgElement("text", { x: x0, y: y0 + fs, "font-size": fs, "font-weight": 600, fill: t.fg, text: run.label }),
-        svgElement("text", { x: x0 + pw, y: y0 + fs, "font-size": fs * 0.9, fill: t.fg2, "text-anchor": "end", text: `${pct(run.mean_token_states)} tokens, batch ${batch(run.mean_running)}` }));
-      const X = (/** @type {number} */ step) => px + (lastStep > 0 ? (step / lastStep) * plotW : 0);
-      const Y = (/** @type {number} */ share) => py + ph * (1 - share);
-      // stacked areas while the run lasts: each use between the cumulative share below it
-      // and below plus it; the last sample holds to the run's end (a sample at or past it
-      // is an empty server, which the hatch shows)
-      const runEnd = Math.min(run.total_steps, lastStep);
-      const idx = steps.map((/** @type {unknown} */ _, /** @type {number} */ j) => j).filter((/** @type {number} */ j) => steps[j] < runEnd);
-      const xs = [...idx.map((/** @type {number} */ j) => X(steps[j])), X(runEnd)];
-      const below = xs.map(() => 0);
-      for (const [key, concept] of USES) {
-        const above = below.map((b, k) => b + run[key][idx[Math.min(k, idx.length - 1)]]);
-        let d = xs.map((x, k) => `${k ? "L" : "M"}${x.toFixed(1)},${Y(above[k]).toFixed(1)}`).join("");
-        for (let k = xs.length - 1; k >= 0; k--) d += `L${xs[k].toFixed(1)},${Y(below[k]).toFixed(1)}`;
-        g.append(svgElement("path", { class: `kv-mt-${key}`, d: d + "Z", fill: paint.fill(concept), stroke: "none" }));
-        for (let k = 0; k < below.length; k++) below[k] = above[k];
-      }
-      if (runEnd < lastStep) {
-        const fx = X(runEnd);
-        g.append(svgElement("rect", { class: "kv-mt-finished", x: fx, y: py, width: px + plotW - fx, height: ph, fill: `url(#${hatchId})` }));
-        const word = "finished";
-        if (px + plotW - fx > word.length * fs * 0.6 + 12 * s) {
-          g.append(svgElement("text", { x: (fx + px + plotW) / 2, y: py + ph / 2 + fs * 0.35, "font-size": fs, "font-weight": 600, fill: t.fg, "text-anchor": "middle",
-            stroke: t.bg, "stroke-width": 4 * s, "stroke-linejoin": "round", "paint-order": "stroke", text: word }));
-        }
-      }
-      g.append(svgElement("rect", { x: px, y: py, width: plotW, height: ph, fill: "none", stroke: t.grid, "stroke-width": 1 }));
-      for (const share of [0, 0.5, 1]) {
-        g.append(svgElement("text", { x: px - 4 * s, y: Y(share) + fs * 0.3, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": "end", text: pct(share) }));
-      }
-      // where this policy's last request finished (the same step scale in every panel)
-      const done = X(Math.min(run.total_steps, lastStep));
-      g.append(svgElement("line", { x1: done, x2: done, y1: py, y2: py + ph, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${3 * s} ${2 * s}` }));
-      const doneText = `all done at step ${n(run.total_steps)}`;
-      const doneW = doneText.length * fs * 0.8 * 0.55;
-      const leftOfLine = done - px > doneW + 6 * s;
-      g.append(svgElement("text", { x: leftOfLine ? done - 4 * s : Math.min(done + 4 * s, px + plotW - doneW), y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, "text-anchor": leftOfLine ? "end" : "start", text: doneText }));
-      if (leftOfLine && done - px > doneW + 60 * s) g.append(svgElement("text", { x: px, y: py + ph + fs * 1.1, "font-size": fs * 0.8, fill: t.fg2, text: "step 0" }));
-      parts.push(g);
-    });
-    const rows = Math.ceil(shown.length / cols);
-    const H = top + rows * rowH;
-    const aria = shown.map((p) => `${POLICY_LABELS[p]}: ${pct(trace.runs[p].mean_token_states)} of the cache holds tokens, batch ${batch(trace.runs[p].mean_running)}`).join("; ");
-    const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font, "aria-label": aria }, [paint.defs(), ...parts]);
-
-    // ---- words: the readouts, warnings and the fold -------------------------------------
+    const { svg, W } = drawFigure(app, trace, shown, hatchId);
     const ref = model.get("reference") || {};
-    const fit = (ref.fits || {})[dataset] || {};
     const paperSetting = trace.kv_slots === ref.paper_kv_slots && trace.block_size === 16 && trace.max_len === ref.paper_max_len;
-    const lines = [];
-    const memory = budget
-      ? `${n(trace.kv_slots)} token slots: what ${budget.shape.name} leaves on ${budget.numGpus} x ${budget.gpu.name} at 90% utilization, divided by its KV bytes per token (a slot is one token in every layer)`
-      : `${n(trace.kv_slots)} token slots${trace.kv_slots === ref.paper_kv_slots ? " (the paper's Table 1: OPT-13B on an A100-40GB leaves 12 GiB for the cache, at 800 KiB a token)" : ""}`;
-    lines.push(
-      { text: `${n(count)} requests like ${fit.label || dataset}'s (seed ${model.get("seed")}) on ${memory}; the longest sequence is ${n(trace.max_len)} tokens (OPT's), blocks of ${trace.block_size}.` },
-      { text: "Every request waits at step 0 and is admitted first come, first served when its memory fits; one decode step writes one token per running request. The shares are averages over the steps at which a request is still waiting: a full server." },
-      { text: "Orca (Max) reserves the maximum length, Orca (Pow2) the prompt plus the output rounded up to a power of two, Orca (Oracle) exactly prompt + output; each reservation is placed by a buddy allocator (the paper's assumption), which rounds it up to a power of two and can split free space too finely for the next request. vLLM hands out blocks as a sequence grows, keeps 1% of the blocks free when admitting (vLLM 0.2.0) and preempts the latest request when blocks run out." },
-      { text: "Reserved, not yet written: slots held for tokens the request will still write. Never written: slots held past a request's end (or the empty tail of its last block). Allocator rounding + free: what the paper calls external fragmentation and others." },
-      { text: `Request lengths: lognormal draws with the paper's mean lengths (Figure 11: ${fit.label || dataset} prompts ${fit.input_mean} tokens, outputs ${fit.output_mean}); the spread is ours: output sigma ${fit.output_sigma} fitted to Figure 2's Orca (Max) bar, prompt sigma ${fit.input_sigma} assumed; prompts at most ${n(fit.max_input || 0)} tokens.` },
-    );
-    // the table: each policy's averages (and the paper's where it gives them)
-    const paperUse = (/** @type {string} */ p) => (paperSetting && dataset === "sharegpt" ? (ref.paper_kv_use || {})[p] || {} : {});
-    const paperBatch = (/** @type {string} */ p) => (paperSetting ? ((ref.paper_batch || {})[dataset] || {})[p] : undefined);
-    const cell = (/** @type {string} */ ours, /** @type {string | undefined} */ paper) => element("td", {}, [
-      element("span", { text: ours }),
-      ...(paper === undefined ? [] : [element("span", { class: "kv-paper", text: ` (${paper})` })]),
-    ]);
-    const head = ["", "token states", "reserved", "never written", "rounding + free", "batch", "steps to finish", "preemptions"];
-    const tableRows = POLICIES.map((p) => {
-      const r = trace.runs[p];
-      const u = paperUse(p);
-      const b = paperBatch(p);
-      const opt = (/** @type {number | undefined} */ v) => (v === undefined ? undefined : pct1(v));
-      return element("tr", {}, [
-        element("td", { text: POLICY_LABELS[p] }),
-        cell(pct1(r.mean_token_states), opt(u.token_states)),
-        cell(pct1(r.mean_reserved), opt(u.reserved)),
-        cell(pct1(r.mean_internal), opt(u.internal)),
-        cell(pct1(r.mean_rounding + r.mean_free), opt(u.external_and_others)),
-        cell(r.mean_running.toFixed(2), b === undefined ? undefined : b.toFixed(2)),
-        cell(n(r.total_steps), undefined),
-        cell(p === "paged" ? n(r.preemptions) : "", undefined),
-      ]);
-    });
-    const caption = paperSetting
-      ? `Averages over the saturated steps; in brackets the paper's (Figure 2${dataset === "sharegpt" ? "" : ": ShareGPT only"}; Figure 13's mean batch).`
-      : "Averages over the saturated steps (the paper's figures are shown in its setting: its memory, blocks of 16).";
-    const newTable = [element("caption", { text: caption }), element("tr", {}, head.map((h) => element("th", { text: h }))), ...tableRows];
-    if (paperSetting) {
-      lines.push({ text: "The paper's runs are one-hour traces of real lengths at one request rate (ShareGPT 2 requests/s, Alpaca 30); ours are saturated synthetic traces. vLLM's Alpaca batch (132) is not a memory limit at the paper's rate, so ours is higher; the paper's vLLM bar gives only the token share (96.3%)." });
-    }
-    if (ref.source) lines.push({ text: `Source: ${ref.source}` });
-
+    const lines = textLines(model, traced, paperSetting);
+    const newTable = howTable(trace, dataset, ref, paperSetting);
     // Everything is computed: now touch the page.
     app.say(lines);
     table.replaceChildren(...newTable);

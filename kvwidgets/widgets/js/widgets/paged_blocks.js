@@ -56,10 +56,54 @@ function jitter(j) {
 }
 
 /**
- * @param {RenderContext} ctx
+ * @typedef {import("../ui/app.js").App} App
+ * @typedef {import("../ui/app.js").AnyModel} AnyModel
+ * @typedef {ReturnType<typeof blockPlan>} Plan
  */
-function render({ model, el }) {
-  const app = createApp({ model, el }, "Memory in blocks: reserving vs paging, and a shared prefix");
+
+/**
+ * What every section of one draw reads: the plan, the page's scale and theme, the bars'
+ * layout, and the parts drawn so far (each section appends its own).
+ * @typedef {object} Frame
+ * @property {Plan} p
+ * @property {ReturnType<App["theme"]>} t
+ * @property {number} s the drawing's scale
+ * @property {number} W its width
+ * @property {number} fs font size of the headings
+ * @property {number} small font size of the labels
+ * @property {string} cKV
+ * @property {string} cShared
+ * @property {string} cEmpty
+ * @property {string} cOther
+ * @property {number} bs tokens a block
+ * @property {number} x0 where the bars start
+ * @property {number} barW their width
+ * @property {number} h a bar's height
+ * @property {Element[]} parts
+ * @property {(x: number, yy: number, text: string, extra?: Record<string, any>) => Element} label
+ */
+
+/** @param {number | bigint} x */
+const n = (x) => Number(x).toLocaleString("en-US");
+
+/**
+ * A share as a percentage: 1 decimal, more when that would round a share that is not
+ * whole up to 100%.
+ * @param {number} x
+ */
+const pct = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
+
+/**
+ * @param {number | bigint} k
+ * @param {string} word
+ */
+const plural = (k, word) => `${n(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
+
+/**
+ * The controls and the readouts.
+ * @param {App} app
+ */
+function buildControls(app) {
   modelSelect(app);
   gpuSelect(app);
   dtypeSelect(app, "weight_dtype", "Weights");
@@ -70,21 +114,520 @@ function render({ model, el }) {
   intBox(app, "prefix_tokens", "Shared prefix (tokens)", { min: 0, max: 2 ** 40 });
   selectControl(app, "block_size", "Block size", () => axisValues(app, "block_sizes").map((/** @type {number} */ b) => [b, `${b} tokens`]), ["axes"]);
   resetButton(app);
-  const outBlocks = app.readout("blocks_used", "Blocks per request:");
-  const outWaste = app.readout("waste", "Empty slots:");
-  const outUsers = app.readout("users_fit", "Requests that fit:");
-  const outShare = app.readout("sharing", "Shared prefix:");
-  diagramBox(app);
-
-  /** Mark the controls whose values conflict (aria-invalid, outlined by widget.css); clear the rest. */
-  const flag = (/** @type {string[]} */ names) => {
-    for (const c of app.root.querySelectorAll(".kv-controls [data-kv]")) {
-      const kv = /** @type {HTMLElement} */ (c).dataset.kv || "";
-      if (names.includes(kv)) c.setAttribute("aria-invalid", "true");
-      else c.removeAttribute("aria-invalid");
-    }
+  const outs = {
+    blocks: app.readout("blocks_used", "Blocks per request:"),
+    waste: app.readout("waste", "Empty slots:"),
+    users: app.readout("users_fit", "Requests that fit:"),
+    share: app.readout("sharing", "Shared prefix:"),
   };
-  const values = [outBlocks, outWaste, outUsers, outShare];
+  diagramBox(app);
+  return outs;
+}
+
+/**
+ * Mark the controls whose values conflict (aria-invalid, outlined by widget.css); clear the rest.
+ * @param {App} app
+ * @param {string[]} names
+ */
+function flag(app, names) {
+  for (const c of app.root.querySelectorAll(".kv-controls [data-kv]")) {
+    const kv = /** @type {HTMLElement} */ (c).dataset.kv || "";
+    if (names.includes(kv)) c.setAttribute("aria-invalid", "true");
+    else c.removeAttribute("aria-invalid");
+  }
+}
+
+/**
+ * Two inputs that cannot hold together: the controls to flag and why. The sentences are
+ * word for word the kernel's error (paged_blocks.py input_conflicts), so the message shows once.
+ * @param {number} used
+ * @param {number} prefix
+ * @param {number} maxLen
+ * @returns {Array<[string[], string]>}
+ */
+function inputConflicts(used, prefix, maxLen) {
+  /** @type {Array<[string[], string]>} */
+  const conflicts = [];
+  const whole = (/** @type {number} */ v) => Number.isInteger(v) && v >= 0;
+  if (whole(used) && whole(prefix) && prefix >= used) {
+    conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n(prefix)}) must be shorter than the tokens used (used_tokens, ${n(used)}): each conversation adds tokens of its own after it.`]);
+  }
+  if (whole(used) && whole(maxLen) && used > maxLen) {
+    conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (used_tokens, ${n(used)}) must fit in the maximum length a reservation holds (context, ${n(maxLen)}).`]);
+  }
+  return conflicts;
+}
+
+/**
+ * The page's scale, theme and colours and the bars' layout.
+ * @param {App} app
+ * @param {Plan} p
+ * @returns {Frame}
+ */
+function layout(app, p) {
+  const t = app.theme();
+  const s = app.scale();
+  const W = diagramWidth(app);
+  const fs = 12 * s;
+  const small = fs * 0.9;
+  const label = (/** @type {number} */ x, /** @type {number} */ yy, /** @type {string} */ text, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text });
+  const labelW = 150 * s;
+  const x0 = labelW;
+  return {
+    p, t, s, W, fs, small, label, x0,
+    cKV: conceptColor("kv"), cShared: conceptColor("shared"), cEmpty: conceptColor("waste"), cOther: conceptColor("other"),
+    bs: p.block_size, barW: Math.max(120, W - x0 - 4), h: 20 * s, parts: [],
+  };
+}
+
+/**
+ * A section's heading, wrapped to the figure's width (bold: about 0.6 em a character), so
+ * that no heading runs past the right edge at scale 1.5. Returns the y under it.
+ * @param {Frame} f
+ * @param {string} text
+ * @param {number} y
+ */
+function heading(f, text, y) {
+  const { t, W, fs } = f;
+  wrap(text, Math.floor(W / (fs * 1.05 * 0.6))).forEach((line, i) => {
+    y += i ? fs * 1.25 : fs * 1.3;
+    f.parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, class: "kv-pb-heading", text: line }));
+  });
+  y += fs * 0.6;
+  return y;
+}
+
+/**
+ * 1a. The request reserved (the whole maximum, the used part filled, the rest empty but
+ * taken) over the same request paged (nothing held past its last block). Returns the y
+ * under them and where the paged blocks end.
+ * @param {Frame} f
+ * @param {number} y
+ */
+function drawReservedAndPaged(f, y) {
+  const { p, t, s, bs, x0, barW, h, cKV, cEmpty, label } = f;
+  const scale = barW / (p.reserved_blocks * bs); // px per token slot
+  const resRow = svgElement("g", { class: "kv-pb-reserved", "data-blocks": p.reserved_blocks });
+  resRow.append(label(0, y + h * 0.7, "reserved"),
+    svgElement("rect", { x: x0, y, width: barW, height: h, fill: cEmpty, "fill-opacity": 0.25, stroke: cEmpty }),
+    svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV }));
+  if (barW - p.used_tokens * scale > 150 * s) {
+    resRow.append(label(x0 + p.used_tokens * scale + 6 * s, y + h * 0.7, `taken but empty: ${pct(p.reserved_waste)}`, { fill: t.fg }));
+  }
+  f.parts.push(resRow);
+  y += h + 8 * s;
+  const pageRow = svgElement("g", { class: "kv-pb-paged", "data-blocks": p.paged_blocks });
+  const blockW = bs * scale;
+  pageRow.append(label(0, y + h * 0.7, "paged"),
+    svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV }));
+  if (blockW >= 4 * s) {
+    const edges = Array.from({ length: p.paged_blocks }, (_, i) => /** @type {[number, number, number, number]} */ ([x0 + i * blockW, y, blockW, h]));
+    pageRow.append(svgElement("path", { d: boxesPath(edges), fill: "none", stroke: t.bg, "stroke-width": 1 }));
+  }
+  const endX = x0 + Math.max(1, p.paged_blocks * blockW);
+  pageRow.append(svgElement("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
+  if (x0 + barW - endX > 150 * s) pageRow.append(label(endX + 6 * s, y + h * 0.7, "free for other requests", { fill: t.fg }));
+  f.parts.push(pageRow);
+  y += h;
+  return { y, endX };
+}
+
+/**
+ * 1b. The paged request magnified until each block is wide enough to see its edges: every
+ * block when they fit at 4 px, else the first ones, a gap, and the last two. Returns the y
+ * under it.
+ * @param {Frame} f
+ * @param {number} y
+ * @param {number} endX where the paged blocks end, above
+ */
+function drawZoom(f, y, endX) {
+  const { p, t, s, bs, x0, barW, h, cKV, cEmpty, label } = f;
+  const zoom = svgElement("g", { class: "kv-pb-zoom", "data-blocks": p.paged_blocks });
+  const minCell = 5 * s;
+  const cellZ = Math.min(24 * s, barW / p.paged_blocks);
+  const fits = cellZ >= minCell;
+  const cz = fits ? cellZ : minCell;
+  const tail = 2;
+  const head = fits ? p.paged_blocks : Math.max(1, Math.floor((barW - 3 * minCell) / minCell) - tail);
+  const zoomW = fits ? p.paged_blocks * cz : (head + 3 + tail) * cz;
+  const zTop = y + 12 * s;
+  zoom.append(svgElement("path", { d: `M ${x0} ${y} L ${x0} ${zTop} M ${endX} ${y} L ${x0 + zoomW} ${zTop}`, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}`, fill: "none" }),
+    label(0, zTop + h * 0.7, `magnified: ${plural(p.paged_blocks, "block")}`));
+  const lastShare = p.last_block_tokens / bs;
+  /** @type {Array<[number, number]>} each drawn block: its number and its x */
+  const drawnBlocks = Array.from({ length: head }, (_, i) => [i, x0 + i * cz]);
+  if (!fits) {
+    zoom.append(label(x0 + (head + 1.5) * cz, zTop + h * 0.7, "…", { "text-anchor": "middle", fill: t.fg }));
+    for (let k = 0; k < tail; k++) drawnBlocks.push([p.paged_blocks - tail + k, x0 + (head + 3 + k) * cz]);
+  }
+  // the blocks' slots (empty), then what of each is filled: two paths, not two rects a block
+  zoom.append(
+    svgElement("path", { class: "kv-pb-block", "data-cell-width": cz, d: boxesPath(drawnBlocks.map(([, x]) => [x, zTop, cz, h])),
+      fill: cEmpty, "fill-opacity": 0.5, stroke: t.bg, "stroke-width": 1 }),
+    svgElement("path", { d: boxesPath(drawnBlocks.map(([i, x]) => [x, zTop, cz * (i === p.paged_blocks - 1 ? lastShare : 1), h])),
+      fill: cKV, stroke: t.bg, "stroke-width": 1 }),
+  );
+  f.parts.push(zoom);
+  return zTop + h + 8 * s;
+}
+
+/**
+ * 1c. The last block, magnified: which of its slots hold a token. Returns the y under it.
+ * @param {Frame} f
+ * @param {number} y
+ */
+function drawLastBlock(f, y) {
+  const { p, t, s, W, fs, small, bs, x0, barW, h, cKV, label } = f;
+  const slotW = Math.min(22 * s, (barW - 10) / bs);
+  const lastRow = svgElement("g", { class: "kv-pb-last", "data-filled": p.last_block_tokens });
+  lastRow.append(label(0, y + h * 0.7, `last block (no. ${n(p.paged_blocks)})`));
+  for (let i = 0; i < bs; i++) {
+    const filled = i < p.last_block_tokens;
+    lastRow.append(svgElement("rect", { x: x0 + i * slotW, y, width: slotW - 2, height: h, fill: filled ? cKV : "none",
+      stroke: filled ? cKV : t.fg2, "stroke-dasharray": filled ? null : `${2 * s} ${2 * s}` }));
+  }
+  const lastText = `${p.last_block_tokens} of ${bs} slots used: paging wastes ${pct(p.paged_waste)}`;
+  const besides = x0 + bs * slotW + 8 * s + lastText.length * small * 0.56 < W;
+  if (besides) lastRow.append(label(x0 + bs * slotW + 8 * s, y + h * 0.7, lastText, { fill: t.fg }));
+  else lastRow.append(label(x0, y + h + fs * 1.1, lastText, { fill: t.fg }));
+  f.parts.push(lastRow);
+  y += h + (besides ? 6 * s : fs * 1.6);
+  return y;
+}
+
+/**
+ * The block table's illustration: M blocks of memory, k logical blocks of requests A and B
+ * and the physical blocks they map to, in a fixed scatter (an order that looks random and
+ * is the same on every draw), a third of the rest other requests'.
+ * @param {Frame} f
+ */
+function blockScatter(f) {
+  const { p, s, barW } = f;
+  const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
+  const k = Math.max(1, Math.min(p.paged_blocks, Math.floor((M - 2) / 3), 4));
+  const perm = Array.from({ length: M }, (_, j) => j).sort((a, b) => jitter(a) - jitter(b));
+  /** @type {string[]} */
+  const owner = new Array(M).fill("");
+  const physA = perm.slice(0, k);
+  const physB = perm.slice(k, 2 * k);
+  physA.forEach((q, i) => { owner[q] = `A${i}`; });
+  physB.forEach((q, i) => { owner[q] = `B${i}`; });
+  for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
+  return { M, cw: barW / M, k, owner, physA, physB };
+}
+
+/**
+ * Request A's blocks filled with the cache's colour, request B's outlined in it, its
+ * arrows dashed, so the two read apart (a translucent fill for B took on the page's
+ * colour: pale on a light page, the brown of another layer kind on a dark one).
+ * @param {Frame} f
+ * @param {string} name
+ */
+function blockPaint(f, name) {
+  return name === "A" ? { fill: f.cKV, stroke: "none" } : { fill: "none", stroke: f.cKV, "stroke-width": 2 * f.s };
+}
+
+/**
+ * A request's row of logical blocks and its map to physical blocks.
+ * @param {Frame} f
+ * @param {Element} table
+ * @param {{ cw: number, k: number }} sc
+ * @param {string} name
+ * @param {number[]} phys
+ * @param {number} yy
+ */
+function drawRequestRow(f, table, { cw, k }, name, phys, yy) {
+  const { p, t, s, x0, h, cKV, label } = f;
+  table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
+  phys.forEach((/** @type {unknown} */ _, /** @type {number} */ i) => {
+    table.append(svgElement("rect", { x: x0 + i * cw + 1 + (name === "A" ? 0 : s), y: yy + (name === "A" ? 0 : s),
+      width: cw - 2 - (name === "A" ? 0 : 2 * s), height: h - (name === "A" ? 0 : 2 * s), ...blockPaint(f, name) }),
+      label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg }));
+  });
+  const more = p.paged_blocks > k ? " …" : "";
+  table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((/** @type {number} */ q, /** @type {number} */ i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
+}
+
+/**
+ * The row of GPU memory's blocks, each painted by its owner.
+ * @param {Frame} f
+ * @param {Element} table
+ * @param {{ M: number, cw: number, owner: string[] }} sc
+ * @param {number} memY
+ */
+function drawMemoryBlocks(f, table, { M, cw, owner }, memY) {
+  const { t, s, small, x0, h, cKV, cOther, label } = f;
+  table.append(label(0, memY + h * 0.7, "GPU memory"));
+  for (let q = 0; q < M; q++) {
+    const who = owner[q];
+    const mine = who === "" || who === "other" ? null : who[0];
+    const inset = mine === "B" ? s : 0; // an outline drawn inside the block's box
+    const paint = mine ? blockPaint(f, mine) : who === "" ? { fill: "none", stroke: t.fg2, "stroke-dasharray": `${2 * s} ${2 * s}` }
+      : { fill: cOther, "fill-opacity": 0.35, stroke: "none" };
+    table.append(svgElement("rect", { class: "kv-pb-phys", "data-owner": who, x: x0 + q * cw + 1 + inset, y: memY + inset,
+      width: cw - 2 - 2 * inset, height: h - 2 * inset, ...paint }));
+    // the secondary text colour on another request's grey block falls under 4.5:1: the
+    // main one, lighter in weight than a number of A's or B's
+    table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : who === "other" || mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
+  }
+}
+
+/**
+ * 2. The block table: logical blocks of two requests, physical blocks anywhere. Returns
+ * the y under it and the table in words, for the figure's label.
+ * @param {Frame} f
+ * @param {number} y
+ */
+function drawBlockTable(f, y) {
+  const { p, t, s, W, small, x0, h, label } = f;
+  y = heading(f, "The block table: each request's blocks lie wherever a block was free", y);
+  const sc = blockScatter(f);
+  const { M, cw, k, physA, physB } = sc;
+  const blockMap = (/** @type {number[]} */ phys) => `${phys.map((/** @type {number} */ q, /** @type {number} */ i) => `${i} to ${q}`).join(", ")}${p.paged_blocks > k ? " and on" : ""}`;
+  const words = ` The block table maps request A's blocks ${blockMap(physA)}, and request B's ${blockMap(physB)}: each request's blocks lie wherever a block was free.`;
+  const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
+  const aY = y;
+  const memY = aY + h + 26 * s;
+  const bY = memY + h + 26 * s;
+  drawRequestRow(f, table, sc, "A", physA, aY);
+  drawMemoryBlocks(f, table, sc, memY);
+  // arrows: request A's logical blocks down to their physical blocks, request B's up
+  const link = (/** @type {number} */ i, /** @type {number} */ q, /** @type {number} */ fromY, /** @type {number} */ toY, /** @type {boolean} */ dash) => table.append(svgElement("line", { x1: x0 + (i + 0.5) * cw, y1: fromY, x2: x0 + (q + 0.5) * cw, y2: toY,
+    stroke: t.fg, "stroke-width": 1.2 * s, "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null }));
+  physA.forEach((q, i) => link(i, q, aY + h, memY, false));
+  drawRequestRow(f, table, sc, "B", physB, bY);
+  physB.forEach((q, i) => link(i, q, bY, memY + h, true));
+  f.parts.push(table);
+  y = bY + h + 4 * s;
+  for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; request A's blocks filled, request B's outlined, other requests' grey, free ones dashed. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
+    f.parts.push(label(0, y + small, line));
+    y += small * 1.3;
+  }
+  y += small * 0.3;
+  return { y, words };
+}
+
+/**
+ * 3. A row of the cache memory: the requests that fit, each a segment while they are wide
+ * enough to count, one band beyond. Returns the y under it.
+ * @param {Frame} f
+ * @param {number} y
+ * @param {string} cls
+ * @param {string} name
+ * @param {bigint} users
+ * @param {number} blocks
+ * @param {number} usedShare
+ */
+function drawMemoryRow(f, y, cls, name, users, blocks, usedShare) {
+  const { p, t, s, fs, x0, barW, h, cKV, cEmpty, label } = f;
+  const g = svgElement("g", { class: cls, "data-users": String(users) });
+  g.append(label(0, y + h * 0.7, name),
+    svgElement("rect", { x: x0, y, width: barW, height: h, fill: "none", stroke: t.fg2, "stroke-width": 1 }));
+  const total = Number(p.total_blocks);
+  const u = Number(users);
+  if (total > 0 && u > 0) {
+    const segW = (blocks / total) * barW;
+    if (segW >= 4 * s && u <= 400) {
+      const each = (/** @type {(x: number) => [number, number, number, number]} */ fn) => boxesPath(Array.from({ length: u }, (_, i) => fn(x0 + i * segW)));
+      g.append(svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((x) => [x, y, segW * usedShare, h]), fill: cKV }),
+        svgElement("path", { d: each((x) => [x + segW * usedShare, y, segW * (1 - usedShare), h]), fill: cEmpty, "fill-opacity": 0.35 }),
+        svgElement("path", { d: Array.from({ length: u }, (_, i) => `M${x0 + (i + 1) * segW} ${y}v${h}`).join(""), stroke: t.bg, "stroke-width": 1 }));
+    } else {  // too many to count: one band, its empty share at the end
+      const all = segW * u;
+      g.append(svgElement("rect", { x: x0, y, width: all * usedShare, height: h, fill: cKV }),
+        svgElement("rect", { x: x0 + all * usedShare, y, width: all * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 }));
+    }
+  }
+  g.append(label(x0 + 6 * s, y + h + fs * 1.1, `${plural(users, "request")} fit`, { fill: t.fg, "font-weight": 600 }));
+  f.parts.push(g);
+  y += h + fs * 1.6;
+  return y;
+}
+
+/**
+ * `count` blocks from x, in outline with their fill (the last one filled `lastFill` of the
+ * way), or one band when they are too thin to draw apart.
+ * @param {Frame} f
+ * @param {Element} g
+ * @param {number} cell a block's width
+ * @param {number} x
+ * @param {number} yy
+ * @param {number} count
+ * @param {string} color
+ * @param {number} [lastFill]
+ */
+function drawBlocks(f, g, cell, x, yy, count, color, lastFill = undefined) {
+  const { h } = f;
+  if (count <= 0) return;
+  if (cell >= 3) {
+    const each = (/** @type {(i: number, x: number) => [number, number, number, number]} */ fn) => boxesPath(Array.from({ length: count }, (_, i) => fn(i, x + i * cell)));
+    g.append(svgElement("path", { d: each((i, bx) => [bx, yy, cell - 1, h]), fill: "none", stroke: color, "stroke-width": 1 }),
+      svgElement("path", { d: each((i, bx) => [bx, yy, (cell - 1) * (i === count - 1 && lastFill !== undefined ? lastFill : 1), h]), fill: color }));
+  } else {
+    g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
+  }
+}
+
+/**
+ * 4b. The shared prefix's full blocks drawn once, then each user's own blocks after it
+ * (up to USERS_DRAWN of them). Returns the y under them.
+ * @param {Frame} f
+ * @param {number} y
+ */
+function drawSharedBlocks(f, y) {
+  const { p, t, s, fs, bs, x0, barW, h, cKV, cShared, label } = f;
+  const cell = Math.min(14 * s, barW / (p.shared_blocks + p.own_blocks));
+  const shared = svgElement("g", { class: "kv-pb-shared", "data-blocks": p.shared_blocks });
+  shared.append(label(0, y + h * 0.7, `shared: ${plural(p.shared_blocks, "block")}`));
+  drawBlocks(f, shared, cell, x0, y, p.shared_blocks, cShared);
+  if (p.shared_blocks === 0) shared.append(label(x0, y + h * 0.7, `no full block to share (the prefix is shorter than ${bs} tokens)`, { fill: t.fg }));
+  f.parts.push(shared);
+  const sharedBottom = y + h;
+  y += h + 6 * s;
+  const ownStart = x0 + p.shared_blocks * cell;
+  const ownTokens = p.used_tokens - p.shared_blocks * bs;
+  const lastOwn = (ownTokens - (p.own_blocks - 1) * bs) / bs;
+  const drawnUsers = Math.min(p.users, USERS_DRAWN);
+  for (let u = 0; u < drawnUsers; u++) {
+    const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
+    g.append(label(0, y + h * 0.7, `conversation ${u + 1}: ${n(p.own_blocks)} own`),
+      // a thin line back to the shared blocks: the user's request reads them, it does not copy them
+      svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` }));
+    drawBlocks(f, g, cell, ownStart, y, p.own_blocks, cKV, lastOwn);
+    f.parts.push(g);
+    y += h + 4 * s;
+  }
+  if (p.users > drawnUsers) {
+    f.parts.push(label(0, y + fs * 0.8, `+ ${plural(p.users - drawnUsers, "more conversation")} like these`));
+    y += fs * 1.4;
+  }
+  f.parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
+  return y;
+}
+
+/**
+ * 4. N users sharing a P-token prefix, or a sentence when no request fits. The section
+ * keeps the height of its most drawn conversations (and the "+ more" line) whatever their
+ * number when the widget keeps its height, so the page under it stays put as the count
+ * changes. Returns the y under it and whether anything is shared.
+ * @param {Frame} f
+ * @param {number} y
+ * @param {boolean} keepsHeight
+ */
+function drawSharing(f, y, keepsHeight) {
+  const { p, t, s, W, fs, small, h, label } = f;
+  y = heading(f, `${plural(p.users, "conversation")} whose requests start with the same ${n(p.prefix_tokens)} tokens`, y);
+  const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
+  const sharingBottom = keepsHeight ? y + h + 6 * s + USERS_DRAWN * (h + 4 * s) + fs * 1.4 : 0;
+  if (!sharing) {
+    // nothing to share: no request of this length fits
+    const none = `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
+    const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
+    noneLines.forEach((line, i) => {
+      f.parts.push(label(0, y + fs + i * small * 1.3, line, { fill: t.fg, class: "kv-pb-none" }));
+    });
+    y += fs * 0.6 + noneLines.length * small * 1.3;
+  } else {
+    y = drawSharedBlocks(f, y);
+  }
+  y = Math.max(y, sharingBottom) + 4 * s;
+  return { y, sharing };
+}
+
+/**
+ * The legend (the shared colour named only where shared blocks are drawn). Returns the
+ * drawing's height.
+ * @param {Frame} f
+ * @param {number} y
+ * @param {boolean} sharing
+ */
+function drawLegend(f, y, sharing) {
+  const { p, t, s, W, fs, cKV, cShared, cEmpty } = f;
+  const legendY = y + 4 * s;
+  const legend = svgElement("g", { class: "kv-pb-legend" });
+  let lx = 0;
+  let ly = legendY;
+  /** @type {Array<[string, string, number]>} colour, name, opacity */
+  const keys = [[cKV, "KV cache (a request's own)", 1], ...(sharing && p.shared_blocks > 0 ? [/** @type {[string, string, number]} */ ([cShared, "shared prefix, stored once", 1])] : []), [cEmpty, "taken, empty", 0.35]];
+  for (const [color, text, op] of keys) {
+    const w = 18 * s + text.length * fs * 0.5;
+    if (lx > 0 && lx + w > W) { lx = 0; ly += 20 * s; }
+    legend.append(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: color, "fill-opacity": op }),
+      svgElement("text", { x: lx + 18 * s, y: ly + 10 * s, "font-size": fs * 0.85, fill: t.fg2, text }));
+    lx += w + 16 * s;
+  }
+  f.parts.push(legend);
+  return ly + 22 * s;
+}
+
+/**
+ * The whole figure, section by section: its svg.
+ * @param {App} app
+ * @param {Frame} f
+ * @param {string} gpuName
+ */
+function drawFigure(app, f, gpuName) {
+  const { p, t, W } = f;
+  let y = heading(f, `One request: ${n(p.used_tokens)} tokens used, up to ${n(p.reserved_tokens)} allowed`, 0);
+  const bars = drawReservedAndPaged(f, y);
+  y = drawZoom(f, bars.y, bars.endX);
+  y = drawLastBlock(f, y);
+  // the block table is left out of the compact slide layout, where the figure must fit
+  // 1280x720 whole
+  let tableWords = "";  // the block table in words, for the figure's label
+  if (!app.root.classList.contains("kv-compact")) {
+    const table = drawBlockTable(f, y);
+    y = table.y;
+    tableWords = table.words;
+  }
+  y = heading(f, `Cache memory of one ${gpuName}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`, y);
+  y = drawMemoryRow(f, y, "kv-pb-mem-reserved", "reserving", p.users_reserved, p.reserved_blocks, p.used_tokens / (p.reserved_blocks * f.bs));
+  y = drawMemoryRow(f, y, "kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * f.bs));
+  const shared = drawSharing(f, y, app.keepsHeight());
+  const H = drawLegend(f, shared.y, shared.sharing);
+  return svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
+    "aria-label": `${n(p.users_reserved)} requests fit reserving ${n(p.reserved_blocks)} blocks each (${pct(p.reserved_waste)} empty), `
+      + `${n(p.users_paged)} paging ${n(p.paged_blocks)} blocks each (${pct(p.paged_waste)} empty); a shared prefix stores `
+      + `${n(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} in place of ${n(p.blocks_unshared)}.${tableWords}` }, f.parts);
+}
+
+/**
+ * The text lines under the figure: each way's counts, the notes and the warnings.
+ * @param {Plan} p
+ * @param {any} shape
+ * @param {string} kvDtype
+ */
+function textLines(p, shape, kvDtype) {
+  const bs = p.block_size;
+  /** @type {Array<{ text: string, cls?: string }>} */
+  const lines = [
+    { text: `reserving: ${n(p.reserved_blocks)} blocks per request, ${pct(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
+    { text: `paging: ${n(p.paged_blocks)} blocks per request, ${pct(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
+    { text: `sharing: ${n(p.shared_blocks)} shared + ${n(p.users)} x ${n(p.own_blocks)} own = ${n(p.blocks_shared)} blocks instead of ${n(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
+    { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${kvDtype.toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each conversation's own.`, cls: "kv-note" },
+    { text: "The block table: each request keeps a list of its blocks' numbers in memory, so its blocks need not lie together. vLLM's block pool hands a request the blocks at the head of its queue of free blocks, and a finished request's blocks rejoin that queue, so once the engine has run a while a request's blocks are scattered. The numbers drawn are an illustration of that, not a trace.", cls: "kv-note" },
+  ];
+  if (shape.groups.some((/** @type {LayerGroup} */ g) => g.cap !== null && g.cap !== undefined)) {
+    lines.push({ text: `${shape.name} has windowed layers: blocks are counted as if every layer kept every token, the most paging can need; an engine frees a window's blocks once they slide out.`, cls: "kv-note" });
+  }
+  if (shape.max_context && p.reserved_tokens > shape.max_context) {
+    lines.push({ text: `A maximum length of ${n(p.reserved_tokens)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(shape.max_context)}).`, cls: "kv-warn" });
+  }
+  if (p.kv_budget_bytes >= 0n && p.users_paged === 0n) {
+    lines.push({ text: `Not even one request of ${n(p.used_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
+  } else if (p.kv_budget_bytes >= 0n && p.users_reserved === 0n) {
+    lines.push({ text: `Not even one reservation of ${n(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
+  }
+  return lines;
+}
+
+/**
+ * @param {RenderContext} ctx
+ */
+function render({ model, el }) {
+  const app = createApp({ model, el }, "Memory in blocks: reserving vs paging, and a shared prefix");
+  const outs = buildControls(app);
+  const values = [outs.blocks, outs.waste, outs.users, outs.share];
   // with inputs that conflict there is no request to count: said, not a struck number
   const notApplicable = () => {
     for (const o of values) o.textContent = "not applicable";
@@ -96,22 +639,13 @@ function render({ model, el }) {
     const L = app.lookup();
     const shape = L.shape();
     const gpu = L.gpu();
-    const n = (/** @type {number | bigint} */ x) => Number(x).toLocaleString("en-US");
     // Two inputs that cannot hold together: say which, at the controls and in place of the
-    // figure, rather than keep a figure drawn for other inputs. The sentences are word for
-    // word the kernel's error (paged_blocks.py input_conflicts), so the message shows once.
+    // figure, rather than keep a figure drawn for other inputs.
     const used = model.get("used_tokens");
     const prefix = model.get("prefix_tokens");
     const maxLen = model.get("context");
-    const conflicts = [];
-    const whole = (/** @type {number} */ v) => Number.isInteger(v) && v >= 0;
-    if (whole(used) && whole(prefix) && prefix >= used) {
-      conflicts.push([["prefix_tokens", "used_tokens"], `The shared prefix (prefix_tokens, ${n(prefix)}) must be shorter than the tokens used (used_tokens, ${n(used)}): each conversation adds tokens of its own after it.`]);
-    }
-    if (whole(used) && whole(maxLen) && used > maxLen) {
-      conflicts.push([["context", "context-box", "used_tokens"], `The tokens used (used_tokens, ${n(used)}) must fit in the maximum length a reservation holds (context, ${n(maxLen)}).`]);
-    }
-    flag(conflicts.flatMap((c) => c[0]));
+    const conflicts = inputConflicts(used, prefix, maxLen);
+    flag(app, conflicts.flatMap((c) => c[0]));
     if (conflicts.length) {
       app.failure(conflicts.map((c) => c[1]).join(" "));
       app.say([]);
@@ -124,316 +658,23 @@ function render({ model, el }) {
       users: model.get("users"), prefixTokens: prefix,
     };
     const p = blockPlan(shape, gpu, o);
-    // 1 decimal, more when that would round a share that is not whole up to 100%
-    const pct = (/** @type {number} */ x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
-    const plural = (/** @type {number | bigint} */ k, /** @type {string} */ word) => `${n(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
-    const t = app.theme();
-    const s = app.scale();
-    const W = diagramWidth(app);
-    const fs = 12 * s;
-    const small = fs * 0.9;
-    const cKV = conceptColor("kv");
-    const cShared = conceptColor("shared");
-    const cEmpty = conceptColor("waste");
-    const cOther = conceptColor("other");
-    const bs = p.block_size;
-    const parts = [];
-    let y = 0;
-    const heading = (/** @type {string} */ text) => {
-      // wrapped to the figure's width (bold: about 0.6 em a character), so that no heading
-      // runs past the right edge at scale 1.5
-      wrap(text, Math.floor(W / (fs * 1.05 * 0.6))).forEach((line, i) => {
-        y += i ? fs * 1.25 : fs * 1.3;
-        parts.push(svgElement("text", { x: 0, y, "font-size": fs * 1.05, "font-weight": 600, fill: t.fg, class: "kv-pb-heading", text: line }));
-      });
-      y += fs * 0.6;
-    };
-    const label = (/** @type {number} */ x, /** @type {number} */ yy, /** @type {string} */ text, extra = {}) => svgElement("text", { x, y: yy, "font-size": small, fill: t.fg2, ...extra, text });
-    const labelW = 150 * s;
-    const x0 = labelW;
-    const barW = Math.max(120, W - x0 - 4);
-    const h = 20 * s;
-
-    // -- 1. one request --------------------------------------------------------------------
-    heading(`One request: ${n(p.used_tokens)} tokens used, up to ${n(p.reserved_tokens)} allowed`);
-    const scale = barW / (p.reserved_blocks * bs); // px per token slot
-    // reserved: the whole maximum, used part filled, the rest empty but taken
-    const resRow = svgElement("g", { class: "kv-pb-reserved", "data-blocks": p.reserved_blocks });
-    resRow.append(label(0, y + h * 0.7, "reserved"),
-      svgElement("rect", { x: x0, y, width: barW, height: h, fill: cEmpty, "fill-opacity": 0.25, stroke: cEmpty }),
-      svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV }));
-    if (barW - p.used_tokens * scale > 150 * s) {
-      resRow.append(label(x0 + p.used_tokens * scale + 6 * s, y + h * 0.7, `taken but empty: ${pct(p.reserved_waste)}`, { fill: t.fg }));
-    }
-    parts.push(resRow);
-    y += h + 8 * s;
-    // paged: the same request in blocks, nothing held past its last block
-    const pageRow = svgElement("g", { class: "kv-pb-paged", "data-blocks": p.paged_blocks });
-    const blockW = bs * scale;
-    pageRow.append(label(0, y + h * 0.7, "paged"),
-      svgElement("rect", { x: x0, y, width: Math.max(1, p.used_tokens * scale), height: h, fill: cKV }));
-    if (blockW >= 4 * s) {
-      const edges = Array.from({ length: p.paged_blocks }, (_, i) => /** @type {[number, number, number, number]} */ ([x0 + i * blockW, y, blockW, h]));
-      pageRow.append(svgElement("path", { d: boxesPath(edges), fill: "none", stroke: t.bg, "stroke-width": 1 }));
-    }
-    const endX = x0 + Math.max(1, p.paged_blocks * blockW);
-    pageRow.append(svgElement("rect", { x: x0 + p.used_tokens * scale, y, width: Math.max(0.5, endX - x0 - p.used_tokens * scale), height: h, fill: cEmpty, "fill-opacity": 0.5 }));
-    if (x0 + barW - endX > 150 * s) pageRow.append(label(endX + 6 * s, y + h * 0.7, "free for other requests", { fill: t.fg }));
-    parts.push(pageRow);
-    y += h;
-    // the paged request magnified until each block is wide enough to see its edges: every
-    // block when they fit at 4 px, else the first ones, a gap, and the last two
-    const zoom = svgElement("g", { class: "kv-pb-zoom", "data-blocks": p.paged_blocks });
-    const minCell = 5 * s;
-    const cellZ = Math.min(24 * s, barW / p.paged_blocks);
-    const fits = cellZ >= minCell;
-    const cz = fits ? cellZ : minCell;
-    const tail = 2;
-    const head = fits ? p.paged_blocks : Math.max(1, Math.floor((barW - 3 * minCell) / minCell) - tail);
-    const zoomW = fits ? p.paged_blocks * cz : (head + 3 + tail) * cz;
-    const zTop = y + 12 * s;
-    zoom.append(svgElement("path", { d: `M ${x0} ${y} L ${x0} ${zTop} M ${endX} ${y} L ${x0 + zoomW} ${zTop}`, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}`, fill: "none" }),
-      label(0, zTop + h * 0.7, `magnified: ${plural(p.paged_blocks, "block")}`));
-    const lastShare = p.last_block_tokens / bs;
-    /** @type {Array<[number, number]>} each drawn block: its number and its x */
-    const drawnBlocks = Array.from({ length: head }, (_, i) => [i, x0 + i * cz]);
-    if (!fits) {
-      zoom.append(label(x0 + (head + 1.5) * cz, zTop + h * 0.7, "…", { "text-anchor": "middle", fill: t.fg }));
-      for (let k = 0; k < tail; k++) drawnBlocks.push([p.paged_blocks - tail + k, x0 + (head + 3 + k) * cz]);
-    }
-    // the blocks' slots (empty), then what of each is filled: two paths, not two rects a block
-    zoom.append(
-      svgElement("path", { class: "kv-pb-block", "data-cell-width": cz, d: boxesPath(drawnBlocks.map(([, x]) => [x, zTop, cz, h])),
-        fill: cEmpty, "fill-opacity": 0.5, stroke: t.bg, "stroke-width": 1 }),
-      svgElement("path", { d: boxesPath(drawnBlocks.map(([i, x]) => [x, zTop, cz * (i === p.paged_blocks - 1 ? lastShare : 1), h])),
-        fill: cKV, stroke: t.bg, "stroke-width": 1 }),
-    );
-    parts.push(zoom);
-    y = zTop + h + 8 * s;
-    // the last block, magnified: which of its slots hold a token
-    const slotW = Math.min(22 * s, (barW - 10) / bs);
-    const lastRow = svgElement("g", { class: "kv-pb-last", "data-filled": p.last_block_tokens });
-    lastRow.append(label(0, y + h * 0.7, `last block (no. ${n(p.paged_blocks)})`));
-    for (let i = 0; i < bs; i++) {
-      const filled = i < p.last_block_tokens;
-      lastRow.append(svgElement("rect", { x: x0 + i * slotW, y, width: slotW - 2, height: h, fill: filled ? cKV : "none",
-        stroke: filled ? cKV : t.fg2, "stroke-dasharray": filled ? null : `${2 * s} ${2 * s}` }));
-    }
-    const lastText = `${p.last_block_tokens} of ${bs} slots used: paging wastes ${pct(p.paged_waste)}`;
-    const besides = x0 + bs * slotW + 8 * s + lastText.length * small * 0.56 < W;
-    if (besides) lastRow.append(label(x0 + bs * slotW + 8 * s, y + h * 0.7, lastText, { fill: t.fg }));
-    else lastRow.append(label(x0, y + h + fs * 1.1, lastText, { fill: t.fg }));
-    parts.push(lastRow);
-    y += h + (besides ? 6 * s : fs * 1.6);
-
-    // -- 2. the block table: logical blocks of two requests, physical blocks anywhere -------
-    // (left out of the compact slide layout, where the figure must fit 1280x720 whole)
-    let tableWords = "";  // the block table in words, for the figure's label
-    if (!app.root.classList.contains("kv-compact")) {
-      heading("The block table: each request's blocks lie wherever a block was free");
-      const M = Math.max(8, Math.min(32, Math.floor(barW / (26 * s))));
-      const cw = barW / M;
-      const k = Math.max(1, Math.min(p.paged_blocks, Math.floor((M - 2) / 3), 4));
-      // a fixed scatter: the M blocks in an order that looks random and is the same on every draw
-      const perm = Array.from({ length: M }, (_, j) => j).sort((a, b) => jitter(a) - jitter(b));
-      const owner = new Array(M).fill("");
-      const physA = perm.slice(0, k);
-      const physB = perm.slice(k, 2 * k);
-      physA.forEach((q, i) => { owner[q] = `A${i}`; });
-      physB.forEach((q, i) => { owner[q] = `B${i}`; });
-      for (const q of perm.slice(2 * k, 2 * k + Math.floor(M / 3))) owner[q] = "other";
-      const blockMap = (/** @type {number[]} */ phys) => `${phys.map((/** @type {number} */ q, /** @type {number} */ i) => `${i} to ${q}`).join(", ")}${p.paged_blocks > k ? " and on" : ""}`;
-      tableWords = ` The block table maps request A's blocks ${blockMap(physA)}, and request B's ${blockMap(physB)}: each request's blocks lie wherever a block was free.`;
-      const table = svgElement("g", { class: "kv-pb-table", "data-logical": k, "data-physical": JSON.stringify([physA, physB]) });
-      // request A's blocks filled with the cache's colour, request B's outlined in it, its
-      // arrows dashed, so the two read apart (a translucent fill for B took on the page's
-      // colour: pale on a light page, the brown of another layer kind on a dark one)
-      const blockPaint = (/** @type {string} */ name) => (name === "A" ? { fill: cKV, stroke: "none" }
-        : { fill: "none", stroke: cKV, "stroke-width": 2 * s });
-      const reqRow = (/** @type {string} */ name, /** @type {number[]} */ phys, /** @type {number} */ yy) => {
-        table.append(label(0, yy + h * 0.7, `request ${name}: ${plural(p.paged_blocks, "block")}`));
-        phys.forEach((/** @type {unknown} */ _, /** @type {number} */ i) => {
-          table.append(svgElement("rect", { x: x0 + i * cw + 1 + (name === "A" ? 0 : s), y: yy + (name === "A" ? 0 : s),
-            width: cw - 2 - (name === "A" ? 0 : 2 * s), height: h - (name === "A" ? 0 : 2 * s), ...blockPaint(name) }),
-            label(x0 + (i + 0.5) * cw, yy + h * 0.7, String(i), { "text-anchor": "middle", fill: name === "A" ? inkOn(cKV) : t.fg }));
-        });
-        const more = p.paged_blocks > k ? " …" : "";
-        table.append(label(x0 + k * cw + 6 * s, yy + h * 0.7, `${phys.map((/** @type {number} */ q, /** @type {number} */ i) => `${i}→${q}`).join("  ")}${more}`, { fill: t.fg, class: "kv-pb-map" }));
-      };
-      const aY = y;
-      const memY = aY + h + 26 * s;
-      const bY = memY + h + 26 * s;
-      reqRow("A", physA, aY);
-      table.append(label(0, memY + h * 0.7, "GPU memory"));
-      for (let q = 0; q < M; q++) {
-        const who = owner[q];
-        const mine = who === "" || who === "other" ? null : who[0];
-        const inset = mine === "B" ? s : 0; // an outline drawn inside the block's box
-        const paint = mine ? blockPaint(mine) : who === "" ? { fill: "none", stroke: t.fg2, "stroke-dasharray": `${2 * s} ${2 * s}` }
-          : { fill: cOther, "fill-opacity": 0.35, stroke: "none" };
-        table.append(svgElement("rect", { class: "kv-pb-phys", "data-owner": who, x: x0 + q * cw + 1 + inset, y: memY + inset,
-          width: cw - 2 - 2 * inset, height: h - 2 * inset, ...paint }));
-        // the secondary text colour on another request's grey block falls under 4.5:1: the
-        // main one, lighter in weight than a number of A's or B's
-        table.append(label(x0 + (q + 0.5) * cw, memY + h * 0.7, String(q), { "text-anchor": "middle", fill: mine === "A" ? inkOn(cKV) : who === "other" || mine ? t.fg : t.fg2, "font-size": small * 0.9, "font-weight": mine ? 600 : null }));
-      }
-      // arrows: request A's logical blocks down to their physical blocks, request B's up
-      const link = (/** @type {number} */ i, /** @type {number} */ q, /** @type {number} */ fromY, /** @type {number} */ toY, /** @type {boolean} */ dash) => table.append(svgElement("line", { x1: x0 + (i + 0.5) * cw, y1: fromY, x2: x0 + (q + 0.5) * cw, y2: toY,
-        stroke: t.fg, "stroke-width": 1.2 * s, "stroke-dasharray": dash ? `${4 * s} ${2 * s}` : null }));
-      physA.forEach((q, i) => link(i, q, aY + h, memY, false));
-      reqRow("B", physB, bY);
-      physB.forEach((q, i) => link(i, q, bY, memY + h, true));
-      parts.push(table);
-      y = bY + h + 4 * s;
-      for (const line of wrap(`GPU memory: blocks 0 to ${M - 1} of the pool; request A's blocks filled, request B's outlined, other requests' grey, free ones dashed. An illustration: an engine hands out whichever blocks are free.`, Math.floor(W / (small * 0.56)))) {
-        parts.push(label(0, y + small, line));
-        y += small * 1.3;
-      }
-      y += small * 0.3;
-    }
-
-    // -- 3. the cache memory: requests that fit -------------------------------------------
-    heading(`Cache memory of one ${gpu.name}: ${plural(p.total_blocks, "block")} of ${fmtBytes(p.block_bytes)}`);
-    const memRow = (/** @type {string} */ cls, /** @type {string} */ name, /** @type {bigint} */ users, /** @type {number} */ blocks, /** @type {number} */ usedShare) => {
-      const g = svgElement("g", { class: cls, "data-users": String(users) });
-      g.append(label(0, y + h * 0.7, name),
-        svgElement("rect", { x: x0, y, width: barW, height: h, fill: "none", stroke: t.fg2, "stroke-width": 1 }));
-      const total = Number(p.total_blocks);
-      const u = Number(users);
-      if (total > 0 && u > 0) {
-        const segW = (blocks / total) * barW;
-        if (segW >= 4 * s && u <= 400) {
-          const each = (/** @type {(x: number) => [number, number, number, number]} */ f) => boxesPath(Array.from({ length: u }, (_, i) => f(x0 + i * segW)));
-          g.append(svgElement("path", { class: "kv-pb-request", "data-requests": u, d: each((/** @type {number} */ x) => [x, y, segW * usedShare, h]), fill: cKV }),
-            /**
-             * @param {number} x
-             */
-            svgElement("path", { d: each((x) => [x + segW * usedShare, y, segW * (1 - usedShare), h]), fill: cEmpty, "fill-opacity": 0.35 }),
-            svgElement("path", { d: Array.from({ length: u }, (_, i) => `M${x0 + (i + 1) * segW} ${y}v${h}`).join(""), stroke: t.bg, "stroke-width": 1 }));
-        } else {  // too many to count: one band, its empty share at the end
-          const all = segW * u;
-          g.append(svgElement("rect", { x: x0, y, width: all * usedShare, height: h, fill: cKV }),
-            svgElement("rect", { x: x0 + all * usedShare, y, width: all * (1 - usedShare), height: h, fill: cEmpty, "fill-opacity": 0.35 }));
-        }
-      }
-      g.append(label(x0 + 6 * s, y + h + fs * 1.1, `${plural(users, "request")} fit`, { fill: t.fg, "font-weight": 600 }));
-      parts.push(g);
-      y += h + fs * 1.6;
-    };
-    memRow("kv-pb-mem-reserved", "reserving", p.users_reserved, p.reserved_blocks, p.used_tokens / (p.reserved_blocks * bs));
-    memRow("kv-pb-mem-paged", "paging", p.users_paged, p.paged_blocks, p.used_tokens / (p.paged_blocks * bs));
-
-    // -- 4. users sharing a prefix ----------------------------------------------------------
-    heading(`${plural(p.users, "conversation")} whose requests start with the same ${n(p.prefix_tokens)} tokens`);
-    const sharing = !(p.users_paged === 0n || p.users_sharing === 0n);
-    // the section keeps the height of its most drawn conversations (and the "+ more" line)
-    // whatever their number, so the page under the widget stays put as the count changes
-    const sharingBottom = app.keepsHeight() ? y + h + 6 * s + USERS_DRAWN * (h + 4 * s) + fs * 1.4 : 0;
-    if (!sharing) {
-      // nothing to share: no request of this length fits
-      const none = `No request of ${n(p.used_tokens)} tokens fits in the cache memory${p.users_paged > 0n ? " beside the shared prefix" : ""}, so no conversations share it here.`;
-      const noneLines = wrap(none, Math.floor(W / (small * 0.56)));
-      noneLines.forEach((line, i) => {
-        parts.push(label(0, y + fs + i * small * 1.3, line, { fill: t.fg, class: "kv-pb-none" }));
-      });
-      y += fs * 0.6 + noneLines.length * small * 1.3;
-    } else {
-      const rowBlocks = p.shared_blocks + p.own_blocks;
-      const cell = Math.min(14 * s, barW / rowBlocks);
-      const drawBlocks = (/** @type {Element} */ g, /** @type {number} */ x, /** @type {number} */ yy, /** @type {number} */ count, /** @type {string} */ color, /** @type {number | undefined} */ lastFill = undefined) => {
-        if (count <= 0) return;
-        if (cell >= 3) {
-          const each = (/** @type {(i: number, x: number) => [number, number, number, number]} */ f) => boxesPath(Array.from({ length: count }, (_, i) => f(i, x + i * cell)));
-          g.append(svgElement("path", { d: each((i, bx) => [bx, yy, cell - 1, h]), fill: "none", stroke: color, "stroke-width": 1 }),
-            /**
-             * @param {number} i
-             * @param {number} bx
-             */
-            svgElement("path", { d: each((i, bx) => [bx, yy, (cell - 1) * (i === count - 1 && lastFill !== undefined ? lastFill : 1), h]), fill: color }));
-        } else {
-          g.append(svgElement("rect", { x, y: yy, width: count * cell, height: h, fill: color }));
-        }
-      };
-      const shared = svgElement("g", { class: "kv-pb-shared", "data-blocks": p.shared_blocks });
-      shared.append(label(0, y + h * 0.7, `shared: ${plural(p.shared_blocks, "block")}`));
-      drawBlocks(shared, x0, y, p.shared_blocks, cShared);
-      if (p.shared_blocks === 0) shared.append(label(x0, y + h * 0.7, `no full block to share (the prefix is shorter than ${bs} tokens)`, { fill: t.fg }));
-      parts.push(shared);
-      const sharedBottom = y + h;
-      y += h + 6 * s;
-      const ownStart = x0 + p.shared_blocks * cell;
-      const ownTokens = p.used_tokens - p.shared_blocks * bs;
-      const lastOwn = (ownTokens - (p.own_blocks - 1) * bs) / bs;
-      const drawnUsers = Math.min(p.users, USERS_DRAWN);
-      for (let u = 0; u < drawnUsers; u++) {
-        const g = svgElement("g", { class: "kv-pb-user", "data-blocks": p.own_blocks });
-        g.append(label(0, y + h * 0.7, `conversation ${u + 1}: ${n(p.own_blocks)} own`),
-          // a thin line back to the shared blocks: the user's request reads them, it does not copy them
-          svgElement("line", { x1: x0, x2: ownStart, y1: y + h / 2, y2: y + h / 2, stroke: cShared, "stroke-width": 1.5 * s, "stroke-dasharray": `${4 * s} ${3 * s}` }));
-        drawBlocks(g, ownStart, y, p.own_blocks, cKV, lastOwn);
-        parts.push(g);
-        y += h + 4 * s;
-      }
-      if (p.users > drawnUsers) {
-        parts.push(label(0, y + fs * 0.8, `+ ${plural(p.users - drawnUsers, "more conversation")} like these`));
-        y += fs * 1.4;
-      }
-      parts.push(svgElement("line", { x1: ownStart, x2: ownStart, y1: sharedBottom, y2: y, stroke: t.fg2, "stroke-width": 1, "stroke-dasharray": `${2 * s} ${2 * s}` }));
-    }
-    y = Math.max(y, sharingBottom) + 4 * s;
-    // legend
-    const legendY = y + 4 * s;
-    const legend = svgElement("g", { class: "kv-pb-legend" });
-    let lx = 0;
-    let ly = legendY;
-    // the shared colour is named only where shared blocks are drawn
-    /** @type {Array<[string, string, number]>} colour, name, opacity */
-    const keys = [[cKV, "KV cache (a request's own)", 1], ...(sharing && p.shared_blocks > 0 ? [/** @type {[string, string, number]} */ ([cShared, "shared prefix, stored once", 1])] : []), [cEmpty, "taken, empty", 0.35]];
-    for (const [color, text, op] of keys) {
-      const w = 18 * s + text.length * fs * 0.5;
-      if (lx > 0 && lx + w > W) { lx = 0; ly += 20 * s; }
-      legend.append(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: color, "fill-opacity": op }),
-        svgElement("text", { x: lx + 18 * s, y: ly + 10 * s, "font-size": fs * 0.85, fill: t.fg2, text }));
-      lx += w + 16 * s;
-    }
-    parts.push(legend);
-    const H = ly + 22 * s;
-    const svg = svgElement("svg", { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: "img", "font-family": t.font,
-      "aria-label": `${n(p.users_reserved)} requests fit reserving ${n(p.reserved_blocks)} blocks each (${pct(p.reserved_waste)} empty), `
-        + `${n(p.users_paged)} paging ${n(p.paged_blocks)} blocks each (${pct(p.paged_waste)} empty); a shared prefix stores `
-        + `${n(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} in place of ${n(p.blocks_unshared)}.${tableWords}` }, parts);
-
-    const lines = [
-      { text: `reserving: ${n(p.reserved_blocks)} blocks per request, ${pct(p.reserved_waste)} of them empty; ${plural(p.users_reserved, "request")} fit` },
-      { text: `paging: ${n(p.paged_blocks)} blocks per request, ${pct(p.paged_waste)} empty (only the last block); ${plural(p.users_paged, "request")} fit` },
-      { text: `sharing: ${n(p.shared_blocks)} shared + ${n(p.users)} x ${n(p.own_blocks)} own = ${n(p.blocks_shared)} blocks instead of ${n(p.blocks_unshared)}; ${plural(p.users_sharing, "such request")} fit` },
-      { text: `A block holds ${bs} tokens' keys and values in every layer: ${fmtBytes(p.block_bytes)} for ${shape.name} in ${model.get("kv_dtype").toUpperCase()}. Only whole blocks of the prefix are shared; its part-filled last block is each conversation's own.`, cls: "kv-note" },
-      { text: "The block table: each request keeps a list of its blocks' numbers in memory, so its blocks need not lie together. vLLM's block pool hands a request the blocks at the head of its queue of free blocks, and a finished request's blocks rejoin that queue, so once the engine has run a while a request's blocks are scattered. The numbers drawn are an illustration of that, not a trace.", cls: "kv-note" },
-    ];
-    if (shape.groups.some((/** @type {LayerGroup} */ g) => g.cap !== null && g.cap !== undefined)) {
-      lines.push({ text: `${shape.name} has windowed layers: blocks are counted as if every layer kept every token, the most paging can need; an engine frees a window's blocks once they slide out.`, cls: "kv-note" });
-    }
-    if (shape.max_context && p.reserved_tokens > shape.max_context) {
-      lines.push({ text: `A maximum length of ${n(p.reserved_tokens)} tokens is longer than ${shape.name} was trained for (max_position_embeddings ${n(shape.max_context)}).`, cls: "kv-warn" });
-    }
+    const f = layout(app, p);
+    const svg = drawFigure(app, f, gpu.name);
+    const lines = textLines(p, shape, model.get("kv_dtype"));
     if (p.kv_budget_bytes < 0n) {
       // nothing of the GPU's part of the figure would be true: the figure gives way to why
       app.failure(`The weights of ${shape.name} do not fit in one ${gpu.name} at 90% utilization: no memory is left for the cache, so no request fits. Try FP8 weights or a larger GPU.`);
-    } else if (p.users_paged === 0n) {
-      lines.push({ text: `Not even one request of ${n(p.used_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
-    } else if (p.users_reserved === 0n) {
-      lines.push({ text: `Not even one reservation of ${n(p.reserved_tokens)} tokens fits in the cache memory.`, cls: "kv-warn" });
     }
     // Everything is computed: now touch the page.
     app.say(lines);
-    outBlocks.textContent = `${n(p.paged_blocks)} paged, ${n(p.reserved_blocks)} reserved`;
-    outWaste.textContent = `paged ${pct(p.paged_waste)}, reserved ${pct(p.reserved_waste)}`;
-    outUsers.textContent = p.kv_budget_bytes < 0n ? "none (the model does not load)" : `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
+    outs.blocks.textContent = `${n(p.paged_blocks)} paged, ${n(p.reserved_blocks)} reserved`;
+    outs.waste.textContent = `paged ${pct(p.paged_waste)}, reserved ${pct(p.reserved_waste)}`;
+    outs.users.textContent = p.kv_budget_bytes < 0n ? "none (the model does not load)" : `paging ${n(p.users_paged)}, reserving ${n(p.users_reserved)}`;
     // a model that does not load leaves the block counts true: only the fit was a number, now words
     markHolds(values, p.kv_budget_bytes < 0n);
-    outShare.textContent = `${n(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n(p.blocks_unshared)} unshared)`;
+    outs.share.textContent = `${n(p.blocks_shared)} blocks for ${plural(p.users, "conversation")} (${n(p.blocks_unshared)} unshared)`;
     /** @type {Element} */ (app.diagram).replaceChildren(svg);
-    app.drawnWidth = W;
+    app.drawnWidth = f.W;
   };
   return startApp(app);
 }

@@ -6,7 +6,7 @@ import { groupBytesPerToken, grows } from "../calc/layers.js";
 import { bytesByKind, kvBytes, kvBytesPerToken, limitLines, perTokenReadouts } from "../calc/model.js";
 import { fmtBytes, fmtTokens } from "../calc/units.js";
 import { axisValues, createApp, startApp } from "../ui/app.js";
-import { conceptColor, inkOn } from "../ui/colours.js";
+import { KIND_NAMES, conceptColor, inkOn } from "../ui/colours.js";
 import { contextControl, dtypeSelect, modelSelect, resetButton } from "../ui/controls.js";
 import { element } from "../ui/dom.js";
 import { drawPlot } from "../ui/plot.js";
@@ -25,9 +25,6 @@ import { widgetModule } from "../loader/widget_module.js";
 // A part of a bar thinner than this share of the tallest bar is drawn this tall (its true
 // size in its label and hover), so gpt-oss's 128-token window does not vanish beside 5 GB.
 const MIN_SHARE = 0.02;
-
-/** @type {Record<string, string>} */
-const KIND_NAMES = { full: "full attention", sliding: "sliding window", chunked: "chunked local", cross: "cross-attention", mla: "MLA latent", recurrent: "recurrent state", compressed: "compressed latent" };
 
 /** A DeepSeek-V4 layer's parts in their packed formats (core.layers.CompressedMLASpec). */
 /**
@@ -164,10 +161,66 @@ function withoutWindows(shape) {
 }
 
 /**
- * @param {RenderContext} ctx
+ * One bar's parts in GB, kind by kind. A part too thin to see is drawn `floor` tall, taken
+ * from the bar's biggest part so the bar's total stays true; `thin` names those parts.
+ * @param {Record<string, bigint>} b the bar's bytes per kind
+ * @param {string[]} kinds
+ * @param {number} floor GB
+ * @param {number} i the bar's index
  */
-function render({ model, el }) {
-  const app = createApp({ model, el }, "How many bytes does each token add to the KV cache?");
+function drawnParts(b, kinds, floor, i) {
+  const v = Object.fromEntries(kinds.map((k) => [k, Number(b[k] || 0n) / 1e9]));
+  const biggest = kinds.reduce((a, k) => (v[k] > v[a] ? k : a), kinds[0]);
+  const thin = new Set();
+  for (const k of kinds) {
+    if (k !== biggest && v[k] > 0 && v[k] < floor && v[biggest] - (floor - v[k]) >= 2 * floor) {
+      v[biggest] -= floor - v[k];
+      v[k] = floor;
+      thin.add(k);
+    }
+  }
+  return { v, thin, i };
+}
+
+/**
+ * The chosen bar names each part drawn taller than it is, inside the bar, when there is
+ * room: the name on one line, or a word a line where the bar is narrower (scale 1.5).
+ * @param {App} app
+ * @param {{ kinds: string[], names: Record<string, string>, drawn: Array<ReturnType<typeof drawnParts>>, chosen: number,
+ *   byCtx: Array<Record<string, bigint>>, totals: number[], floor: number, top: number, bars: number }} o
+ */
+function thinPartLabels(app, { kinds, names, drawn, chosen, byCtx, totals, floor, top, bars }) {
+  const s = app.scale();
+  /** @type {any[]} */
+  const annotations = [];
+  const plotWidth = Math.max(0, (app.plot.clientWidth || 700) - 92 * s);
+  const barPx = (0.8 * plotWidth) / bars;
+  const pxPerGB = (360 * s - 86 * s) / (top * 1.08);
+  let below = 0;
+  for (const k of kinds) {
+    const d = drawn[chosen];
+    const at = below;
+    below += d.v[k];
+    if (!d.thin.has(k)) continue;
+    const size = fmtBytes(byCtx[chosen][k]);
+    const wideOf = (/** @type {string[]} */ words) => Math.max(...words.map((/** @type {string} */ w) => w.length), size.length + 2) * 12 * s * 0.6;
+    const rows = wideOf([names[k]]) < barPx - 6 * s ? [names[k]] : names[k].split(" ");
+    const text = `${rows.join("<br>")}<br>${size} \u2193`;  // the arrow points at the part
+    const roomAbove = (totals[chosen] - at - floor) * pxPerGB;
+    if (wideOf(rows) < barPx - 6 * s && roomAbove > (rows.length + 1) * 20 * s) {
+      const over = kinds.find((o) => o !== k && !d.thin.has(o)) || k;
+      annotations.push({ x: chosen, y: at + floor, yanchor: "bottom", yshift: 2 * s, showarrow: false, text,
+        font: { color: inkOn(conceptColor(over)) } });
+    }
+  }
+  return annotations;
+}
+
+/**
+ * The controls, the readouts and the formula's box under them.
+ * @param {App} app
+ */
+function buildControls(app) {
   modelSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   contextControl(app);
@@ -181,6 +234,28 @@ function render({ model, el }) {
   // chip readable on its own
   const formula = element("div", { class: "kv-formula", role: "group", "aria-label": "bytes per token, factor by factor" });
   app.readouts.after(formula);
+  return { outBpt, outMha, outSeq, outSaving, savingItem, formula };
+}
+
+/**
+ * What the model would hold with every layer full, and the share its windows save.
+ * @param {ModelShape} full the model without its windows
+ * @param {number | bigint} seq the bytes it holds with them
+ * @param {number} context
+ * @param {number} bits
+ */
+function windowSaving(full, seq, context, bits) {
+  const none = Number(kvBytes(full, context, bits));
+  const saved = none > 0 ? Math.round((100 * (none - Number(seq))) / none) : 0;
+  return `${fmtBytes(none)}; the windows save ${saved}%`;
+}
+
+/**
+ * @param {RenderContext} ctx
+ */
+function render({ model, el }) {
+  const app = createApp({ model, el }, "How many bytes does each token add to the KV cache?");
+  const { outBpt, outMha, outSeq, outSaving, savingItem, formula } = buildControls(app);
 
   app.draw = () => {
     const L = app.lookup();
@@ -211,19 +286,7 @@ function render({ model, el }) {
     // A part too thin to see is drawn MIN_SHARE of the tallest bar tall, taken from the
     // bar's biggest part so the bar's total stays true; its label and hover say its size.
     const floor = MIN_SHARE * top;
-    const drawn = byCtx.map((b, i) => {
-      const v = Object.fromEntries(kinds.map((k) => [k, gb(b[k] || 0n)]));
-      const biggest = kinds.reduce((a, k) => (v[k] > v[a] ? k : a), kinds[0]);
-      const thin = new Set();
-      for (const k of kinds) {
-        if (k !== biggest && v[k] > 0 && v[k] < floor && v[biggest] - (floor - v[k]) >= 2 * floor) {
-          v[biggest] -= floor - v[k];
-          v[k] = floor;
-          thin.add(k);
-        }
-      }
-      return { v, thin, i };
-    });
+    const drawn = byCtx.map((b, i) => drawnParts(b, kinds, floor, i));
     const t = app.theme();
     const s = app.scale();
     const names = Object.fromEntries(kinds.map((k) => [k, KIND_NAMES[k] || k]));
@@ -241,8 +304,6 @@ function render({ model, el }) {
     }));
     /** @type {any[]} */
     const shapes = [];
-    /** @type {any[]} */
-    const annotations = [];
     if (full) {
       // dashed outlines behind the bars (the same width, 1 - bargap), their tops above them
       ghosts.forEach((g, i) => shapes.push({ type: "rect", layer: "below", xref: "x", yref: "y", x0: i - 0.4, x1: i + 0.4, y0: 0, y1: g,
@@ -251,28 +312,7 @@ function render({ model, el }) {
       traces.push({ type: "scatter", mode: "lines", name: "every layer full (no windows)", x: [null], y: [null], hoverinfo: "skip",
         line: { color: t.fg2, width: 1.5 * s, dash: "dash" } });
     }
-    // the chosen bar names each part drawn taller than it is, inside the bar, when there is room
-    const plotWidth = Math.max(0, (app.plot.clientWidth || 700) - 92 * s);
-    const barPx = (0.8 * plotWidth) / contexts.length;
-    const pxPerGB = (360 * s - 86 * s) / (top * 1.08);
-    let below = 0;
-    for (const k of kinds) {
-      const d = drawn[chosen];
-      const at = below;
-      below += d.v[k];
-      if (!d.thin.has(k)) continue;
-      // the name on one line, or a word a line where the bar is narrower (scale 1.5)
-      const size = fmtBytes(byCtx[chosen][k]);
-      const wideOf = (/** @type {string[]} */ words) => Math.max(...words.map((/** @type {string} */ w) => w.length), size.length + 2) * 12 * s * 0.6;
-      const rows = wideOf([names[k]]) < barPx - 6 * s ? [names[k]] : names[k].split(" ");
-      const text = `${rows.join("<br>")}<br>${size} \u2193`;  // the arrow points at the part
-      const roomAbove = (totals[chosen] - at - floor) * pxPerGB;
-      if (wideOf(rows) < barPx - 6 * s && roomAbove > (rows.length + 1) * 20 * s) {
-        const over = kinds.find((o) => o !== k && !d.thin.has(o)) || k;
-        annotations.push({ x: chosen, y: at + floor, yanchor: "bottom", yshift: 2 * s, showarrow: false, text,
-          font: { color: inkOn(conceptColor(over)) } });
-      }
-    }
+    const annotations = thinPartLabels(app, { kinds, names, drawn, chosen, byCtx, totals, floor, top, bars: contexts.length });
     lines.push(...limitLines(shape, { context }));
     // Everything is computed: now touch the page.
     showFormula();
@@ -283,13 +323,7 @@ function render({ model, el }) {
     // a model with no window has no saving to read out: the readout leaves the row
     if (full) app.readouts.append(savingItem);
     else savingItem.remove();
-    if (full) {
-      const none = Number(kvBytes(full, context, bits));
-      const saved = none > 0 ? Math.round((100 * (none - Number(seq))) / none) : 0;
-      outSaving.textContent = `${fmtBytes(none)}; the windows save ${saved}%`;
-    } else {
-      outSaving.textContent = "";
-    }
+    outSaving.textContent = full ? windowSaving(full, seq, context, bits) : "";
     app.describeFigure(`KV cache of one ${shape.name} conversation at ${contexts.map(fmtTokens).join(", ")} tokens, by kind of layer`,
       `Each token adds ${texts.bytes_per_token}; at ${fmtTokens(context)} tokens one conversation holds ${fmtBytes(seq)}`
       + `${kinds.length > 1 ? ` (${kinds.map((k) => `${names[k]} ${fmtBytes(byCtx[chosen][k] || 0n)}`).join(", ")})` : ""}`

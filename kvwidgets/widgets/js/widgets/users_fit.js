@@ -67,6 +67,58 @@ function layout(fit) {
 const LEGEND_ROWS = (W, s) => (W < 760 * s ? 3 : 2);
 
 /**
+ * The memory bar's legend, concept and name, in reading order: the cache as the
+ * conversations held (or the one that does not fit), the overflow or what is unused, and
+ * the reserve only where some of it shows.
+ * @param {Fit} fit
+ * @param {ReturnType<typeof layout>} L
+ * @param {number} group conversations a drawn segment holds
+ * @returns {Array<Array<string>>}
+ */
+function memoryLegendLabels(fit, L, group) {
+  const n = L.n;
+  const memory = fit.memory_bytes;
+  return [
+    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
+    ...(L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : []),
+    ...(n > 0 ? [["kv", `${conversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]]
+      : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : []),
+    ...(L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]]
+      // "unused", not "left": the readout's "Left after weights" is the whole cache budget,
+      // this is what the whole conversations leave of it (less than one more needs)
+      : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : []),
+    // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
+    ...(fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []),
+  ];
+}
+
+/**
+ * The memory bar's legend from y = ly, wrapped to the width W: a swatch and a name per
+ * label, appended to parts. Returns the y of its last row and how many rows it took.
+ * @param {App} app
+ * @param {Array<Array<string>>} labels concept and name
+ * @param {ReturnType<typeof svgPaint>} paint
+ * @param {Element[]} parts
+ * @param {number} ly
+ * @param {number} W
+ */
+function drawMemoryLegend(app, labels, paint, parts, ly, W) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 12 * s;
+  let lx = 0;
+  let rows = 1;
+  for (const [concept, text] of labels) {
+    const w = 18 * s + text.length * fs * 0.55;
+    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; rows += 1; }
+    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
+      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
+    lx += w + 14 * s;
+  }
+  return { ly, rows };
+}
+
+/**
  * One deployment's memory as a bar: weights, working area, each conversation's cache as a
  * segment you can count (grouped into equal runs when there are too many to count), what
  * is left, and the reserve utilization keeps free. Widths are bytes; values from usersThatFit.
@@ -87,6 +139,7 @@ function memoryBar(app, fit, gpu, W) {
   const x = (/** @type {bigint} */ b) => (Number(b) / span) * W;
   const h = 30 * s;
   const top = fs * 1.6;
+  /** @type {Element[]} */
   const parts = [];
   const paint = svgPaint(app, s);  // free memory hatched: apart from the warning without colour
   const n = L.n;
@@ -145,27 +198,9 @@ function memoryBar(app, fit, gpu, W) {
     endMark("kv-mem-end", x(memory), `the GPU ends: ${fmtBytes(memory)}`, 1, { "stroke-width": 2 * s });
     ly += fs * 2.4;
   }
-  const labels = [
-    ["weights", `weights ${fmtBytes(fit.weights_bytes)}`],
-    ...(L.working > 0n ? [["working", `working area ${fmtBytes(L.working)}`]] : []),
-    ...(n > 0 ? [["kv", `${conversations(n)} x ${fmtBytes(fit.kv_per_user_bytes)}${group > 1 ? ` (each block holds ${group})` : ""}`]]
-      : fit.weights_fit ? [["kv", `1 conversation needs ${fmtBytes(fit.kv_per_user_bytes)}; ${fmtBytes(fit.kv_budget_bytes)} is left`]] : []),
-    ...(L.over ? [["warning", `${fmtBytes(L.over)} past the usable ${fmtBytes(fit.usable_bytes)}`]]
-      // "unused", not "left": the readout's "Left after weights" is the whole cache budget,
-      // this is what the whole conversations leave of it (less than one more needs)
-      : fit.left_over_bytes > 0n ? [["free", `unused ${fmtBytes(fit.left_over_bytes)} (less than one more conversation)`]] : []),
-    // the reserve is named only where some of it shows: an overflow past the GPU's end covers it
-    ...(fit.reserve_bytes > 0n && L.end < memory ? [["reserve", `reserve ${fmtBytes(fit.reserve_bytes)}`]] : []),
-  ];
-  let lx = 0;
-  let legendRows = 1;
-  for (const [concept, text] of labels) {
-    const w = 18 * s + text.length * fs * 0.55;
-    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; legendRows += 1; }
-    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
-      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
-    lx += w + 14 * s;
-  }
+  const legend = drawMemoryLegend(app, memoryLegendLabels(fit, L, group), paint, parts, ly, W);
+  ly = legend.ly;
+  const legendRows = legend.rows;
   // the headline inside the bar where it has room: the conversations, or what overflows
   const [inBar, from, to, under] = n ? [conversations(n), convFrom, convTo, conceptColor("kv")]
     // past the GPU's end, clear of its mark
@@ -187,10 +222,10 @@ function memoryBar(app, fit, gpu, W) {
 }
 
 /**
- * @param {UsersThatFitContext} ctx
+ * The controls and the readouts.
+ * @param {App} app
  */
-function render({ model, el }) {
-  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
+function buildControls(app) {
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -212,11 +247,69 @@ function render({ model, el }) {
   const outPer = app.readout("kv_per_user", "KV per conversation:");
   const outBudget = app.readout("kv_budget", "Left after weights:");
   const outPerToken = app.readout("kv_per_token", "KV per token:");
-  const values = [outUsers, outPer, outBudget, outPerToken];
-  // the deployment's memory bar leads; the 1/2/4/8-GPU bars follow, smaller, as the
-  // second view. Both stay when the model does not load (kv-figure-keeps): the bar is the
-  // picture of why, the GPU-count chart shows how many GPUs would load it. Only then: a
-  // draw that throws leaves them drawn for other inputs, and the frame hides them.
+  return { outUsers, outPer, outBudget, outPerToken };
+}
+
+/**
+ * @param {FitOrRefusal} f
+ * @param {keyof Fit} key
+ */
+const gbOf = (f, key) => (f.error ? 0 : Number(f[key]) / 1e9);
+
+/**
+ * A count that loads but holds no conversation is drawn as the deployment bar draws it:
+ * the one conversation it was asked for fills what is left and runs past the usable end
+ * in the warning colour, over the reserve (not a green "left over" that reads as room).
+ * @param {FitOrRefusal} f
+ */
+const holdsNone = (f) => !f.error && f.weights_fit && f.users === 0n;
+
+/**
+ * GB of the one conversation past the usable end, where a count holds none.
+ * @param {FitOrRefusal} f
+ */
+const convOver = (f) => (holdsNone(f) ? gbOf(f, "kv_per_user_bytes") - gbOf(f, "kv_budget_bytes") : 0);
+
+/** @type {Array<[string, string, (f: FitOrRefusal) => number]>} the parts of each GPU count's bar, in order */
+const COUNT_BAR_PARTS = [
+  ["weights", "weights", (f) => Math.min(gbOf(f, "weights_bytes"), gbOf(f, "usable_bytes"))],
+  ["warning", "weights past the usable memory", (f) => (f.error || f.weights_fit ? 0 : gbOf(f, "weights_bytes") - gbOf(f, "usable_bytes"))],
+  ["working", "working area", (f) => (f.error || !f.weights_fit ? 0 : gbOf(f, "working_bytes"))],
+  ["kv", "conversations' KV", (f) => gbOf(f, "kv_used_bytes")],
+  ["kv", "one conversation: the part that fits", (f) => (holdsNone(f) ? gbOf(f, "kv_budget_bytes") : 0)],
+  ["warning", "one conversation: past the usable memory", convOver],
+  ["free", "unused (less than one more conversation)", (f) => (holdsNone(f) ? 0 : gbOf(f, "left_over_bytes"))],
+  ["reserve", "reserve (1 - utilization)", (f) => (f.error || !f.weights_fit ? 0 : Math.max(0, gbOf(f, "reserve_bytes") - convOver(f)))],
+];
+
+/**
+ * The fit for each GPU count, or why that count is refused.
+ * @param {any} shape
+ * @param {GpuRow} gpu
+ * @param {number} context
+ * @param {Parameters<typeof usersThatFit>[3]} o
+ * @param {number[]} counts
+ * @returns {FitOrRefusal[]}
+ */
+function fitsByCount(shape, gpu, context, o, counts) {
+  return counts.map((n) => {
+    try {
+      return usersThatFit(shape, gpu, context, { ...o, numGpus: n });
+    } catch (e) {
+      return { error: /** @type {Error} */ (e).message, num_gpus: n };
+    }
+  });
+}
+
+/**
+ * The deployment's memory bar leads; the 1/2/4/8-GPU bars follow, smaller, as the second
+ * view. Both stay when the model does not load (kv-figure-keeps): the bar is the picture
+ * of why, the GPU-count chart shows how many GPUs would load it. Only then: a draw that
+ * throws leaves them drawn for other inputs, and the frame hides them. Returns the bar's
+ * box and the function that keeps both or not.
+ * @param {App} app
+ */
+function figureParts(app) {
   const bar = element("div", { class: "kv-diagram kv-membar" });
   app.plot.before(bar);
   const keep = (/** @type {boolean} */ yes) => {
@@ -226,6 +319,17 @@ function render({ model, el }) {
   // the failure's words under the bar they explain, before the chart of what would load
   const panel = /** @type {HTMLElement} */ (app.figure.querySelector(".kv-failure"));
   panel.after(app.plot);
+  return { bar, keep };
+}
+
+/**
+ * @param {UsersThatFitContext} ctx
+ */
+function render({ model, el }) {
+  const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
+  const { outUsers, outPer, outBudget, outPerToken } = buildControls(app);
+  const values = [outUsers, outPer, outBudget, outPerToken];
+  const { bar, keep } = figureParts(app);
 
   app.draw = () => {
     markHolds(values, false);
@@ -247,41 +351,17 @@ function render({ model, el }) {
     const counts = [...axisValues(app, "gpu_counts")];
     if (!counts.includes(fit.num_gpus)) counts.push(fit.num_gpus);
     counts.sort((a, b) => a - b);
-    /** @type {FitOrRefusal[]} the fit for each GPU count, or why that count is refused */
-    const fits = counts.map((n) => {
-      try {
-        return usersThatFit(shape, gpu, context, { ...o, numGpus: n });
-      } catch (e) {
-        return { error: /** @type {Error} */ (e).message, num_gpus: n };
-      }
-    });
+    const fits = fitsByCount(shape, gpu, context, o, counts);
     const labels = counts.map((n) => `${n} GPU${n > 1 ? "s" : ""}${n === fit.num_gpus ? " (chosen)" : ""}`);
-    const gb = (/** @type {FitOrRefusal} */ f, /** @type {keyof Fit} */ key) => (f.error ? 0 : Number(f[key]) / 1e9);
-    // A count that loads but holds no conversation is drawn as the deployment bar draws it:
-    // the one conversation it was asked for fills what is left and runs past the usable end
-    // in the warning colour, over the reserve (not a green "left over" that reads as room).
-    const none = (/** @type {FitOrRefusal} */ f) => !f.error && f.weights_fit && f.users === 0n;
-    const convOver = (/** @type {FitOrRefusal} */ f) => (none(f) ? gb(f, "kv_per_user_bytes") - gb(f, "kv_budget_bytes") : 0);
-    /** @type {Array<[string, string, (f: FitOrRefusal) => number]>} the parts of each bar, in order */
-    const parts = [
-      ["weights", "weights", (f) => Math.min(gb(f, "weights_bytes"), gb(f, "usable_bytes"))],
-      ["warning", "weights past the usable memory", (f) => (f.error || f.weights_fit ? 0 : gb(f, "weights_bytes") - gb(f, "usable_bytes"))],
-      ["working", "working area", (f) => (f.error || !f.weights_fit ? 0 : gb(f, "working_bytes"))],
-      ["kv", "conversations' KV", (f) => gb(f, "kv_used_bytes")],
-      ["kv", "one conversation: the part that fits", (f) => (none(f) ? gb(f, "kv_budget_bytes") : 0)],
-      ["warning", "one conversation: past the usable memory", convOver],
-      ["free", "unused (less than one more conversation)", (f) => (none(f) ? 0 : gb(f, "left_over_bytes"))],
-      ["reserve", "reserve (1 - utilization)", (f) => (f.error || !f.weights_fit ? 0 : Math.max(0, gb(f, "reserve_bytes") - convOver(f)))],
-    ];
     const t = app.theme();
     const s = app.scale();
     // only the parts some bar has: no trace (and no hover name) for what is not drawn
-    const traces = parts.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
+    const traces = COUNT_BAR_PARTS.filter(([, , get]) => fits.some((f) => get(f) > 0)).map(([concept, name, get]) => ({
       type: "bar", orientation: "h", name, y: labels, x: fits.map(get),
       marker: barMarker(concept, s),
       hovertemplate: "%{y}: %{x:.2f} GB<extra>" + name + "</extra>",
     }));
-    const ends = fits.map((f) => (f.error ? 0 : Math.max(gb(f, "memory_bytes"), gb(f, "weights_bytes"), gb(f, "usable_bytes") + convOver(f))));
+    const ends = fits.map((f) => (f.error ? 0 : Math.max(gbOf(f, "memory_bytes"), gbOf(f, "weights_bytes"), gbOf(f, "usable_bytes") + convOver(f))));
     const countText = (/** @type {FitOrRefusal} */ f) => (f.error ? "the KV heads do not split" : !f.weights_fit ? "does not load" : conversations(Number(f.users)));
     // the x range leaves room right of the longest bar for the widest count label
     const plotPx = Math.max(1, (app.plot.clientWidth || diagramWidth(app)) - 134 * s);
