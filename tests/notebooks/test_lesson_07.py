@@ -138,11 +138,12 @@ RETRACTED = [
 
 def test_the_panels_are_named_in_the_order_paged_blocks_draws_them():
     js = (ROOT / "kvwidgets/widgets/js/widgets/paged_blocks.js").read_text()
+    # the figure is drawn by one sequence of calls, one per panel, in this order
     headings = [
-        "heading(`One request",
-        'heading("The block table',
-        "heading(`Cache memory of one",
-        "whose requests start with the same",
+        "heading(f, `One request",
+        "const table = drawBlockTable(f, y)",
+        "heading(f, `Cache memory of one",
+        "const shared = drawSharing(f, y",
     ]
     at = [js.index(h) for h in headings]
     assert at == sorted(at), "PagedBlocks draws its panels in another order: update notebook 07's description"
