@@ -14,6 +14,7 @@ import json
 
 import pytest
 
+import kvwidgets as kw
 from kvwidgets.widgets.front_end import library_source, plotly_source
 
 from .conftest import PageWatch
@@ -85,12 +86,14 @@ def test_two_widgets_one_plotly_load_and_one_saved_copy(browser, lab):
         assert refs == [f"IPY_MODEL_{holders[0]}"] * 2
         assert [mid for mid, m in models.items() if LIBRARY_MARK in json.dumps(m)] == holders
         size = saved.stat().st_size
-        # the shared texts once, then each widget's own state: about 53 KB as Python holds it
-        # (UsersThatFit: its _esm 22.7 KB, widget.css 11.9 KB, its inputs and result 18.2 KB;
-        # DecodeSpeed: 22.5, 11.9 and 19.3), a little more once escaped in the notebook's JSON.
-        # A second copy of plotly.js (over 1 MB) would break either bound.
+        # the shared texts once, then each widget's own state: its module and the stylesheet
+        # as they are, and its inputs and result (about 19 KB each, a little more once escaped
+        # in the notebook's JSON). A second copy of plotly.js (over 1 MB) would break either bound.
         shared = len(plotly_source().encode()) + len(library_source().encode())
-        assert size < 1_500_000 and size < shared + 2 * 65_000 + 50_000, f"{size:,} bytes"
+        own = sum(
+            len(w._esm.encode()) + len(w._css.encode()) + 30_000 for w in (kw.UsersThatFit, kw.DecodeSpeed)
+        )
+        assert size < 1_500_000 and size < shared + own + 50_000, f"{size:,} bytes"
 
         watch.assert_clean()
         assert lab.log_errors() == []
