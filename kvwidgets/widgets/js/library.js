@@ -11,6 +11,7 @@ export * from "./ui/diagram.js";
 export * from "./ui/dom.js";
 export * from "./ui/end_labels.js";
 export * from "./ui/host.js";
+export * from "./ui/legend.js";
 export * from "./ui/plot.js";
 export * from "./ui/shadow.js";
 export * from "./ui/theme.js";

@@ -2026,6 +2026,29 @@ function endLabels(items, o) {
   };
 }
 
+// kvwidgets/widgets/js/ui/legend.js
+function drawSwatchLegend(app, labels, paint, parts, ly, W, charWidth) {
+  const t = app.theme();
+  const s = app.scale();
+  const fs = 12 * s;
+  let lx = 0;
+  let rows = 1;
+  for (const [concept, text] of labels) {
+    const w = 18 * s + text.length * fs * charWidth;
+    if (lx > 0 && lx + w > W) {
+      lx = 0;
+      ly += 18 * s;
+      rows += 1;
+    }
+    parts.push(
+      svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
+      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
+    );
+    lx += w + 14 * s;
+  }
+  return { ly, rows };
+}
+
 // kvwidgets/widgets/js/ui/shadow.js
 var copies = /* @__PURE__ */ new WeakMap();
 function plotlyRules() {
@@ -2147,6 +2170,7 @@ export {
   diagramBox,
   diagramWidth,
   drawPlot,
+  drawSwatchLegend,
   dtypeBits,
   dtypeColor,
   dtypeDash,

@@ -51,6 +51,7 @@
     diagramBox: () => diagramBox,
     diagramWidth: () => diagramWidth,
     drawPlot: () => drawPlot,
+    drawSwatchLegend: () => drawSwatchLegend,
     dtypeBits: () => dtypeBits,
     dtypeColor: () => dtypeColor,
     dtypeDash: () => dtypeDash,
@@ -2158,6 +2159,29 @@
     };
   }
 
+  // kvwidgets/widgets/js/ui/legend.js
+  function drawSwatchLegend(app, labels, paint, parts, ly, W, charWidth) {
+    const t = app.theme();
+    const s = app.scale();
+    const fs = 12 * s;
+    let lx = 0;
+    let rows = 1;
+    for (const [concept, text] of labels) {
+      const w = 18 * s + text.length * fs * charWidth;
+      if (lx > 0 && lx + w > W) {
+        lx = 0;
+        ly += 18 * s;
+        rows += 1;
+      }
+      parts.push(
+        svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
+        svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text })
+      );
+      lx += w + 14 * s;
+    }
+    return { ly, rows };
+  }
+
   // kvwidgets/widgets/js/ui/shadow.js
   var copies = /* @__PURE__ */ new WeakMap();
   function plotlyRules() {
@@ -2238,7 +2262,7 @@
   }
 
   // kvwidgets-library:library_binding
-  var LIBRARY_HASH = "3a0ba8a92143b186";
+  var LIBRARY_HASH = "7e62afc8783ff1ef";
   var inlinedLibrary = library_exports;
 
   // kvwidgets/widgets/js/loader/page_slots.js

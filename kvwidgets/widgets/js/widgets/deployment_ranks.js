@@ -11,6 +11,7 @@ import { svgPaint } from "../ui/colours.js";
 import { dtypeSelect, gpuSelect, labelled, modelSelect, moreFold, resetButton, utilizationSlider } from "../ui/controls.js";
 import { diagramBox, diagramWidth } from "../ui/diagram.js";
 import { element, markHolds, svgElement } from "../ui/dom.js";
+import { drawSwatchLegend } from "../ui/legend.js";
 import { tryModelCall } from "../ui/host.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -249,32 +250,6 @@ function legendLabels(entry, row, memory, allFull) {
 }
 
 /**
- * The legend from y = ly, wrapped to the width W: a swatch and a name per label, appended
- * to parts. Returns the y of its last row and how many rows it took.
- * @param {App} app
- * @param {Array<[string, string]>} labels concept and name
- * @param {ReturnType<typeof svgPaint>} paint
- * @param {Element[]} parts
- * @param {number} ly
- * @param {number} W
- */
-function drawRankLegend(app, labels, paint, parts, ly, W) {
-  const t = app.theme();
-  const s = app.scale();
-  const fs = 12 * s;
-  let lx = 0;
-  let rows = 1;
-  for (const [concept, text] of labels) {
-    const w = 18 * s + text.length * fs * 0.52;
-    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; rows += 1; }
-    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
-      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
-    lx += w + 14 * s;
-  }
-  return { ly, rows };
-}
-
-/**
  * One bar per GPU: weights, the cache of the conversations its replica holds (one segment
  * each when they can be counted), what is left, the reserve. Weights that do not load run
  * past the usable end in the warning colour, past the GPU's end if need be, marked.
@@ -356,7 +331,7 @@ function rankBars(app, entry, row, memory, gpuName, W) {
     parts.push(svgElement("text", { x: gx - 4 * s, y: ly + fs * 0.6, "font-size": fs * 0.9, fill: t.fg, "text-anchor": "end", text: `the GPU ends: ${fmtBytes(memory)}` }));
     ly += fs * 1.4;
   }
-  const legend = drawRankLegend(app, legendLabels(entry, row, memory, allFull), paint, parts, ly, W);
+  const legend = drawSwatchLegend(app, legendLabels(entry, row, memory, allFull), paint, parts, ly, W, 0.52);
   ly = legend.ly;
   const legendRows = legend.rows;
   // a narrow page wraps the legend onto a second row for some inputs only: the row is kept

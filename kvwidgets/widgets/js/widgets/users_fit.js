@@ -10,6 +10,7 @@ import { barMarker, conceptColor, inkOn, svgPaint } from "../ui/colours.js";
 import { contextControl, dtypeSelect, gpuCount, gpuSelect, billionsBox, modelSelect, moreFold, paramsBox, paramsOverride, resetButton, selectControl, utilizationSlider } from "../ui/controls.js";
 import { diagramWidth } from "../ui/diagram.js";
 import { element, markHolds, svgElement } from "../ui/dom.js";
+import { drawSwatchLegend } from "../ui/legend.js";
 import { drawPlot } from "../ui/plot.js";
 import { widgetModule } from "../loader/widget_module.js";
 
@@ -93,32 +94,6 @@ function memoryLegendLabels(fit, L, group) {
 }
 
 /**
- * The memory bar's legend from y = ly, wrapped to the width W: a swatch and a name per
- * label, appended to parts. Returns the y of its last row and how many rows it took.
- * @param {App} app
- * @param {Array<Array<string>>} labels concept and name
- * @param {ReturnType<typeof svgPaint>} paint
- * @param {Element[]} parts
- * @param {number} ly
- * @param {number} W
- */
-function drawMemoryLegend(app, labels, paint, parts, ly, W) {
-  const t = app.theme();
-  const s = app.scale();
-  const fs = 12 * s;
-  let lx = 0;
-  let rows = 1;
-  for (const [concept, text] of labels) {
-    const w = 18 * s + text.length * fs * 0.55;
-    if (lx > 0 && lx + w > W) { lx = 0; ly += 18 * s; rows += 1; }
-    parts.push(svgElement("rect", { x: lx, y: ly, width: 12 * s, height: 12 * s, fill: paint.fill(concept) }),
-      svgElement("text", { x: lx + 16 * s, y: ly + 10.5 * s, "font-size": fs * 0.9, fill: t.fg, text }));
-    lx += w + 14 * s;
-  }
-  return { ly, rows };
-}
-
-/**
  * One deployment's memory as a bar: weights, working area, each conversation's cache as a
  * segment you can count (grouped into equal runs when there are too many to count), what
  * is left, and the reserve utilization keeps free. Widths are bytes; values from usersThatFit.
@@ -198,7 +173,7 @@ function memoryBar(app, fit, gpu, W) {
     endMark("kv-mem-end", x(memory), `the GPU ends: ${fmtBytes(memory)}`, 1, { "stroke-width": 2 * s });
     ly += fs * 2.4;
   }
-  const legend = drawMemoryLegend(app, memoryLegendLabels(fit, L, group), paint, parts, ly, W);
+  const legend = drawSwatchLegend(app, memoryLegendLabels(fit, L, group), paint, parts, ly, W, 0.55);
   ly = legend.ly;
   const legendRows = legend.rows;
   // the headline inside the bar where it has room: the conversations, or what overflows
