@@ -1045,8 +1045,7 @@ function fitsText(batch2, context, fit, loads) {
   const most = fit.max_batch === 0n ? "not even one fits" : `at most ${n4(fit.max_batch)} fit`;
   return fit.fits ? `batch ${n4(batch2)} at ${fmtTokens(context)} tokens fits (up to ${n4(fit.max_batch)})` : `batch ${n4(batch2)} at ${fmtTokens(context)} tokens does not fit (${most}): the ceiling assumes caches that cannot be held`;
 }
-function render3({ model, el }) {
-  const app = createApp({ model, el }, "Decode speed ceiling");
+function buildControls2(app) {
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -1062,201 +1061,241 @@ function render3({ model, el }) {
   const outCross = app.readout("crossover_batch", "KV reads pass the weights at batch:");
   const outFits = app.readout("fits", "In memory:");
   const setSplit = splitBar(app);
-  app.draw = () => {
-    const L = app.lookup();
-    const shape = L.shape();
-    const gpu = L.gpu();
-    const o = { numGpus: model.get("num_gpus"), weightBits: L.weightBits(), kvBits: L.bits("kv_dtype"), params: paramsOverride(app) };
-    const context = model.get("context");
-    const batch2 = model.get("batch");
-    const d = decodeCeiling(shape, gpu, context, batch2, o);
-    const fit = decodeFits(shape, gpu, context, batch2, o);
-    const load = usersThatFit(shape, gpu, context, { ...o, utilization: 0.9 });
-    const loads = load.weights_fit;
-    const xs = Array.from({ length: POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
-    const axes = model.get("axes") || {};
-    const drawn = axes.lines || axisValues(app, "batches");
-    const batches = drawn.includes(batch2) ? drawn : [...drawn, batch2].sort((a, b) => a - b);
-    const t = app.theme();
-    const traces = [];
-    const over = { x: [], user: [], total: [], text: [] };
-    let lo = Infinity;
-    let hi = 0;
-    const span = (ys) => {
-      for (const y of ys) if (y > 0) {
-        lo = Math.min(lo, y);
-        hi = Math.max(hi, y);
+  return { outUser, outTotal, outStep, outCross, outFits, setSplit };
+}
+function readInputs2(app) {
+  const model = app.model;
+  const L = app.lookup();
+  const shape = L.shape();
+  const gpu = L.gpu();
+  const o = { numGpus: model.get("num_gpus"), weightBits: L.weightBits(), kvBits: L.bits("kv_dtype"), params: paramsOverride(app) };
+  const context = model.get("context");
+  const batch2 = model.get("batch");
+  const d = decodeCeiling(shape, gpu, context, batch2, o);
+  const fit = decodeFits(shape, gpu, context, batch2, o);
+  const load = usersThatFit(shape, gpu, context, { ...o, utilization: 0.9 });
+  const xs = Array.from({ length: POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
+  const axes = model.get("axes") || {};
+  const drawn = axes.lines || axisValues(app, "batches");
+  const batches = drawn.includes(batch2) ? drawn : [...drawn, batch2].sort((a, b) => a - b);
+  return { shape, gpu, o, context, batch: batch2, d, fit, load, loads: load.weights_fit, xs, batches };
+}
+function widen(range, ys) {
+  for (const y of ys) if (y > 0) {
+    range.lo = Math.min(range.lo, y);
+    range.hi = Math.max(range.hi, y);
+  }
+}
+var NOTE = " (does not fit in memory)";
+function batchTraces(b, contexts, ds, line, note, showlegend) {
+  const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: contexts, line };
+  return [
+    {
+      ...common,
+      showlegend,
+      xaxis: "x",
+      yaxis: "y",
+      y: ds.map((x) => x.tokens_per_s_per_user),
+      hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${note}<extra></extra>`
+    },
+    {
+      ...common,
+      showlegend: false,
+      xaxis: "x2",
+      yaxis: "y2",
+      y: ds.map((x) => x.tokens_per_s_total),
+      hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total${note}<extra></extra>`
+    }
+  ];
+}
+function batchLines({ shape, gpu, o, xs, batch: batch2, batches }, batchColor, range) {
+  const traces = [];
+  const over = { x: [], user: [], total: [], text: [] };
+  const ceilings = (contexts, b) => {
+    const ds = contexts.map((c) => decodeCeiling(shape, gpu, c, b, o));
+    widen(range, ds.map((x) => x.tokens_per_s_per_user));
+    return ds;
+  };
+  batches.forEach((b) => {
+    const color = batchColor(b);
+    for (const part of lineParts(shape, gpu, xs, b, o)) {
+      const ds = ceilings(part.xs, b);
+      if (part.fits) {
+        traces.push(...batchTraces(b, part.xs, ds, { color, width: b === batch2 ? 3 : 1.5 }, "", true));
+      } else if (part.only) {
+        traces.push(...batchTraces(b, part.xs, ds, { color, width: 1, dash: "dot" }, NOTE, true).map((tr) => ({ ...tr, opacity: 0.55 })));
+      } else {
+        if (over.x.length) for (
+          const a of
+          /** @type {Array<unknown[]>} */
+          Object.values(over)
+        ) a.push(null);
+        over.x.push(...part.xs);
+        over.user.push(...ds.map((x) => x.tokens_per_s_per_user));
+        over.total.push(...ds.map((x) => x.tokens_per_s_total));
+        over.text.push(...part.xs.map(() => `batch ${b}`));
       }
-    };
-    const ceilings = (contexts, b) => {
-      const ds = contexts.map((c) => decodeCeiling(shape, gpu, c, b, o));
-      span(ds.map((x) => x.tokens_per_s_per_user));
-      return ds;
-    };
-    const batchTraces = (b, contexts, ds, line, note, showlegend) => {
-      const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: contexts, line };
-      return [
-        {
-          ...common,
-          showlegend,
-          xaxis: "x",
-          yaxis: "y",
-          y: ds.map((x) => x.tokens_per_s_per_user),
-          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${note}<extra></extra>`
-        },
-        {
-          ...common,
-          showlegend: false,
-          xaxis: "x2",
-          yaxis: "y2",
-          y: ds.map((x) => x.tokens_per_s_total),
-          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total${note}<extra></extra>`
-        }
-      ];
-    };
-    const NOTE = " (does not fit in memory)";
-    const batchColor = (b) => rampColor(b, 1, 1024, t.dark);
-    batches.forEach((b) => {
-      const color = batchColor(b);
-      for (const part of lineParts(shape, gpu, xs, b, o)) {
-        const ds = ceilings(part.xs, b);
-        if (part.fits) {
-          traces.push(...batchTraces(b, part.xs, ds, { color, width: b === batch2 ? 3 : 1.5 }, "", true));
-        } else if (part.only) {
-          traces.push(...batchTraces(b, part.xs, ds, { color, width: 1, dash: "dot" }, NOTE, true).map((tr) => ({ ...tr, opacity: 0.55 })));
-        } else {
-          if (over.x.length) for (
-            const a of
-            /** @type {Array<unknown[]>} */
-            Object.values(over)
-          ) a.push(null);
-          over.x.push(...part.xs);
-          over.user.push(...ds.map((x) => x.tokens_per_s_per_user));
-          over.total.push(...ds.map((x) => x.tokens_per_s_total));
-          over.text.push(...part.xs.map(() => `batch ${b}`));
-        }
-      }
-    });
-    const dotted = {
+    }
+  });
+  return { traces, over };
+}
+function dottedTraces(over, t) {
+  const dotted = {
+    type: "scatter",
+    mode: "lines",
+    name: "does not fit in memory",
+    legendgroup: "nofit",
+    x: over.x.length ? over.x : [null],
+    text: over.text,
+    line: { color: t.fg2, width: 1, dash: "dot" }
+  };
+  return [
+    {
+      ...dotted,
+      xaxis: "x",
+      yaxis: "y",
+      y: over.x.length ? over.user : [null],
+      hovertemplate: `%{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${NOTE}<extra></extra>`
+    },
+    {
+      ...dotted,
+      showlegend: false,
+      xaxis: "x2",
+      yaxis: "y2",
+      y: over.x.length ? over.total : [null],
+      hovertemplate: `%{text}, %{x:,} tokens: %{y:,.0f} tok/s total${NOTE}<extra></extra>`
+    }
+  ];
+}
+function chosenRing(app, { context, d }) {
+  return {
+    x: Math.log10(context),
+    y: Math.log10(d.tokens_per_s_per_user),
+    xref: "x",
+    yref: "y",
+    text: "◯",
+    showarrow: false,
+    xanchor: "center",
+    yanchor: "middle",
+    font: { color: app.theme().fg, size: 14 * app.scale() }
+  };
+}
+function measuredPoints(app, { shape, gpu, o, batches }, batchColor, range) {
+  const meas = app.model.get("measured") || {};
+  const show = meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu && o.numGpus === 1;
+  if (!show) return { show, meas, traces: [], batches: [] };
+  const rows = meas.rows.filter((r) => batches.includes(r.batch) && BATCH_MARKS[r.batch]);
+  const measured = [...new Set(rows.map((r) => r.batch))];
+  widen(range, rows.map((r) => r.tokens_per_s_per_user));
+  const colors = rows.map((r) => batchColor(r.batch));
+  const marker = {
+    symbol: rows.map((r) => BATCH_MARKS[r.batch][0]),
+    size: 9 * app.scale(),
+    color: colors,
+    line: { color: colors, width: 1.5 * app.scale() }
+  };
+  const traces = [
+    {
       type: "scatter",
-      mode: "lines",
-      name: "does not fit in memory",
-      legendgroup: "nofit",
-      x: over.x.length ? over.x : [null],
-      text: over.text,
-      line: { color: t.fg2, width: 1, dash: "dot" }
-    };
-    traces.push(
-      {
-        ...dotted,
-        xaxis: "x",
-        yaxis: "y",
-        y: over.x.length ? over.user : [null],
-        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${NOTE}<extra></extra>`
-      },
-      {
-        ...dotted,
-        showlegend: false,
-        xaxis: "x2",
-        yaxis: "y2",
-        y: over.x.length ? over.total : [null],
-        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.0f} tok/s total${NOTE}<extra></extra>`
-      }
-    );
-    const chosen = {
-      x: Math.log10(context),
-      y: Math.log10(d.tokens_per_s_per_user),
-      xref: "x",
-      yref: "y",
-      text: "◯",
-      showarrow: false,
-      xanchor: "center",
-      yanchor: "middle",
-      font: { color: t.fg, size: 14 * app.scale() }
-    };
-    const meas = model.get("measured") || {};
-    let measuredBatches = [];
-    const showMeasured = meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu && o.numGpus === 1;
-    if (showMeasured) {
-      const rows = meas.rows.filter((r) => batches.includes(r.batch) && BATCH_MARKS[r.batch]);
-      measuredBatches = [...new Set(rows.map((r) => r.batch))];
-      span(rows.map((r) => r.tokens_per_s_per_user));
-      const colors = rows.map((r) => batchColor(r.batch));
-      const marker = {
-        symbol: rows.map((r) => BATCH_MARKS[r.batch][0]),
-        size: 9 * app.scale(),
-        color: colors,
-        line: { color: colors, width: 1.5 * app.scale() }
-      };
-      traces.push({
-        type: "scatter",
-        mode: "markers",
-        name: "measured on an H200 (each batch's shape at its line's end)",
-        x: rows.map((r) => r.context),
-        y: rows.map((r) => r.tokens_per_s_per_user),
-        marker,
-        text: rows.map((r) => `batch ${r.batch}`),
-        xaxis: "x",
-        yaxis: "y",
-        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation<extra></extra>"
-      });
-      traces.push({
-        type: "scatter",
-        mode: "markers",
-        name: "measured on an H200",
-        showlegend: false,
-        x: rows.map((r) => r.context),
-        y: rows.map((r) => r.tokens_per_s_total),
-        marker,
-        text: rows.map((r) => `batch ${r.batch}`),
-        xaxis: "x2",
-        yaxis: "y2",
-        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>"
-      });
+      mode: "markers",
+      name: "measured on an H200 (each batch's shape at its line's end)",
+      x: rows.map((r) => r.context),
+      y: rows.map((r) => r.tokens_per_s_per_user),
+      marker,
+      text: rows.map((r) => `batch ${r.batch}`),
+      xaxis: "x",
+      yaxis: "y",
+      hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation<extra></extra>"
+    },
+    {
+      type: "scatter",
+      mode: "markers",
+      name: "measured on an H200",
+      showlegend: false,
+      x: rows.map((r) => r.context),
+      y: rows.map((r) => r.tokens_per_s_total),
+      marker,
+      text: rows.map((r) => `batch ${r.batch}`),
+      xaxis: "x2",
+      yaxis: "y2",
+      hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>"
     }
-    const yRange = hi > 0 ? [Math.log10(lo) - 0.1, Math.log10(hi) + 0.1] : [-1, 3];
-    traces.push(batchEndLabels(app, batches, batch2, xs[xs.length - 1], (b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor, yRange, measuredBatches));
-    const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
-    if (showMeasured) lines.push({ text: `Measured points, each batch's in its line's colour and shape (the shape follows the batch's name at the right): ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
-    if (d.crossover_batch !== null) {
-      const kvSeq = d.kv_bytes_per_step / batch2;
-      const allW = Number(modelWeightBytes(shape, o.params, o.weightBits)) / o.numGpus;
-      lines.push({ text: `KV reads pass the weights at batch ${d.crossover_batch.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" });
-    }
-    lines.push(...limitLines(shape, { context, weights: true, params: o.params }));
-    app.say(lines);
-    setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
-    const num = (x, dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });
-    outUser.textContent = `${num(d.tokens_per_s_per_user, 1)} tok/s`;
-    outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
-    outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;
-    outCross.textContent = d.crossover_batch === null ? "never" : d.crossover_batch.toLocaleString("en-US");
-    outFits.textContent = fitsText(batch2, context, fit, loads);
-    outFits.className = fit.fits ? "kv-value" : "kv-value kv-warn";
-    if (!loads) {
-      app.failure(`${fitMessage(load)} Nothing is decoded, so there is no speed to draw: more GPUs, a smaller number format for the weights or a bigger GPU would load it.`);
+  ];
+  return { show, meas, traces, batches: measured };
+}
+function crossoverLine({ shape, o, context, batch: batch2, d }, crossover) {
+  const kvSeq = d.kv_bytes_per_step / batch2;
+  const allW = Number(modelWeightBytes(shape, o.params, o.weightBits)) / o.numGpus;
+  return { text: `KV reads pass the weights at batch ${crossover.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" };
+}
+function sayText2(app, inp, measured) {
+  const { shape, gpu, o, context, d } = inp;
+  const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
+  if (measured.show) lines.push({ text: `Measured points, each batch's in its line's colour and shape (the shape follows the batch's name at the right): ${measured.meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
+  if (d.crossover_batch !== null) lines.push(crossoverLine(inp, d.crossover_batch));
+  lines.push(...limitLines(shape, { context, weights: true, params: o.params }));
+  app.say(lines);
+}
+function fillReadouts2(outs, { context, batch: batch2, d, fit, loads }) {
+  outs.setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
+  const num = (x, dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });
+  outs.outUser.textContent = `${num(d.tokens_per_s_per_user, 1)} tok/s`;
+  outs.outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
+  outs.outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;
+  outs.outCross.textContent = d.crossover_batch === null ? "never" : d.crossover_batch.toLocaleString("en-US");
+  outs.outFits.textContent = fitsText(batch2, context, fit, loads);
+  outs.outFits.className = fit.fits ? "kv-value" : "kv-value kv-warn";
+}
+function describeChart2(app, { context, batch: batch2, batches }, outs, showMeasured) {
+  app.describeFigure(
+    `decode speed ceiling against context, per conversation and in total, for batches ${batches.join(", ")}`,
+    `At batch ${batch2} and ${fmtTokens(context)} tokens each conversation decodes at most ${outs.outUser.textContent}, ${outs.outTotal.textContent} in total, one step every ${outs.outStep.textContent}; KV reads pass the weights at batch ${outs.outCross.textContent}; in memory: ${outs.outFits.textContent}.${showMeasured ? " Measured H200 points are marked with x." : ""}`
+  );
+}
+function plotChart2(app, { shape, gpu, o, batch: batch2 }, traces, chosen, yRange, showMeasured) {
+  const t = app.theme();
+  const xaxis = { type: "log", range: [Math.log10(900), Math.log10(12e5)] };
+  const dataKey = [shape, gpu.name, o, batch2, showMeasured];
+  drawPlot(app, traces, {
+    annotations: [chosen],
+    margin: { l: 72 * app.scale(), r: 92 * app.scale(), t: 30 * app.scale(), b: 56 * app.scale() },
+    height: Math.round(520 * app.scale()),
+    grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
+    xaxis: { ...xaxis, matches: "x2", showticklabels: false },
+    xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" } },
+    yaxis: { type: "log", title: { text: "tok/s per conversation" }, range: yRange },
+    yaxis2: { type: "log", title: { text: "tok/s total" } },
+    // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
+    // into the title. Every length scales with `scale`, so one fraction fits all.
+    legend: { orientation: "h", yanchor: "top", y: -0.19, font: { color: t.fg } }
+  }, dataKey);
+}
+function render3({ model, el }) {
+  const app = createApp({ model, el }, "Decode speed ceiling");
+  const outs = buildControls2(app);
+  app.draw = () => {
+    const inp = readInputs2(app);
+    const { shape, gpu, o, xs, batch: batch2, batches } = inp;
+    const t = app.theme();
+    const batchColor = (b) => rampColor(b, 1, 1024, t.dark);
+    const range = { lo: Infinity, hi: 0 };
+    const { traces, over } = batchLines(inp, batchColor, range);
+    traces.push(...dottedTraces(over, t));
+    const chosen = chosenRing(app, inp);
+    const measured = measuredPoints(app, inp, batchColor, range);
+    traces.push(...measured.traces);
+    const yRange = range.hi > 0 ? [Math.log10(range.lo) - 0.1, Math.log10(range.hi) + 0.1] : [-1, 3];
+    const xEnd = xs[xs.length - 1];
+    traces.push(batchEndLabels(app, batches, batch2, xEnd, (b) => decodeCeiling(shape, gpu, xEnd, b, o).tokens_per_s_per_user, batchColor, yRange, measured.batches));
+    sayText2(app, inp, measured);
+    fillReadouts2(outs, inp);
+    if (!inp.loads) {
+      app.failure(`${fitMessage(inp.load)} Nothing is decoded, so there is no speed to draw: more GPUs, a smaller number format for the weights or a bigger GPU would load it.`);
       return;
     }
     if (app.root.classList.contains("kv-failed")) app.root.classList.remove("kv-failed");
-    app.describeFigure(
-      `decode speed ceiling against context, per conversation and in total, for batches ${batches.join(", ")}`,
-      `At batch ${batch2} and ${fmtTokens(context)} tokens each conversation decodes at most ${outUser.textContent}, ${outTotal.textContent} in total, one step every ${outStep.textContent}; KV reads pass the weights at batch ${outCross.textContent}; in memory: ${outFits.textContent}.${showMeasured ? " Measured H200 points are marked with x." : ""}`
-    );
-    const xaxis = { type: "log", range: [Math.log10(900), Math.log10(12e5)] };
-    const dataKey = [shape, gpu.name, o, batch2, showMeasured];
-    drawPlot(app, traces, {
-      annotations: [chosen],
-      margin: { l: 72 * app.scale(), r: 92 * app.scale(), t: 30 * app.scale(), b: 56 * app.scale() },
-      height: Math.round(520 * app.scale()),
-      grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
-      xaxis: { ...xaxis, matches: "x2", showticklabels: false },
-      xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" } },
-      yaxis: { type: "log", title: { text: "tok/s per conversation" }, range: yRange },
-      yaxis2: { type: "log", title: { text: "tok/s total" } },
-      // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
-      // into the title. Every length scales with `scale`, so one fraction fits all.
-      legend: { orientation: "h", yanchor: "top", y: -0.19, font: { color: t.fg } }
-    }, dataKey);
+    describeChart2(app, inp, outs, Boolean(measured.show));
+    plotChart2(app, inp, traces, chosen, yRange, measured.show);
   };
   return startApp(app);
 }
@@ -1346,7 +1385,7 @@ function groupLine(g, step, bits, T) {
   const dropped = step.dropped_tokens ? `, ${n(step.dropped_tokens)} dropped` : "";
   return `${name} x ${layers}: each holds ${held}${dropped}; ${fmtBytes(step.bytes)} in all (${fmtBytes(groupBytesPerToken(g, bits))} per token)`;
 }
-function buildControls2(app, model) {
+function buildControls3(app, model) {
   modelSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   intBox(app, "prompt_tokens", "Prompt (tokens)", { min: 1, max: MAX_TOKENS });
@@ -1841,7 +1880,7 @@ function textLines(f, shape, st, bits) {
   }
   return lines;
 }
-function readInputs2(model) {
+function readInputs3(model) {
   const P = checkInt("prompt_tokens", model.get("prompt_tokens"), 1);
   const G = checkInt("generated", model.get("generated"), 0);
   if (P > MAX_TOKENS) throw new KVInputError(`prompt_tokens must be at most ${MAX_TOKENS.toLocaleString("en-US")}, got ${P.toLocaleString("en-US")}`);
@@ -1851,13 +1890,13 @@ function readInputs2(model) {
 }
 function render4({ model, el }) {
   const app = createApp({ model, el }, "One decode step at a time: the cache of one conversation");
-  const { play, stepBtn, reset, outs } = buildControls2(app, model);
+  const { play, stepBtn, reset, outs } = buildControls3(app, model);
   const pause = wirePlayback(app, model, { play, stepBtn, reset });
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
     const bits = L.bits("kv_dtype");
-    const { P, G, want } = readInputs2(model);
+    const { P, G, want } = readInputs3(model);
     const st = decodeStepBytes(shape, P, G, bits);
     const T = st.tokens;
     const decoding = st.phase === "decode";
@@ -2484,7 +2523,7 @@ function neverFillsMessage(trace, neverFull, count, ref, counts) {
   ];
   return `At ${n2(trace.kv_slots)} token slots the cache never fills under ${who}: all ${n2(count)} requests run at once, no request waits for memory, and the shares would measure memory nobody asked for. The four allocators cannot be compared here. To fill the cache, give ${more.length ? `more requests (${n2(more[more.length - 1])}) or ` : ""}less KV memory (${less.join(", ")}).`;
 }
-function buildControls3(app, model) {
+function buildControls4(app, model) {
   selectControl(app, "dataset", "Requests like", () => Object.keys(model.get("lengths") || DATASET_LABELS).map((d) => [d, DATASET_LABELS[d] || d]), ["lengths"]);
   selectControl(app, "num_requests", "How many", () => axisValues(app, "request_counts").map((c) => [c, n2(c)]), ["axes"]);
   selectControl(app, "kv_slots", "KV memory", () => {
@@ -2725,7 +2764,7 @@ function showNeverFills(app, model, { table, outs, outWasted, values }, trace, c
 }
 function render7({ model, el }) {
   const app = createApp({ model, el }, "Where does KV memory go when each request reserves its own, and when it is paged?");
-  const ui = buildControls3(app, model);
+  const ui = buildControls4(app, model);
   const { outs, outWasted, values, hatchId, table } = ui;
   const runTrace = traceRunner(app, model);
   app.draw = () => {
@@ -2901,7 +2940,7 @@ function checkControl(app, name, labelText) {
   app.syncers.push(sync);
   return labelled(app, labelText, box);
 }
-function buildControls4(app) {
+function buildControls5(app) {
   modelSelect(app);
   gpuSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
@@ -2917,7 +2956,7 @@ function buildControls4(app) {
     cross: app.readout("crossover", "Crossings:")
   };
 }
-function readInputs3(app, model) {
+function readInputs4(app, model) {
   const L = app.lookup();
   const shape = L.shape();
   const gpu = L.gpu();
@@ -3128,7 +3167,7 @@ function tierPictureKeeper(app, picture) {
   };
   return prepare;
 }
-function fillReadouts2(app, outs, { shape, bits, context, bands, tiers, names, showMeasured, rows }, { at, recomputeAt, fastest, crossText, kvb }) {
+function fillReadouts3(app, outs, { shape, bits, context, bands, tiers, names, showMeasured, rows }, { at, recomputeAt, fastest, crossText, kvb }) {
   const measuredAt = showMeasured ? interpolateMeasured(rows, context) : null;
   const range = (n4) => bands ? ` (${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n4].high_gbps))} to ${fmtSeconds2(reloadSeconds(shape, context, bits, tiers[n4].low_gbps))})` : "";
   outs.reload.textContent = names.map((n4) => `${TIER_NAMES[n4] || n4} ${fmtSeconds2(at[n4])}${range(n4)}`).join(" · ");
@@ -3143,12 +3182,12 @@ function fillReadouts2(app, outs, { shape, bits, context, bands, tiers, names, s
 }
 function render8({ model, el }) {
   const app = createApp({ model, el }, "Offload or recompute: which brings one conversation's cache back faster?");
-  const outs = buildControls4(app);
+  const outs = buildControls5(app);
   const picture = element("div", { class: "kv-diagram kv-tiers" });
   app.plot.before(picture);
   const preparePicture = tierPictureKeeper(app, picture);
   app.draw = () => {
-    const I = readInputs3(app, model);
+    const I = readInputs4(app, model);
     const { shape, gpu, bits, context, speed, bands, params, names, t, sc, showMeasured } = I;
     const reload = reloadTraces(I);
     const recompute = recomputeTraces(I);
@@ -3177,7 +3216,7 @@ function render8({ model, el }) {
     const lines = textLines4(I);
     app.say(lines);
     showPicture();
-    fillReadouts2(app, outs, I, { at: reload.at, recomputeAt, fastest, crossText, kvb });
+    fillReadouts3(app, outs, I, { at: reload.at, recomputeAt, fastest, crossText, kvb });
     drawPlot(app, traces, {
       annotations,
       shapes,
@@ -3215,7 +3254,7 @@ function jitter2(j) {
 var n3 = (x) => Number(x).toLocaleString("en-US");
 var pct2 = (x) => `${(x * 100).toLocaleString("en-US", { maximumFractionDigits: x < 1 && x > 0.9995 ? 3 : 1 })}%`;
 var plural = (k, word) => `${n3(k)} ${word}${Number(k) === 1 ? "" : "s"}`;
-function buildControls5(app) {
+function buildControls6(app) {
   modelSelect(app);
   gpuSelect(app);
   dtypeSelect(app, "weight_dtype", "Weights");
@@ -3654,7 +3693,7 @@ function textLines5(p, shape, kvDtype) {
 }
 function render9({ model, el }) {
   const app = createApp({ model, el }, "Memory in blocks: reserving vs paging, and a shared prefix");
-  const outs = buildControls5(app);
+  const outs = buildControls6(app);
   const values = [outs.blocks, outs.waste, outs.users, outs.share];
   const notApplicable = () => {
     for (const o of values) o.textContent = "not applicable";
@@ -3849,7 +3888,7 @@ function thinPartLabels(app, { kinds, names, drawn, chosen, byCtx, totals, floor
   }
   return annotations;
 }
-function buildControls6(app) {
+function buildControls7(app) {
   modelSelect(app);
   dtypeSelect(app, "kv_dtype", "KV cache");
   contextControl(app);
@@ -3873,7 +3912,7 @@ function windowSaving(full, seq, context, bits) {
 }
 function render10({ model, el }) {
   const app = createApp({ model, el }, "How many bytes does each token add to the KV cache?");
-  const { outBpt, outMha, outSeq, outSaving, savingItem, formula } = buildControls6(app);
+  const { outBpt, outMha, outSeq, outSaving, savingItem, formula } = buildControls7(app);
   app.draw = () => {
     const L = app.lookup();
     const shape = L.shape();
@@ -4107,7 +4146,7 @@ function memoryBar(app, fit, gpu, W) {
     "aria-label": `memory of ${fit.num_gpus} ${gpu.name}: ${fitPoint(fit, gpu)}`
   }, [paint.defs(), ...parts]);
 }
-function buildControls7(app) {
+function buildControls8(app) {
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -4171,7 +4210,7 @@ function figureParts(app) {
 }
 function render11({ model, el }) {
   const app = createApp({ model, el }, "How many conversations fit on these GPUs at once?");
-  const { outUsers, outPer, outBudget, outPerToken } = buildControls7(app);
+  const { outUsers, outPer, outBudget, outPerToken } = buildControls8(app);
   const values = [outUsers, outPer, outBudget, outPerToken];
   const { bar, keep } = figureParts(app);
   app.draw = () => {

@@ -25,6 +25,8 @@ import { widgetModule } from "../loader/widget_module.js";
 /**
  * @typedef {import("../ui/app.js").App} App
  * @typedef {import("../ui/app.js").RenderContext} RenderContext
+ * @typedef {ReturnType<App["theme"]>} Theme
+ * @typedef {ReturnType<typeof readInputs>} Inputs
  */
 
 const POINTS = 41; // 4 per doubling from 1K to 1M
@@ -127,10 +129,10 @@ function fitsText(batch, context, fit, loads) {
 }
 
 /**
- * @param {RenderContext} ctx
+ * The controls, the readouts and the bar of one step's bytes.
+ * @param {App} app
  */
-function render({ model, el }) {
-  const app = createApp({ model, el }, "Decode speed ceiling");
+function buildControls(app) {
   modelSelect(app);
   gpuSelect(app);
   gpuCount(app);
@@ -146,159 +148,294 @@ function render({ model, el }) {
   const outCross = app.readout("crossover_batch", "KV reads pass the weights at batch:");
   const outFits = app.readout("fits", "In memory:");
   const setSplit = splitBar(app);
+  return { outUser, outTotal, outStep, outCross, outFits, setSplit };
+}
+
+/**
+ * One draw's inputs, read and checked in the order their errors are reported: the ceiling
+ * and the fit at the chosen point, whether the weights load at all, the contexts along
+ * the x axis and the batches drawn.
+ * @param {App} app
+ */
+function readInputs(app) {
+  const model = app.model;
+  const L = app.lookup();
+  const shape = L.shape();
+  const gpu = L.gpu();
+  const o = { numGpus: model.get("num_gpus"), weightBits: L.weightBits(), kvBits: L.bits("kv_dtype"), params: paramsOverride(app) };
+  const context = model.get("context");
+  const batch = model.get("batch");
+  const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
+  const fit = decodeFits(shape, gpu, context, batch, o);
+  // A model whose weights do not fit has no decode speed: no line, no bold tok/s.
+  const load = usersThatFit(shape, gpu, context, { ...o, utilization: 0.9 });
+  const xs = Array.from({ length: POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
+  const axes = model.get("axes") || {};
+  const drawn = axes.lines || axisValues(app, "batches"); // a few lines by default (decode_speed.py LINES)
+  /** @type {number[]} */
+  const batches = drawn.includes(batch) ? drawn : [...drawn, batch].sort((a, b) => a - b);
+  return { shape, gpu, o, context, batch, d, fit, load, loads: load.weights_fit, xs, batches };
+}
+
+/**
+ * Widen the per-conversation range drawn (lo..hi, values above 0) to hold ys: the top
+ * subplot's y range is fixed from it, so that the end labels can be spaced in pixels.
+ * @param {{ lo: number, hi: number }} range
+ * @param {number[]} ys
+ */
+function widen(range, ys) {
+  for (const y of ys) if (y > 0) { range.lo = Math.min(range.lo, y); range.hi = Math.max(range.hi, y); }
+}
+
+const NOTE = " (does not fit in memory)";
+
+/**
+ * One part of a batch's line as two traces: per conversation (top) and in total (bottom).
+ * @param {number} b
+ * @param {number[]} contexts
+ * @param {Ceiling[]} ds the ceilings at those contexts
+ * @param {Record<string, any>} line plotly's line style
+ * @param {string} note after the hover text
+ * @param {boolean} showlegend
+ */
+function batchTraces(b, contexts, ds, line, note, showlegend) {
+  const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: contexts, line };
+  return [
+    { ...common, showlegend, xaxis: "x", yaxis: "y", y: ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_per_user),
+      hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${note}<extra></extra>` },
+    { ...common, showlegend: false, xaxis: "x2", yaxis: "y2", y: ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_total),
+      hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total${note}<extra></extra>` },
+  ];
+}
+
+/**
+ * The batches' lines: one trace per batch and subplot for the part that fits (its own
+ * colour and width), and the parts that do not fit gathered in `over`, separated by null
+ * gaps, for one dotted trace per subplot: a full redraw costs plotly work per trace, so
+ * fewer traces draw faster (a menu change redraws them all). A batch that fits nowhere
+ * keeps a dotted line in its own colour, or nothing would show which line it is.
+ * @param {Inputs} inp
+ * @param {(b: number) => string} batchColor
+ * @param {{ lo: number, hi: number }} range the per-conversation values drawn, widened here
+ */
+function batchLines({ shape, gpu, o, xs, batch, batches }, batchColor, range) {
+  /** @type {Array<Record<string, any>>} plotly.js traces */
+  const traces = [];
+  /** @type {{ x: Array<number | null>, user: Array<number | null>, total: Array<number | null>, text: Array<string | null> }} */
+  const over = { x: [], user: [], total: [], text: [] };
+  const ceilings = (/** @type {number[]} */ contexts, /** @type {number} */ b) => {
+    const ds = contexts.map((/** @type {number} */ c) => decodeCeiling(shape, gpu, c, b, o));
+    widen(range, ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_per_user));
+    return ds;
+  };
+  batches.forEach((/** @type {number} */ b) => {
+    const color = batchColor(b);
+    for (const part of lineParts(shape, gpu, xs, b, o)) {
+      const ds = ceilings(part.xs, b);
+      if (part.fits) {
+        traces.push(...batchTraces(b, part.xs, ds, { color, width: b === batch ? 3 : 1.5 }, "", true));
+      } else if (part.only) {
+        // past the memory limit the line is what the bandwidth would allow, not what runs
+        traces.push(...batchTraces(b, part.xs, ds, { color, width: 1, dash: "dot" }, NOTE, true)
+          .map((tr) => ({ ...tr, opacity: 0.55 })));
+      } else {
+        if (over.x.length) for (const a of /** @type {Array<unknown[]>} */ (Object.values(over))) a.push(null);
+        over.x.push(...part.xs);
+        over.user.push(...ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_per_user));
+        over.total.push(...ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_total));
+        over.text.push(...part.xs.map(() => `batch ${b}`));
+      }
+    }
+  });
+  return { traces, over };
+}
+
+/**
+ * The parts that do not fit, one dotted trace per subplot, which also name the style in
+ * the legend once.
+ * @param {ReturnType<typeof batchLines>["over"]} over
+ * @param {Theme} t
+ */
+function dottedTraces(over, t) {
+  const dotted = { type: "scatter", mode: "lines", name: "does not fit in memory", legendgroup: "nofit",
+    x: over.x.length ? over.x : [null], text: over.text, line: { color: t.fg2, width: 1, dash: "dot" } };
+  return [
+    { ...dotted, xaxis: "x", yaxis: "y", y: over.x.length ? over.user : [null],
+      hovertemplate: `%{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${NOTE}<extra></extra>` },
+    { ...dotted, showlegend: false, xaxis: "x2", yaxis: "y2", y: over.x.length ? over.total : [null],
+      hovertemplate: `%{text}, %{x:,} tokens: %{y:,.0f} tok/s total${NOTE}<extra></extra>` },
+  ];
+}
+
+/**
+ * The chosen point as a layout annotation (a ring), not a trace: moving the context then
+ * changes no trace, so Plotly redraws the annotation alone (see drawPlot's dataKey).
+ * Annotations sit at log10 positions on log axes.
+ * @param {App} app
+ * @param {Inputs} inp
+ */
+function chosenRing(app, { context, d }) {
+  return { x: Math.log10(context), y: Math.log10(d.tokens_per_s_per_user), xref: "x", yref: "y", text: "\u25EF",
+    showarrow: false, xanchor: "center", yanchor: "middle", font: { color: app.theme().fg, size: 14 * app.scale() } };
+}
+
+/**
+ * The measured H200 points, where they were measured (this model, this GPU, one of it):
+ * for the batches drawn, each in its line's colour and its own shape, in both subplots.
+ * `show` is whether they are drawn; `batches` the batches that have points.
+ * @param {App} app
+ * @param {Inputs} inp
+ * @param {(b: number) => string} batchColor
+ * @param {{ lo: number, hi: number }} range the per-conversation values drawn, widened here
+ */
+function measuredPoints(app, { shape, gpu, o, batches }, batchColor, range) {
+  const meas = app.model.get("measured") || {};
+  const show = meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu && o.numGpus === 1;
+  if (!show) return { show, meas, traces: [], batches: [] };
+  const rows = meas.rows.filter((/** @type {DecodeRow} */ r) => batches.includes(r.batch) && BATCH_MARKS[r.batch]);
+  /** @type {number[]} */
+  const measured = [...new Set(rows.map((/** @type {DecodeRow} */ r) => r.batch))];
+  widen(range, rows.map((/** @type {DecodeRow} */ r) => r.tokens_per_s_per_user));
+  const colors = rows.map((/** @type {DecodeRow} */ r) => batchColor(r.batch));
+  const marker = { symbol: rows.map((/** @type {DecodeRow} */ r) => BATCH_MARKS[r.batch][0]), size: 9 * app.scale(), color: colors,
+    line: { color: colors, width: 1.5 * app.scale() } };
+  const traces = [
+    { type: "scatter", mode: "markers", name: "measured on an H200 (each batch's shape at its line's end)", x: rows.map((/** @type {DecodeRow} */ r) => r.context),
+      y: rows.map((/** @type {DecodeRow} */ r) => r.tokens_per_s_per_user), marker, text: rows.map((/** @type {DecodeRow} */ r) => `batch ${r.batch}`), xaxis: "x", yaxis: "y",
+      hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation<extra></extra>" },
+    { type: "scatter", mode: "markers", name: "measured on an H200", showlegend: false, x: rows.map((/** @type {DecodeRow} */ r) => r.context),
+      y: rows.map((/** @type {DecodeRow} */ r) => r.tokens_per_s_total), marker, text: rows.map((/** @type {DecodeRow} */ r) => `batch ${r.batch}`), xaxis: "x2", yaxis: "y2",
+      hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>" },
+  ];
+  return { show, meas, traces, batches: measured };
+}
+
+/**
+ * The crossover readout said in words: weights are read once per step, caches once per
+ * sequence, so past their ratio the caches are most of what a step reads.
+ * @param {Inputs} inp
+ * @param {number} crossover the batch past which they are
+ */
+function crossoverLine({ shape, o, context, batch, d }, crossover) {
+  const kvSeq = d.kv_bytes_per_step / batch;
+  // against all the weights, as the readout (a MoE batch that large touches every expert)
+  const allW = Number(modelWeightBytes(shape, o.params, o.weightBits)) / o.numGpus;
+  return { text: `KV reads pass the weights at batch ${crossover.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" };
+}
+
+/**
+ * The text under the figure: what the ceiling assumes, where the measured points come
+ * from, why KV reads pass the weights, and the model's own limits.
+ * @param {App} app
+ * @param {Inputs} inp
+ * @param {ReturnType<typeof measuredPoints>} measured
+ */
+function sayText(app, inp, measured) {
+  const { shape, gpu, o, context, d } = inp;
+  const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
+  if (measured.show) lines.push({ text: `Measured points, each batch's in its line's colour and shape (the shape follows the batch's name at the right): ${measured.meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
+  if (d.crossover_batch !== null) lines.push(crossoverLine(inp, d.crossover_batch));
+  lines.push(...limitLines(shape, { context, weights: true, params: o.params }));
+  app.say(lines);
+}
+
+/**
+ * The bar of one step's bytes and the readouts: the ceilings, the step's time, the
+ * crossover batch and whether the batch fits in memory (a warning when it does not).
+ * @param {ReturnType<typeof buildControls>} outs
+ * @param {Inputs} inp
+ */
+function fillReadouts(outs, { context, batch, d, fit, loads }) {
+  outs.setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
+  const num = (/** @type {number} */ x, /** @type {number} */ dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });
+  outs.outUser.textContent = `${num(d.tokens_per_s_per_user, 1)} tok/s`;
+  outs.outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
+  outs.outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;
+  outs.outCross.textContent = d.crossover_batch === null ? "never" : d.crossover_batch.toLocaleString("en-US");
+  outs.outFits.textContent = fitsText(batch, context, fit, loads);
+  outs.outFits.className = fit.fits ? "kv-value" : "kv-value kv-warn";
+}
+
+/**
+ * The chart's point in words, from the numbers the readouts show.
+ * @param {App} app
+ * @param {Inputs} inp
+ * @param {ReturnType<typeof buildControls>} outs
+ * @param {boolean} showMeasured
+ */
+function describeChart(app, { context, batch, batches }, outs, showMeasured) {
+  app.describeFigure(`decode speed ceiling against context, per conversation and in total, for batches ${batches.join(", ")}`,
+    `At batch ${batch} and ${fmtTokens(context)} tokens each conversation decodes at most ${outs.outUser.textContent}, `
+    + `${outs.outTotal.textContent} in total, one step every ${outs.outStep.textContent}; KV reads pass the weights at batch ${outs.outCross.textContent}; `
+    + `in memory: ${outs.outFits.textContent}.${showMeasured ? " Measured H200 points are marked with x." : ""}`);
+}
+
+/**
+ * The plotly chart: per conversation over total, on one shared log context axis, the
+ * legend under both.
+ * @param {App} app
+ * @param {Inputs} inp
+ * @param {Array<Record<string, any>>} traces
+ * @param {Record<string, any>} chosen the chosen point's ring
+ * @param {[number, number]} yRange the per-conversation axis, in decades
+ * @param {unknown} showMeasured
+ */
+function plotChart(app, { shape, gpu, o, batch }, traces, chosen, yRange, showMeasured) {
+  const t = app.theme();
+  const xaxis = { type: "log", range: [Math.log10(900), Math.log10(1.2e6)] };
+  const dataKey = [shape, gpu.name, o, batch, showMeasured];
+  drawPlot(app, traces, {
+    annotations: [chosen],
+    margin: { l: 72 * app.scale(), r: 92 * app.scale(), t: 30 * app.scale(), b: 56 * app.scale() },
+    height: Math.round(520 * app.scale()),
+    grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
+    xaxis: { ...xaxis, matches: "x2", showticklabels: false },
+    xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" } },
+    yaxis: { type: "log", title: { text: "tok/s per conversation" }, range: yRange },
+    yaxis2: { type: "log", title: { text: "tok/s total" } },
+    // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
+    // into the title. Every length scales with `scale`, so one fraction fits all.
+    legend: { orientation: "h", yanchor: "top", y: -0.19, font: { color: t.fg } },
+  }, dataKey);
+}
+
+/**
+ * @param {RenderContext} ctx
+ */
+function render({ model, el }) {
+  const app = createApp({ model, el }, "Decode speed ceiling");
+  const outs = buildControls(app);
 
   app.draw = () => {
-    const L = app.lookup();
-    const shape = L.shape();
-    const gpu = L.gpu();
-    const o = { numGpus: model.get("num_gpus"), weightBits: L.weightBits(), kvBits: L.bits("kv_dtype"), params: paramsOverride(app) };
-    const context = model.get("context");
-    const batch = model.get("batch");
-    const d = decodeCeiling(shape, gpu, context, batch, o); // throws on bad input: the figure stays
-    const fit = decodeFits(shape, gpu, context, batch, o);
-    // A model whose weights do not fit has no decode speed: no line, no bold tok/s.
-    const load = usersThatFit(shape, gpu, context, { ...o, utilization: 0.9 });
-    const loads = load.weights_fit;
-    const xs = Array.from({ length: POINTS }, (_, i) => Math.round(2 ** (10 + i / 4)));
-    const axes = model.get("axes") || {};
-    const drawn = axes.lines || axisValues(app, "batches"); // a few lines by default (decode_speed.py LINES)
-    const batches = drawn.includes(batch) ? drawn : [...drawn, batch].sort((a, b) => a - b);
+    const inp = readInputs(app);
+    const { shape, gpu, o, xs, batch, batches } = inp;
     const t = app.theme();
-    // One trace per batch and subplot for the part that fits (its own colour and width),
-    // and one dotted trace per subplot holding every batch's part that does not fit,
-    // separated by null gaps: a full redraw costs plotly work per trace, so fewer traces
-    // draw faster (a menu change redraws them all). A batch that fits nowhere keeps a
-    // dotted line in its own colour, or nothing would show which line it is.
-    /** @type {Array<Record<string, any>>} plotly.js traces */
-    const traces = [];
-    /** @type {{ x: Array<number | null>, user: Array<number | null>, total: Array<number | null>, text: Array<string | null> }} */
-    const over = { x: [], user: [], total: [], text: [] };  // the parts that do not fit
-    let lo = Infinity;  // the per-conversation values drawn, for the top y range
-    let hi = 0;
-    const span = (/** @type {number[]} */ ys) => { for (const y of ys) if (y > 0) { lo = Math.min(lo, y); hi = Math.max(hi, y); } };
-    const ceilings = (/** @type {number[]} */ contexts, /** @type {number} */ b) => {
-      const ds = contexts.map((/** @type {number} */ c) => decodeCeiling(shape, gpu, c, b, o));
-      span(ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_per_user));
-      return ds;
-    };
-    const batchTraces = (/** @type {number} */ b, /** @type {number[]} */ contexts, /** @type {Ceiling[]} */ ds, /** @type {Record<string, any>} */ line, /** @type {string} */ note, /** @type {boolean} */ showlegend) => {
-      const common = { type: "scatter", mode: "lines", name: `batch ${b}`, legendgroup: `b${b}`, x: contexts, line };
-      return [
-        { ...common, showlegend, xaxis: "x", yaxis: "y", y: ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_per_user),
-          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${note}<extra></extra>` },
-        { ...common, showlegend: false, xaxis: "x2", yaxis: "y2", y: ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_total),
-          hovertemplate: `batch ${b}, %{x:,} tokens: %{y:,.0f} tok/s total${note}<extra></extra>` },
-      ];
-    };
-    const NOTE = " (does not fit in memory)";
     // a batch's colour follows its size, whatever else is drawn: batch 1 at the ramp's
     // faint end (which still reads at 3:1), so the batches drawn spread over all of it
     const batchColor = (/** @type {number} */ b) => rampColor(b, 1, 1024, t.dark);
-    batches.forEach((/** @type {number} */ b) => {
-      const color = batchColor(b);
-      for (const part of lineParts(shape, gpu, xs, b, o)) {
-        const ds = ceilings(part.xs, b);
-        if (part.fits) {
-          traces.push(...batchTraces(b, part.xs, ds, { color, width: b === batch ? 3 : 1.5 }, "", true));
-        } else if (part.only) {
-          // past the memory limit the line is what the bandwidth would allow, not what runs
-          traces.push(...batchTraces(b, part.xs, ds, { color, width: 1, dash: "dot" }, NOTE, true)
-            .map((tr) => ({ ...tr, opacity: 0.55 })));
-        } else {
-          if (over.x.length) for (const a of /** @type {Array<unknown[]>} */ (Object.values(over))) a.push(null);
-          over.x.push(...part.xs);
-          over.user.push(...ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_per_user));
-          over.total.push(...ds.map((/** @type {Ceiling} */ x) => x.tokens_per_s_total));
-          over.text.push(...part.xs.map(() => `batch ${b}`));
-        }
-      }
-    });
-    // The dotted parts, which also name the style in the legend once.
-    const dotted = { type: "scatter", mode: "lines", name: "does not fit in memory", legendgroup: "nofit",
-      x: over.x.length ? over.x : [null], text: over.text, line: { color: t.fg2, width: 1, dash: "dot" } };
-    traces.push(
-      { ...dotted, xaxis: "x", yaxis: "y", y: over.x.length ? over.user : [null],
-        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation${NOTE}<extra></extra>` },
-      { ...dotted, showlegend: false, xaxis: "x2", yaxis: "y2", y: over.x.length ? over.total : [null],
-        hovertemplate: `%{text}, %{x:,} tokens: %{y:,.0f} tok/s total${NOTE}<extra></extra>` },
-    );
-    // The chosen point is a layout annotation (a ring), not a trace: moving the context then
-    // changes no trace, so Plotly redraws the annotation alone (see drawPlot's dataKey).
-    // Annotations sit at log10 positions on log axes.
-    const chosen = { x: Math.log10(context), y: Math.log10(d.tokens_per_s_per_user), xref: "x", yref: "y", text: "\u25EF",
-      showarrow: false, xanchor: "center", yanchor: "middle", font: { color: t.fg, size: 14 * app.scale() } };
-    const meas = model.get("measured") || {};
-    /** @type {number[]} the batches with measured points drawn */
-    /** @type {number[]} */
-    let measuredBatches = [];
-    const showMeasured = meas.rows && (meas.models || [meas.model]).includes(shape.name) && gpu.name === meas.gpu && o.numGpus === 1;
-    if (showMeasured) {
-      // measured points for the batches drawn, each in its line's colour and its own shape
-      const rows = meas.rows.filter((/** @type {DecodeRow} */ r) => batches.includes(r.batch) && BATCH_MARKS[r.batch]);
-      measuredBatches = [...new Set(rows.map((/** @type {DecodeRow} */ r) => r.batch))];
-      span(rows.map((/** @type {DecodeRow} */ r) => r.tokens_per_s_per_user));
-      const colors = rows.map((/** @type {DecodeRow} */ r) => batchColor(r.batch));
-      const marker = { symbol: rows.map((/** @type {DecodeRow} */ r) => BATCH_MARKS[r.batch][0]), size: 9 * app.scale(), color: colors,
-        line: { color: colors, width: 1.5 * app.scale() } };
-      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200 (each batch's shape at its line's end)", x: rows.map((/** @type {DecodeRow} */ r) => r.context),
-        y: rows.map((/** @type {DecodeRow} */ r) => r.tokens_per_s_per_user), marker,
-        text: rows.map((/** @type {DecodeRow} */ r) => `batch ${r.batch}`), xaxis: "x", yaxis: "y",
-        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.1f} tok/s per conversation<extra></extra>" });
-      traces.push({ type: "scatter", mode: "markers", name: "measured on an H200", showlegend: false, x: rows.map((/** @type {DecodeRow} */ r) => r.context),
-        y: rows.map((/** @type {DecodeRow} */ r) => r.tokens_per_s_total), marker,
-        text: rows.map((/** @type {DecodeRow} */ r) => `batch ${r.batch}`), xaxis: "x2", yaxis: "y2",
-        hovertemplate: "measured, %{text}, %{x:,} tokens: %{y:,.0f} tok/s total<extra></extra>" });
-    }
+    const range = { lo: Infinity, hi: 0 };  // the per-conversation values drawn, for the top y range
+    const { traces, over } = batchLines(inp, batchColor, range);
+    traces.push(...dottedTraces(over, t));
+    const chosen = chosenRing(app, inp);
+    const measured = measuredPoints(app, inp, batchColor, range);
+    traces.push(...measured.traces);
     // Each batch's name at the right end of its per-user line, in its colour (the lines
     // are far apart there: a step's KV reads dominate), pushed apart where two would touch.
     /** @type {[number, number]} the per-conversation axis, in decades */
-    const yRange = hi > 0 ? [Math.log10(lo) - 0.1, Math.log10(hi) + 0.1] : [-1, 3];
-    traces.push(batchEndLabels(app, batches, batch, xs[xs.length - 1], (/** @type {number} */ b) => decodeCeiling(shape, gpu, xs[xs.length - 1], b, o).tokens_per_s_per_user, batchColor, yRange, measuredBatches));
+    const yRange = range.hi > 0 ? [Math.log10(range.lo) - 0.1, Math.log10(range.hi) + 0.1] : [-1, 3];
+    const xEnd = xs[xs.length - 1];
+    traces.push(batchEndLabels(app, batches, batch, xEnd, (/** @type {number} */ b) => decodeCeiling(shape, gpu, xEnd, b, o).tokens_per_s_per_user, batchColor, yRange, measured.batches));
     // Everything is computed: now touch the page.
-    const lines = [{ text: `Ideal ceiling: each step reads the weights once for the batch plus every sequence's own cache, at ${gpu.bandwidth_gbps.toLocaleString("en-US")} GB/s per GPU. Real engines reach a fraction of it.`, cls: "kv-note" }];
-    if (showMeasured) lines.push({ text: `Measured points, each batch's in its line's colour and shape (the shape follows the batch's name at the right): ${meas.provenance}. The weights are random, the shape is Llama-3-8B's; compare with the bf16 lines.`, cls: "kv-note" });
-    if (d.crossover_batch !== null) {
-      // the crossover readout, said in words: weights are read once per step, caches once per sequence
-      const kvSeq = d.kv_bytes_per_step / batch;
-      // against all the weights, as the readout (a MoE batch that large touches every expert)
-      const allW = Number(modelWeightBytes(shape, o.params, o.weightBits)) / o.numGpus;
-      lines.push({ text: `KV reads pass the weights at batch ${d.crossover_batch.toLocaleString("en-US")}: a step reads the weights once for the whole batch (${fmtBytes(allW)} per GPU) but every sequence's own cache (${fmtBytes(kvSeq)} each at ${fmtTokens(context)} tokens): past ${fmtBytes(allW)} / ${fmtBytes(kvSeq)} = ${(allW / kvSeq).toLocaleString("en-US", { maximumFractionDigits: 1 })} sequences the caches are most of what a step reads.`, cls: "kv-note" });
-    }
-    lines.push(...limitLines(shape, { context, weights: true, params: o.params }));
-    app.say(lines);
-    setSplit(d.weight_bytes_per_step, d.kv_bytes_per_step);
-    const num = (/** @type {number} */ x, /** @type {number} */ dg) => x.toLocaleString("en-US", { maximumFractionDigits: dg });
-    outUser.textContent = `${num(d.tokens_per_s_per_user, 1)} tok/s`;
-    outTotal.textContent = `${num(d.tokens_per_s_total, 0)} tok/s`;
-    outStep.textContent = `${num(d.step_s * 1e3, 2)} ms`;
-    outCross.textContent = d.crossover_batch === null ? "never" : d.crossover_batch.toLocaleString("en-US");
-    outFits.textContent = fitsText(batch, context, fit, loads);
-    outFits.className = fit.fits ? "kv-value" : "kv-value kv-warn";
-    if (!loads) {
-      app.failure(`${fitMessage(load)} Nothing is decoded, so there is no speed to draw: more GPUs, a smaller number format for the weights or a bigger GPU would load it.`);
+    sayText(app, inp, measured);
+    fillReadouts(outs, inp);
+    if (!inp.loads) {
+      app.failure(`${fitMessage(inp.load)} Nothing is decoded, so there is no speed to draw: more GPUs, a smaller number format for the weights or a bigger GPU would load it.`);
       return;
     }
     // drawn while visible: a plot drawn into the hidden figure would take plotly's default width
     if (app.root.classList.contains("kv-failed")) app.root.classList.remove("kv-failed");  // no class write on every draw
-    app.describeFigure(`decode speed ceiling against context, per conversation and in total, for batches ${batches.join(", ")}`,
-      `At batch ${batch} and ${fmtTokens(context)} tokens each conversation decodes at most ${outUser.textContent}, `
-      + `${outTotal.textContent} in total, one step every ${outStep.textContent}; KV reads pass the weights at batch ${outCross.textContent}; `
-      + `in memory: ${outFits.textContent}.${showMeasured ? " Measured H200 points are marked with x." : ""}`);
-    const xaxis = { type: "log", range: [Math.log10(900), Math.log10(1.2e6)] };
-    const dataKey = [shape, gpu.name, o, batch, showMeasured];
-    drawPlot(app, traces, {
-      annotations: [chosen],
-      margin: { l: 72 * app.scale(), r: 92 * app.scale(), t: 30 * app.scale(), b: 56 * app.scale() },
-      height: Math.round(520 * app.scale()),
-      grid: { rows: 2, columns: 1, subplots: [["xy"], ["x2y2"]], roworder: "top to bottom" },
-      xaxis: { ...xaxis, matches: "x2", showticklabels: false },
-      xaxis2: { ...xaxis, title: { text: "context (tokens per sequence)" } },
-      yaxis: { type: "log", title: { text: "tok/s per conversation" }, range: yRange },
-      yaxis2: { type: "log", title: { text: "tok/s total" } },
-      // top-anchored below the x title: a bottom-anchored legend at y < 0 grows upward
-      // into the title. Every length scales with `scale`, so one fraction fits all.
-      legend: { orientation: "h", yanchor: "top", y: -0.19, font: { color: t.fg } },
-    }, dataKey);
+    describeChart(app, inp, outs, Boolean(measured.show));
+    plotChart(app, inp, traces, chosen, yRange, measured.show);
   };
   return startApp(app);
 }
