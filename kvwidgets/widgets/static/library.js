@@ -1328,7 +1328,7 @@ function makeLookup(app) {
     dtypes
   };
 }
-function createApp({ model, el }, title) {
+function buildFrame({ model, el }, title) {
   const root = element("div", { class: "kv-widget" });
   if (model.get("compact")) root.classList.add("kv-compact");
   root.setAttribute("data-kv-theme", themeSource(getComputedStyle(root)));
@@ -1347,19 +1347,10 @@ function createApp({ model, el }, title) {
   ]);
   root.append(titleHeading(el, title), controls, error, figure, description, readouts, warnings, how);
   el.append(root);
-  const app = {
-    model,
-    el,
-    root,
-    controls,
-    readouts,
-    text,
-    plot,
-    error,
-    figure,
-    warnings,
-    how,
-    description,
+  return { root, controls, readouts, text, plot, error, figure, warnings, how, description };
+}
+function drawState() {
+  return {
     /** the failure the current draw reported ("" when the figure is true) */
     failed: "",
     localError: "",
@@ -1367,11 +1358,7 @@ function createApp({ model, el }, title) {
     // true while several traits are set at once (reset): draw once after
     drawn: false,
     // set by redraw(), so set() knows whether a change event already drew
-    // While a slider is dragged, at most one draw per animation frame: the first move
-    // draws at once (no added latency), later moves before the next frame (input events
-    // queued behind a slow draw) only mark the figure stale and the next frame draws it
-    // once with the latest value. Discrete changes (menus, typed boxes, reset) always
-    // draw at once, so the page is current as soon as their event has run.
+    // While a slider is dragged, at most one draw per animation frame (scheduleDraw).
     continuous: false,
     frameBusy: false,
     stale: false,
@@ -1395,7 +1382,70 @@ function createApp({ model, el }, title) {
     contentWidth: 0,
     // the root's content width at the last resize observation (0: not yet)
     /** @type {Record<string, string> | null} PerTokenBytes: the formula's factors last drawn */
-    formulaValues: null,
+    formulaValues: null
+  };
+}
+function scheduleDraw(app) {
+  if (app.holding) return;
+  app.drawn = true;
+  if (!app.continuous) {
+    app.stale = false;
+    app.drawNow();
+    return;
+  }
+  if (app.frameBusy) {
+    app.stale = true;
+    return;
+  }
+  app.drawNow();
+  app.frameBusy = true;
+  const tick = () => {
+    if (!app.stale) {
+      app.frameBusy = false;
+      return;
+    }
+    app.stale = false;
+    app.drawNow();
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+function drawOnce(app) {
+  for (const s of app.syncers) s();
+  app.failed = "";
+  app.drawTheme = readTheme(app.root);
+  try {
+    app.draw();
+    app.localError = "";
+  } catch (e) {
+    app.localError = e && /** @type {Error} */
+    e.message ? (
+      /** @type {Error} */
+      e.message
+    ) : String(e);
+    if (!(e instanceof KVInputError)) console.error(e);
+    app.failed = "The figure waits for inputs it can use: see the message above.";
+  } finally {
+    app.drawTheme = null;
+  }
+  showFailure(app);
+  app.showError();
+}
+function addReadout(readouts, name, label) {
+  const value = element("span", { class: "kv-value", "data-kv-out": name });
+  const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
+  readouts.append(element("span", { class: "kv-readout", "aria-atomic": "true" }, [element("span", { class: "kv-label", text: label + " " }), value, unavailable]));
+  readouts.style.setProperty("--kv-readout-count", String(readouts.children.length));
+  return value;
+}
+function createApp({ model, el }, title) {
+  const frame = buildFrame({ model, el }, title);
+  const { root, readouts, text, plot, error, warnings, description } = frame;
+  const app = {
+    model,
+    el,
+    ...frame,
+    ...drawState(),
     /**
      * @param {string} event
      * @param {(...args: any[]) => void} fn
@@ -1404,10 +1454,10 @@ function createApp({ model, el }, title) {
       model.on(event, fn);
       app.listeners.push([event, fn]);
     },
-    /** Set a trait from a control: save it for Python and redraw from the shape now.
-     *  model.set fires change:<name> synchronously, whose handler redraws; draw here only
-     *  when it did not (same value, or a model that does not echo its own sets). */
     /**
+     * Set a trait from a control: save it for Python and redraw from the shape now.
+     * model.set fires change:<name> synchronously, whose handler redraws; draw here only
+     * when it did not (same value, or a model that does not echo its own sets).
      * @param {string} name
      * @param {unknown} value
      */
@@ -1436,50 +1486,10 @@ function createApp({ model, el }, title) {
       error.style.display = msg ? "" : "none";
     },
     redraw() {
-      if (app.holding) return;
-      app.drawn = true;
-      if (!app.continuous) {
-        app.stale = false;
-        app.drawNow();
-        return;
-      }
-      if (app.frameBusy) {
-        app.stale = true;
-        return;
-      }
-      app.drawNow();
-      app.frameBusy = true;
-      const tick = () => {
-        if (!app.stale) {
-          app.frameBusy = false;
-          return;
-        }
-        app.stale = false;
-        app.drawNow();
-        requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
+      scheduleDraw(app);
     },
     drawNow() {
-      for (const s of app.syncers) s();
-      app.failed = "";
-      app.drawTheme = readTheme(root);
-      try {
-        app.draw();
-        app.localError = "";
-      } catch (e) {
-        app.localError = e && /** @type {Error} */
-        e.message ? (
-          /** @type {Error} */
-          e.message
-        ) : String(e);
-        if (!(e instanceof KVInputError)) console.error(e);
-        app.failed = "The figure waits for inputs it can use: see the message above.";
-      } finally {
-        app.drawTheme = null;
-      }
-      showFailure(app);
-      app.showError();
+      drawOnce(app);
     },
     /**
      * Called by a draw when the inputs are valid but describe something that cannot
@@ -1531,11 +1541,7 @@ function createApp({ model, el }, title) {
      * @param {string} label
      */
     readout(name, label) {
-      const value = element("span", { class: "kv-value", "data-kv-out": name });
-      const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
-      readouts.append(element("span", { class: "kv-readout", "aria-atomic": "true" }, [element("span", { class: "kv-label", text: label + " " }), value, unavailable]));
-      readouts.style.setProperty("--kv-readout-count", String(readouts.children.length));
-      return value;
+      return addReadout(readouts, name, label);
     },
     lookup() {
       return makeLookup(app);

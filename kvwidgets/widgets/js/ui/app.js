@@ -61,19 +61,17 @@ export function makeLookup(app) {
  */
 
 /**
- * The widget's frame (title, controls, readouts, text, plot, error line) in `el`, and the
- * object every control and draw works on.
+ * The widget's frame in `el`, top to bottom: its question, the controls, the error line
+ * (next to the controls it is about), the figure, the readouts in words, the warnings,
+ * and a closed fold with the derivation (formulas, tables, sources). The figure comes
+ * first so that a reader sees the answer before any text.
  * @param {RenderContext} ctx
  * @param {string} title
  */
-export function createApp({ model, el }, title) {
+function buildFrame({ model, el }, title) {
   const root = element("div", { class: "kv-widget" });
   if (model.get("compact")) root.classList.add("kv-compact"); // slide layout (widget.css)
   root.setAttribute("data-kv-theme", themeSource(getComputedStyle(root)));
-  // The frame every widget shares, top to bottom: its question, the controls, the error
-  // line (next to the controls it is about), the figure, the readouts in words, the
-  // warnings, and a closed fold with the derivation (formulas, tables, sources). The
-  // figure comes first so that a reader sees the answer before any text.
   const controls = element("div", { class: "kv-controls" });
   // role=alert alone: it is already an assertive live region, and a second aria-live
   // with another politeness leaves screen readers to pick one.
@@ -101,19 +99,22 @@ export function createApp({ model, el }, title) {
   ]);
   root.append(titleHeading(el, title), controls, error, figure, description, readouts, warnings, how);
   el.append(root);
+  return { root, controls, readouts, text, plot, error, figure, warnings, how, description };
+}
 
-  const app = {
-    model, el, root, controls, readouts, text, plot, error, figure, warnings, how, description,
+/**
+ * What a widget keeps between its draws, each widget its own: the redraw scheduler's
+ * flags, the failure and error last shown, the diagram's width and the figure's height
+ * last drawn, and what its controls and its render function hang on it.
+ */
+function drawState() {
+  return {
     /** the failure the current draw reported ("" when the figure is true) */
     failed: "",
     localError: "",
     holding: false, // true while several traits are set at once (reset): draw once after
     drawn: false,   // set by redraw(), so set() knows whether a change event already drew
-    // While a slider is dragged, at most one draw per animation frame: the first move
-    // draws at once (no added latency), later moves before the next frame (input events
-    // queued behind a slow draw) only mark the figure stale and the next frame draws it
-    // once with the latest value. Discrete changes (menus, typed boxes, reset) always
-    // draw at once, so the page is current as soon as their event has run.
+    // While a slider is dragged, at most one draw per animation frame (scheduleDraw).
     continuous: false,
     frameBusy: false,
     stale: false,
@@ -133,6 +134,101 @@ export function createApp({ model, el }, title) {
     contentWidth: 0, // the root's content width at the last resize observation (0: not yet)
     /** @type {Record<string, string> | null} PerTokenBytes: the formula's factors last drawn */
     formulaValues: null,
+  };
+}
+
+/**
+ * A redraw, now or at the next animation frame. While a slider is dragged, at most one
+ * draw per frame: the first move draws at once (no added latency), later moves before the
+ * next frame (input events queued behind a slow draw) only mark the figure stale and the
+ * next frame draws it once with the latest value. Discrete changes (menus, typed boxes,
+ * reset) always draw at once, so the page is current as soon as their event has run.
+ * @param {App} app
+ * @returns {void}
+ */
+function scheduleDraw(app) {
+  if (app.holding) return;
+  app.drawn = true;
+  if (!app.continuous) {
+    app.stale = false;  // this draw is the latest: a pending frame has nothing left to do
+    app.drawNow();
+    return;
+  }
+  if (app.frameBusy) {
+    app.stale = true;
+    return;
+  }
+  app.drawNow();
+  app.frameBusy = true;
+  const tick = () => {
+    if (!app.stale) {
+      app.frameBusy = false;
+      return;
+    }
+    app.stale = false;
+    app.drawNow();
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+}
+
+/**
+ * One draw: the controls brought in line with the model, the widget's draw, then the
+ * failure panel and the error line for what it reported.
+ * @param {App} app
+ * @returns {void}
+ */
+function drawOnce(app) {
+  for (const s of app.syncers) s();
+  app.failed = "";
+  // One reading of the theme per draw: a draw asks for it many times (its own
+  // colours, the layout, the data key) and each reading resolves computed styles.
+  app.drawTheme = readTheme(app.root);
+  try {
+    app.draw();
+    app.localError = "";
+  } catch (e) {
+    app.localError = e && /** @type {Error} */ (e).message ? /** @type {Error} */ (e).message : String(e);
+    if (!(e instanceof KVInputError)) console.error(e);
+    // The figure and the readouts were drawn for other inputs than those on screen:
+    // hide them rather than let them pass for the answer.
+    app.failed = "The figure waits for inputs it can use: see the message above.";
+  } finally {
+    app.drawTheme = null;
+  }
+  showFailure(app);
+  app.showError();
+}
+
+/**
+ * A readout, its label and its value, appended to the readouts; returns the value's span.
+ * @param {HTMLElement} readouts
+ * @param {string} name the value's data-kv-out
+ * @param {string} label
+ */
+function addReadout(readouts, name, label) {
+  const value = element("span", { class: "kv-value", "data-kv-out": name });
+  // said in place of a struck-through number while the widget shows a failure
+  const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
+  // aria-atomic: a changed value is announced with its label ("Conversations that fit: 52")
+  readouts.append(element("span", { class: "kv-readout", "aria-atomic": "true" }, [element("span", { class: "kv-label", text: label + " " }), value, unavailable]));
+  // how many lines the readouts take at least (widget.css reserves one more on a narrow page)
+  readouts.style.setProperty("--kv-readout-count", String(readouts.children.length));
+  return value;
+}
+
+/**
+ * The widget's frame (title, controls, readouts, text, plot, error line) in `el`, and the
+ * object every control and draw works on.
+ * @param {RenderContext} ctx
+ * @param {string} title
+ */
+export function createApp({ model, el }, title) {
+  const frame = buildFrame({ model, el }, title);
+  const { root, readouts, text, plot, error, warnings, description } = frame;
+
+  const app = {
+    model, el, ...frame, ...drawState(),
     /**
      * @param {string} event
      * @param {(...args: any[]) => void} fn
@@ -141,10 +237,10 @@ export function createApp({ model, el }, title) {
       model.on(event, fn);
       app.listeners.push([event, fn]);
     },
-    /** Set a trait from a control: save it for Python and redraw from the shape now.
-     *  model.set fires change:<name> synchronously, whose handler redraws; draw here only
-     *  when it did not (same value, or a model that does not echo its own sets). */
     /**
+     * Set a trait from a control: save it for Python and redraw from the shape now.
+     * model.set fires change:<name> synchronously, whose handler redraws; draw here only
+     * when it did not (same value, or a model that does not echo its own sets).
      * @param {string} name
      * @param {unknown} value
      */
@@ -175,50 +271,10 @@ export function createApp({ model, el }, title) {
       error.style.display = msg ? "" : "none";
     },
     redraw() {
-      if (app.holding) return;
-      app.drawn = true;
-      if (!app.continuous) {
-        app.stale = false;  // this draw is the latest: a pending frame has nothing left to do
-        app.drawNow();
-        return;
-      }
-      if (app.frameBusy) {
-        app.stale = true;
-        return;
-      }
-      app.drawNow();
-      app.frameBusy = true;
-      const tick = () => {
-        if (!app.stale) {
-          app.frameBusy = false;
-          return;
-        }
-        app.stale = false;
-        app.drawNow();
-        requestAnimationFrame(tick);
-      };
-      requestAnimationFrame(tick);
+      scheduleDraw(app);
     },
     drawNow() {
-      for (const s of app.syncers) s();
-      app.failed = "";
-      // One reading of the theme per draw: a draw asks for it many times (its own
-      // colours, the layout, the data key) and each reading resolves computed styles.
-      app.drawTheme = readTheme(root);
-      try {
-        app.draw();
-        app.localError = "";
-      } catch (e) {
-        app.localError = e && /** @type {Error} */ (e).message ? /** @type {Error} */ (e).message : String(e);
-        if (!(e instanceof KVInputError)) console.error(e);
-        // The figure and the readouts were drawn for other inputs than those on screen:
-        // hide them rather than let them pass for the answer.
-        app.failed = "The figure waits for inputs it can use: see the message above.";
-      } finally {
-        app.drawTheme = null;
-      }
-      showFailure(app);
-      app.showError();
+      drawOnce(app);
     },
     /**
      * Called by a draw when the inputs are valid but describe something that cannot
@@ -270,14 +326,7 @@ export function createApp({ model, el }, title) {
      * @param {string} label
      */
     readout(name, label) {
-      const value = element("span", { class: "kv-value", "data-kv-out": name });
-      // said in place of a struck-through number while the widget shows a failure
-      const unavailable = element("span", { class: "kv-sr-only kv-unavailable", text: "not available" });
-      // aria-atomic: a changed value is announced with its label ("Conversations that fit: 52")
-      readouts.append(element("span", { class: "kv-readout", "aria-atomic": "true" }, [element("span", { class: "kv-label", text: label + " " }), value, unavailable]));
-      // how many lines the readouts take at least (widget.css reserves one more on a narrow page)
-      readouts.style.setProperty("--kv-readout-count", String(readouts.children.length));
-      return value;
+      return addReadout(readouts, name, label);
     },
     lookup() {
       return makeLookup(app);
