@@ -35,15 +35,6 @@ export default [
     },
   },
   {
-    // not split yet: their render (and ui/app.js createApp) still run past 80 lines
-    files: [
-      "kvwidgets/widgets/js/ui/app.js",
-      "kvwidgets/widgets/js/widgets/context_users.js",
-      "kvwidgets/widgets/js/widgets/decode_speed.js",
-    ],
-    rules: { "max-lines-per-function": "off" },
-  },
-  {
     // the in-page kernel stand-in of exported pages: a classic module inlined in the page
     files: ["kvwidgets/export/runtime.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
