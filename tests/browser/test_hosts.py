@@ -23,10 +23,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import kvwidgets as kw
 
-from .conftest import PageWatch
+from .conftest import PageWatch, WarmPages
 from .hostpage import host_page, myst_page, serve
 from .test_keyboard_theme import COLOURS_JS, WIDGETS, assert_colours, context_at, rgba
 
@@ -81,6 +82,20 @@ def assert_plot_whole(page, name, index=None):
     assert not outside, f"{name}: outside the widget's frame: {outside}"
 
 
+def figure_once_drawn(page, *, unlike=None, like=None):
+    """The figure after a change has drawn: a move that follows another within one frame
+    draws on the next frame (ui/app.js scheduleDraw), so reading at once can see the
+    figure before it. Waits (5 s at most) for a figure unlike `unlike` or like `like`
+    and returns what is drawn then; the caller's assertion says what was wrong."""
+    test = "(f) => f !== want" if unlike is not None else "(f) => f === want"
+    want = unlike if unlike is not None else like
+    try:
+        page.wait_for_function(f"(want) => ({test})(({FIGURE_JS})())", arg=want, timeout=5_000)
+    except PlaywrightTimeoutError:
+        pass
+    return page.evaluate(FIGURE_JS)
+
+
 def model_get(page, name):
     return page.evaluate(f"window.kvHost.model.get({json.dumps(name)})")
 
@@ -122,13 +137,13 @@ def test_widget_under_mysts_model(watched, myst_site, name):
     slider = page.locator('[data-kv="context"]')  # Playwright's CSS locators pierce the shadow root
     slider.fill("64")
     assert model_get(page, "context") == context_at(64)
-    after_slider = page.evaluate(FIGURE_JS)
+    after_slider = figure_once_drawn(page, unlike=first)
     assert after_slider != first, f"{name}: the slider did not redraw"
     # arrow keys on the focused slider, inside the shadow root
     slider.focus()
     page.keyboard.press("ArrowRight")
     assert model_get(page, "context") == context_at(65)
-    assert page.evaluate(FIGURE_JS) != after_slider
+    assert figure_once_drawn(page, unlike=after_slider) != after_slider
     # a typed context (the box keeps what is typed while it has the focus)
     box = page.locator('[data-kv="context-box"]')
     box.fill("40000")
@@ -143,13 +158,13 @@ def test_widget_under_mysts_model(watched, myst_site, name):
     before = page.evaluate(FIGURE_JS)
     menu.select_option(other)
     assert str(model_get(page, kv)) == other
-    assert page.evaluate(FIGURE_JS) != before, f"{name}: {kv} -> {other} did not redraw"
+    assert figure_once_drawn(page, unlike=before) != before, f"{name}: {kv} -> {other} did not redraw"
 
     # Reset: every input back, and the figure is the first one again
     page.locator('[data-kv="reset"]').click()
     for trait, value in initial["initial"].items():
         assert model_get(page, trait) == value, f"{name}: Reset left {trait}"
-    assert page.evaluate(FIGURE_JS) == first, f"{name}: Reset did not redraw the first figure"
+    assert figure_once_drawn(page, like=first) == first, f"{name}: Reset did not redraw the first figure"
     assert int(slider.input_value()) != 65
 
     # taken down (MyST calls the cleanup when the reader leaves the page): off() throws
@@ -227,8 +242,8 @@ def theme_site(tmp_path_factory):
         yield url
 
 
-def open_in(browser, url, scheme):
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme=scheme)
+def open_in(warm_context, url, scheme):
+    context = WarmPages(warm_context, viewport={"width": 1200, "height": 900}, color_scheme=scheme)
     watch = PageWatch(context.new_page())
     watch.page.set_default_timeout(20_000)
     open_host(watch, url)
@@ -247,9 +262,9 @@ def tick_fill(page):
     return page.evaluate(f"getComputedStyle({ROOT}.querySelector('.kv-plot .ytick text')).fill")
 
 
-def test_vscode_dark_and_light(browser, theme_site):
+def test_vscode_dark_and_light(warm_context, theme_site):
     # OS light, VS Code Dark Modern: the widget must follow VS Code, not the OS
-    context, watch = open_in(browser, f"{theme_site}/vscode.html", "light")
+    context, watch = open_in(warm_context, f"{theme_site}/vscode.html", "light")
     try:
         page = watch.page
         assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "vscode"
@@ -268,8 +283,8 @@ def test_vscode_dark_and_light(browser, theme_site):
         context.close()
 
 
-def test_colab_dark_and_light(browser, theme_site):
-    context, watch = open_in(browser, f"{theme_site}/colab.html", "light")
+def test_colab_dark_and_light(warm_context, theme_site):
+    context, watch = open_in(warm_context, f"{theme_site}/colab.html", "light")
     try:
         page = watch.page
         # the trap is there: Colab gives a near-white Jupyter text colour and no Jupyter background
@@ -292,8 +307,8 @@ def test_colab_dark_and_light(browser, theme_site):
         context.close()
 
 
-def test_marimo_dark_and_light(browser, theme_site):
-    context, watch = open_in(browser, f"{theme_site}/marimo.html", "light")
+def test_marimo_dark_and_light(warm_context, theme_site):
+    context, watch = open_in(warm_context, f"{theme_site}/marimo.html", "light")
     try:
         page = watch.page
         # marimo's own CSS made the page dark (it is the fixture that is tested here)
@@ -316,9 +331,9 @@ def test_marimo_dark_and_light(browser, theme_site):
         context.close()
 
 
-def test_marimo_dark_with_a_dark_os(browser, theme_site):
+def test_marimo_dark_with_a_dark_os(warm_context, theme_site):
     """The reverse: a dark OS must not turn the widget dark on marimo's light page."""
-    context, watch = open_in(browser, f"{theme_site}/marimo.html", "dark")
+    context, watch = open_in(warm_context, f"{theme_site}/marimo.html", "dark")
     try:
         page = watch.page
         fill = tick_fill(page)
@@ -337,10 +352,10 @@ def test_marimo_dark_with_a_dark_os(browser, theme_site):
         context.close()
 
 
-def test_myst_dark_page(browser, theme_site):
+def test_myst_dark_page(warm_context, theme_site):
     """A MyST site in dark mode (its toggle, the OS light): the dark palette, and the
     reader's toggle back to light re-colours."""
-    context, watch = open_in(browser, f"{theme_site}/myst-dark.html", "light")
+    context, watch = open_in(warm_context, f"{theme_site}/myst-dark.html", "light")
     try:
         page = watch.page
         assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "dark"
@@ -358,10 +373,10 @@ def test_myst_dark_page(browser, theme_site):
         context.close()
 
 
-def test_a_host_with_only_jupyter_text_and_second_layout_colour(browser, theme_site):
+def test_a_host_with_only_jupyter_text_and_second_layout_colour(warm_context, theme_site):
     """Text from --jp-ui-font-color1 goes with --jp-layout-color2 when that is the only
     Jupyter background there is, never with a light fallback background."""
-    context, watch = open_in(browser, f"{theme_site}/jupyter-partial.html", "light")
+    context, watch = open_in(warm_context, f"{theme_site}/jupyter-partial.html", "light")
     try:
         page = watch.page
         assert page.evaluate(f"{ROOT}.dataset.kvTheme") == "jupyter-partial"
