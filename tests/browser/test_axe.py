@@ -17,7 +17,7 @@ import pytest
 import kvwidgets as kw
 from kvwidgets.export import gallery, to_html
 
-from .conftest import PageWatch, open_exported
+from .conftest import PageWatch, WarmPages, open_exported
 
 pytestmark = pytest.mark.browser
 
@@ -61,9 +61,9 @@ def test_axe_core_is_installed():
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_no_axe_violation_on_any_state_light_or_dark(browser, pages, name):
+def test_no_axe_violation_on_any_state_light_or_dark(warm_context, pages, name):
     assert AXE.is_file(), f"{AXE} is missing: run 'bash scripts/js.sh install' (npm ci)"
-    context = browser.new_context(viewport={"width": 1700, "height": 900})
+    context = WarmPages(warm_context, viewport={"width": 1700, "height": 900})
     try:
         watch = PageWatch(context.new_page())
         page = watch.page
@@ -82,13 +82,13 @@ def test_no_axe_violation_on_any_state_light_or_dark(browser, pages, name):
         context.close()
 
 
-def test_no_axe_violation_on_an_exported_page_in_the_widgets_own_light_and_dark(browser, tmp_path):
+def test_no_axe_violation_on_an_exported_page_in_the_widgets_own_light_and_dark(warm_context, tmp_path):
     """A page from to_html, outside any host: its unseen h1 over the widgets' level-2
     questions, and the widgets' own palettes, light and then dark (the reader's preference,
     switched while the page is open: the widgets re-colour)."""
     path = tmp_path / "all.html"
     to_html([getattr(kw, name)() for name in NAMES], path, caption="Every widget, as a course page shows it.")
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme="light")
+    context = WarmPages(warm_context, viewport={"width": 1200, "height": 900}, color_scheme="light")
     try:
         watch = PageWatch(context.new_page())
         page = watch.page

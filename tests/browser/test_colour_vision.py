@@ -13,7 +13,7 @@ from kvwidgets.export import gallery
 from tests.widgets import colour_science as cs
 from tests.widgets.test_colours import MIN_DE2000
 
-from .conftest import PageWatch, open_exported
+from .conftest import PageWatch, WarmPages, open_exported
 
 pytestmark = pytest.mark.browser
 
@@ -71,8 +71,8 @@ def written(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def page(browser):
-    context = browser.new_context(viewport={"width": 1700, "height": 900})
+def page(warm_context):
+    context = WarmPages(warm_context, viewport={"width": 1700, "height": 900})
     yield context.new_page()
     context.close()
 

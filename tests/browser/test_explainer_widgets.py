@@ -17,7 +17,7 @@ import pytest
 
 import kvwidgets as kw
 
-from .conftest import PageWatch, open_exported
+from .conftest import PageWatch, WarmPages, open_exported
 from .test_keyboard_theme import accessible_names, contrast, focused, rgba
 
 pytestmark = pytest.mark.browser
@@ -309,11 +309,11 @@ CUT_JS = """() => {
 
 @pytest.mark.parametrize("name", WIDGETS)
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_theme_colours_and_scale_1_5(browser, exported, tmp_path_factory, name, scheme):
+def test_theme_colours_and_scale_1_5(warm_context, exported, tmp_path_factory, name, scheme):
     folder = screenshot_folder(tmp_path_factory)
     # 760 px: an 800 px window less a page margin (a course page, the gallery)
     for scale, width in ((1, 1200), (1.5, 800), (1.5, 760)):
-        context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme=scheme)
+        context = WarmPages(warm_context, viewport={"width": width, "height": 900}, color_scheme=scheme)
         try:
             watch = PageWatch(context.new_page())
             page = watch.page
@@ -768,12 +768,12 @@ def test_decode_step_grows_on_a_fixed_axis_and_draws_attention(watched, exported
     watched.assert_clean()
 
 
-def test_paged_blocks_no_fit_sentence_wraps_at_scale_1_5(browser, tmp_path):
+def test_paged_blocks_no_fit_sentence_wraps_at_scale_1_5(warm_context, tmp_path):
     """When no request fits, the sentence standing in for the shared-prefix rows wraps inside
     the diagram at scale 1.5 in a 760 px page (it ran past the right edge)."""
     path = tmp_path / "nofit.html"
     kw.PagedBlocks(scale=1.5, context=1_048_576, used_tokens=500_000).to_html(path)
-    context = browser.new_context(viewport={"width": 760, "height": 900})
+    context = WarmPages(warm_context, viewport={"width": 760, "height": 900})
     try:
         watch = PageWatch(context.new_page())
         open_exported(watch, path)
@@ -798,7 +798,7 @@ DST_KINDS_JS = """() => {
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_decode_step_layer_kinds_read_apart_in_light_and_dark(browser, exported, scheme):
+def test_decode_step_layer_kinds_read_apart_in_light_and_dark(warm_context, exported, scheme):
     """gpt-oss-20b's sliding and full layers are two shades of the cache's orange: as drawn
     (over the page's background) the shades stay apart in both themes, prompt and generated
     rows of a kind are the same colour (the phase is a texture, not a shade, which on a dark
@@ -808,7 +808,7 @@ def test_decode_step_layer_kinds_read_apart_in_light_and_dark(browser, exported,
 
     from .test_keyboard_theme import over
 
-    context = browser.new_context(viewport={"width": 800, "height": 900}, color_scheme=scheme)
+    context = WarmPages(warm_context, viewport={"width": 800, "height": 900}, color_scheme=scheme)
     try:
         watch = PageWatch(context.new_page())
         page = watch.page

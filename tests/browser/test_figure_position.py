@@ -10,7 +10,7 @@ from kvwidgets.export import gallery
 from kvwidgets.export.page import build_page, write_page
 from kvwidgets.export.snapshot import snapshot
 
-from .conftest import PageWatch, open_exported
+from .conftest import PageWatch, WarmPages, open_exported
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +39,7 @@ MEASURE_JS = """() => [...document.querySelectorAll('.kv-widget')].map((w) => {
 
 @pytest.mark.parametrize("scale", sorted(LIMIT_PX))
 @pytest.mark.parametrize("name", WIDGETS)
-def test_the_figure_starts_near_the_top_with_no_monospace_above(browser, tmp_path, name, scale):
+def test_the_figure_starts_near_the_top_with_no_monospace_above(warm_context, tmp_path, name, scale):
     rows = gallery.gallery_widgets()[name]
     widgets = []
     for _state, make in rows:
@@ -47,7 +47,7 @@ def test_the_figure_starts_near_the_top_with_no_monospace_above(browser, tmp_pat
         w.scale = scale
         widgets.append(w)
     path = write_page(build_page([snapshot(w) for w in widgets]), tmp_path / f"{name}.html")
-    context = browser.new_context(viewport={"width": 800, "height": 900})
+    context = WarmPages(warm_context, viewport={"width": 800, "height": 900})
     try:
         watch = PageWatch(context.new_page())
         watch.page.set_default_timeout(30_000)

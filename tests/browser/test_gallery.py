@@ -8,7 +8,7 @@ import pytest
 
 from kvwidgets.export import gallery
 
-from .conftest import PageWatch, open_exported
+from .conftest import PageWatch, WarmPages, open_exported
 from .text_layout import TEXT_PROBLEMS_JS
 
 pytestmark = pytest.mark.browser
@@ -30,9 +30,9 @@ def test_the_index_links_every_widget_page(written):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_every_state_draws_light_and_dark_and_no_text_collides(browser, written, name):
+def test_every_state_draws_light_and_dark_and_no_text_collides(warm_context, written, name):
     folder, _ = written
-    context = browser.new_context(viewport={"width": 1700, "height": 900})
+    context = WarmPages(warm_context, viewport={"width": 1700, "height": 900})
     try:
         watch = PageWatch(context.new_page())
         page = watch.page

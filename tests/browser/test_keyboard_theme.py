@@ -31,7 +31,7 @@ import pytest
 
 import kvwidgets as kw
 
-from .conftest import PageWatch, open_exported
+from .conftest import PageWatch, WarmPages, open_exported
 from .jupyterlab import LabServer
 
 pytestmark = pytest.mark.browser
@@ -357,8 +357,8 @@ def test_jupyterlab_dark_recolours_a_showing_widget(watched, exported, name):
 
 
 @pytest.mark.parametrize("name", WIDGETS)
-def test_prefers_color_scheme_dark_outside_jupyterlab(browser, exported, name):
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme="dark")
+def test_prefers_color_scheme_dark_outside_jupyterlab(warm_context, exported, name):
+    context = WarmPages(warm_context, viewport={"width": 1200, "height": 900}, color_scheme="dark")
     try:
         watch = PageWatch(context.new_page())
         page = watch.page
@@ -426,8 +426,8 @@ LEGEND_JS = """() => {
 
 @pytest.mark.parametrize("name", WIDGETS)
 @pytest.mark.parametrize("width", [1200, 800])
-def test_scale_1_5_in_the_dark_fits_and_reads(browser, exported, tmp_path_factory, name, width):
-    context = browser.new_context(viewport={"width": width, "height": 900}, color_scheme="dark")
+def test_scale_1_5_in_the_dark_fits_and_reads(warm_context, exported, tmp_path_factory, name, width):
+    context = WarmPages(warm_context, viewport={"width": width, "height": 900}, color_scheme="dark")
     try:
         watch = PageWatch(context.new_page())
         page = watch.page

@@ -11,7 +11,7 @@ import pytest
 
 import kvwidgets as kw
 
-from .conftest import open_exported
+from .conftest import WarmPages, open_exported
 from .test_keyboard_theme import accessible_names, contrast, focused, rgba
 from .text_layout import TEXT_PROBLEMS_JS
 
@@ -193,8 +193,8 @@ def test_a_cache_that_never_fills_gives_way_to_why_and_what_to_change(watched, t
 
 
 @pytest.mark.parametrize(("scale", "limit"), [(1.0, 300), (1.5, 450)])
-def test_the_figure_comes_first_at_800_px(browser, tmp_path, scale, limit):
-    context = browser.new_context(viewport={"width": 800, "height": 900})
+def test_the_figure_comes_first_at_800_px(warm_context, tmp_path, scale, limit):
+    context = WarmPages(warm_context, viewport={"width": 800, "height": 900})
     try:
         page = context.new_page()
         from .conftest import PageWatch
@@ -280,8 +280,8 @@ def test_keyboard_reaches_every_control_in_order_and_drives_it(watched, tmp_path
     watched.assert_clean()
 
 
-def test_dark_theme_text_reads(browser, tmp_path):
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, color_scheme="dark")
+def test_dark_theme_text_reads(warm_context, tmp_path):
+    context = WarmPages(warm_context, viewport={"width": 1200, "height": 900}, color_scheme="dark")
     try:
         from .conftest import PageWatch
 

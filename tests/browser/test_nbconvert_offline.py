@@ -26,7 +26,7 @@ from kvwidgets.export import localize_page, offline_assets
 from kvwidgets.export.offline import NBCONVERT_FLAGS
 from kvwidgets.widgets.front_end import library_hash, library_source, plotly_source
 
-from .conftest import PageWatch
+from .conftest import PageWatch, WarmPages
 from .jupyterlab import notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -108,8 +108,8 @@ def test_the_page_holds_plotly_js_and_the_library_once(site):
 
 
 @pytest.mark.parametrize("page_name", ["three.html", "cdn.html"])
-def test_widgets_draw_and_redraw_offline(browser, server, page_name):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+def test_widgets_draw_and_redraw_offline(warm_context, server, page_name):
+    context = WarmPages(warm_context, viewport={"width": 1200, "height": 900})
     try:
         watch = PageWatch(context.new_page())
         page = watch.page

@@ -17,7 +17,7 @@ import pytest
 import kvwidgets as kw
 from kvwidgets.export import to_html
 
-from .conftest import PageWatch, open_exported
+from .conftest import PageWatch, WarmPages, open_exported
 
 pytestmark = pytest.mark.browser
 
@@ -99,8 +99,8 @@ def reading(cdp, i: int) -> dict:
     }
 
 
-def test_one_move_in_each_widget_is_announced(browser, page_of_all, tmp_path_factory):
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+def test_one_move_in_each_widget_is_announced(warm_context, page_of_all, tmp_path_factory):
+    context = WarmPages(warm_context, viewport={"width": 1200, "height": 900})
     transcript = []
     try:
         watch = PageWatch(context.new_page())
@@ -157,11 +157,11 @@ def test_one_move_in_each_widget_is_announced(browser, page_of_all, tmp_path_fac
         context.close()
 
 
-def test_a_failure_is_announced_and_its_struck_numbers_are_not_read(browser, tmp_path):
+def test_a_failure_is_announced_and_its_struck_numbers_are_not_read(warm_context, tmp_path):
     path = tmp_path / "fails.html"
     # Llama 3.1 70B in BF16 (about 141 GB of weights) does not load on one 80 GB H100
     to_html(kw.UsersThatFit(model="llama-3.1-70b"), path)
-    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context = WarmPages(warm_context, viewport={"width": 1200, "height": 900})
     try:
         watch = PageWatch(context.new_page())
         page = watch.page
