@@ -3,7 +3,8 @@
 #
 #   bash scripts/test.sh                 set up what the tests need on a fresh Debian machine
 #                                        (Chromium, Node.js, npm, the venvs) and run every
-#                                        stage in order; the first failing stage ends the run
+#                                        stage, in two lanes side by side (fast, js, browser;
+#                                        notebooks, lite, slides); a failing stage ends the run
 #   bash scripts/test.sh STAGE [ARGS]    one stage: fast, js, browser, notebooks, lite, slides
 #                                        (ARGS go to pytest, e.g. fast -x)
 #   bash scripts/test.sh PATH [ARGS]     only the tests in PATH (file, folder or node id),
@@ -144,51 +145,106 @@ banner() {
   printf '\n==== %s %s\n' "$1" "$(printf '=%.0s' $(seq 1 $((70 - ${#1}))))"
 }
 
-# The venvs of the last stages are built in the background while the first ones run
-# (pip mostly waits on disk and network); a stage that needs one waits for it here. If
-# an earlier stage fails, a build still running finishes on its own (the stamp that
-# lets the next run skip pip is written only after pip succeeds).
-declare -A building=()
-logs=""
-build_in_background() { # stage venv extras
-  [ -n "$logs" ] || logs=$(mktemp -d)
-  (KVW_VENV="$PWD/$2" KVW_EXTRAS="$3" source scripts/_venv.sh) >"$logs/$1.log" 2>&1 &
-  building[$1]=$!
+# The full run: two lanes side by side, each running its stages in order. One lane alone
+# leaves much of a 2-core machine idle (a browser test waits on a server or a frame, a
+# notebook waits on its kernel), so the lanes fill each other's gaps: fast, js and browser
+# in one; notebooks, lite and slides in the other, which first builds the venvs of lite
+# and slides in the background (pip mostly waits on disk and network). Each stage's
+# output goes to a log that is printed whole when its lane is done; a failing stage stops
+# the other lane too, and its log is printed last.
+LANES=("fast js browser" "notebooks lite slides")
+
+# lane_stages LOGS STAGE...: the stages in order, each in a subshell that turns errexit
+# back on (under `run_stage || ...` bash would ignore errexit inside, and a failing ruff
+# would not stop it). Writes "STAGE SECONDS" per passed stage to LOGS/times and the
+# failed stage's name to LOGS/failed.
+lane_stages() {
+  local logs=$1 stage start rc pids=()
+  shift
+  declare -A venv_pid=()
+  if [[ " $* " == *" slides "* ]]; then
+    (KVW_VENV="$PWD/.venv-slides" KVW_EXTRAS=test,slides source scripts/_venv.sh) >"$logs/venv-slides.log" 2>&1 &
+    venv_pid[slides]=$!
+  fi
+  if [[ " $* " == *" lite "* ]]; then
+    # scripts/lite.sh builds the site in .venv-lite, with the lite extra (its default)
+    (KVW_VENV="$PWD/.venv-lite" KVW_EXTRAS=lite source scripts/_venv.sh) >"$logs/venv-lite.log" 2>&1 &
+    venv_pid[lite]=$!
+  fi
+  for stage in "$@"; do
+    start=$SECONDS
+    {
+      banner "$stage"
+      if [ -n "${venv_pid[$stage]:-}" ] && ! wait "${venv_pid[$stage]}"; then
+        echo "setting up the venv of the $stage stage failed:"
+        cat "$logs/venv-$stage.log"
+        false
+      fi
+    } >"$logs/$stage.log" 2>&1 || {
+      echo "$stage" >"$logs/failed"
+      return 1
+    }
+    set +e
+    (set -e; run_stage "$stage") >>"$logs/$stage.log" 2>&1
+    rc=$?
+    set -e
+    if [ $rc -ne 0 ]; then
+      echo "$stage" >"$logs/failed"
+      echo "stage $stage FAILED (exit $rc) after $((SECONDS - start))s"
+      return $rc
+    fi
+    echo "$stage $((SECONDS - start))s" >>"$logs/times"
+    echo "stage $stage passed in $((SECONDS - start))s"
+  done
 }
-wait_for_venv() { # stage
-  local pid=${building[$1]:-}
-  [ -n "$pid" ] || return 0
-  if ! wait "$pid"; then
-    echo "setting up the venv of the $1 stage failed:" >&2
-    cat "$logs/$1.log" >&2
+
+# kill_tree PID: the process and everything it started (a lane's pytest, Chromium, servers).
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1" || true); do kill_tree "$child"; done
+  kill "$1" 2>/dev/null || true
+}
+
+run_lanes() {
+  local logs lane pid failed="" stage
+  logs=$(mktemp -d)
+  declare -A lane_of=()
+  for lane in "${LANES[@]}"; do
+    # shellcheck disable=SC2086  # a lane is a space-separated list of stage names
+    lane_stages "$logs" $lane &
+    lane_of[$!]=$lane
+  done
+  # the first lane to end: if it failed, the other is stopped
+  while [ ${#lane_of[@]} -gt 0 ]; do
+    set +e
+    wait -n -p pid "${!lane_of[@]}"
+    rc=$?
+    set -e
+    unset "lane_of[$pid]"
+    if [ $rc -ne 0 ]; then
+      for pid in "${!lane_of[@]}"; do kill_tree "$pid"; done
+      wait 2>/dev/null || true
+      break
+    fi
+  done
+  failed=$(cat "$logs/failed" 2>/dev/null || true)
+  for stage in "${STAGES[@]}"; do
+    if [ -f "$logs/$stage.log" ] && [ "$stage" != "$failed" ]; then cat "$logs/$stage.log"; fi
+  done
+  local times
+  times=$(tr '\n' ' ' <"$logs/times" 2>/dev/null || true)
+  if [ -n "$failed" ]; then
+    cat "$logs/$failed.log"
+    echo -e "\nstage $failed FAILED; the other lane was stopped. Stages passed: ${times}" >&2
     return 1
   fi
+  echo -e "\nevery stage passed in ${SECONDS}s (two lanes side by side). Stage times: ${times}"
 }
 
 if [ $# -eq 0 ]; then
   venv .venv test
   js_install
-  build_in_background slides .venv-slides test,slides
-  # scripts/lite.sh builds the site in .venv-lite, with the lite extra (its default)
-  build_in_background lite .venv-lite lite
-  times=()
-  for stage in "${STAGES[@]}"; do
-    banner "$stage"
-    start=$SECONDS
-    wait_for_venv "$stage" || exit 1
-    # The stage in a subshell that turns errexit back on: its exit status is kept without
-    # `run_stage || ...`, under which bash ignores errexit inside (a failing ruff would not stop it).
-    set +e
-    (set -e; run_stage "$stage")
-    rc=$?
-    set -e
-    times+=("$stage $((SECONDS - start))s")
-    if [ $rc -ne 0 ]; then
-      echo -e "\nstage $stage FAILED (exit $rc); later stages not run. Stage times: ${times[*]}" >&2
-      exit $rc
-    fi
-  done
-  echo -e "\nevery stage passed. Stage times: ${times[*]}"
+  run_lanes
 elif is_stage "$1"; then
   stage=$1
   shift
