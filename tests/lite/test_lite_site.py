@@ -104,18 +104,14 @@ def test_site_holds_pyodide_and_wheels(lite_site):
     assert set(lock["kvwidgets"]["depends"]) == {"anywidget", "ipywidgets", "traitlets"}
 
 
-@pytest.fixture(scope="module")
-def offline_context(browser):
-    """A context of a Chromium of its own whose every non-loopback request fails.
+@pytest.fixture
+def offline_page(browser):
+    """A page of a Chromium of its own whose every non-loopback request fails.
 
     Not Playwright's request routing: it does not see requests a service worker makes
     (JupyterLite registers one), so it could not prove the site offline. Instead every
     request goes to a proxy on a closed loopback port; Chromium bypasses the proxy
     only for loopback addresses, so anything else fails, from any worker.
-
-    One context for the module: each notebook opens in a page of its own (so a kernel
-    of its own, as a reader's tab has), while Chromium's caches keep Pyodide's compiled
-    WebAssembly between pages instead of compiling it again for every notebook.
     """
     offline = browser.browser_type.launch(
         executable_path=chromium_path(),
@@ -123,25 +119,15 @@ def offline_context(browser):
         args=[*CHROMIUM_ARGS, "--proxy-server=http://127.0.0.1:9"],
     )
     context = offline.new_context(viewport={"width": 1400, "height": 1000})
-    context.failed = []
-    context.on("requestfailed", lambda r: context.failed.append(r.url))
-    yield context
-    context.close()
-    offline.close()
-
-
-@pytest.fixture
-def offline_page(offline_context):
-    """A new page of the offline context; page.failed holds the requests that failed
-    while it was open (from any page or worker of the context)."""
-    offline_context.failed.clear()
-    page = offline_context.new_page()
-    page.failed = offline_context.failed
+    page = context.new_page()
+    page.failed = []
+    context.on("requestfailed", lambda r: page.failed.append(r.url))
     page.console = []
     page.on("console", lambda m: page.console.append(f"{m.type}: {m.text[:300]}"))
     page.on("pageerror", lambda e: page.console.append(f"page error: {e}"))
     yield page
-    page.close()
+    context.close()
+    offline.close()
 
 
 def test_widget_notebook_runs_offline(offline_page, served):
