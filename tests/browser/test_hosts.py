@@ -23,13 +23,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 import kvwidgets as kw
 
 from .conftest import PageWatch, WarmPages
 from .hostpage import host_page, myst_page, serve
-from .test_keyboard_theme import COLOURS_JS, WIDGETS, assert_colours, context_at, rgba
+from .test_keyboard_theme import COLOURS_JS, WIDGETS, assert_colours, context_at, drawn_as, redrawn, rgba
 
 pytestmark = pytest.mark.browser
 
@@ -82,20 +81,6 @@ def assert_plot_whole(page, name, index=None):
     assert not outside, f"{name}: outside the widget's frame: {outside}"
 
 
-def figure_once_drawn(page, *, unlike=None, like=None):
-    """The figure after a change has drawn: a move that follows another within one frame
-    draws on the next frame (ui/app.js scheduleDraw), so reading at once can see the
-    figure before it. Waits (5 s at most) for a figure unlike `unlike` or like `like`
-    and returns what is drawn then; the caller's assertion says what was wrong."""
-    test = "(f) => f !== want" if unlike is not None else "(f) => f === want"
-    want = unlike if unlike is not None else like
-    try:
-        page.wait_for_function(f"(want) => ({test})(({FIGURE_JS})())", arg=want, timeout=5_000)
-    except PlaywrightTimeoutError:
-        pass
-    return page.evaluate(FIGURE_JS)
-
-
 def model_get(page, name):
     return page.evaluate(f"window.kvHost.model.get({json.dumps(name)})")
 
@@ -137,13 +122,13 @@ def test_widget_under_mysts_model(watched, myst_site, name):
     slider = page.locator('[data-kv="context"]')  # Playwright's CSS locators pierce the shadow root
     slider.fill("64")
     assert model_get(page, "context") == context_at(64)
-    after_slider = figure_once_drawn(page, unlike=first)
-    assert after_slider != first, f"{name}: the slider did not redraw"
+    assert redrawn(page, first, figure_js=FIGURE_JS), f"{name}: the slider did not redraw"
+    after_slider = page.evaluate(FIGURE_JS)
     # arrow keys on the focused slider, inside the shadow root
     slider.focus()
     page.keyboard.press("ArrowRight")
     assert model_get(page, "context") == context_at(65)
-    assert figure_once_drawn(page, unlike=after_slider) != after_slider
+    assert redrawn(page, after_slider, figure_js=FIGURE_JS), f"{name}: ArrowRight did not redraw"
     # a typed context (the box keeps what is typed while it has the focus)
     box = page.locator('[data-kv="context-box"]')
     box.fill("40000")
@@ -158,13 +143,13 @@ def test_widget_under_mysts_model(watched, myst_site, name):
     before = page.evaluate(FIGURE_JS)
     menu.select_option(other)
     assert str(model_get(page, kv)) == other
-    assert figure_once_drawn(page, unlike=before) != before, f"{name}: {kv} -> {other} did not redraw"
+    assert redrawn(page, before, figure_js=FIGURE_JS), f"{name}: {kv} -> {other} did not redraw"
 
     # Reset: every input back, and the figure is the first one again
     page.locator('[data-kv="reset"]').click()
     for trait, value in initial["initial"].items():
         assert model_get(page, trait) == value, f"{name}: Reset left {trait}"
-    assert figure_once_drawn(page, like=first) == first, f"{name}: Reset did not redraw the first figure"
+    assert drawn_as(page, first, figure_js=FIGURE_JS), f"{name}: Reset did not redraw the first figure"
     assert int(slider.input_value()) != 65
 
     # taken down (MyST calls the cleanup when the reader leaves the page): off() throws

@@ -87,18 +87,29 @@ def figure(page):
     return page.evaluate(FIGURE_JS)
 
 
-def redrawn(page, before: str, timeout_ms: int = 3000) -> bool:
-    """Whether the figure differs from `before` within timeout_ms: a redraw waits for the
-    next frame, which a machine under load can deliver after the key press returns."""
+def _figure_turns(page, compare: str, value: str, timeout_ms: int, figure_js: str) -> bool:
+    """Whether `figure_js`'s figure compares (`!==` or `===`) to `value` within timeout_ms: a
+    redraw that follows another move within one frame waits for the next frame (ui/app.js
+    scheduleDraw), which a machine under load can deliver after the key press returns."""
     # imported here, not at the top: the fast stage's venv (the dev extra) has no Playwright
     # and still collects this module, whose helpers other browser tests import
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     try:
-        page.wait_for_function(f"() => ({FIGURE_JS})() !== {json.dumps(before)}", timeout=timeout_ms)
+        page.wait_for_function(f"(value) => ({figure_js})() {compare} value", arg=value, timeout=timeout_ms)
     except PlaywrightTimeout:
         return False
     return True
+
+
+def redrawn(page, before: str, timeout_ms: int = 3000, *, figure_js: str = FIGURE_JS) -> bool:
+    """Whether the figure differs from `before` within timeout_ms."""
+    return _figure_turns(page, "!==", before, timeout_ms, figure_js)
+
+
+def drawn_as(page, want: str, timeout_ms: int = 3000, *, figure_js: str = FIGURE_JS) -> bool:
+    """Whether the figure is `want` within timeout_ms (Reset's first figure, say)."""
+    return _figure_turns(page, "===", want, timeout_ms, figure_js)
 
 
 def focused(page):
