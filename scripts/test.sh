@@ -96,7 +96,7 @@ pytest_stage() {
   local stage=$1 rc=0
   shift
   case $stage in
-    slides) venv .venv-slides test,slides ;;
+    slides) venv ${OWN_VENV[slides]} ;; # word-split: the venv and its extras
     fast) venv .venv dev ;;
     *) venv .venv test ;;
   esac
@@ -153,24 +153,24 @@ banner() {
 # output goes to a log that is printed whole when its lane is done; a failing stage stops
 # the other lane too, and its log is printed last.
 LANES=("fast js browser" "notebooks lite slides")
+# The venvs a stage needs besides .venv, built in the background when its lane starts:
+# the slides' older widget stack, and the lite site's build (scripts/lite.sh, lite extra).
+declare -A OWN_VENV=([slides]=".venv-slides test,slides" [lite]=".venv-lite lite")
 
 # lane_stages LOGS STAGE...: the stages in order, each in a subshell that turns errexit
 # back on (under `run_stage || ...` bash would ignore errexit inside, and a failing ruff
 # would not stop it). Writes "STAGE SECONDS" per passed stage to LOGS/times and the
 # failed stage's name to LOGS/failed.
 lane_stages() {
-  local logs=$1 stage start rc pids=()
+  local logs=$1 stage start rc dir extras
   shift
   declare -A venv_pid=()
-  if [[ " $* " == *" slides "* ]]; then
-    (KVW_VENV="$PWD/.venv-slides" KVW_EXTRAS=test,slides source scripts/_venv.sh) >"$logs/venv-slides.log" 2>&1 &
-    venv_pid[slides]=$!
-  fi
-  if [[ " $* " == *" lite "* ]]; then
-    # scripts/lite.sh builds the site in .venv-lite, with the lite extra (its default)
-    (KVW_VENV="$PWD/.venv-lite" KVW_EXTRAS=lite source scripts/_venv.sh) >"$logs/venv-lite.log" 2>&1 &
-    venv_pid[lite]=$!
-  fi
+  for stage in "$@"; do
+    [ -n "${OWN_VENV[$stage]:-}" ] || continue
+    read -r dir extras <<<"${OWN_VENV[$stage]}"
+    (KVW_VENV="$PWD/$dir" KVW_EXTRAS="$extras" source scripts/_venv.sh) >"$logs/venv-$stage.log" 2>&1 &
+    venv_pid[$stage]=$!
+  done
   for stage in "$@"; do
     start=$SECONDS
     {
@@ -255,7 +255,7 @@ else
   path=$1
   shift
   if [ "$(realpath -m "${path%%::*}")" = "$(realpath -m tests/browser/test_lecture_slides.py)" ]; then
-    venv .venv-slides test,slides
+    venv ${OWN_VENV[slides]} # word-split: the venv and its extras
     nbval=(--nbval-lax --nbval-current-env)
   elif fast_path "$path"; then
     venv .venv dev # nbval is not in dev, and no notebook is in the path
