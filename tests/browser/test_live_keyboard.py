@@ -17,6 +17,7 @@ not an app that lets keys through anyway. The server logs no errors.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -46,6 +47,38 @@ COMMAND_MODE = "() => !!document.querySelector('.jp-Notebook.jp-mod-commandMode'
 APP_NOISE = {"lab": (), "notebook": ("Cannot read properties of undefined (reading 'schema')",)}
 
 
+# A widget's state update as the front end sends it to the kernel (comm_msg, method
+# "update"); frames are JSON text or the v1 binary protocol, whose JSON parts read as text.
+CONTEXT_UPDATE = re.compile(rb'"context":\s*(\d+)')
+
+
+class SentContexts:
+    """Each context value the page sent to the kernel, in order, read off its websockets.
+
+    ipywidgets sends at most one update per model while the kernel has not answered the
+    last (@jupyter-widgets/base, WidgetModel.sync keeps later ones in _msg_buffer and
+    _handle_status sends them when that message's idle status arrives). Keys pressed in
+    quick succession on a loaded machine may so reach the kernel after a cell run next,
+    which is ipywidgets' contract, not the widget's: the test waits until the front end has
+    sent the value on screen, then asks the kernel for it.
+    """
+
+    def __init__(self, page):
+        self.values: list[int] = []
+        page.on("websocket", lambda ws: ws.on("framesent", self._frame))
+
+    def _frame(self, payload):
+        data = payload.encode() if isinstance(payload, str) else payload
+        self.values += [int(v) for v in CONTEXT_UPDATE.findall(data)]
+
+    def wait_for_last(self, page, value: int, timeout_ms: int = 30_000):
+        waited = 0
+        while (self.values[-1:] or [None])[0] != value:
+            assert waited < timeout_ms, f"the front end last sent context {self.values[-1:]}, not {value}"
+            page.wait_for_timeout(100)
+            waited += 100
+
+
 def context_at(pos: int) -> int:
     """Slider stop -> tokens, as widgets/README.md states it."""
     return 2 ** (10 + pos // 16) * (16 + pos % 16) // 16
@@ -61,6 +94,7 @@ def test_arrow_keys_move_a_focused_slider(browser, tmp_path_factory, app):
         server.start()
         watch = PageWatch(context.new_page())
         page = watch.page
+        sent = SentContexts(page)
         server.open_and_run_all(page, NOTEBOOK)
         page.wait_for_selector(".jp-OutputArea .kv-plot svg.main-svg")
         page.wait_for_function(f"({PLOT_DATA})() !== null")
@@ -89,7 +123,8 @@ def test_arrow_keys_move_a_focused_slider(browser, tmp_path_factory, app):
         assert page.evaluate(ACTIVE_CELL) == active, f"{app}: a notebook command took the key"
         assert page.evaluate("document.activeElement.dataset.kv") == "context"
 
-        # the kernel follows: run the print cell
+        # the kernel follows: once the value on screen has gone out, run the print cell
+        sent.wait_for_last(page, context_at(pos + 1))
         page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".jp-InputArea-editor").click()
         page.keyboard.press("Shift+Enter")
         page.wait_for_function(
