@@ -19,6 +19,10 @@ then loads kvwidgets and its widget stack with no install cell, and a package th
 site lacks (pandas, numpy) is a plain ModuleNotFoundError rather than a request to
 the CDN. kvwidgets' pandas and huggingface_hub requirements are left out:
 the widgets and the calculation API do not import them; kvwidgets.tables does.
+
+Last, the modules a kernel start imports get their bytecode beside their source in the
+site's wheels and python_stdlib.zip, compiled by Pyodide in Node
+(scripts/pyodide_precompile.mjs and .py say why); the lock's sha256s are then redone.
 """
 
 from __future__ import annotations
@@ -224,6 +228,34 @@ def rewrite_lock(lock_path: Path, wheels: list[Path]) -> dict[str, list[str]]:
     return left_out
 
 
+def precompile_kernel_modules(pyodide_dir: Path) -> None:
+    """Add the pycs of what a kernel start imports to the site's archives, in place
+    (scripts/pyodide_precompile.py says why; Pyodide in Node compiles them)."""
+    kernel_wheels = (
+        Path(sys.prefix) / "share" / "jupyter" / "labextensions" / LAB_EXTENSIONS[0] / "static" / "pypi"
+    )
+    with tempfile.TemporaryDirectory(prefix="kvw-pyc-") as out:
+        proc = subprocess.run(
+            [
+                "node",
+                str(ROOT / "scripts" / "pyodide_precompile.mjs"),
+                str(pyodide_dir),
+                str(kernel_wheels),
+                out,
+            ],
+            capture_output=True,
+            text=True,
+        )
+        if proc.returncode != 0:
+            raise SystemExit(
+                f"precompiling the kernel's modules in Pyodide failed:\n{proc.stdout}{proc.stderr}"
+            )
+        for archive in Path(out).iterdir():
+            shutil.move(archive, pyodide_dir / archive.name)
+    pycs = sum(int(line.rsplit(": ", 1)[1].split()[0]) for line in proc.stdout.splitlines() if ": " in line)
+    log(f"precompiled {pycs} modules a kernel start imports")
+
+
 def lite_build(lite_dir: Path, out: Path, contents: Path) -> None:
     labext = Path(sys.prefix) / "share" / "jupyter" / "labextensions"
     extensions = []
@@ -273,6 +305,12 @@ def main(argv=None) -> int:
         default=ROOT / "notebooks",
         help="folder of notebooks the site opens (default: notebooks/)",
     )
+    parser.add_argument(
+        "--no-precompile",
+        dest="precompile",
+        action="store_false",
+        help="ship the kernel's modules as source only (benchmarks/bench_lite_start.py compares)",
+    )
     args = parser.parse_args(argv)
     started = time.perf_counter()
     out = args.out.resolve()
@@ -287,6 +325,11 @@ def main(argv=None) -> int:
         left_out = rewrite_lock(pyodide_dir / "pyodide-lock.json", [pyodide_dir / w.name for w in wheels])
         for name, missing in left_out.items():
             log(f"{name}: requires {', '.join(missing)}, not shipped (not importable in the site)")
+        if args.precompile:
+            precompile_kernel_modules(pyodide_dir)
+            rewrite_lock(
+                pyodide_dir / "pyodide-lock.json", [pyodide_dir / w.name for w in wheels]
+            )  # new sha256s
         if out.exists():
             shutil.rmtree(out)
         lite_build(lite_dir, out, args.contents.resolve())

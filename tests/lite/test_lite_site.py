@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import tempfile
 import threading
+import zipfile
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -34,6 +35,9 @@ CELLS = [
     "import kvwidgets as kw\nw = kw.UsersThatFit()\nw",
     "w.context = 32768",
     'print("context in the kernel:", w.context)',
+    # the kernel's own modules came precompiled: the pyc the site shipped carries this Python's magic
+    "import importlib.util, IPython\n"
+    "print('pyc accepted:', open(IPython.__spec__.cached, 'rb').read(4) == importlib.util.MAGIC_NUMBER)",
     "import sys\nprint(sys.platform)\nfrom kvwidgets.tables import users_table\nusers_table('llama-3-8b', ['H100'], [8192])",
 ]
 PLOT_DATA = (
@@ -102,6 +106,26 @@ def test_site_holds_pyodide_and_wheels(lite_site):
     assert "pandas" not in lock and "numpy" not in lock
     assert lock["kvwidgets"]["imports"] == ["kvwidgets"]
     assert set(lock["kvwidgets"]["depends"]) == {"anywidget", "ipywidgets", "traitlets"}
+    # what a kernel start imports comes precompiled, as unchecked hash-based pycs (PEP 552
+    # flags 0b01), beside the source it was compiled from; all of one Python's magic
+    python = json.loads((pyodide / "pyodide-lock.json").read_text())["info"]["python"]  # "3.14.2"
+    tag = "cpython-" + "".join(python.split(".")[:2])
+    pycs = {}
+    for archive, pyc, source in [
+        ("python_stdlib.zip", "asyncio/__init__.pyc", "asyncio/__init__.py"),  # zipimport: beside
+        ("python_stdlib.zip", "ast.pyc", "ast.py"),
+        (lock["ipython"]["file_name"], f"IPython/__pycache__/__init__.{tag}.pyc", "IPython/__init__.py"),
+        (
+            lock["kvwidgets"]["file_name"],
+            f"kvwidgets/__pycache__/__init__.{tag}.pyc",
+            "kvwidgets/__init__.py",
+        ),
+    ]:
+        with zipfile.ZipFile(pyodide / archive) as zf:
+            assert {pyc, source} <= set(zf.namelist()), (archive, pyc)
+            pycs[pyc] = zf.read(pyc)[:8]
+    assert {header[4:8] for header in pycs.values()} == {(1).to_bytes(4, "little")}
+    assert len({header[:4] for header in pycs.values()}) == 1
 
 
 @pytest.fixture
@@ -152,12 +176,16 @@ def test_widget_notebook_runs_offline(offline_page, served):
             "[...document.querySelectorAll('.jp-Notebook .jp-Cell')][2]"
             ".querySelector('.jp-OutputArea-output')?.textContent.includes('context in the kernel: 32768')"
         )
-        # the pandas-only part (the last cell) says why it cannot run here (Python in the browser: emscripten)
         page.wait_for_function(
             "[...document.querySelectorAll('.jp-Notebook .jp-Cell')][3]"
+            ".querySelector('.jp-OutputArea-output')?.textContent.includes('pyc accepted: True')"
+        )
+        # the pandas-only part (the last cell) says why it cannot run here (Python in the browser: emscripten)
+        page.wait_for_function(
+            "[...document.querySelectorAll('.jp-Notebook .jp-Cell')][4]"
             ".querySelector('.jp-OutputArea')?.textContent.includes('[JupyterLite] this cell needs pandas')"
         )
-        tables_out = cells.nth(3).locator(".jp-OutputArea").text_content()
+        tables_out = cells.nth(4).locator(".jp-OutputArea").text_content()
         assert "emscripten" in tables_out and "Traceback" not in tables_out, tables_out
         # every cell has run: the kernel is idle before the slider moves (a widget message
         # sent while the Pyodide kernel was still running cells did not always arrive:
