@@ -18,11 +18,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 STAGES=(fast js browser notebooks lite slides)
-# The collection: tests/conftest.py's --stage keeps one stage's share of it. The fast
-# stage collects tests/ only, without tests/notebooks (all of it is the notebooks stage),
-# and not the notebooks' cells, which nbval would collect only for them to be deselected.
-COLLECT=(tests notebooks --nbval-lax --nbval-current-env)
-FAST_COLLECT=(tests --ignore=tests/notebooks)
+# What each stage's pytest run collects: only the folders that can hold its tests by
+# tests/stages.py's rule (tests/test_stages.py checks every test file is in its stage's
+# collection); tests/conftest.py's --stage then keeps the stage's share of it. The notebooks'
+# cells are collected (by nbval) only for the stage that runs them: collecting them takes
+# seconds, only for them to be deselected. Word-split where used.
+declare -A COLLECT=(
+  [fast]="tests --ignore=tests/notebooks"
+  [browser]="tests --ignore=tests/notebooks --ignore=tests/lite"
+  [notebooks]="tests/notebooks notebooks --nbval-lax --nbval-current-env"
+  [lite]="tests/lite"
+  [slides]="tests/browser/test_lecture_slides.py"
+)
 
 usage() {
   sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -100,11 +107,8 @@ pytest_stage() {
     fast) venv .venv dev ;;
     *) venv .venv test ;;
   esac
-  if [ "$stage" = fast ]; then
-    "$PY" -m pytest "${FAST_COLLECT[@]}" --stage fast "$@" || rc=$?
-  else
-    "$PY" -m pytest "${COLLECT[@]}" --stage "$stage" "$@" || rc=$?
-  fi
+  # shellcheck disable=SC2086 # word-split: the collection's paths and options
+  "$PY" -m pytest ${COLLECT[$stage]} --stage "$stage" "$@" || rc=$?
   if [ $rc -eq 5 ]; then
     # pytest's "no tests ran": every stage has tests, so an empty one is a broken selection
     echo "stage $stage: pytest ran no tests (exit 5): with these arguments none of the" \

@@ -1,8 +1,8 @@
 """Which stage of scripts/test.sh runs each test: one rule, so every test is in exactly one.
 
-scripts/test.sh runs the stages in this order, each as its own pytest run over the whole
-collection (`tests notebooks --nbval-lax`) with `--stage NAME`, which keeps that stage's
-tests and deselects the rest (tests/conftest.py). Between fast and browser it runs the
+scripts/test.sh runs the stages in this order, each as its own pytest run with `--stage
+NAME` over the folders that can hold its tests (its COLLECT table), which keeps that
+stage's tests and deselects the rest (tests/conftest.py). Between fast and browser it runs the
 "js" stage, which is not pytest (scripts/js.sh check).
 
   fast       everything that needs no browser, no notebook kernel run and no site build

@@ -36,3 +36,44 @@ def test_test_sh_runs_every_pytest_stage_in_this_order():
     listed = re.search(r"^STAGES=\((.*)\)$", text, re.M).group(1).split()
     assert [s for s in listed if s != "js"] == list(STAGES)
     assert listed.index("js") == 1  # right after fast: a JS fault shows before the slow stages
+
+
+def _collections() -> dict[str, tuple[list[str], list[str]]]:
+    """scripts/test.sh's COLLECT table: per stage, the paths and the --ignore'd paths."""
+    text = (ROOT / "scripts" / "test.sh").read_text()
+    table = re.search(r"^declare -A COLLECT=\(\n(.*?)^\)$", text, re.M | re.S).group(1)
+    out = {}
+    for stage, words in re.findall(r'^\s*\[(\w+)\]="([^"]*)"$', table, re.M):
+        words = words.split()
+        out[stage] = (
+            [w for w in words if not w.startswith("--")],
+            [w.removeprefix("--ignore=") for w in words if w.startswith("--ignore=")],
+        )
+    return out
+
+
+def _collects(collection: tuple[list[str], list[str]], rel: str) -> bool:
+    paths, ignored = collection
+    under = lambda folder: rel == folder or rel.startswith(folder + "/")  # noqa: E731
+    return any(under(p) for p in paths) and not any(under(i) for i in ignored)
+
+
+def test_every_test_file_is_collected_by_the_stage_it_belongs_to():
+    collections = _collections()
+    assert set(collections) == set(STAGES)
+    files = [p for p in (ROOT / "tests").rglob("test_*.py")] + list((ROOT / "notebooks").glob("*.ipynb"))
+    assert len(files) > 100
+    for path in files:
+        rel = path.relative_to(ROOT).as_posix()
+        for markers in ([], ["browser"], ["slow"]):  # a file may hold tests of either kind
+            stage = stage_of(path, markers)
+            assert _collects(collections[stage], rel), (
+                f"{rel} {markers}: in stage {stage}, not in its collection"
+            )
+
+
+def test_a_file_outside_a_stages_collection_is_caught():
+    collections = _collections()
+    assert not _collects(collections["browser"], "tests/lite/test_lite_site.py")
+    assert not _collects(collections["fast"], "notebooks/05_users_that_fit.ipynb")
+    assert _collects(collections["notebooks"], "notebooks/05_users_that_fit.ipynb")
