@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 from tests.browser.conftest import CHROMIUM_ARGS, chromium_path  # noqa: E402
-from tests.lite.test_lite_site import ALL_RUN, _Handler  # noqa: E402
+from tests.lite.test_lite_site import _Handler, run_all  # noqa: E402
 
 
 def busy_ticks() -> int:
@@ -61,14 +61,7 @@ def open_and_run(playwright, base: str, notebook: str) -> tuple[float, float]:
     )
     try:
         page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
-        page.set_default_timeout(180_000)
-        page.goto(f"{base}/notebooks/index.html?path={notebook}")
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-        page.wait_for_function(ALL_RUN)
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-        text = "\n".join(page.locator(".jp-Notebook .jp-OutputArea").all_text_contents())
+        text = run_all(page, base, notebook)
         if "Traceback" in text:
             raise SystemExit(f"{notebook} failed in {base}:\n{text[-2000:]}")
     finally:

@@ -231,6 +231,19 @@ ALL_RUN = (
 )
 
 
+def run_all(page, base: str, name: str) -> str:
+    """Open notebook `name` of the site at `base` as a reader does, Run All, wait until every
+    cell has run and the kernel is idle; return the text of its outputs."""
+    page.set_default_timeout(180_000)  # Pyodide and IPython start in the browser: slow on 2 cores
+    page.goto(f"{base}/notebooks/index.html?path={name}")
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
+    page.wait_for_function(ALL_RUN)
+    page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
+    return "\n".join(page.locator(".jp-Notebook .jp-OutputArea").all_text_contents())
+
+
 SERIES = sorted(p.name for p in (REPO_ROOT / "notebooks").glob("*.ipynb"))
 
 
@@ -241,14 +254,7 @@ def test_series_notebook_runs_offline(offline_page, served, name):
     base = f"http://127.0.0.1:{served.server_address[1]}"
     page = offline_page
     try:
-        page.set_default_timeout(180_000)
-        page.goto(f"{base}/notebooks/index.html?path={name}")
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-        page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-        page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-        page.wait_for_function(ALL_RUN)
-        page.wait_for_selector(".jp-Notebook-ExecutionIndicator[data-status='idle']")
-        text = "\n".join(page.locator(".jp-Notebook .jp-OutputArea").all_text_contents())
+        text = run_all(page, base, name)
         assert "Traceback" not in text and "Error" not in text, text[-3000:]
         if name == "05_users_that_fit.ipynb":  # its widgets draw; its tables give the note
             page.wait_for_selector(".jp-OutputArea .kv-plot svg.main-svg")
