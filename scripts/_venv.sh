@@ -1,11 +1,24 @@
 # Sourced by lab.sh, lite.sh and test.sh: make (or reuse) a virtual environment ($KVW_VENV,
 # default .venv) and install kvwidgets into it, editable, with the extras in $KVW_EXTRAS.
-# pip runs again only when pyproject.toml or the extras changed since the last install
+# The install runs again only when pyproject.toml or the extras changed since the last one
 # (a stamp file in the venv); delete the venv to start afresh. The test extra holds the
 # dev extra (pyproject.toml), so a venv that holds test serves a request for dev as it is.
+#
+# The installer is uv, which pip puts in a venv of its own (.venv-uv) the first time. It
+# picks the same releases as pip, but downloads in parallel and keeps one cache for every
+# venv, so a full run fetches each wheel once for its three venvs (this machine's package
+# index sends nothing pip may cache: pip downloaded everything again for each venv).
+# --compile-bytecode: where PYTHONDONTWRITEBYTECODE is set, nothing is compiled at import,
+# so without it each kernel start would compile the hosts' modules again. The venv is
+# seeded with pip, as `python3 -m venv` would make it, for whoever installs by hand.
 VENV="${KVW_VENV:-$PWD/.venv}"
+UV="$PWD/.venv-uv/bin/uv"
+if [ ! -x "$UV" ]; then
+  python3 -m venv "$PWD/.venv-uv"
+  "$PWD/.venv-uv/bin/python" -m pip install --quiet --disable-pip-version-check "uv==0.13.9"
+fi
 if [ ! -x "$VENV/bin/python" ]; then
-  python3 -m venv "$VENV"
+  "$UV" venv --quiet --seed --python "$(command -v python3)" "$VENV"
 fi
 PY="$VENV/bin/python"
 _kvw_hash=$(sha256sum pyproject.toml | cut -d' ' -f1)
@@ -15,6 +28,6 @@ if [ "$KVW_EXTRAS" = dev ] && [ "$_kvw_have" = "test $_kvw_hash" ]; then
   _kvw_stamp=$_kvw_have
 fi
 if [ "$_kvw_have" != "$_kvw_stamp" ]; then
-  "$PY" -m pip install --quiet --disable-pip-version-check -e ".[${KVW_EXTRAS}]"
+  "$UV" pip install --quiet --python "$PY" --compile-bytecode -e ".[${KVW_EXTRAS}]"
   echo "$_kvw_stamp" >"$VENV/.kvwidgets-installed"
 fi

@@ -89,8 +89,32 @@ fast_path() {
   ! grep -rqE --include='*.py' 'mark\.(browser|slow)' "$file"
 }
 
-system_packages
-export KVW_CHROMIUM="${KVW_CHROMIUM:-$(command -v chromium)}"
+# use_chromium: the browser the tests drive, once system_packages has put it there.
+use_chromium() {
+  export KVW_CHROMIUM="${KVW_CHROMIUM:-$(command -v chromium)}"
+}
+
+# set_up_full_run: the system packages and then node_modules in the background while .venv
+# is made (apt, npm and uv each wait mostly on the network); a failure prints its log.
+set_up_full_run() {
+  local log pid
+  log=$(mktemp)
+  (system_packages && js_install) >"$log" 2>&1 &
+  pid=$!
+  venv .venv test
+  if ! wait "$pid"; then
+    cat "$log"
+    echo "setting up the system packages or node_modules failed" >&2
+    return 1
+  fi
+  cat "$log"
+  use_chromium
+}
+
+if [ $# -gt 0 ]; then
+  system_packages
+  use_chromium
+fi
 # The tests never contact the real Hugging Face Hub (this machine cannot reach it, and
 # a test should not depend on it): Hub loading is tested against a prepared local cache
 # and a fake Hub on 127.0.0.1, and notebook 02's Hub cell prints its offline note.
@@ -246,8 +270,7 @@ run_lanes() {
 }
 
 if [ $# -eq 0 ]; then
-  venv .venv test
-  js_install
+  set_up_full_run
   run_lanes
 elif is_stage "$1"; then
   stage=$1
