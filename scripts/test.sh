@@ -97,17 +97,18 @@ use_chromium() {
 # set_up_full_run: the system packages and then node_modules in the background while .venv
 # is made (apt, npm and uv each wait mostly on the network); a failure prints its log.
 set_up_full_run() {
-  local log pid
+  local log pid rc=0
   log=$(mktemp)
-  (system_packages && js_install) >"$log" 2>&1 &
+  (system_packages; js_install) >"$log" 2>&1 & # errexit holds in the subshell: a failing step ends it
   pid=$!
   venv .venv test
-  if ! wait "$pid"; then
-    cat "$log"
+  wait "$pid" || rc=$?
+  cat "$log"
+  rm -f "$log"
+  if [ $rc -ne 0 ]; then
     echo "setting up the system packages or node_modules failed" >&2
     return 1
   fi
-  cat "$log"
   use_chromium
 }
 
