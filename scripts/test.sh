@@ -3,21 +3,24 @@
 #
 #   bash scripts/test.sh                 set up what the tests need on a fresh Debian machine
 #                                        (Chromium, Node.js, npm, the venvs) and run every
-#                                        stage, in two lanes side by side (fast, js, browser;
-#                                        notebooks, lite, slides); a failing stage ends the run
-#   bash scripts/test.sh STAGE [ARGS]    one stage: fast, js, browser, notebooks, lite, slides
-#                                        (ARGS go to pytest, e.g. fast -x)
+#                                        stage, in three lanes side by side (fast, js,
+#                                        browser; notebooks, lite; hosts, slides); a failing
+#                                        stage ends the run
+#   bash scripts/test.sh STAGE [ARGS]    one stage: fast, js, browser, hosts, notebooks, lite,
+#                                        slides (ARGS go to pytest, e.g. fast -x)
 #   bash scripts/test.sh PATH [ARGS]     only the tests in PATH (file, folder or node id),
 #                                        whatever their stage; ARGS go to pytest
 #
 # Stages: fast (ruff lint and format check, notebooks stored without outputs, every test
 # without a browser, notebook run or site build), js (scripts/js.sh check, when that
-# script exists), browser, notebooks, lite (the JupyterLite site), slides (the lecture's
-# jupyterlab-rise slideshow, in .venv-slides with the slides extra's older widget stack).
+# script exists), browser (pages a test writes and opens in Chromium), hosts (tests that
+# start a server or kernel: JupyterLab, Notebook 7, Voila, marimo, nbconvert, MyST),
+# notebooks, lite (the JupyterLite site), slides (the lecture's jupyterlab-rise slideshow,
+# in .venv-slides with the slides extra's older widget stack).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-STAGES=(fast js browser notebooks lite slides)
+STAGES=(fast js browser hosts notebooks lite slides)
 # What each stage's pytest run collects: only the folders that can hold its tests by
 # tests/stages.py's rule (tests/test_stages.py checks every test file is in its stage's
 # collection); tests/conftest.py's --stage then keeps the stage's share of it. The notebooks'
@@ -26,13 +29,15 @@ STAGES=(fast js browser notebooks lite slides)
 declare -A COLLECT=(
   [fast]="tests --ignore=tests/notebooks"
   [browser]="tests --ignore=tests/notebooks --ignore=tests/lite"
+  [hosts]="tests --ignore=tests/notebooks --ignore=tests/lite"
   [notebooks]="tests/notebooks notebooks --nbval-lax --nbval-current-env"
   [lite]="tests/lite"
   [slides]="tests/browser/test_lecture_slides.py"
 )
 
 usage() {
-  sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
+  # the comment block at the top of this file, up to its first line of code
+  sed -n '2,/^[^#]/{/^#/p}' "$0" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -163,7 +168,7 @@ run_stage() {
         echo "no scripts/js.sh in this checkout: nothing for the js stage to check"
       fi
       ;;
-    browser | notebooks | lite | slides)
+    browser | hosts | notebooks | lite | slides)
       js_install
       pytest_stage "$stage" "$@"
       ;;
@@ -174,22 +179,25 @@ banner() {
   printf '\n==== %s %s\n' "$1" "$(printf '=%.0s' $(seq 1 $((70 - ${#1}))))"
 }
 
-# The full run: two lanes side by side, each running its stages in order. One lane alone
-# leaves much of a 2-core machine idle (a browser test waits on a server or a frame, a
-# notebook waits on its kernel), so the lanes fill each other's gaps: fast, js and browser
-# in one; notebooks, lite and slides in the other, which first builds the venvs of lite
-# and slides in the background (pip mostly waits on disk and network). Each stage's
-# output goes to a log that is printed whole when its lane is done; a failing stage stops
-# the other lane too, and its log is printed last.
-LANES=("fast js browser" "notebooks lite slides")
+# The full run: three lanes side by side, each running its stages in order. A stage alone
+# keeps about 1.2 of a 2-core machine's cores busy (a browser test waits on a server, a
+# frame or a timer; a notebook waits on its kernel), and two lanes still left about a fifth
+# of the CPU idle, so three lanes fill each other's gaps: fast, js and browser in one;
+# notebooks and lite in another; hosts and slides, the two stages that start JupyterLab, in
+# the third. A lane builds the venvs of its lite or slides stage in the background when it
+# starts (uv mostly waits on disk and network). Each stage's output goes to a log that is
+# printed whole when every lane is done; a failing stage stops the other lanes too, and its
+# log is printed last.
+LANES=("fast js browser" "notebooks lite" "hosts slides")
 # The venvs a stage needs besides .venv, built in the background when its lane starts:
 # the slides' older widget stack, and the lite site's build (scripts/lite.sh, lite extra).
 declare -A OWN_VENV=([slides]=".venv-slides test,slides" [lite]=".venv-lite lite")
 
 # lane_stages LOGS STAGE...: the stages in order, each in a subshell that turns errexit
 # back on (under `run_stage || ...` bash would ignore errexit inside, and a failing ruff
-# would not stop it). Writes "STAGE SECONDS" per passed stage to LOGS/times and the
-# failed stage's name to LOGS/failed.
+# would not stop it). Writes "STAGE SECONDS" per passed stage to LOGS/times and appends
+# the failed stage's name to LOGS/failed (its first line is the first failure: a stage that
+# another lane's failure stopped may add its name after).
 lane_stages() {
   local logs=$1 stage start rc dir extras
   shift
@@ -210,7 +218,7 @@ lane_stages() {
         false
       fi
     } >"$logs/$stage.log" 2>&1 || {
-      echo "$stage" >"$logs/failed"
+      echo "$stage" >>"$logs/failed"
       return 1
     }
     set +e
@@ -218,7 +226,7 @@ lane_stages() {
     rc=$?
     set -e
     if [ $rc -ne 0 ]; then
-      echo "$stage" >"$logs/failed"
+      echo "$stage" >>"$logs/failed"
       echo "stage $stage FAILED (exit $rc) after $((SECONDS - start))s"
       return $rc
     fi
@@ -243,7 +251,7 @@ run_lanes() {
     lane_stages "$logs" $lane &
     lane_of[$!]=$lane
   done
-  # the first lane to end: if it failed, the other is stopped
+  # as each lane ends: if it failed, the others are stopped
   while [ ${#lane_of[@]} -gt 0 ]; do
     set +e
     wait -n -p pid "${!lane_of[@]}"
@@ -256,7 +264,7 @@ run_lanes() {
       break
     fi
   done
-  failed=$(cat "$logs/failed" 2>/dev/null || true)
+  failed=$(head -n 1 "$logs/failed" 2>/dev/null || true)
   for stage in "${STAGES[@]}"; do
     if [ -f "$logs/$stage.log" ] && [ "$stage" != "$failed" ]; then cat "$logs/$stage.log"; fi
   done
@@ -264,10 +272,10 @@ run_lanes() {
   times=$(tr '\n' ' ' <"$logs/times" 2>/dev/null || true)
   if [ -n "$failed" ]; then
     cat "$logs/$failed.log"
-    echo -e "\nstage $failed FAILED; the other lane was stopped. Stages passed: ${times}" >&2
+    echo -e "\nstage $failed FAILED; the other lanes were stopped. Stages passed: ${times}" >&2
     return 1
   fi
-  echo -e "\nevery stage passed in ${SECONDS}s (two lanes side by side). Stage times: ${times}"
+  echo -e "\nevery stage passed in ${SECONDS}s (${#LANES[@]} lanes side by side). Stage times: ${times}"
 }
 
 if [ $# -eq 0 ]; then

@@ -6,8 +6,12 @@ stage's tests and deselects the rest (tests/conftest.py). Between fast and brows
 "js" stage, which is not pytest (scripts/js.sh check).
 
   fast       everything that needs no browser, no notebook kernel run and no site build
-  browser    tests marked `browser` (Chromium through Playwright) or `slow` (they start
-             servers or build environments), outside the folders below
+  browser    tests marked `browser` and not `slow`, outside the folders below: Chromium
+             through Playwright on pages a test writes and opens (exported widgets, the gallery)
+  hosts      tests marked `slow`, outside the folders below: they start a server or a kernel
+             (JupyterLab, Notebook 7, Voila, marimo, nbconvert, a MyST build), most of them
+             then drive Chromium in it. Kept apart from browser so that the full run can run
+             the two side by side (scripts/test.sh LANES)
   notebooks  tests/notebooks (each lesson runs its notebook in a kernel; Binder's
              environment is built) and nbval's run of every notebook in notebooks/
   lite       tests/lite marked browser or slow: the JupyterLite site is built and opened
@@ -22,7 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGES = ("fast", "browser", "notebooks", "lite", "slides")
+STAGES = ("fast", "browser", "hosts", "notebooks", "lite", "slides")
 SLIDES_TEST = Path("tests/browser/test_lecture_slides.py")
 HEAVY = {"browser", "slow"}  # markers that keep a test out of the fast stage
 
@@ -31,11 +35,14 @@ def stage_of(path: Path, markers: Iterable[str]) -> str:
     """The stage of a test in `path` (relative to the repository, or absolute) with these markers."""
     path = Path(path)
     rel = path.resolve().relative_to(ROOT) if path.is_absolute() else path
-    heavy = bool(HEAVY & set(markers))
+    marks = set(markers)
+    heavy = bool(HEAVY & marks)
     if rel == SLIDES_TEST:
         return "slides"
     if rel.parts[:2] == ("tests", "lite") and heavy:
         return "lite"
     if rel.parts[:1] == ("notebooks",) or rel.parts[:2] == ("tests", "notebooks"):
         return "notebooks"
+    if "slow" in marks:
+        return "hosts"
     return "browser" if heavy else "fast"

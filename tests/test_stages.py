@@ -16,14 +16,16 @@ from tests.stages import ROOT, STAGES, stage_of
         ("tests/widgets/test_widgets.py", ["parametrize"], "fast"),
         ("tests/widgets/test_redraw_in_chromium.py", ["browser"], "browser"),
         ("tests/browser/test_setup.py", [], "fast"),  # no browser needed to check the set-up's errors
-        ("tests/browser/test_voila.py", ["browser", "slow"], "browser"),
+        ("tests/browser/test_height_holds.py", ["browser"], "browser"),
+        ("tests/browser/test_voila.py", ["browser", "slow"], "hosts"),  # starts a server
+        ("tests/export/test_deck.py", ["slow"], "hosts"),  # runs a kernel, drives no browser
         ("tests/browser/test_lecture_slides.py", ["browser", "slow"], "slides"),
         ("tests/notebooks/test_lesson_05.py", [], "notebooks"),
         ("tests/notebooks/test_binder.py", ["slow"], "notebooks"),
         ("notebooks/05_users_that_fit.ipynb", [], "notebooks"),
         ("tests/lite/test_lite_site.py", ["browser", "slow"], "lite"),
         ("tests/lite/test_without_pandas.py", [], "fast"),
-        ("tests/export/test_page.py", ["slow"], "browser"),  # any slow test stays out of fast
+        ("tests/export/test_page.py", ["slow"], "hosts"),  # any slow test stays out of fast
     ],
 )
 def test_stage_of(path, markers, stage):
