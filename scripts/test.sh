@@ -3,9 +3,9 @@
 #
 #   bash scripts/test.sh                 set up what the tests need on a fresh Debian machine
 #                                        (Chromium, Node.js, npm, the venvs) and run every
-#                                        stage, in three lanes side by side (fast, js,
-#                                        browser; notebooks, lite; hosts, slides); a failing
-#                                        stage ends the run
+#                                        stage, in three lanes side by side (fast, browser;
+#                                        notebooks, lite; hosts, slides; js's checks run in
+#                                        fast's tests/js); a failing stage ends the run
 #   bash scripts/test.sh STAGE [ARGS]    one stage: fast, js, browser, hosts, notebooks, lite,
 #                                        slides (ARGS go to pytest, e.g. fast -x)
 #   bash scripts/test.sh PATH [ARGS]     only the tests in PATH (file, folder or node id),
@@ -182,13 +182,14 @@ banner() {
 # The full run: three lanes side by side, each running its stages in order. A stage alone
 # keeps about 1.2 of a 2-core machine's cores busy (a browser test waits on a server, a
 # frame or a timer; a notebook waits on its kernel), and two lanes still left about a fifth
-# of the CPU idle, so three lanes fill each other's gaps: fast, js and browser in one;
+# of the CPU idle, so three lanes fill each other's gaps: fast and browser in one;
 # notebooks and lite in another; hosts and slides, the two stages that start JupyterLab, in
-# the third. A lane builds the venvs of its lite or slides stage in the background when it
-# starts (uv mostly waits on disk and network). Each stage's output goes to a log that is
-# printed whole when every lane is done; a failing stage stops the other lanes too, and its
-# log is printed last.
-LANES=("fast js browser" "notebooks lite" "hosts slides")
+# the third. The js stage is in no lane: the fast stage's tests/js/test_js_checks.py runs
+# the same four checks as scripts/js.sh check (tests/test_stages.py holds them equal), and
+# running them twice would cost about 12 CPU-seconds. Each stage's output goes to a log that
+# is printed whole when every lane is done; a failing stage stops the other lanes too, and
+# its log is printed last.
+LANES=("fast browser" "notebooks lite" "hosts slides")
 # The venvs a stage needs besides .venv, built in the background when its lane starts:
 # the slides' older widget stack, and the lite site's build (scripts/lite.sh, lite extra).
 declare -A OWN_VENV=([slides]=".venv-slides test,slides" [lite]=".venv-lite lite")

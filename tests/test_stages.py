@@ -40,6 +40,36 @@ def test_test_sh_runs_every_pytest_stage_in_this_order():
     assert listed.index("js") == 1  # right after fast: a JS fault shows before the slow stages
 
 
+# The commands of `bash scripts/js.sh check`, each as the words the fast stage's
+# tests/js/test_js_checks.py passes to subprocess (the full run leaves the js stage out of
+# its lanes because the fast stage runs these).
+JS_CHECKS = [
+    ("scripts/build_js.mjs", "--out"),
+    ("eslint", "--max-warnings", "0"),
+    ("tsc", "--noEmit", "-p", "jsconfig.json"),
+    ("scripts/tsc_strict.mjs", "jsconfig.strict.json"),
+]
+
+
+def test_the_full_run_puts_every_pytest_stage_in_one_lane():
+    text = (ROOT / "scripts" / "test.sh").read_text()
+    lanes = re.findall(r'"([^"]*)"', re.search(r"^LANES=\((.*)\)$", text, re.M).group(1))
+    in_lanes = [stage for lane in lanes for stage in lane.split()]
+    assert sorted(in_lanes) == sorted(STAGES), lanes  # each once; js is not a pytest stage
+
+
+def test_the_fast_stage_runs_the_js_stages_checks():
+    js_sh = (ROOT / "scripts" / "js.sh").read_text()
+    check = re.search(r"^  check\)\n(.*?)^    ;;", js_sh, re.M | re.S).group(1)
+    commands = [line.strip() for line in check.splitlines() if line.strip().startswith("node")]
+    assert len(commands) == len(JS_CHECKS), commands
+    fast = (ROOT / "tests" / "js" / "test_js_checks.py").read_text()
+    for command, words in zip(commands, JS_CHECKS, strict=True):
+        assert " ".join(words) in command, (command, words)
+        assert f'"{words[0]}"' in fast, words
+        assert ", ".join(f'"{w}"' for w in words[1:]) in fast, words
+
+
 def _collections() -> dict[str, tuple[list[str], list[str]]]:
     """scripts/test.sh's COLLECT table: per stage, the paths and the --ignore'd paths."""
     text = (ROOT / "scripts" / "test.sh").read_text()
