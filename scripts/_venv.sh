@@ -8,9 +8,13 @@
 # picks the same releases as pip, but downloads in parallel and keeps one cache for every
 # venv, so a full run fetches each wheel once for its three venvs (this machine's package
 # index sends nothing pip may cache: pip downloaded everything again for each venv).
-# --compile-bytecode: where PYTHONDONTWRITEBYTECODE is set, nothing is compiled at import,
-# so without it each kernel start would compile the hosts' modules again. The venv is
-# seeded with pip, as `python3 -m venv` would make it, for whoever installs by hand.
+# Bytecode: Python caches each module's bytecode the first time any process imports it,
+# which costs little, since a run imports only a part of what is installed. Where
+# PYTHONDONTWRITEBYTECODE is set nothing is cached, and each kernel start would compile
+# the hosts' modules again, so there the whole venv is compiled at install instead
+# (--compile-bytecode: about 14 CPU-seconds for the test extra). scripts/test.sh unsets it.
+# The venv is seeded with pip, as `python3 -m venv` would make it, for whoever installs by
+# hand.
 VENV="${KVW_VENV:-$PWD/.venv}"
 UV="$PWD/.venv-uv/bin/uv"
 if [ ! -x "$UV" ]; then
@@ -28,6 +32,8 @@ if [ "$KVW_EXTRAS" = dev ] && [ "$_kvw_have" = "test $_kvw_hash" ]; then
   _kvw_stamp=$_kvw_have
 fi
 if [ "$_kvw_have" != "$_kvw_stamp" ]; then
-  "$UV" pip install --quiet --python "$PY" --compile-bytecode -e ".[${KVW_EXTRAS}]"
+  _kvw_compile=()
+  [ -z "${PYTHONDONTWRITEBYTECODE:-}" ] || _kvw_compile=(--compile-bytecode)
+  "$UV" pip install --quiet --python "$PY" "${_kvw_compile[@]}" -e ".[${KVW_EXTRAS}]"
   echo "$_kvw_stamp" >"$VENV/.kvwidgets-installed"
 fi

@@ -19,6 +19,12 @@
 # in .venv-slides with the slides extra's older widget stack).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Python's default, even where the machine turns it off: each test, server and kernel
+# caches the bytecode of what it imports, so a module is compiled once, by the first
+# process that imports it. Without the cache every kernel start compiles the hosts'
+# modules again; compiling all of every venv at install instead (what scripts/_venv.sh
+# does where PYTHONDONTWRITEBYTECODE stays set) costs about 30 CPU-seconds a full run.
+unset PYTHONDONTWRITEBYTECODE
 
 STAGES=(fast js browser hosts notebooks lite slides)
 # What each stage's pytest run collects: only the folders that can hold its tests by
