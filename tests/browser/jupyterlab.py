@@ -9,6 +9,7 @@ goes to a log file the test reads for errors.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -45,10 +46,33 @@ def _traceback_exception(lines: list[str], start: int) -> str:
     return ""
 
 
+def _ephemeral_low() -> int:
+    """The first port Linux hands out for "any free port" (32768 unless configured)."""
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A free loopback port below the ephemeral range, for a server that binds it later.
+
+    A server takes seconds to start and bind. A port the system handed out as "any free
+    port" could meanwhile go to a socket someone else asks for (a kernel's ZMQ channels,
+    in this or a parallel stage of scripts/test.sh): a server was once polled on its port
+    and answered by a kernel. Below the ephemeral range no such socket is ever placed.
+    """
+    high = _ephemeral_low() - 1
+    low = max(1024, high - 12_000)
+    for _ in range(200):
+        port = low + secrets.randbelow(high - low + 1)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # in use: try another
+            return port
+    raise RuntimeError(f"no free loopback port between {low} and {high}")
 
 
 def notebook(cells: list[str]) -> dict:
@@ -148,6 +172,10 @@ class LabServer:
                         return
             except (urllib.error.URLError, ConnectionError, TimeoutError):
                 pass
+            except http.client.HTTPException as exc:  # something else holds the port
+                raise RuntimeError(
+                    f"port {self.port} answered, but not as jupyter {self.app} ({exc!r}):\n{self.log()}"
+                ) from None
             time.sleep(0.5)
         raise RuntimeError(f"jupyter {self.app} did not answer within {timeout:.0f} s:\n{self.log()}")
 
