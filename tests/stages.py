@@ -2,8 +2,9 @@
 
 scripts/test.sh runs the stages in this order, each as its own pytest run with `--stage
 NAME` over the folders that can hold its tests (its COLLECT table), which keeps that
-stage's tests and deselects the rest (tests/conftest.py). Between fast and browser it runs the
-"js" stage, which is not pytest (scripts/js.sh check).
+stage's tests and deselects the rest (tests/conftest.py). The "js" stage is not pytest
+(scripts/js.sh check); the full run leaves it out, since the fast stage's tests/js runs
+the same checks.
 
   fast       everything that needs no browser, no notebook kernel run and no site build
   browser    tests marked `browser` and not `slow`, outside the folders below: Chromium
@@ -45,4 +46,4 @@ def stage_of(path: Path, markers: Iterable[str]) -> str:
         return "notebooks"
     if "slow" in marks:
         return "hosts"
-    return "browser" if heavy else "fast"
+    return "browser" if "browser" in marks else "fast"

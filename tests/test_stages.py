@@ -37,7 +37,7 @@ def test_test_sh_runs_every_pytest_stage_in_this_order():
     text = (ROOT / "scripts" / "test.sh").read_text()
     listed = re.search(r"^STAGES=\((.*)\)$", text, re.M).group(1).split()
     assert [s for s in listed if s != "js"] == list(STAGES)
-    assert listed.index("js") == 1  # right after fast: a JS fault shows before the slow stages
+    assert listed.index("js") == 1  # beside fast, which runs its checks in the full run
 
 
 # The commands of `bash scripts/js.sh check`, each as the words the fast stage's

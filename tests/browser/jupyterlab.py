@@ -15,13 +15,14 @@ import os
 import re
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
 from pathlib import Path
+
+from tests.ports import free_port
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,35 +45,6 @@ def _traceback_exception(lines: list[str], start: int) -> str:
         if line and not line[0].isspace():
             return line
     return ""
-
-
-def _ephemeral_low() -> int:
-    """The first port Linux hands out for "any free port" (32768 unless configured)."""
-    try:
-        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return 32768
-
-
-def free_port() -> int:
-    """A free loopback port below the ephemeral range, for a server that binds it later.
-
-    A server takes seconds to start and bind. A port the system handed out as "any free
-    port" could meanwhile go to a socket someone else asks for (a kernel's ZMQ channels,
-    in this or a parallel stage of scripts/test.sh): a server was once polled on its port
-    and answered by a kernel. Below the ephemeral range no such socket is ever placed.
-    """
-    high = _ephemeral_low() - 1
-    low = max(1024, high - 12_000)
-    for _ in range(200):
-        port = low + secrets.randbelow(high - low + 1)
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue  # in use: try another
-            return port
-    raise RuntimeError(f"no free loopback port between {low} and {high}")
 
 
 def notebook(cells: list[str]) -> dict:

@@ -12,9 +12,10 @@ import sys
 
 import pytest
 
+from tests.ports import free_port
+
 from .app_server import app_server
 from .conftest import PageWatch
-from .jupyterlab import free_port
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -13,9 +13,11 @@ import sys
 
 import pytest
 
+from tests.ports import free_port
+
 from .app_server import app_server
 from .conftest import NOTEBOOK7_EXTENSION_ELSEWHERE, PageWatch
-from .jupyterlab import free_port, notebook
+from .jupyterlab import notebook
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ports import closed_port_url
+
 from .checkpoint_files import TINY_CONFIG, TINY_KV_PER_TOKEN, TINY_PARAMS, TINY_TENSORS, safetensors_bytes
 from .fake_hub import FakeHub, FakeRepo
 
@@ -227,14 +229,6 @@ def test_fake_hub_missing_repo_and_missing_config(hub, tmp_path):
     assert "no model repository 'nobody/missing'" in missing["message"]
     assert "FileNotFoundError" in missing["mro"]
     assert not no_config["ok"] and "has no config.json" in no_config["message"]
-
-
-def closed_port_url():
-    import socket
-
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{s.getsockname()[1]}"
 
 
 def test_hub_unreachable_fails_fast_or_uses_the_cache(tmp_path):
