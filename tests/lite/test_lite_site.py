@@ -2,7 +2,8 @@
 
 The site is built once per session by scripts/lite.sh (in its own venv, .venv-lite)
 with a small widget notebook beside the series, served from 127.0.0.1 by a plain
-static file server, and opened in JupyterLite's Notebook page. Its Pyodide kernel
+static file server (with a static host's cache header), and opened in JupyterLite's
+Notebook page, each notebook in a new page of one offline browser. Its Pyodide kernel
 starts in the browser from the site's own copy of Pyodide and wheels: every request
 that is not to 127.0.0.1 fails (a dead proxy), and the server's log must show Pyodide and the
 kvwidgets wheel being fetched from it. Checked: the widget draws a plotly figure,
@@ -80,6 +81,14 @@ class _Handler(SimpleHTTPRequestHandler):
     def log_message(self, format, *args):  # keep a record, print nothing
         self.server.requests.append(self.path.split("?")[0])
 
+    def end_headers(self):
+        # What a static host such as GitHub Pages sends (ten minutes): a reader's browser
+        # keeps the site's Pyodide and its compiled code between the notebooks they open.
+        # Python's file server sends no Cache-Control, so every page would fetch and
+        # compile Pyodide again (about 6 of 21 CPU-seconds of a notebook's run here).
+        self.send_header("Cache-Control", "max-age=600")
+        super().end_headers()
+
 
 @pytest.fixture(scope="session")
 def served(lite_site):
@@ -128,30 +137,45 @@ def test_site_holds_pyodide_and_wheels(lite_site):
     assert len({header[:4] for header in pycs.values()}) == 1
 
 
-@pytest.fixture
-def offline_page(browser):
-    """A page of a Chromium of its own whose every non-loopback request fails.
+@pytest.fixture(scope="session")
+def offline_browser(browser, tmp_path_factory):
+    """A Chromium of its own, with a profile kept across the tests, whose every
+    non-loopback request fails.
 
     Not Playwright's request routing: it does not see requests a service worker makes
-    (JupyterLite registers one), so it could not prove the site offline. Instead every
-    request goes to a proxy on a closed loopback port; Chromium bypasses the proxy
-    only for loopback addresses, so anything else fails, from any worker.
+    (JupyterLite registers one), so it could not prove the site offline; it also turns
+    the browser's cache off. Instead every request goes to a proxy on a closed loopback
+    port; Chromium bypasses the proxy only for loopback addresses, so anything else
+    fails, from any worker. One profile for every notebook, as a reader's browser is:
+    the site's files and compiled code stay in its cache between notebooks, while each
+    notebook gets a page, and so a Pyodide kernel, of its own. `failed` records every
+    failed request of the session.
     """
-    offline = browser.browser_type.launch(
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path_factory.mktemp("lite-profile"),
         executable_path=chromium_path(),
         headless=True,
         args=[*CHROMIUM_ARGS, "--proxy-server=http://127.0.0.1:9"],
+        viewport={"width": 1400, "height": 1000},
     )
-    context = offline.new_context(viewport={"width": 1400, "height": 1000})
-    page = context.new_page()
-    page.failed = []
-    context.on("requestfailed", lambda r: page.failed.append(r.url))
+    context.failed = []
+    context.on("requestfailed", lambda r: context.failed.append(r.url))
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def offline_page(offline_browser):
+    """A new page of the offline browser; `page.failed()` lists the requests that have
+    failed since it opened."""
+    page = offline_browser.new_page()
+    first = len(offline_browser.failed)
     page.console = []
     page.on("console", lambda m: page.console.append(f"{m.type}: {m.text[:300]}"))
     page.on("pageerror", lambda e: page.console.append(f"page error: {e}"))
+    page.failed = lambda: offline_browser.failed[first:]
     yield page
-    context.close()
-    offline.close()
+    page.close()
 
 
 def test_widget_notebook_runs_offline(offline_page, served):
@@ -213,7 +237,7 @@ def test_widget_notebook_runs_offline(offline_page, served):
         print(f"screenshot: {shot}\nrequests: {served.requests[-40:]}")
         print("\n".join(page.console[-60:]))
         raise
-    outside = [u for u in page.failed if not u.startswith(base)]
+    outside = [u for u in page.failed() if not u.startswith(base)]
     assert outside == [], f"the site tried to reach the network: {outside}"
     # ... and it could not have: the page really is offline
     assert page.evaluate("fetch('http://example.com/').then(() => 'reached', () => 'blocked')") == "blocked"
@@ -266,5 +290,5 @@ def test_series_notebook_runs_offline(offline_page, served, name):
         print(f"screenshot: {shot}")
         print("\n".join(page.console[-40:]))
         raise
-    outside = [u for u in page.failed if not u.startswith(base)]
+    outside = [u for u in page.failed() if not u.startswith(base)]
     assert outside == [], f"the site tried to reach the network: {outside}"
