@@ -64,10 +64,9 @@ MEANS_JS = """async ([png, boxes]) => {
 
 
 @pytest.fixture(scope="module")
-def written(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("gallery")
-    gallery.write_gallery(folder)
-    return folder
+def written(gallery_written):
+    """The gallery the session wrote once for every test that opens it (conftest)."""
+    return gallery_written[0]
 
 
 @pytest.fixture(scope="module")
