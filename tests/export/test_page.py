@@ -198,6 +198,28 @@ def test_unwritable_paths_name_the_path(tmp_path):
         to_html(Toy(), 12)
 
 
+@pytest.mark.parametrize(
+    ("esm", "remote"),
+    [
+        ('x=1;import("//cdn.example/x.js")', True),  # a dynamic import after ;
+        ("}import {a} from 'http://cdn.example/a.js'", True),  # after a block
+        ('\timport * as p from "https://esm.sh/p"', True),  # after white space
+        ('reimport("https://cdn.example/x.js")', False),  # a function that only ends in "import"
+        ('my.import("https://cdn.example/x.js")', False),  # a method, not an import
+        ('import {a} from "./local.js"', False),  # a module beside it
+        ('const u = "https://cdn.example/x.js"', False),  # a URL that is never imported
+    ],
+)
+def test_a_remote_import_is_told_from_a_word_ending_in_import(esm, remote):
+    toy = Toy()
+    toy._esm = esm + "\nexport default { render() {} };"
+    if remote:
+        with pytest.raises(ExportError, match="over the network"):
+            to_html(toy)
+    else:
+        to_html(toy)
+
+
 def test_a_widget_that_needs_the_network_is_refused():
     remote = Toy()
     remote._esm = 'import * as d3 from "https://esm.sh/d3@7";\nexport default { render() {} };'
