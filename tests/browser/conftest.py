@@ -139,9 +139,21 @@ def open_exported(watch: PageWatch, path: Path, *, expect: str = "ready") -> Non
 @pytest.fixture(scope="session")
 def gallery_written(tmp_path_factory):
     """The gallery (kvwidgets.export.gallery) written once for every test that opens it:
-    writing it snapshots each widget in each state, light and dark (about 15 s)."""
+    writing it snapshots each widget in each state, light and dark (about 5 CPU-seconds).
+
+    The browser stage runs in two pytest-xdist workers (scripts/test.sh), each with its
+    own session: the first worker to need the gallery writes it into the folder the
+    workers share (the parent of each one's own temporary folder), under a lock the
+    other waits on, and both read that one copy."""
+    from filelock import FileLock
+
     from kvwidgets.export import gallery
 
-    folder = tmp_path_factory.mktemp("gallery")
-    index = gallery.write_gallery(folder)
-    return folder, index
+    shared = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shared = shared.parent
+    folder, written = shared / "gallery", shared / "gallery-index.txt"
+    with FileLock(str(shared / "gallery.lock")):
+        if not written.exists():
+            written.write_text(str(gallery.write_gallery(folder)), encoding="utf-8")
+    return folder, Path(written.read_text(encoding="utf-8"))
