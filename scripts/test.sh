@@ -30,14 +30,16 @@ unset PYTHONDONTWRITEBYTECODE
 STAGES=(fast js browser hosts notebooks lite slides)
 # What each stage's pytest run collects: only the folders that can hold its tests by
 # tests/stages.py's rule (tests/test_stages.py checks every test file is in its stage's
-# collection); tests/conftest.py's --stage then keeps the stage's share of it. The notebooks'
-# cells are collected (by nbval) only for the stage that runs them: collecting them takes
-# seconds, only for them to be deselected. Word-split where used.
+# collection); tests/conftest.py's --stage then keeps the stage's share of it. The notebooks
+# stage runs each notebook once: its test module runs it whole in a fresh kernel
+# (tests/notebooks/executed.py; test_series.py checks that none is left out), so nbval does
+# not run them a second time here; given a notebook's path (below), nbval runs its cells
+# alone. Word-split where used.
 declare -A COLLECT=(
   [fast]="tests --ignore=tests/notebooks"
   [browser]="tests --ignore=tests/notebooks --ignore=tests/lite"
   [hosts]="tests --ignore=tests/notebooks --ignore=tests/lite"
-  [notebooks]="tests/notebooks notebooks --nbval-lax --nbval-current-env"
+  [notebooks]="tests/notebooks"
   [lite]="tests/lite"
   [slides]="tests/browser/test_lecture_slides.py"
 )

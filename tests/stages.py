@@ -14,7 +14,8 @@ the same checks.
              then drive Chromium in it. Kept apart from browser so that the full run can run
              the two side by side (scripts/test.sh LANES)
   notebooks  tests/notebooks (each lesson runs its notebook in a kernel; Binder's
-             environment is built) and nbval's run of every notebook in notebooks/
+             environment is built); a notebook in notebooks/ given to scripts/test.sh as a
+             path is run by nbval, in this stage's venv
   lite       tests/lite marked browser or slow: the JupyterLite site is built and opened
              (the quick tests there, kvwidgets without pandas, are fast)
   slides     tests/browser/test_lecture_slides.py, in its own venv (.venv-slides) with the

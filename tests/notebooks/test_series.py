@@ -1,11 +1,13 @@
-"""The notebooks as files: the series is complete, linked, and stored clean.
+"""The notebooks as files: the series is complete, linked, stored clean, and each one run.
 
-Running them is nbval's job (`--nbval-lax`, the notebooks stage of scripts/test.sh); these
-checks are about what a reader opening the repository finds.
+Running them is the test modules' job: each runs its notebook once, whole and unchanged, in
+a fresh kernel (executed.py), and test_every_notebook_is_run_whole_by_a_test_module checks
+that none is left out. The other checks are about what a reader opening the repository finds.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 from pathlib import Path
@@ -75,6 +77,39 @@ def test_no_test_code_in_the_readers_cells(name):
 @pytest.mark.parametrize("name", PARTS)
 def test_each_part_has_a_test_of_its_stated_numbers(name):
     assert (Path(__file__).parent / f"test_lesson_{name[:2]}.py").exists()
+
+
+def notebooks_run_whole(module: Path) -> set[str]:
+    """The notebooks a test module runs whole and unchanged: executed(NAME, ...) or
+    run(NAME, ...) without replace=, NAME a string or a module-level constant holding one."""
+    tree = ast.parse(module.read_text(encoding="utf-8"))
+    constants = {
+        target.id: node.value.value
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+        for target in node.targets
+        if isinstance(target, ast.Name) and isinstance(node.value.value, str)
+    }
+    found = set()
+    for call in ast.walk(tree):
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.args):
+            continue
+        if call.func.id not in ("executed", "run") or any(k.arg == "replace" for k in call.keywords):
+            continue
+        first = call.args[0]
+        if isinstance(first, ast.Constant):
+            found.add(first.value)
+        elif isinstance(first, ast.Name) and first.id in constants:
+            found.add(constants[first.id])
+    return found
+
+
+def test_every_notebook_is_run_whole_by_a_test_module():
+    """Every notebook runs top to bottom on a fresh kernel in the notebooks stage, where a
+    failing cell fails its module's tests; a notebook added without a test module is caught."""
+    run_whole = set().union(*(notebooks_run_whole(m) for m in Path(__file__).parent.glob("test_*.py")))
+    stored = {p.name for p in NOTEBOOKS.glob("*.ipynb")}
+    assert stored - run_whole == set(), f"no test module runs {sorted(stored - run_whole)} whole"
 
 
 def test_mistakes_notebook_hides_answers_and_checks_them():
