@@ -157,3 +157,15 @@ def gallery_written(tmp_path_factory):
         if not written.exists():
             written.write_text(str(gallery.write_gallery(folder)), encoding="utf-8")
     return folder, Path(written.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="session")
+def shared_lab(tmp_path_factory):
+    """One JupyterLab server for the hosts stage's tests that need nothing of their own from
+    it (no setting, no other app): each writes its own notebook into it, opens it in a page
+    of its own (its own kernel), and reads the server's log from where it began
+    (LabServer.log_mark). A server's start and stop cost about 4 CPU-seconds."""
+    from .jupyterlab import LabServer
+
+    with LabServer(tmp_path_factory.mktemp("shared-lab")) as server:
+        yield server

@@ -198,11 +198,15 @@ class LabServer:
     def log(self) -> str:
         return self.log_path.read_text(encoding="utf-8", errors="replace") if self.log_path.exists() else ""
 
-    def log_errors(self) -> list[str]:
-        """Error-level lines and tracebacks in the server's log (tracebacks named by the
-        exception they end in, so a benign one can be told apart)."""
+    def log_mark(self) -> int:
+        """Where the log ends now: log_errors(since=mark) then reads only what came after."""
+        return len(self.log())
+
+    def log_errors(self, since: int = 0) -> list[str]:
+        """Error-level lines and tracebacks in the server's log, from `since` (a log_mark)
+        on (tracebacks named by the exception they end in, so a benign one can be told apart)."""
         found = []
-        lines = self.log().splitlines()
+        lines = self.log()[since:].splitlines()
         for i, line in enumerate(lines):
             if "Traceback (most recent call last)" in line:
                 ends_in = _traceback_exception(lines, i)

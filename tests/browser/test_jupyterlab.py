@@ -15,7 +15,6 @@ import json
 import pytest
 
 from .conftest import PageWatch
-from .jupyterlab import LabServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -32,15 +31,10 @@ LAB_CONSOLE_NOISE: tuple[str, ...] = ()
 PLOT_DATA = "() => { const p = document.querySelector('.jp-OutputArea .kv-plot'); return p && p.data ? JSON.stringify(p.data) : null; }"
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    server = LabServer(tmp_path_factory.mktemp("jupyterlab"))
-    server.write_notebook(NOTEBOOK, CELLS)
-    with server:
-        yield server
-
-
-def test_widget_in_a_live_jupyterlab(browser, lab):
+def test_widget_in_a_live_jupyterlab(browser, shared_lab):
+    lab = shared_lab
+    lab.write_notebook(NOTEBOOK, CELLS)
+    mark = lab.log_mark()
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         watch = PageWatch(context.new_page())
@@ -81,4 +75,4 @@ def test_widget_in_a_live_jupyterlab(browser, lab):
         raise
     finally:
         context.close()
-    assert lab.log_errors() == [], "\n".join(lab.log_errors())
+    assert lab.log_errors(since=mark) == [], "\n".join(lab.log_errors(since=mark))

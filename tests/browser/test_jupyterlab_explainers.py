@@ -1,13 +1,13 @@
 """DecodeStep in a live JupyterLab: it draws its diagram in a real notebook, Step and Play
 move it without waiting for the kernel, and the kernel's `generated` and `result` follow
-(the print cell, run again, shows them). Slow: one JupyterLab session."""
+(the print cell, run again, shows them). Slow: a page of the hosts stage's one JupyterLab
+(conftest's shared_lab)."""
 
 from __future__ import annotations
 
 import pytest
 
 from .conftest import PageWatch
-from .jupyterlab import LabServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -18,13 +18,13 @@ CELLS = [
 ]
 
 
-def test_decode_step_plays_in_a_live_jupyterlab(browser, tmp_path_factory):
-    lab = LabServer(tmp_path_factory.mktemp("jupyterlab-step"))
+def test_decode_step_plays_in_a_live_jupyterlab(browser, shared_lab):
+    lab = shared_lab
     lab.write_notebook(NOTEBOOK, CELLS)
+    mark = lab.log_mark()
     context = browser.new_context(viewport={"width": 1400, "height": 1100})
     page = None
     try:
-        lab.start()
         watch = PageWatch(context.new_page())
         page = watch.page
         lab.open_and_run_all(page, NOTEBOOK)
@@ -68,5 +68,4 @@ def test_decode_step_plays_in_a_live_jupyterlab(browser, tmp_path_factory):
         raise
     finally:
         context.close()
-        lab.stop()
-    assert lab.log_errors() == [], "\n".join(lab.log_errors())
+    assert lab.log_errors(since=mark) == [], "\n".join(lab.log_errors(since=mark))

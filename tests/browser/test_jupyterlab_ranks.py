@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from .conftest import PageWatch
-from .jupyterlab import LabServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -20,14 +19,6 @@ CELLS = [
 HELD = "() => [...document.querySelectorAll('.jp-OutputArea .kv-diagram g.kv-rk-rank')].map(g => +g.dataset.held)"
 
 
-@pytest.fixture(scope="module")
-def lab(tmp_path_factory):
-    server = LabServer(tmp_path_factory.mktemp("jupyterlab_ranks"))
-    server.write_notebook(NOTEBOOK, CELLS)
-    with server:
-        yield server
-
-
 def _rerun_print(page, expect: str) -> None:
     page.locator(".jp-Notebook .jp-Cell").nth(1).locator(".jp-InputArea-editor").click()
     page.keyboard.press("Shift+Enter")
@@ -37,7 +28,10 @@ def _rerun_print(page, expect: str) -> None:
     )
 
 
-def test_layout_switch_and_a_model_the_kernel_places(browser, lab):
+def test_layout_switch_and_a_model_the_kernel_places(browser, shared_lab):
+    lab = shared_lab
+    lab.write_notebook(NOTEBOOK, CELLS)
+    mark = lab.log_mark()
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     try:
         watch = PageWatch(context.new_page())
@@ -61,4 +55,4 @@ def test_layout_switch_and_a_model_the_kernel_places(browser, lab):
         raise
     finally:
         context.close()
-    assert lab.log_errors() == [], "\n".join(lab.log_errors())
+    assert lab.log_errors(since=mark) == [], "\n".join(lab.log_errors(since=mark))
