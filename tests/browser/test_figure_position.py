@@ -37,27 +37,45 @@ MEASURE_JS = """() => [...document.querySelectorAll('.kv-widget')].map((w) => {
 })"""
 
 
+@pytest.fixture(scope="module")
+def measured(warm_context, tmp_path_factory):
+    """Per scale, the page of every gallery state of every widget (at that scale) measured
+    once: scale -> widget -> one measurement per state. Each widget's figure offset is from
+    its own top, so the widgets above it on the page change nothing; one page per scale
+    instead of one per widget and scale saves about 20 page loads."""
+    folder = tmp_path_factory.mktemp("figure-position")
+    found = {}
+    for scale in sorted(LIMIT_PX):
+        made = []
+        for name in WIDGETS:
+            for _state, make in gallery.gallery_widgets()[name]:
+                w = make()
+                w.scale = scale
+                made.append((name, w))
+        path = write_page(build_page([snapshot(w) for _, w in made]), folder / f"scale-{scale}.html")
+        context = WarmPages(warm_context, viewport={"width": 800, "height": 900})
+        try:
+            watch = PageWatch(context.new_page())
+            watch.page.set_default_timeout(60_000)
+            open_exported(watch, path)
+            rows = watch.page.evaluate(MEASURE_JS)
+            watch.assert_clean()
+        finally:
+            context.close()
+        assert len(rows) == len(made)
+        found[scale] = {
+            name: [m for (n, _), m in zip(made, rows, strict=True) if n == name] for name in WIDGETS
+        }
+    return found
+
+
 @pytest.mark.parametrize("scale", sorted(LIMIT_PX))
 @pytest.mark.parametrize("name", WIDGETS)
-def test_the_figure_starts_near_the_top_with_no_monospace_above(warm_context, tmp_path, name, scale):
+def test_the_figure_starts_near_the_top_with_no_monospace_above(measured, name, scale):
     rows = gallery.gallery_widgets()[name]
-    widgets = []
-    for _state, make in rows:
-        w = make()
-        w.scale = scale
-        widgets.append(w)
-    path = write_page(build_page([snapshot(w) for w in widgets]), tmp_path / f"{name}.html")
-    context = WarmPages(warm_context, viewport={"width": 800, "height": 900})
-    try:
-        watch = PageWatch(context.new_page())
-        watch.page.set_default_timeout(30_000)
-        open_exported(watch, path)
-        measured = watch.page.evaluate(MEASURE_JS)
-        assert len(measured) == len(rows)
-        for (state, _), m in zip(rows, measured, strict=True):
-            where = f"{name} '{state.label}' at scale {scale}"
-            assert m["mono"] == [], f"{where}: monospace text above the figure: {m['mono']}"
-            assert 0 < m["offset"] <= LIMIT_PX[scale], f"{where}: figure starts {m['offset']:.0f} px down"
-        watch.assert_clean()
-    finally:
-        context.close()
+    got = measured[scale][name]
+    assert len(got) == len(rows)
+    for (state, _), m in zip(rows, got, strict=True):
+        where = f"{name} '{state.label}' at scale {scale}"
+        assert m["mono"] == [], f"{where}: monospace text above the figure: {m['mono']}"
+        assert 0 < m["offset"] <= LIMIT_PX[scale], f"{where}: figure starts {m['offset']:.0f} px down"
