@@ -6,8 +6,9 @@ writes OUT_DIR/index.html (a list of the widgets) and one page per widget, each 
 holding the widget twice: under JupyterLab Light's colours and under JupyterLab Dark's. The
 pages are ordinary exported pages (no kernel, no network; the controls work), so a course
 author can browse what each widget can show and a reviewer can look at every figure at once.
-tests/browser/test_gallery.py opens every page in Chromium and fails when a label overlaps
-another text or leaves its figure.
+tests/browser/test_gallery_pages.py opens every page in Chromium and fails when a label
+overlaps another text or leaves its figure, when axe-core finds a violation, or when two
+entries of a legend look alike to a reader without red or green cones.
 """
 
 from __future__ import annotations

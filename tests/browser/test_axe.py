@@ -1,6 +1,7 @@
-"""axe-core on every gallery page: each widget in each of its states, under JupyterLab Light's
-and Dark's colours (the gallery puts both on one page), with no violation of any rule axe
-runs by default (WCAG 2.x A and AA and axe's best practices).
+"""axe-core, with no violation of any rule it runs by default (WCAG 2.x A and AA and axe's
+best practices): here on a page from to_html holding every widget, in the widgets' own light
+and dark palettes; on every gallery page (each widget in each of its states, under JupyterLab
+Light's and Dark's colours) in test_gallery_pages.py, which runs this module's RUN_AXE_JS.
 
 axe-core is a pinned devDependency in package.json; `scripts/js.sh install` (which every
 `scripts/test.sh` run calls) puts it in node_modules. Its absence fails the test rather than
@@ -49,37 +50,10 @@ def describe(violations: list[dict]) -> str:
     return "\n".join(lines)
 
 
-@pytest.fixture(scope="module")
-def pages(gallery_written):
-    return gallery_written[0]
-
-
 def test_axe_core_is_installed():
     assert AXE.is_file(), f"{AXE} is missing: run 'bash scripts/js.sh install' (npm ci)"
     version = json.loads((AXE.parent / "package.json").read_text())["version"]
     assert version.startswith("4."), version
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_no_axe_violation_on_any_state_light_or_dark(warm_context, pages, name):
-    assert AXE.is_file(), f"{AXE} is missing: run 'bash scripts/js.sh install' (npm ci)"
-    context = WarmPages(warm_context, viewport={"width": 1700, "height": 900})
-    try:
-        watch = PageWatch(context.new_page())
-        page = watch.page
-        page.set_default_timeout(30_000)
-        open_exported(watch, pages / f"{name}.html")
-        # both columns are on this page: axe sees every state in both palettes
-        assert page.locator("[data-theme-column=light] .kv-widget").count() == len(gallery._states()[name])
-        assert page.locator("[data-theme-column=dark] .kv-widget").count() == len(gallery._states()[name])
-        page.wait_for_timeout(300)  # plotly's last relayout
-        page.add_script_tag(path=str(AXE))
-        violations = page.evaluate(RUN_AXE_JS)
-        print(f"{name}: {len(violations)} axe violations")
-        assert violations == [], f"{name}:\n{describe(violations)}"
-        watch.assert_clean()
-    finally:
-        context.close()
 
 
 def test_no_axe_violation_on_an_exported_page_in_the_widgets_own_light_and_dark(warm_context, tmp_path):

@@ -1,6 +1,20 @@
-"""Every gallery state under Chromium's emulated deuteranopia and protanopia
-(Emulation.setEmulatedVisionDeficiency): the swatches of each figure's legend, as the page is
-drawn for that reader, stay apart from each other, by colour or by a hatch."""
+"""Every gallery page (python -m kvwidgets.export.gallery: each widget in each of its states,
+under JupyterLab Light's and Dark's colours side by side), opened once and checked three ways:
+
+- every state draws in both palettes, and no text of a figure overlaps another or leaves
+  its figure;
+- axe-core finds no violation of any rule it runs by default (WCAG 2.x A and AA and axe's
+  best practices); axe is a pinned devDependency (tests/browser/test_axe.py checks it is
+  installed and runs it on a page from to_html as well);
+- under Chromium's emulated deuteranopia and protanopia (Emulation.setEmulatedVisionDeficiency)
+  the swatches of each figure's legend, as the page is drawn for that reader, stay apart
+  from each other, by colour or by a hatch.
+
+The page is a module fixture parametrized by widget, so pytest runs a widget's three checks
+one after another on one load of its page (a gallery page holds every state twice: loading
+it three times cost about 20 CPU-seconds over the gallery). The checks only read the page;
+the colour check's emulation is switched off again before the page closes.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +28,8 @@ from tests.widgets import colour_science as cs
 from tests.widgets.test_colours import MIN_DE2000
 
 from .conftest import PageWatch, WarmPages, open_exported
+from .test_axe import AXE, RUN_AXE_JS, describe
+from .text_layout import TEXT_PROBLEMS_JS
 
 pytestmark = pytest.mark.browser
 
@@ -63,17 +79,52 @@ MEANS_JS = """async ([png, boxes]) => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def written(gallery_written):
-    """The gallery the session wrote once for every test that opens it (conftest)."""
-    return gallery_written[0]
-
-
-@pytest.fixture(scope="module")
-def page(warm_context):
+@pytest.fixture(scope="module", params=NAMES)
+def gallery_page(request, warm_context, gallery_written):
+    """One widget's gallery page, loaded once for the checks below: (name, PageWatch)."""
+    name = request.param
     context = WarmPages(warm_context, viewport={"width": 1700, "height": 900})
-    yield context.new_page()
-    context.close()
+    try:
+        watch = PageWatch(context.new_page())
+        watch.page.set_default_timeout(30_000)
+        open_exported(watch, gallery_written[0] / f"{name}.html")
+        watch.page.wait_for_timeout(500)  # plotly's last relayout
+        yield name, watch
+    finally:
+        context.close()
+
+
+def test_every_state_draws_light_and_dark_and_no_text_collides(gallery_page):
+    name, watch = gallery_page
+    page = watch.page
+    states = gallery._states()[name]
+    # each state twice, under JupyterLab Light's and Dark's colours
+    assert page.locator(".kv-widget").count() == 2 * len(states)
+    themes = page.evaluate(
+        "[...document.querySelectorAll('[data-theme-column] .kv-widget')].map(w => w.dataset.kvTheme)"
+    )
+    assert set(themes) == {"jupyter"}
+    backgrounds = page.evaluate(
+        """() => ['light', 'dark'].map(t => getComputedStyle(
+               document.querySelector(`[data-theme-column=${t}] .kv-widget`)).backgroundColor)"""
+    )
+    assert backgrounds[0] != backgrounds[1]
+    assert page.evaluate(TEXT_PROBLEMS_JS) == []
+    watch.assert_clean()
+
+
+def test_no_axe_violation_on_any_state_light_or_dark(gallery_page):
+    name, watch = gallery_page
+    page = watch.page
+    assert AXE.is_file(), f"{AXE} is missing: run 'bash scripts/js.sh install' (npm ci)"
+    # both columns are on this page: axe sees every state in both palettes
+    assert page.locator("[data-theme-column=light] .kv-widget").count() == len(gallery._states()[name])
+    assert page.locator("[data-theme-column=dark] .kv-widget").count() == len(gallery._states()[name])
+    page.add_script_tag(path=str(AXE))
+    violations = page.evaluate(RUN_AXE_JS)
+    print(f"{name}: {len(violations)} axe violations")
+    assert violations == [], f"{name}:\n{describe(violations)}"
+    watch.assert_clean()
 
 
 def look_alike(swatches: list[dict], means: list[str]) -> list[tuple[str, str, float]]:
@@ -88,11 +139,9 @@ def look_alike(swatches: list[dict], means: list[str]) -> list[tuple[str, str, f
     return close
 
 
-@pytest.mark.parametrize("name", NAMES)
-def test_every_gallery_state_keeps_its_legend_apart_without_red_or_green_cones(page, written, name):
-    watch = PageWatch(page)
-    open_exported(watch, written / f"{name}.html")
-    page.wait_for_timeout(300)  # plotly's last relayout
+def test_every_gallery_state_keeps_its_legend_apart_without_red_or_green_cones(gallery_page):
+    name, watch = gallery_page
+    page = watch.page
     swatches = page.locator(".kv-widget").evaluate_all(f"ws => ws.map({SWATCHES_JS})")
     legends = [i for i, sw in enumerate(swatches) if len(sw) >= 2]
     cdp = page.context.new_cdp_session(page)
