@@ -43,11 +43,11 @@ declare -A COLLECT=(
   [lite]="tests/lite"
   [slides]="tests/browser/test_lecture_slides.py"
 )
-# How a stage's pytest runs, besides what it collects. The browser stage is the longest
-# (about 500 of the full run's 620 seconds on 2 cores), and one pytest keeps only about
-# 1.2 cores busy, so once the other lanes are done its lane ran alone for about a minute
-# with a core half idle. In two pytest-xdist workers it takes what the machine has free
-# instead; --dist loadfile keeps each file's tests, and its module fixtures, in one worker.
+# How a stage's pytest runs, besides what it collects. The browser stage is the longest,
+# and one pytest keeps only about 1.2 cores busy, so once the other lanes were done its
+# lane ran alone with a core half idle. In two pytest-xdist workers it takes what the
+# machine has free instead; --dist loadfile keeps each file's tests, and its module
+# fixtures, in one worker.
 declare -A RUN_OPTS=(
   [browser]="-n 2 --dist loadfile"
 )

@@ -14,13 +14,8 @@ pytestmark = pytest.mark.browser
 NAMES = list(gallery.gallery_widgets())
 
 
-@pytest.fixture(scope="module")
-def written(gallery_written):
-    return gallery_written
-
-
-def test_the_index_links_every_widget_page(written):
-    folder, index = written
+def test_the_index_links_every_widget_page(gallery_written):
+    folder, index = gallery_written
     text = index.read_text()
     assert len(NAMES) == 11  # every widget that draws: all of kvwidgets' but Scenario, which links them
     for name in NAMES:
